@@ -1,0 +1,50 @@
+import type { Config } from 'jest';
+import { compilerOptions } from './tsconfig.base.json';
+
+// Maps the @ringfence/* path aliases of tsconfig.base.json to their sources.
+const moduleNameMapper = Object.fromEntries(
+  Object.entries(compilerOptions.paths).map(([alias, [target]]) => [
+    `^${alias}$`,
+    `<rootDir>/${target}`,
+  ]),
+);
+
+const swcTransform: Config['transform'] = {
+  '^.+\\.ts$': [
+    '@swc/jest',
+    {
+      jsc: {
+        parser: { syntax: 'typescript', decorators: true },
+        transform: { legacyDecorator: true, decoratorMetadata: true },
+        target: 'es2022',
+      },
+      module: { type: 'commonjs' },
+    },
+  ],
+};
+
+const shared = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  transform: swcTransform,
+  moduleNameMapper,
+  modulePathIgnorePatterns: ['<rootDir>/dist/'],
+};
+
+const config: Config = {
+  projects: [
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/{apps,libs,test}/**/*.spec.ts'],
+    },
+    {
+      ...shared,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/{apps,libs,test}/**/*.int-spec.ts'],
+      testTimeout: 120_000,
+    },
+  ],
+};
+
+export default config;

@@ -1,0 +1,52 @@
+import type { Environment } from '@ringfence/contracts';
+
+export type KeyKind = 'secret' | 'publishable';
+
+/** Per-account switches; defaults apply when a field is absent. */
+export interface AccountSettings {
+  /** Voucher-abuse recommendations are on for new accounts (decisions §9). */
+  voucherAbuseEnabled?: boolean;
+  /** Whether the POTENTIALLY_ labels are allowed (decisions §8). */
+  potentialLabelsEnabled?: boolean;
+}
+
+export interface Account {
+  id: string;
+  name: string;
+  industry: string | null;
+  settings: AccountSettings;
+  createdAt: Date;
+}
+
+/** A stored API key: never the key itself, only its SHA-256 hash and a display prefix. */
+export interface ApiKeyRecord {
+  id: string;
+  accountId: string;
+  kind: KeyKind;
+  environment: Environment;
+  keyHash: string;
+  /** The first characters of the key (`sk_test_AbCd`), enough to recognise it in a list. */
+  displayPrefix: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+/** The tenant registry. The admin API is its only writer. */
+export interface AccountRepository {
+  insert(account: Account): Promise<void>;
+  findById(accountId: string): Promise<Account | null>;
+  findByName(name: string): Promise<Account | null>;
+  list(): Promise<Account[]>;
+}
+
+export interface ApiKeyRepository {
+  insert(key: ApiKeyRecord): Promise<void>;
+  /** The unrevoked key with this hash, with its account; null when unknown or revoked. */
+  findActiveByHash(keyHash: string): Promise<{ key: ApiKeyRecord; account: Account } | null>;
+  listForAccount(accountId: string): Promise<ApiKeyRecord[]>;
+  /** Marks the key revoked; false when no unrevoked key has this id. */
+  revoke(keyId: string, at: Date): Promise<boolean>;
+}
+
+export const ACCOUNT_REPOSITORY = Symbol('AccountRepository');
+export const API_KEY_REPOSITORY = Symbol('ApiKeyRepository');

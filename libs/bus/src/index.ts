@@ -1,0 +1,3 @@
+export * from './message-bus';
+export * from './bus-errors';
+export * from './event-log';

@@ -1,0 +1,62 @@
+import type {
+  EventTopic,
+  EventTopicMap,
+  MessageEnvelope,
+  RpcReply,
+  RpcTopic,
+  RpcTopicMap,
+} from '@ringfence/contracts';
+
+/** Handles one delivered event. Throwing makes the bus deliver it again (at-least-once). */
+export type EventHandler<T extends EventTopic> = (
+  message: MessageEnvelope<EventTopicMap[T]>,
+) => Promise<void>;
+
+/** Answers one request. A thrown error goes back to the requester as a failed reply. */
+export type RpcHandler<T extends RpcTopic> = (
+  message: MessageEnvelope<RpcTopicMap[T]['request']>,
+) => Promise<RpcTopicMap[T]['reply']>;
+
+export interface SubscribeOptions {
+  /**
+   * The consumer group: every group receives every event once; instances of one group share
+   * the work (Kafka consumer-group semantics, reproduced by the in-process bus).
+   */
+  group: string;
+}
+
+export interface RequestOptions {
+  /** The request fails with a `BusTimeoutError` after this many milliseconds. */
+  timeoutMs: number;
+}
+
+/**
+ * The message bus every service talks through. Two adapters implement it with the same
+ * semantics: the in-process bus of the embedded mode and the Kafka bus of the distributed mode.
+ *
+ * - `publish` resolves only once the event is durable (broker acknowledged, or written to the
+ *   embedded event log), so a caller may answer 200 after it.
+ * - Events with the same `key` are delivered to a group in publication order.
+ * - `request` never hangs: it resolves with the reply, or rejects with `BusTimeoutError`,
+ *   `BusRemoteError` (the handler failed) or `BusUnavailableError`.
+ */
+export interface MessageBus {
+  publish<T extends EventTopic>(topic: T, message: MessageEnvelope<EventTopicMap[T]>): Promise<void>;
+  request<T extends RpcTopic>(
+    topic: T,
+    message: MessageEnvelope<RpcTopicMap[T]['request']>,
+    options: RequestOptions,
+  ): Promise<RpcTopicMap[T]['reply']>;
+  /** Registers a consumer; call before `start`. */
+  subscribe<T extends EventTopic>(topic: T, options: SubscribeOptions, handler: EventHandler<T>): void;
+  /** Registers the responder of a request topic; call before `start`. */
+  handle<T extends RpcTopic>(topic: T, options: SubscribeOptions, handler: RpcHandler<T>): void;
+  /** Connects and starts delivering to the registered consumers and responders. */
+  start(): Promise<void>;
+  /** Stops delivering, lets in-flight handlers finish, and disconnects. */
+  stop(): Promise<void>;
+  /** True when the bus can accept a publish right now (used by /health/ready). */
+  isReady(): Promise<boolean>;
+}
+
+export type { RpcReply };

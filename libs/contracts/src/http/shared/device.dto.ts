@@ -1,0 +1,20 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsOptional, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { MAX_IDENTIFIER_LENGTH } from '../../validation/patterns';
+import { LocationDto } from './location.dto';
+
+/** Device of the v2 customer, supplier, registration and refund payloads. */
+export class DeviceDto {
+  @ApiPropertyOptional({ example: 'dev-4f1c', maxLength: MAX_IDENTIFIER_LENGTH })
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(MAX_IDENTIFIER_LENGTH) deviceId?: string;
+  @ApiPropertyOptional({ example: '203.0.113.7' }) @IsOptional() @IsString() ipAddress?: string;
+  @ApiPropertyOptional({ example: 'en-GB' }) @IsOptional() @IsString() language?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() userAgent?: string;
+  @ApiPropertyOptional({ example: 'iPhone15,2' }) @IsOptional() @IsString() model?: string;
+  @ApiPropertyOptional({ example: 'iOS 18.1' }) @IsOptional() @IsString() os?: string;
+  @ApiPropertyOptional({ example: 'phone' }) @IsOptional() @IsString() type?: string;
+  @ApiPropertyOptional({ example: 'Apple' }) @IsOptional() @IsString() manufacturer?: string;
+  @ApiPropertyOptional({ type: () => LocationDto })
+  @IsOptional() @ValidateNested() @Type(() => LocationDto) location?: LocationDto;
+}

@@ -1,0 +1,34 @@
+import type { Environment } from '@ringfence/contracts';
+
+export type EntityKind = 'customer' | 'device' | 'transaction';
+
+/** Identifies one stored entity within a tenant's data set. */
+export interface EntityRef {
+  accountId: string;
+  environment: Environment;
+  kind: EntityKind;
+  entityId: string;
+}
+
+/**
+ * An entity as stored: its fields (nested, as the payloads carry them) and, for every leaf
+ * path, the timestamp (epoch ms) of the payload that set it (decisions §5).
+ */
+export interface EntityDocument {
+  fields: Record<string, unknown>;
+  fieldTimestamps: Record<string, number>;
+}
+
+export interface EntityDocumentRepository {
+  find(ref: EntityRef): Promise<EntityDocument | null>;
+  /**
+   * Reads the current document under a row lock, lets `merge` compute the next one, and stores
+   * it, atomically. `merge` returns null when nothing changes (nothing is written then).
+   */
+  update(
+    ref: EntityRef,
+    merge: (current: EntityDocument | null) => EntityDocument | null,
+  ): Promise<EntityDocument | null>;
+}
+
+export const ENTITY_DOCUMENT_REPOSITORY = Symbol('EntityDocumentRepository');

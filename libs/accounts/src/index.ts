@@ -1,1 +1,4 @@
 export * from './account';
+export * from './api-key';
+export * from './account-administration';
+export * from './api-key-authenticator';

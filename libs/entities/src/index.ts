@@ -1,1 +1,2 @@
 export * from './entity-document';
+export * from './merge-document';

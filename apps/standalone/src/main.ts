@@ -1,0 +1,5 @@
+import 'reflect-metadata';
+import { main } from '@ringfence/service-runtime';
+import { standaloneService } from './standalone.service';
+
+main(standaloneService);

@@ -1,0 +1,62 @@
+// Lint is also the architecture check: Nx's module-boundary rule enforces the layering of
+// architecture.md (apps -> services -> adapters -> domain -> contracts/platform) and keeps the
+// framework libraries out of the domain.
+const nx = require('@nx/eslint-plugin');
+const jest = require('eslint-plugin-jest');
+const tseslint = require('typescript-eslint');
+
+const INFRASTRUCTURE = ['@nestjs/*', 'typeorm', 'kafkajs', 'neo4j-driver', 'pg', '@electric-sql/*', 'fastify'];
+const service = (scope) => ({ sourceTag: `scope:${scope}`, onlyDependOnLibsWithTags: [`scope:${scope}`, 'scope:shared'] });
+
+module.exports = [
+  { ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**', '.nx/**', 'data/**', 'tmp/**'] },
+  ...nx.configs['flat/base'],
+  ...nx.configs['flat/typescript'],
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: __dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: [
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:service', 'type:adapter', 'type:domain', 'type:contracts', 'type:platform'] },
+            { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:service', 'type:adapter', 'type:domain', 'type:contracts', 'type:platform'] },
+            { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:adapter', 'type:domain', 'type:contracts', 'type:platform'] },
+            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:platform'], bannedExternalImports: INFRASTRUCTURE },
+            { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform'], bannedExternalImports: ['typeorm', 'kafkajs', 'neo4j-driver', 'pg', '@electric-sql/*', 'fastify'] },
+            { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:platform'], bannedExternalImports: INFRASTRUCTURE },
+            service('gateway'),
+            service('ingestion'),
+            service('scoring'),
+            service('graph'),
+            service('lookup'),
+            service('labelling'),
+            { sourceTag: 'scope:cli', onlyDependOnLibsWithTags: ['scope:shared'] },
+            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/test-support/**/*.ts', 'test/**/*.ts'],
+    plugins: { jest },
+    rules: {
+      'jest/no-focused-tests': 'error',
+      'jest/no-disabled-tests': 'error',
+      'jest/no-identical-title': 'error',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.cjs', '**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+];

@@ -1,0 +1,76 @@
+import { AppError } from '@ringfence/platform';
+import { AccountAdministration } from './account-administration';
+import { ApiKeyAuthenticator } from './api-key-authenticator';
+import { hashApiKey, parseApiKey } from './api-key';
+import { InMemoryAccountRepository, InMemoryApiKeyRepository } from './test-support/in-memory-account-repositories';
+
+function setup() {
+  const accounts = new InMemoryAccountRepository();
+  const keys = new InMemoryApiKeyRepository(accounts);
+  return { accounts, keys, admin: new AccountAdministration(accounts, keys), auth: new ApiKeyAuthenticator(keys) };
+}
+
+describe(AccountAdministration.name, () => {
+  it('creates an account with four keys of the right kinds and stores only their hashes', async () => {
+    const { admin, keys } = setup();
+    const created = await admin.createAccount('acme', 'food-delivery');
+    expect(parseApiKey(created.keys.secretTest.key)).toEqual({ kind: 'secret', environment: 'test' });
+    expect(parseApiKey(created.keys.secretLive.key)).toEqual({ kind: 'secret', environment: 'live' });
+    expect(parseApiKey(created.keys.publishableTest.key)).toEqual({ kind: 'publishable', environment: 'test' });
+    expect(parseApiKey(created.keys.publishableLive.key)).toEqual({ kind: 'publishable', environment: 'live' });
+    const stored = JSON.stringify([...keys.rows.values()]);
+    for (const issued of Object.values(created.keys)) {
+      expect(stored).not.toContain(issued.key);
+      expect(stored).toContain(hashApiKey(issued.key));
+    }
+  });
+
+  it('refuses a second account with the same name', async () => {
+    const { admin } = setup();
+    await admin.createAccount('acme', null);
+    await expect(admin.createAccount('acme', null)).rejects.toMatchObject({ code: 'CONFLICT' });
+  });
+
+  it('revokes a key so that it no longer authenticates', async () => {
+    const { admin, auth } = setup();
+    const { keys } = await admin.createAccount('acme', null);
+    const header = `token ${keys.secretLive.key}`;
+    await expect(auth.authenticate(header)).resolves.toMatchObject({ environment: 'live', keyKind: 'secret' });
+    await admin.revokeKey(keys.secretLive.keyId);
+    await expect(auth.authenticate(header)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    await expect(admin.revokeKey(keys.secretLive.keyId)).rejects.toBeInstanceOf(AppError);
+  });
+
+  it('registers the bootstrap key once, on the default account', async () => {
+    const { admin, accounts } = setup();
+    const bootstrap = 'sk_test_bootstrapbootstrap01';
+    const first = await admin.ensureBootstrapAccount(bootstrap);
+    const second = await admin.ensureBootstrapAccount(bootstrap);
+    expect(first.created).toBe(true);
+    expect(second).toEqual({ account: first.account, created: false });
+    expect(await accounts.list()).toHaveLength(1);
+  });
+
+  it('refuses a bootstrap key that is not a sandbox secret key', async () => {
+    const { admin } = setup();
+    await expect(admin.ensureBootstrapAccount('sk_live_bootstrapbootstrap01')).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+  });
+});
+
+describe(ApiKeyAuthenticator.name, () => {
+  it.each([undefined, '', 'Bearer sk_test_aaaaaaaaaaaaaaaaaaaa', 'token', 'token not-a-key', 'token sk_prod_aaaaaaaaaaaaaaaaaaaa'])(
+    'answers 401 for the header %p',
+    async (header) => {
+      await expect(setup().auth.authenticate(header)).rejects.toMatchObject({ status: 401 });
+    },
+  );
+
+  it('answers 401 for a well-formed key nobody issued', async () => {
+    await expect(setup().auth.authenticate('token sk_test_aaaaaaaaaaaaaaaaaaaa')).rejects.toMatchObject({ status: 401 });
+  });
+
+  it('accepts the long prefixes of the specification', () => {
+    expect(parseApiKey('secret_key_live_aaaaaaaaaaaaaaaaaaaa')).toEqual({ kind: 'secret', environment: 'live' });
+    expect(parseApiKey('publishable_key_test_aaaaaaaaaaaaaaaaaaaa')).toEqual({ kind: 'publishable', environment: 'test' });
+  });
+});

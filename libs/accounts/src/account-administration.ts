@@ -1,0 +1,103 @@
+import type { Environment } from '@ringfence/contracts';
+import { AppError, prefixedId } from '@ringfence/platform';
+import type { Account, AccountRepository, ApiKeyRecord, ApiKeyRepository, KeyKind } from './account';
+import { displayPrefixOf, generateApiKey, hashApiKey, parseApiKey } from './api-key';
+
+export interface IssuedKey {
+  keyId: string;
+  kind: KeyKind;
+  env: Environment;
+  /** The plaintext key: returned once, at creation, and never stored. */
+  key: string;
+}
+
+export interface CreatedAccount {
+  account: Account;
+  keys: { secretTest: IssuedKey; secretLive: IssuedKey; publishableTest: IssuedKey; publishableLive: IssuedKey };
+}
+
+export const DEFAULT_ACCOUNT_NAME = 'default';
+
+/** The admin use cases: accounts and their keys (decisions §2). */
+export class AccountAdministration {
+  constructor(
+    private readonly accounts: AccountRepository,
+    private readonly keys: ApiKeyRepository,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async createAccount(name: string, industry: string | null): Promise<CreatedAccount> {
+    if (await this.accounts.findByName(name)) {
+      throw new AppError('CONFLICT', `name: an account named ${JSON.stringify(name)} exists`);
+    }
+    const account: Account = { id: prefixedId('acc', 16), name, industry, settings: {}, createdAt: this.now() };
+    await this.accounts.insert(account);
+    return {
+      account,
+      keys: {
+        secretTest: await this.issueKey(account.id, 'secret', 'test'),
+        secretLive: await this.issueKey(account.id, 'secret', 'live'),
+        publishableTest: await this.issueKey(account.id, 'publishable', 'test'),
+        publishableLive: await this.issueKey(account.id, 'publishable', 'live'),
+      },
+    };
+  }
+
+  listAccounts(): Promise<Account[]> {
+    return this.accounts.list();
+  }
+
+  async issueKey(accountId: string, kind: KeyKind, env: Environment, plaintext = generateApiKey(kind, env)): Promise<IssuedKey> {
+    if (!(await this.accounts.findById(accountId))) {
+      throw new AppError('NOT_FOUND', `no account ${accountId}`);
+    }
+    const record: ApiKeyRecord = {
+      id: prefixedId('key', 16),
+      accountId,
+      kind,
+      environment: env,
+      keyHash: hashApiKey(plaintext),
+      displayPrefix: displayPrefixOf(plaintext),
+      createdAt: this.now(),
+      revokedAt: null,
+    };
+    await this.keys.insert(record);
+    return { keyId: record.id, kind, env, key: plaintext };
+  }
+
+  listKeys(accountId: string): Promise<ApiKeyRecord[]> {
+    return this.keys.listForAccount(accountId);
+  }
+
+  async revokeKey(keyId: string): Promise<void> {
+    if (!(await this.keys.revoke(keyId, this.now()))) {
+      throw new AppError('NOT_FOUND', `no active key ${keyId}`);
+    }
+  }
+
+  /**
+   * First start of the embedded mode: make sure the `default` account exists and that
+   * `bootstrapKey` (a sandbox secret key) belongs to it. Idempotent across restarts.
+   * Returns the account and whether the key was newly registered.
+   */
+  async ensureBootstrapAccount(bootstrapKey: string): Promise<{ account: Account; created: boolean }> {
+    const parsed = parseApiKey(bootstrapKey);
+    if (!parsed || parsed.kind !== 'secret' || parsed.environment !== 'test') {
+      throw new AppError('VALIDATION_FAILED', 'the bootstrap key must be a sandbox secret key (sk_test_…)');
+    }
+    let account = await this.accounts.findByName(DEFAULT_ACCOUNT_NAME);
+    if (!account) {
+      account = { id: prefixedId('acc', 16), name: DEFAULT_ACCOUNT_NAME, industry: null, settings: {}, createdAt: this.now() };
+      await this.accounts.insert(account);
+    }
+    const existing = await this.keys.findActiveByHash(hashApiKey(bootstrapKey));
+    if (existing) {
+      if (existing.account.id !== account.id) {
+        throw new AppError('CONFLICT', 'the bootstrap key belongs to another account');
+      }
+      return { account, created: false };
+    }
+    await this.issueKey(account.id, 'secret', 'test', bootstrapKey);
+    return { account, created: true };
+  }
+}

@@ -1,0 +1,267 @@
+import { EventTopics, type MessageEnvelope, messageKey, RpcTopics } from '@ringfence/contracts';
+import { BusUnavailableError } from '../bus-errors';
+import { describeMessageBusConformance } from '../test-support/message-bus.conformance';
+import { InMemoryEventLogStore } from '../test-support/in-memory-event-log.store';
+import { delay, eventEnvelope, Inbox, markerOf, RecordingBusLogger, requestEnvelope } from '../test-support/message-envelope.factory';
+import { InProcessMessageBus, type InProcessMessageBusOptions } from './in-process-message-bus';
+
+const TOPIC = EventTopics.customerUpdated;
+const GROUP = 'ingestion';
+const FAST_RETRY = { initialDelayMs: 10, maxDelayMs: 50 };
+
+/** A gate a handler waits at, so a test can look at the bus while an event is in flight. */
+function gate() {
+  let open: () => void = () => undefined;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+async function until(condition: () => boolean, timeoutMs = 2_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await delay(5);
+  }
+}
+
+describe(InProcessMessageBus.name, () => {
+  const buses: InProcessMessageBus[] = [];
+
+  function createBus(overrides: Partial<InProcessMessageBusOptions> = {}): InProcessMessageBus {
+    const bus = new InProcessMessageBus({ eventLog: new InMemoryEventLogStore(), handlerRetry: FAST_RETRY, ...overrides });
+    buses.push(bus);
+    return bus;
+  }
+
+  afterEach(async () => {
+    await Promise.all(buses.splice(0).map((bus) => bus.stop()));
+  });
+
+  describe('conformance', () => {
+    const eventLog = new InMemoryEventLogStore();
+    describeMessageBusConformance(() => ({
+      createBus: ({ handlerRetry, logger }) => new InProcessMessageBus({ eventLog, handlerRetry, logger }),
+      deliveryTimeoutMs: 2_000,
+      quietPeriodMs: 50,
+    }));
+  });
+
+  it('resolves a publish only once the event log has stored the event', async () => {
+    const eventLog = new InMemoryEventLogStore();
+    const append = eventLog.append.bind(eventLog);
+    eventLog.append = async (...args) => {
+      await delay(20);
+      return append(...args);
+    };
+    const bus = createBus({ eventLog });
+    await bus.start();
+    const message = eventEnvelope(TOPIC);
+
+    await bus.publish(TOPIC, message);
+
+    expect(eventLog.events).toEqual([{ sequence: 1, topic: TOPIC, key: messageKey(message), envelope: message }]);
+  });
+
+  it('rejects a publish with BusUnavailableError and delivers nothing when the log refuses the event', async () => {
+    const eventLog = new InMemoryEventLogStore();
+    const bus = createBus({ eventLog });
+    const inbox = new Inbox<string>();
+    bus.subscribe(TOPIC, { group: GROUP }, async (message) => inbox.push(markerOf(message)));
+    await bus.start();
+    eventLog.failWith('append', new Error('disk full'));
+
+    await expect(bus.publish(TOPIC, eventEnvelope(TOPIC, { payload: { marker: 'lost' } }))).rejects.toBeInstanceOf(BusUnavailableError);
+
+    eventLog.recover();
+    await bus.publish(TOPIC, eventEnvelope(TOPIC, { payload: { marker: 'kept' } }));
+    await inbox.waitFor(1, 1_000);
+    await delay(20);
+    expect(inbox.items).toEqual(['kept']);
+  });
+
+  it('replays the events after its committed offset on start, in order and before live events (crash recovery)', async () => {
+    const eventLog = new InMemoryEventLogStore();
+    const appendDirectly = (marker: string) => {
+      const message = eventEnvelope(TOPIC, { payload: { marker } });
+      return eventLog.append(TOPIC, messageKey(message), message);
+    };
+    const handledBeforeCrash = await appendDirectly('handled-before-crash');
+    await appendDirectly('appended-not-handled-1');
+    await appendDirectly('appended-not-handled-2');
+    await eventLog.commitOffset(GROUP, TOPIC, handledBeforeCrash);
+    const bus = createBus({ eventLog });
+    const inbox = new Inbox<string>();
+    bus.subscribe(TOPIC, { group: GROUP }, async (message) => inbox.push(markerOf(message)));
+
+    await bus.start();
+    await bus.publish(TOPIC, eventEnvelope(TOPIC, { payload: { marker: 'live' } }));
+
+    await inbox.waitFor(3, 1_000);
+    expect(inbox.items).toEqual(['appended-not-handled-1', 'appended-not-handled-2', 'live']);
+  });
+
+  it('delivers an event published twice (same event id) once, as the log stores it once', async () => {
+    const bus = createBus();
+    const inbox = new Inbox<string>();
+    bus.subscribe(TOPIC, { group: GROUP }, async (message) => inbox.push(message.eventId));
+    await bus.start();
+    const message = eventEnvelope(TOPIC);
+
+    await bus.publish(TOPIC, message);
+    await bus.publish(TOPIC, message);
+    await bus.publish(TOPIC, eventEnvelope(TOPIC, { eventId: 'after' }));
+
+    await inbox.waitFor(2, 1_000);
+    await delay(20);
+    expect(inbox.items).toEqual([message.eventId, 'after']);
+  });
+
+  it('commits a group offset only after the handler of that event has finished', async () => {
+    const eventLog = new InMemoryEventLogStore();
+    const bus = createBus({ eventLog });
+    const secondEvent = gate();
+    bus.subscribe(TOPIC, { group: GROUP }, async (message) => {
+      if (markerOf(message) === 'second') await secondEvent.opened;
+    });
+    await bus.start();
+
+    await bus.publish(TOPIC, eventEnvelope(TOPIC, { payload: { marker: 'first' } }));
+    await bus.publish(TOPIC, eventEnvelope(TOPIC, { payload: { marker: 'second' } }));
+    await until(() => eventLog.offsets.size > 0);
+    await delay(20);
+    expect(await eventLog.committedOffset(GROUP, TOPIC)).toBe(1);
+
+    secondEvent.open();
+    await until(() => eventLog.commits.some((commit) => commit.sequence === 2));
+    expect(eventLog.commits.map((commit) => commit.sequence)).toEqual([1, 2]);
+  });
+
+  it('goes back to the log when it falls behind by more than maxBufferedEvents, losing and repeating nothing', async () => {
+    const bus = createBus({ maxBufferedEvents: 3, replayPageSize: 4 });
+    const inbox = new Inbox<string>();
+    const firstEvent = gate();
+    bus.subscribe(TOPIC, { group: GROUP }, async (message) => {
+      await firstEvent.opened;
+      inbox.push(markerOf(message));
+    });
+    await bus.start();
+
+    const markers = Array.from({ length: 25 }, (_, n) => `m${n}`);
+    for (const marker of markers) await bus.publish(TOPIC, eventEnvelope(TOPIC, { payload: { marker } }));
+    firstEvent.open();
+
+    await inbox.waitFor(markers.length, 2_000);
+    await delay(20);
+    expect(inbox.items).toEqual(markers);
+  });
+
+  it('delivers a long burst from memory in order, exactly once', async () => {
+    const bus = createBus();
+    const inbox = new Inbox<string>();
+    const firstEvent = gate();
+    bus.subscribe(TOPIC, { group: GROUP }, async (message) => {
+      await firstEvent.opened;
+      inbox.push(markerOf(message));
+    });
+    await bus.start();
+
+    const markers = Array.from({ length: 3_000 }, (_, n) => `m${n}`);
+    for (const marker of markers) await bus.publish(TOPIC, eventEnvelope(TOPIC, { payload: { marker } }));
+    firstEvent.open();
+
+    await inbox.waitFor(markers.length, 5_000);
+    await delay(20);
+    expect(inbox.items).toEqual(markers);
+  });
+
+  it('reads the log again when it overflows while a read is in flight', async () => {
+    const eventLog = new InMemoryEventLogStore();
+    const readAfter = eventLog.readAfter.bind(eventLog);
+    const readStarted = gate();
+    eventLog.readAfter = async (...args) => {
+      const page = await readAfter(...args);
+      readStarted.open();
+      await delay(30);
+      return page;
+    };
+    const bus = createBus({ eventLog, maxBufferedEvents: 2 });
+    const inbox = new Inbox<string>();
+    bus.subscribe(TOPIC, { group: GROUP }, async (message) => inbox.push(markerOf(message)));
+    await bus.start();
+    await readStarted.opened;
+
+    const markers = ['m1', 'm2', 'm3', 'm4', 'm5'];
+    for (const marker of markers) await bus.publish(TOPIC, eventEnvelope(TOPIC, { payload: { marker } }));
+
+    await inbox.waitFor(markers.length, 1_000);
+    expect(inbox.items).toEqual(markers);
+  });
+
+  it('lets the in-flight handler finish on stop and commits what it handled', async () => {
+    const eventLog = new InMemoryEventLogStore();
+    const bus = createBus({ eventLog });
+    const started = gate();
+    const handled: string[] = [];
+    bus.subscribe(TOPIC, { group: GROUP }, async (message) => {
+      started.open();
+      await delay(50);
+      handled.push(markerOf(message));
+    });
+    await bus.start();
+    await bus.publish(TOPIC, eventEnvelope(TOPIC, { payload: { marker: 'in-flight' } }));
+    await started.opened;
+
+    await bus.stop();
+
+    expect(handled).toEqual(['in-flight']);
+    expect(await eventLog.committedOffset(GROUP, TOPIC)).toBe(1);
+  });
+
+  it('leaves the offset of an event whose handler keeps failing uncommitted when it stops', async () => {
+    const eventLog = new InMemoryEventLogStore();
+    const logger = new RecordingBusLogger();
+    const bus = createBus({ eventLog, logger });
+    bus.subscribe(TOPIC, { group: GROUP }, async () => {
+      throw new Error('still broken');
+    });
+    await bus.start();
+    await bus.publish(TOPIC, eventEnvelope(TOPIC, { payload: { marker: 'stuck' } }));
+    await until(() => logger.lines.length >= 2);
+
+    await bus.stop();
+
+    expect(eventLog.commits).toEqual([]);
+  });
+
+  it('rejects a request at once with BusUnavailableError when no module answers its topic', async () => {
+    const bus = createBus();
+    await bus.start();
+
+    await expect(bus.request(RpcTopics.customerCheckpoint, requestEnvelope(RpcTopics.customerCheckpoint), { timeoutMs: 60_000 })).rejects.toBeInstanceOf(
+      BusUnavailableError,
+    );
+  });
+
+  it('hands the request envelope itself to the handler, without copying it', async () => {
+    const bus = createBus();
+    let received: MessageEnvelope<unknown> | undefined;
+    bus.handle(RpcTopics.customerCheckpoint, { group: 'scoring' }, async (message) => {
+      received = message;
+      return { marker: 'ok' } as never;
+    });
+    await bus.start();
+    const request = requestEnvelope(RpcTopics.customerCheckpoint);
+
+    await bus.request(RpcTopics.customerCheckpoint, request, { timeoutMs: 1_000 });
+
+    expect(received).toBe(request);
+  });
+
+  it('refuses to start again after stop', async () => {
+    const bus = createBus();
+    await bus.start();
+    await bus.stop();
+
+    await expect(bus.start()).rejects.toThrow(/create a new one/);
+  });
+});

@@ -1,0 +1,404 @@
+import {
+  type EventTopic,
+  type EventTopicMap,
+  type MessageEnvelope,
+  messageKey,
+  type RpcReply,
+  type RpcTopic,
+  type RpcTopicMap,
+} from '@ringfence/contracts';
+import { BusTimeoutError, BusUnavailableError } from '../bus-errors';
+import { type BusLogger, SILENT_BUS_LOGGER } from '../bus-logger';
+import type { EventLogStore, LoggedEvent } from '../event-log';
+import { DEFAULT_HANDLER_RETRY, deliverUntilHandled, type HandlerRetryOptions, retryDelayMs, sleep } from '../handler-retry';
+import type { EventHandler, MessageBus, RequestOptions, RpcHandler, SubscribeOptions } from '../message-bus';
+import { remoteErrorFrom, toRpcFailure } from '../rpc-failure';
+
+export interface InProcessMessageBusOptions {
+  /** The durable log every publish is appended to before it resolves. */
+  eventLog: EventLogStore;
+  logger?: BusLogger;
+  /** Backoff of a throwing event handler; defaults to `DEFAULT_HANDLER_RETRY`. */
+  handlerRetry?: Partial<HandlerRetryOptions>;
+  /** Events read per query while a group catches up from the log. */
+  replayPageSize?: number;
+  /**
+   * Live events a group may hold in memory while it is busy. Beyond that it drops them and
+   * reads from the log instead, so a stuck handler cannot exhaust memory.
+   */
+  maxBufferedEvents?: number;
+}
+
+type AnyEventHandler = (message: MessageEnvelope<unknown>) => Promise<void>;
+type AnyRpcHandler = (message: MessageEnvelope<unknown>) => Promise<unknown>;
+type BusState = 'created' | 'starting' | 'started' | 'stopping' | 'stopped';
+
+interface PendingRequest {
+  topic: string;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+interface LaneSettings {
+  eventLog: EventLogStore;
+  logger: BusLogger;
+  retry: HandlerRetryOptions;
+  replayPageSize: number;
+  maxBufferedEvents: number;
+}
+
+/**
+ * One group's consumption of one topic: the in-process equivalent of a Kafka consumer's
+ * partitions. It handles one event at a time, in log order, so events of a key stay in order.
+ * It first catches up from the log after its committed offset, then takes live events from
+ * memory; whenever it falls too far behind it goes back to the log. `position` is the last
+ * sequence handled, which also drops the copies of events it already read from the log.
+ */
+class ConsumerLane {
+  private position = 0;
+  private committed = 0;
+  private buffer: LoggedEvent[] = [];
+  /** Index of the next buffered event: cheaper than `shift()` on a long buffer. */
+  private bufferHead = 0;
+  private catchingUp = true;
+  private overflowed = false;
+  private wake: (() => void) | undefined;
+  private commitRun: Promise<void> | undefined;
+  private loop: Promise<void> | undefined;
+
+  constructor(
+    readonly group: string,
+    readonly topic: string,
+    private readonly handler: AnyEventHandler,
+    private readonly settings: LaneSettings,
+  ) {}
+
+  async loadOffset(): Promise<void> {
+    this.position = await this.settings.eventLog.committedOffset(this.group, this.topic);
+    this.committed = this.position;
+    this.catchingUp = true;
+  }
+
+  start(signal: AbortSignal): void {
+    this.loop = this.run(signal);
+  }
+
+  push(event: LoggedEvent): void {
+    if (this.buffer.length - this.bufferHead >= this.settings.maxBufferedEvents) {
+      // Every event is in the log: forgetting the buffer loses nothing, the lane re-reads it.
+      this.buffer = [];
+      this.bufferHead = 0;
+      this.catchingUp = true;
+      this.overflowed = true;
+    } else {
+      this.buffer.push(event);
+    }
+    this.wakeUp();
+  }
+
+  wakeUp(): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+
+  /** Resolves once the in-flight handler has finished and the last offset is committed. */
+  async stopped(): Promise<void> {
+    await this.loop;
+    await this.commitRun;
+    this.scheduleCommit();
+    await this.commitRun;
+  }
+
+  private async run(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      if (this.catchingUp) {
+        await this.catchUp(signal);
+        continue;
+      }
+      const event = this.nextBuffered();
+      if (event === undefined) {
+        await new Promise<void>((resolve) => (this.wake = resolve));
+      } else if (event.sequence > this.position && !(await this.deliver(event, signal))) {
+        return;
+      }
+    }
+  }
+
+  private nextBuffered(): LoggedEvent | undefined {
+    if (this.bufferHead >= this.buffer.length) {
+      this.buffer.length = 0;
+      this.bufferHead = 0;
+      return undefined;
+    }
+    const event = this.buffer[this.bufferHead];
+    this.bufferHead += 1;
+    // A lane that never quite drains its buffer would otherwise keep every handled event.
+    if (this.bufferHead >= 1_024 && this.bufferHead * 2 >= this.buffer.length) {
+      this.buffer = this.buffer.slice(this.bufferHead);
+      this.bufferHead = 0;
+    }
+    return event;
+  }
+
+  private async catchUp(signal: AbortSignal): Promise<void> {
+    let failedReads = 0;
+    while (!signal.aborted) {
+      // An overflow while the page is read may drop events the page does not have yet.
+      this.overflowed = false;
+      let page: LoggedEvent[];
+      try {
+        page = await this.settings.eventLog.readAfter(this.topic, this.position, this.settings.replayPageSize);
+        failedReads = 0;
+      } catch (error) {
+        failedReads += 1;
+        const retryInMs = retryDelayMs(failedReads, this.settings.retry);
+        this.settings.logger.error({ group: this.group, topic: this.topic, retryInMs, err: error }, 'could not read the event log; retrying');
+        await sleep(retryInMs, signal);
+        continue;
+      }
+      for (const event of page) {
+        if (!(await this.deliver(event, signal))) return;
+      }
+      if (page.length < this.settings.replayPageSize && !this.overflowed) {
+        this.catchingUp = false;
+        return;
+      }
+    }
+  }
+
+  private async deliver(event: LoggedEvent, signal: AbortSignal): Promise<boolean> {
+    const { group, topic } = this;
+    const handled = await deliverUntilHandled({
+      handle: () => this.handler(event.envelope),
+      retry: this.settings.retry,
+      signal,
+      onFailure: (error, attempt, retryInMs) =>
+        this.settings.logger.warn(
+          { group, topic, sequence: event.sequence, eventId: event.envelope.eventId, traceId: event.envelope.traceId, attempt, retryInMs, err: error },
+          'event handler failed; retrying the same event',
+        ),
+    });
+    if (handled) {
+      this.position = event.sequence;
+      this.scheduleCommit();
+    }
+    return handled;
+  }
+
+  /**
+   * Commits run beside the handlers and one commit covers every event handled while the
+   * previous one was in flight. Losing the last few commits in a crash only redelivers events
+   * to idempotent handlers.
+   */
+  private scheduleCommit(): void {
+    if (this.commitRun !== undefined || this.committed >= this.position) return;
+    this.commitRun = this.commitUpToPosition().finally(() => (this.commitRun = undefined));
+  }
+
+  private async commitUpToPosition(): Promise<void> {
+    while (this.committed < this.position) {
+      const target = this.position;
+      try {
+        await this.settings.eventLog.commitOffset(this.group, this.topic, target);
+        this.committed = target;
+      } catch (error) {
+        // The next handled event or stop() tries again; until then a crash only redelivers.
+        this.settings.logger.warn({ group: this.group, topic: this.topic, sequence: target, err: error }, 'could not commit the consumer offset');
+        return;
+      }
+    }
+  }
+}
+
+/**
+ * The bus of the embedded mode: one process, no broker, the same semantics as the Kafka bus.
+ * A publish is durable once `EventLogStore.append` has returned; delivery to each group is
+ * asynchronous, in order per topic, at least once, and survives a restart because each group
+ * resumes after its committed offset. Requests call the registered handler directly: no
+ * serialisation, only a timer for the timeout, so a caller must not mutate a message it sent
+ * nor a handler the message it got.
+ */
+export class InProcessMessageBus implements MessageBus {
+  private readonly eventLog: EventLogStore;
+  private readonly logger: BusLogger;
+  private readonly laneSettings: LaneSettings;
+  private readonly lanes: ConsumerLane[] = [];
+  private readonly lanesByTopic = new Map<string, ConsumerLane[]>();
+  private readonly responders = new Map<string, AnyRpcHandler>();
+  private readonly pending = new Set<PendingRequest>();
+  private readonly runningRequestHandlers = new Set<Promise<RpcReply<unknown>>>();
+  private state: BusState = 'created';
+  private abort = new AbortController();
+  private starting: Promise<void> | undefined;
+  private stopping: Promise<void> | undefined;
+  private appendTail: Promise<unknown> = Promise.resolve();
+
+  constructor(options: InProcessMessageBusOptions) {
+    this.eventLog = options.eventLog;
+    this.logger = options.logger ?? SILENT_BUS_LOGGER;
+    this.laneSettings = {
+      eventLog: options.eventLog,
+      logger: this.logger,
+      retry: { ...DEFAULT_HANDLER_RETRY, ...options.handlerRetry },
+      replayPageSize: options.replayPageSize ?? 500,
+      maxBufferedEvents: options.maxBufferedEvents ?? 10_000,
+    };
+  }
+
+  /** Requests waiting for their handler, for metrics and for tests that check the cleanup. */
+  get inFlightRequests(): number {
+    return this.pending.size;
+  }
+
+  subscribe<T extends EventTopic>(topic: T, options: SubscribeOptions, handler: EventHandler<T>): void {
+    this.assertRegistering();
+    const lanes = this.lanesByTopic.get(topic) ?? [];
+    if (lanes.some((lane) => lane.group === options.group)) {
+      throw new Error(`group ${options.group} already consumes ${topic}`);
+    }
+    const lane = new ConsumerLane(options.group, topic, handler as AnyEventHandler, this.laneSettings);
+    lanes.push(lane);
+    this.lanesByTopic.set(topic, lanes);
+    this.lanes.push(lane);
+  }
+
+  handle<T extends RpcTopic>(topic: T, _options: SubscribeOptions, handler: RpcHandler<T>): void {
+    this.assertRegistering();
+    if (this.responders.has(topic)) throw new Error(`${topic} already has a responder`);
+    this.responders.set(topic, handler as AnyRpcHandler);
+  }
+
+  async publish<T extends EventTopic>(topic: T, message: MessageEnvelope<EventTopicMap[T]>): Promise<void> {
+    if (this.state !== 'started' && this.state !== 'stopping') {
+      throw new BusUnavailableError(`the bus is ${this.state}; start it before publishing`);
+    }
+    const key = messageKey(message);
+    let sequence: number;
+    try {
+      sequence = await this.appendInOrder(topic, key, message);
+    } catch (error) {
+      throw new BusUnavailableError(`the event log did not take the event on ${topic}`, error);
+    }
+    const event: LoggedEvent = { sequence, topic, key, envelope: message };
+    for (const lane of this.lanesByTopic.get(topic) ?? []) lane.push(event);
+  }
+
+  request<T extends RpcTopic>(
+    topic: T,
+    message: MessageEnvelope<RpcTopicMap[T]['request']>,
+    options: RequestOptions,
+  ): Promise<RpcTopicMap[T]['reply']> {
+    if (this.state !== 'started') {
+      return Promise.reject(new BusUnavailableError(`the bus is ${this.state}; start it before sending requests`));
+    }
+    const handler = this.responders.get(topic);
+    if (handler === undefined) {
+      // In one process a missing responder is a wiring mistake; waiting for the timeout hides it.
+      return Promise.reject(new BusUnavailableError(`no module in this process answers ${topic}`));
+    }
+    return new Promise<RpcTopicMap[T]['reply']>((resolve, reject) => {
+      const entry: PendingRequest = {
+        topic,
+        reject,
+        timer: setTimeout(() => {
+          this.pending.delete(entry);
+          reject(new BusTimeoutError(topic, options.timeoutMs));
+        }, options.timeoutMs),
+      };
+      this.pending.add(entry);
+      const answering = this.answer(topic, handler, message);
+      this.runningRequestHandlers.add(answering);
+      void answering.then((reply) => {
+        this.runningRequestHandlers.delete(answering);
+        clearTimeout(entry.timer);
+        // Gone when the request already timed out or the bus stopped: the answer is dropped.
+        if (!this.pending.delete(entry)) return;
+        if (reply.ok) resolve(reply.value as RpcTopicMap[T]['reply']);
+        else reject(remoteErrorFrom(topic, reply.error));
+      });
+    });
+  }
+
+  /** The handler's outcome as the Kafka responder would send it; never rejects. */
+  private async answer(topic: string, handler: AnyRpcHandler, message: MessageEnvelope<unknown>): Promise<RpcReply<unknown>> {
+    try {
+      return { ok: true, value: await handler(message) };
+    } catch (error) {
+      const { failure, expected } = toRpcFailure(error);
+      if (!expected) {
+        this.logger.error({ topic, traceId: message.traceId, eventId: message.eventId, err: error }, 'request handler failed');
+      }
+      return { ok: false, error: failure };
+    }
+  }
+
+  start(): Promise<void> {
+    if (this.state === 'started') return Promise.resolve();
+    if (this.state === 'starting' && this.starting) return this.starting;
+    if (this.state !== 'created') {
+      return Promise.reject(new Error(`the bus is ${this.state}; create a new one to start again`));
+    }
+    this.state = 'starting';
+    this.starting = this.startLanes().finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  stop(): Promise<void> {
+    if (this.stopping) return this.stopping;
+    this.stopping = this.stopLanes();
+    return this.stopping;
+  }
+
+  async isReady(): Promise<boolean> {
+    return this.state === 'started';
+  }
+
+  private async startLanes(): Promise<void> {
+    try {
+      await Promise.all(this.lanes.map((lane) => lane.loadOffset()));
+    } catch (error) {
+      this.state = 'created';
+      throw new BusUnavailableError('could not read the consumer offsets from the event log', error);
+    }
+    this.abort = new AbortController();
+    for (const lane of this.lanes) lane.start(this.abort.signal);
+    this.state = 'started';
+  }
+
+  private async stopLanes(): Promise<void> {
+    await this.starting?.catch(() => undefined);
+    const wasRunning = this.state === 'started';
+    this.state = 'stopping';
+    for (const entry of this.pending) {
+      clearTimeout(entry.timer);
+      entry.reject(new BusUnavailableError(`the bus stopped before ${entry.topic} answered`));
+    }
+    this.pending.clear();
+    this.abort.abort();
+    if (wasRunning) {
+      for (const lane of this.lanes) lane.wakeUp();
+      await Promise.all([
+        ...this.lanes.map((lane) => lane.stopped()),
+        ...this.runningRequestHandlers,
+      ]);
+    }
+    await this.appendTail;
+    this.state = 'stopped';
+  }
+
+  private assertRegistering(): void {
+    if (this.state !== 'created') throw new Error('subscribe and handle must be called before start');
+  }
+
+  /**
+   * Appends one at a time so sequences are handed out in the order events reach the lanes;
+   * a lane can then drop anything at or below its position as already handled. The embedded
+   * database runs one statement at a time anyway, so this costs no throughput there.
+   */
+  private appendInOrder(topic: string, key: string, message: MessageEnvelope<unknown>): Promise<number> {
+    const appended = this.appendTail.then(() => this.eventLog.append(topic, key, message));
+    this.appendTail = appended.catch(() => undefined);
+    return appended;
+  }
+}

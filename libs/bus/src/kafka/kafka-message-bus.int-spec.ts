@@ -1,0 +1,219 @@
+import { randomUUID } from 'node:crypto';
+import { ALL_TOPICS, type CustomerCheckpointReply, EventTopics, RPC_REPLY_TOPIC, RpcTopics } from '@ringfence/contracts';
+import { Kafka, logLevel, Partitioners } from 'kafkajs';
+import { type KafkaMock, startKafkaMock } from '../../../../test/tools/kafka-mock/kafka-mock';
+import { BusUnavailableError } from '../bus-errors';
+import { describeMessageBusConformance } from '../test-support/message-bus.conformance';
+import { delay, eventEnvelope, Inbox, markerOf, RecordingBusLogger, requestEnvelope } from '../test-support/message-envelope.factory';
+import { KafkaMessageBus, type KafkaMessageBusOptions } from './kafka-message-bus';
+
+const TOPIC = EventTopics.customerUpdated;
+const CHECKPOINT = RpcTopics.customerCheckpoint;
+
+/**
+ * Short sessions make the mock's rebalances take about 2 s (it waits session timeout - 1 s);
+ * the mock answers a fetch only after maxWaitTimeInMs, so that is a few milliseconds here.
+ */
+const MOCK_TUNING: KafkaMessageBusOptions['consumer'] = { sessionTimeoutMs: 3_000, heartbeatIntervalMs: 300, rebalanceTimeoutMs: 3_000, maxWaitTimeInMs: 5 };
+const FAST_RETRY = { initialDelayMs: 20, maxDelayMs: 100 };
+const DELIVERY_TIMEOUT_MS = 20_000;
+const UNAVAILABLE_BOUND_MS = 10_000;
+
+// The integration project's testTimeout in jest.config.ts is not applied (jest reads it only
+// globally); a group join alone takes 3 s on the mock, so this file sets its own.
+jest.setTimeout(60_000);
+
+const PARTITIONS = 4;
+const partitioner = Partitioners.DefaultPartitioner();
+
+/** The partition kafkajs's default partitioner gives a reply keyed by this instance id. */
+function replyPartitionOf(instanceId: string): number {
+  const partitionMetadata = Array.from({ length: PARTITIONS }, (_, partitionId) => ({ partitionId, leader: 1, replicas: [1], isr: [1], partitionErrorCode: 0 }));
+  return partitioner({ topic: RPC_REPLY_TOPIC, partitionMetadata, message: { key: instanceId, value: null } });
+}
+
+function checkpointReply(marker: string): CustomerCheckpointReply {
+  return { marker } as unknown as CustomerCheckpointReply;
+}
+
+async function timed<T>(work: () => Promise<T>): Promise<{ outcome: T | unknown; elapsedMs: number }> {
+  const startedAt = Date.now();
+  const outcome = await work().catch((error: unknown) => error);
+  return { outcome, elapsedMs: Date.now() - startedAt };
+}
+
+async function eventually(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`not true within ${timeoutMs} ms`);
+    await delay(100);
+  }
+}
+
+describe(KafkaMessageBus.name, () => {
+  let mock: KafkaMock | undefined;
+  const buses: KafkaMessageBus[] = [];
+
+  function brokers(): string[] {
+    if (!mock) throw new Error('the Kafka mock did not start');
+    return mock.brokers;
+  }
+
+  function createBus(overrides: Partial<KafkaMessageBusOptions> = {}): KafkaMessageBus {
+    const bus = new KafkaMessageBus({ brokers: brokers(), clientId: 'bus-int-spec', consumer: MOCK_TUNING, handlerRetry: FAST_RETRY, ...overrides });
+    buses.push(bus);
+    return bus;
+  }
+
+  beforeAll(async () => {
+    mock = await startKafkaMock({ topics: ALL_TOPICS, partitions: PARTITIONS });
+  });
+
+  afterEach(async () => {
+    await Promise.all(buses.splice(0).map((bus) => bus.stop()));
+  });
+
+  afterAll(async () => {
+    await mock?.stop();
+  });
+
+  describe('conformance', () => {
+    describeMessageBusConformance(() => ({
+      createBus: ({ handlerRetry, logger }) =>
+        new KafkaMessageBus({ brokers: brokers(), clientId: 'bus-conformance', consumer: MOCK_TUNING, handlerRetry, logger }),
+      deliveryTimeoutMs: DELIVERY_TIMEOUT_MS,
+      quietPeriodMs: 500,
+    }));
+  });
+
+  it('shares the events of a group between its two instances, each event to exactly one of them', async () => {
+    const runId = randomUUID();
+    const group = `shared-${runId}`;
+    const inboxes = [new Inbox<string>(), new Inbox<string>()];
+    const instances = inboxes.map((inbox, n) => {
+      const bus = createBus({ instanceId: `worker-${n}-${runId}` });
+      bus.subscribe(TOPIC, { group }, async (message) => {
+        if (message.traceId === runId) inbox.push(message.eventId);
+      });
+      return bus;
+    });
+    await instances[0].start();
+    await instances[1].start();
+
+    const sent = Array.from({ length: 40 }, (_, n) => eventEnvelope(TOPIC, { traceId: runId, subjectId: `cust_${n}` }));
+    for (const message of sent) await instances[0].publish(TOPIC, message);
+
+    await eventually(async () => inboxes[0].items.length + inboxes[1].items.length >= sent.length, DELIVERY_TIMEOUT_MS);
+    await delay(500);
+    const received = [...inboxes[0].items, ...inboxes[1].items].sort();
+    expect(received).toEqual(sent.map((message) => message.eventId).sort());
+    expect(inboxes[0].items.length).toBeGreaterThan(0);
+    expect(inboxes[1].items.length).toBeGreaterThan(0);
+  });
+
+  it('routes every reply to the instance that sent the request, even when two instances share a reply partition', async () => {
+    const runId = randomUUID();
+    const responder = createBus({ consumeReplies: false });
+    responder.handle(CHECKPOINT, { group: `scoring-${runId}` }, async (message) => checkpointReply(markerOf(message)));
+    // Replies are keyed by instance id. Two ids on one partition: if requesters shared a group,
+    // only one of them would hold that partition and the other's requests would time out.
+    const first = `gateway-a-${runId}`;
+    let second = '';
+    for (let n = 0; second === '' || replyPartitionOf(second) !== replyPartitionOf(first); n += 1) second = `gateway-b-${runId}-${n}`;
+    const requesters = [first, second].map((instanceId) => createBus({ instanceId }));
+    await Promise.all([responder, ...requesters].map((bus) => bus.start()));
+
+    const calls = requesters.flatMap((requester, n) =>
+      Array.from({ length: 10 }, (_, i) => {
+        const marker = `${n}-${i}`;
+        return requester
+          .request(CHECKPOINT, requestEnvelope(CHECKPOINT, { traceId: runId, subjectId: `cust_${i}`, payload: { marker } }), { timeoutMs: 10_000 })
+          .then((reply) => ({ expected: checkpointReply(marker), reply }));
+      }),
+    );
+
+    for (const { expected, reply } of await Promise.all(calls)) expect(reply).toEqual(expected);
+    expect(requesters.map((requester) => requester.inFlightRequests)).toEqual([0, 0]);
+  });
+
+  it('skips a record that is not a message envelope, logs it, and goes on with the next event', async () => {
+    const runId = randomUUID();
+    const logger = new RecordingBusLogger();
+    const bus = createBus({ logger });
+    const inbox = new Inbox<string>();
+    bus.subscribe(TOPIC, { group: `poison-${runId}` }, async (message) => {
+      if (message.traceId === runId) inbox.push(markerOf(message));
+    });
+    await bus.start();
+    const raw = new Kafka({ brokers: brokers(), clientId: 'raw-producer', logLevel: logLevel.NOTHING }).producer();
+    await raw.connect();
+    try {
+      await raw.send({ topic: TOPIC, messages: [{ key: 'acct:test:cust_1', value: `not json ${runId}` }] });
+    } finally {
+      await raw.disconnect();
+    }
+
+    await bus.publish(TOPIC, eventEnvelope(TOPIC, { traceId: runId, payload: { marker: 'after-poison' } }));
+
+    await inbox.waitFor(1, DELIVERY_TIMEOUT_MS);
+    expect(inbox.items).toEqual(['after-poison']);
+    expect(logger.lines.map((line) => line.message)).toContain('skipped a record that is not a message envelope');
+  });
+
+  describe('without a reachable broker', () => {
+    it(`rejects publish and request with BusUnavailableError within ${UNAVAILABLE_BOUND_MS} ms, is not ready, and recovers when the broker is back`, async () => {
+      const ownMock = await startKafkaMock({ topics: ALL_TOPICS, partitions: 2 });
+      try {
+        const bus = createBus({ brokers: ownMock.brokers });
+        await bus.start();
+        await ownMock.setBrokerDown();
+
+        const published = await timed(() => bus.publish(TOPIC, eventEnvelope(TOPIC)));
+        expect(published.outcome).toBeInstanceOf(BusUnavailableError);
+        expect(published.elapsedMs).toBeLessThan(UNAVAILABLE_BOUND_MS);
+
+        const requested = await timed(() => bus.request(CHECKPOINT, requestEnvelope(CHECKPOINT), { timeoutMs: 30_000 }));
+        expect(requested.outcome).toBeInstanceOf(BusUnavailableError);
+        expect(requested.elapsedMs).toBeLessThan(UNAVAILABLE_BOUND_MS);
+        expect(bus.inFlightRequests).toBe(0);
+        expect(await bus.isReady()).toBe(false);
+
+        await ownMock.setBrokerUp();
+        await eventually(
+          () => bus.publish(TOPIC, eventEnvelope(TOPIC)).then(() => true, () => false),
+          UNAVAILABLE_BOUND_MS,
+        );
+        await eventually(() => bus.isReady(), UNAVAILABLE_BOUND_MS);
+      } finally {
+        await ownMock.stop();
+      }
+    });
+
+    it('rejects a publish with BusUnavailableError once the broker process is gone, and still stops in bounded time', async () => {
+      const ownMock = await startKafkaMock({ topics: ALL_TOPICS, partitions: 2 });
+      const bus = new KafkaMessageBus({ brokers: ownMock.brokers, clientId: 'bus-int-spec', consumer: MOCK_TUNING });
+      try {
+        bus.subscribe(TOPIC, { group: 'ingestion' }, async () => undefined);
+        await bus.start();
+        await ownMock.stop();
+
+        const published = await timed(() => bus.publish(TOPIC, eventEnvelope(TOPIC)));
+        expect(published.outcome).toBeInstanceOf(BusUnavailableError);
+        expect(published.elapsedMs).toBeLessThan(UNAVAILABLE_BOUND_MS);
+      } finally {
+        const stopped = await timed(() => bus.stop());
+        expect(stopped.elapsedMs).toBeLessThan(UNAVAILABLE_BOUND_MS);
+      }
+    });
+
+    it('rejects start with BusUnavailableError when nothing listens at the bootstrap address', async () => {
+      const bus = createBus({ brokers: ['127.0.0.1:1'] });
+
+      const started = await timed(() => bus.start());
+
+      expect(started.outcome).toBeInstanceOf(BusUnavailableError);
+      expect(started.elapsedMs).toBeLessThan(UNAVAILABLE_BOUND_MS);
+      expect(await bus.isReady()).toBe(false);
+    });
+  });
+});

@@ -1,0 +1,593 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import {
+  type EventTopic,
+  type EventTopicMap,
+  type MessageEnvelope,
+  messageKey,
+  RPC_REPLY_TOPIC,
+  type RpcReply,
+  type RpcTopic,
+  type RpcTopicMap,
+} from '@ringfence/contracts';
+import { INTERNAL_ERROR_MESSAGE } from '@ringfence/platform';
+import {
+  type Admin,
+  type Consumer,
+  type EachMessagePayload,
+  type IHeaders,
+  Kafka,
+  type KafkaConfig,
+  KafkaJSError,
+  logLevel,
+  Partitioners,
+  type Producer,
+} from 'kafkajs';
+import { BusTimeoutError, BusUnavailableError } from '../bus-errors';
+import { type BusLogger, SILENT_BUS_LOGGER } from '../bus-logger';
+import { DEFAULT_HANDLER_RETRY, deliverUntilHandled, type HandlerRetryOptions } from '../handler-retry';
+import type { EventHandler, MessageBus, RequestOptions, RpcHandler, SubscribeOptions } from '../message-bus';
+import { remoteErrorFrom, toRpcFailure } from '../rpc-failure';
+import { kafkaLogCreator } from './kafka-log-creator';
+
+/** The headers the bus puts on Kafka records; other tools (and the warehouse) may read them. */
+export const KAFKA_HEADERS = {
+  eventId: 'event-id',
+  correlationId: 'correlation-id',
+  replyTo: 'reply-to',
+  replyInstance: 'reply-instance',
+  /** Epoch milliseconds after which the requester has given up; responders skip the request. */
+  deadline: 'request-deadline',
+} as const;
+
+export interface KafkaConsumerTuning {
+  /** The broker drops a member it has not heard from for this long. Kafka's minimum is 6 s. */
+  sessionTimeoutMs: number;
+  heartbeatIntervalMs: number;
+  /** How long the coordinator waits for every member to rejoin during a rebalance. */
+  rebalanceTimeoutMs: number;
+  /**
+   * Longest a fetch waits for data. A real broker answers as soon as data arrives, so this only
+   * sets the idle polling rate; librdkafka's mock answers after the full wait, so tests on it
+   * keep this to a few milliseconds.
+   */
+  maxWaitTimeInMs: number;
+  /** Partitions a consumer handles at once; order holds within each partition. */
+  partitionsConsumedConcurrently: number;
+}
+
+export interface KafkaClientRetry {
+  retries: number;
+  initialRetryTimeMs: number;
+  maxRetryTimeMs: number;
+}
+
+export interface KafkaMessageBusOptions {
+  brokers: string[];
+  clientId: string;
+  /**
+   * Names this process in reply routing; unique per running instance (default: host, pid and
+   * a random suffix). Replies to other instances are read and dropped.
+   */
+  instanceId?: string;
+  /** Prefix of every consumer group id, so the bus's groups are easy to find on the broker. */
+  groupIdPrefix?: string;
+  /** TCP connect timeout per broker. */
+  connectionTimeoutMs?: number;
+  /** Timeout of one Kafka request, and the broker's wait for replicas to acknowledge. */
+  requestTimeoutMs?: number;
+  /** Upper bound of one publish, retries included; past it the publish is unavailable. */
+  publishTimeoutMs?: number;
+  /** Upper bound of `start()`: connecting, joining every group and positioning every consumer. */
+  startTimeoutMs?: number;
+  /** kafkajs's retry of failed broker requests; small, so an outage surfaces in a few seconds. */
+  retry?: Partial<KafkaClientRetry>;
+  consumer?: Partial<KafkaConsumerTuning>;
+  /** Backoff of a throwing event handler; defaults to `DEFAULT_HANDLER_RETRY`. */
+  handlerRetry?: Partial<HandlerRetryOptions>;
+  /**
+   * Whether this instance sends requests. A requester reads the whole reply topic with its own
+   * group; services that only publish and consume set this to false to save that traffic.
+   */
+  consumeReplies?: boolean;
+  ssl?: KafkaConfig['ssl'];
+  sasl?: KafkaConfig['sasl'];
+  logger?: BusLogger;
+}
+
+export const DEFAULT_KAFKA_CONSUMER_TUNING: KafkaConsumerTuning = {
+  sessionTimeoutMs: 10_000,
+  heartbeatIntervalMs: 1_000,
+  rebalanceTimeoutMs: 10_000,
+  maxWaitTimeInMs: 100,
+  partitionsConsumedConcurrently: 4,
+};
+
+const DEFAULT_CLIENT_RETRY: KafkaClientRetry = { retries: 2, initialRetryTimeMs: 100, maxRetryTimeMs: 1_000 };
+
+type AnyEventHandler = (message: MessageEnvelope<unknown>) => Promise<void>;
+type AnyRpcHandler = (message: MessageEnvelope<unknown>) => Promise<unknown>;
+type BusState = 'created' | 'starting' | 'started' | 'stopping' | 'stopped';
+
+interface PendingRequest {
+  topic: string;
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+interface RunningConsumer {
+  groupId: string;
+  consumer: Consumer;
+  /** False after a crash until kafkajs has rejoined the group. */
+  healthy: boolean;
+}
+
+interface ConsumerSpec {
+  groupId: string;
+  topics: string[];
+  /** A new group reads events from the start (as the embedded log does); requests and replies only from now. */
+  fromBeginning: boolean;
+  autoCommit: boolean;
+  eachMessage: (payload: EachMessagePayload) => Promise<void>;
+}
+
+function headerText(headers: IHeaders | undefined, name: string): string | undefined {
+  const value = headers?.[name];
+  const single = Array.isArray(value) ? value[0] : value;
+  return single === undefined ? undefined : single.toString();
+}
+
+function parseJson(value: Buffer | null): unknown {
+  if (value === null) throw new SyntaxError('the record has no value');
+  return JSON.parse(value.toString('utf8'));
+}
+
+function isEnvelope(value: unknown): value is MessageEnvelope<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { eventId?: unknown }).eventId === 'string';
+}
+
+function isRpcReply(value: unknown): value is RpcReply<unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const reply = value as { ok?: unknown; error?: { code?: unknown; status?: unknown; message?: unknown } };
+  if (reply.ok === true) return true;
+  return (
+    reply.ok === false &&
+    typeof reply.error?.code === 'string' &&
+    typeof reply.error.status === 'number' &&
+    typeof reply.error.message === 'string'
+  );
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  try {
+    return await Promise.race([promise, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The bus of the distributed mode, on kafkajs. Events are JSON records keyed by
+ * `messageKey(envelope)`, so one customer's events share a partition and stay in order. Each
+ * subscribing group is one kafkajs consumer; each responding group is another, so a handler
+ * retrying an event never delays requests. Requests go to the request topic with a correlation
+ * id; every requester instance reads the reply topic with a group of its own and keeps only
+ * the replies addressed to it.
+ */
+export class KafkaMessageBus implements MessageBus {
+  readonly instanceId: string;
+  private readonly kafka: Kafka;
+  private readonly logger: BusLogger;
+  private readonly groupIdPrefix: string;
+  private readonly tuning: KafkaConsumerTuning;
+  private readonly clientRetry: KafkaClientRetry;
+  private readonly handlerRetry: HandlerRetryOptions;
+  private readonly requestTimeoutMs: number;
+  private readonly publishTimeoutMs: number;
+  private readonly startTimeoutMs: number;
+  private readonly consumeReplies: boolean;
+  private readonly eventGroups = new Map<string, Map<string, AnyEventHandler>>();
+  private readonly responderGroups = new Map<string, Map<string, AnyRpcHandler>>();
+  private readonly respondedTopics = new Set<string>();
+  private readonly pending = new Map<string, PendingRequest>();
+  private consumers: RunningConsumer[] = [];
+  private producer: Producer | undefined;
+  private admin: Admin | undefined;
+  private state: BusState = 'created';
+  private abort = new AbortController();
+  private starting: Promise<void> | undefined;
+  private stopping: Promise<void> | undefined;
+
+  constructor(options: KafkaMessageBusOptions) {
+    this.instanceId = options.instanceId ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+    this.logger = options.logger ?? SILENT_BUS_LOGGER;
+    this.groupIdPrefix = options.groupIdPrefix ?? 'ringfence.';
+    this.tuning = { ...DEFAULT_KAFKA_CONSUMER_TUNING, ...options.consumer };
+    this.clientRetry = { ...DEFAULT_CLIENT_RETRY, ...options.retry };
+    this.handlerRetry = { ...DEFAULT_HANDLER_RETRY, ...options.handlerRetry };
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 5_000;
+    this.publishTimeoutMs = options.publishTimeoutMs ?? 5_000;
+    this.startTimeoutMs = options.startTimeoutMs ?? 30_000;
+    this.consumeReplies = options.consumeReplies ?? true;
+    this.kafka = new Kafka({
+      brokers: options.brokers,
+      clientId: options.clientId,
+      ssl: options.ssl,
+      sasl: options.sasl,
+      connectionTimeout: options.connectionTimeoutMs ?? 1_000,
+      requestTimeout: this.requestTimeoutMs,
+      retry: this.kafkaRetry(),
+      logLevel: logLevel.INFO,
+      logCreator: kafkaLogCreator(this.logger),
+    });
+  }
+
+  /** Requests waiting for their reply, for metrics and for tests that check the cleanup. */
+  get inFlightRequests(): number {
+    return this.pending.size;
+  }
+
+  subscribe<T extends EventTopic>(topic: T, options: SubscribeOptions, handler: EventHandler<T>): void {
+    this.assertRegistering();
+    const handlers = this.eventGroups.get(options.group) ?? new Map<string, AnyEventHandler>();
+    if (handlers.has(topic)) throw new Error(`group ${options.group} already consumes ${topic}`);
+    handlers.set(topic, handler as AnyEventHandler);
+    this.eventGroups.set(options.group, handlers);
+  }
+
+  handle<T extends RpcTopic>(topic: T, options: SubscribeOptions, handler: RpcHandler<T>): void {
+    this.assertRegistering();
+    if (this.respondedTopics.has(topic)) throw new Error(`${topic} already has a responder`);
+    this.respondedTopics.add(topic);
+    const handlers = this.responderGroups.get(options.group) ?? new Map<string, AnyRpcHandler>();
+    handlers.set(topic, handler as AnyRpcHandler);
+    this.responderGroups.set(options.group, handlers);
+  }
+
+  async publish<T extends EventTopic>(topic: T, message: MessageEnvelope<EventTopicMap[T]>): Promise<void> {
+    if (this.state !== 'started' && this.state !== 'stopping') {
+      throw new BusUnavailableError(`the bus is ${this.state}; start it before publishing`);
+    }
+    await this.send(topic, messageKey(message), JSON.stringify(message), { [KAFKA_HEADERS.eventId]: message.eventId });
+  }
+
+  request<T extends RpcTopic>(
+    topic: T,
+    message: MessageEnvelope<RpcTopicMap[T]['request']>,
+    options: RequestOptions,
+  ): Promise<RpcTopicMap[T]['reply']> {
+    if (this.state !== 'started') {
+      return Promise.reject(new BusUnavailableError(`the bus is ${this.state}; start it before sending requests`));
+    }
+    if (!this.consumeReplies) {
+      return Promise.reject(new BusUnavailableError('this bus was created with consumeReplies: false and cannot send requests'));
+    }
+    const correlationId = randomUUID();
+    const headers = {
+      [KAFKA_HEADERS.eventId]: message.eventId,
+      [KAFKA_HEADERS.correlationId]: correlationId,
+      [KAFKA_HEADERS.replyTo]: RPC_REPLY_TOPIC,
+      [KAFKA_HEADERS.replyInstance]: this.instanceId,
+      [KAFKA_HEADERS.deadline]: String(Date.now() + options.timeoutMs),
+    };
+    return new Promise<RpcTopicMap[T]['reply']>((resolve, reject) => {
+      const entry: PendingRequest = {
+        topic,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        timer: setTimeout(() => {
+          if (this.pending.delete(correlationId)) reject(new BusTimeoutError(topic, options.timeoutMs));
+        }, options.timeoutMs),
+      };
+      this.pending.set(correlationId, entry);
+      this.send(topic, messageKey(message), JSON.stringify(message), headers).catch((error: unknown) => {
+        if (!this.pending.delete(correlationId)) return;
+        clearTimeout(entry.timer);
+        reject(error as Error);
+      });
+    });
+  }
+
+  start(): Promise<void> {
+    if (this.state === 'started') return Promise.resolve();
+    if (this.state === 'starting' && this.starting) return this.starting;
+    if (this.state !== 'created') {
+      return Promise.reject(new Error(`the bus is ${this.state}; create a new one to start again`));
+    }
+    this.state = 'starting';
+    this.starting = this.connect().finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  stop(): Promise<void> {
+    if (this.stopping) return this.stopping;
+    this.stopping = this.shutdown();
+    return this.stopping;
+  }
+
+  /** Started, every consumer in its group, and the cluster answers a metadata request. */
+  async isReady(): Promise<boolean> {
+    if (this.state !== 'started' || this.admin === undefined) return false;
+    if (this.consumers.some((running) => !running.healthy)) return false;
+    try {
+      await withTimeout(this.admin.describeCluster(), this.requestTimeoutMs, 'the cluster did not describe itself in time');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private async connect(): Promise<void> {
+    this.abort = new AbortController();
+    const producer = this.kafka.producer({
+      allowAutoTopicCreation: false,
+      // The librdkafka mock cannot serve the idempotent producer; ordering relies on awaiting each send.
+      idempotent: false,
+      createPartitioner: Partitioners.DefaultPartitioner,
+      retry: this.kafkaRetry(),
+    });
+    this.producer = producer;
+    this.admin = this.kafka.admin({ retry: this.kafkaRetry() });
+    try {
+      await withTimeout(this.connectAll(producer, this.admin), this.startTimeoutMs, `the bus did not start within ${this.startTimeoutMs} ms`);
+      this.state = 'started';
+    } catch (error) {
+      this.abort.abort();
+      await this.disconnectAll();
+      this.state = 'created';
+      throw error instanceof BusUnavailableError ? error : new BusUnavailableError('could not connect to Kafka', error);
+    }
+  }
+
+  private async connectAll(producer: Producer, admin: Admin): Promise<void> {
+    await producer.connect();
+    await admin.connect();
+    // start() gave up meanwhile and has already disconnected what existed.
+    if (this.abort.signal.aborted) return;
+    const specs: ConsumerSpec[] = [];
+    for (const [group, handlers] of this.eventGroups) {
+      specs.push({
+        groupId: `${this.groupIdPrefix}${group}`,
+        topics: [...handlers.keys()],
+        fromBeginning: true,
+        autoCommit: true,
+        eachMessage: (payload) => this.consumeEvent(group, handlers, payload),
+      });
+    }
+    for (const [group, handlers] of this.responderGroups) {
+      specs.push({
+        // A group of its own: kafkajs fetches again only when every partition of the last
+        // fetch is done, so an event handler in retry would otherwise hold requests back.
+        groupId: `${this.groupIdPrefix}${group}.rpc`,
+        topics: [...handlers.keys()],
+        fromBeginning: false,
+        autoCommit: true,
+        eachMessage: (payload) => this.answerRequest(handlers, payload),
+      });
+    }
+    if (this.consumeReplies) {
+      specs.push({
+        groupId: `${this.groupIdPrefix}rpc-reply.${this.instanceId}`,
+        topics: [RPC_REPLY_TOPIC],
+        fromBeginning: false,
+        // Replies are worthless after a restart, so nothing is committed for this throwaway group.
+        autoCommit: false,
+        eachMessage: (payload) => this.receiveReply(payload),
+      });
+    }
+    await Promise.all(specs.map((spec) => this.startConsumer(spec)));
+  }
+
+  /**
+   * Resolves once the consumer has joined its group and fetched once: kafkajs positions a new
+   * group's consumer (at the end, for requests and replies) just before its first fetch, so a
+   * reply produced before that would be skipped.
+   */
+  private async startConsumer(spec: ConsumerSpec): Promise<void> {
+    const consumer = this.kafka.consumer({
+      groupId: spec.groupId,
+      sessionTimeout: this.tuning.sessionTimeoutMs,
+      rebalanceTimeout: this.tuning.rebalanceTimeoutMs,
+      heartbeatInterval: this.tuning.heartbeatIntervalMs,
+      maxWaitTimeInMs: this.tuning.maxWaitTimeInMs,
+      allowAutoTopicCreation: false,
+      retry: { ...this.kafkaRetry(), restartOnFailure: async () => !this.abort.signal.aborted },
+    });
+    const running: RunningConsumer = { groupId: spec.groupId, consumer, healthy: false };
+    this.consumers.push(running);
+
+    let joined = false;
+    let removeFetchListener: () => void = () => undefined;
+    const positioned = new Promise<void>((resolve, reject) => {
+      consumer.on(consumer.events.GROUP_JOIN, () => {
+        joined = true;
+        running.healthy = true;
+      });
+      removeFetchListener = consumer.on(consumer.events.FETCH, () => {
+        if (joined) resolve();
+      });
+      consumer.on(consumer.events.CRASH, ({ payload }) => {
+        running.healthy = false;
+        this.logger.error({ groupId: spec.groupId, restart: payload.restart, err: payload.error }, 'Kafka consumer crashed');
+        if (!payload.restart) reject(new BusUnavailableError(`the consumer of ${spec.groupId} crashed`, payload.error));
+      });
+    });
+    // A crash during run() would otherwise be an unhandled rejection until it is awaited below.
+    positioned.catch(() => undefined);
+
+    await consumer.connect();
+    await consumer.subscribe({ topics: spec.topics, fromBeginning: spec.fromBeginning });
+    await consumer.run({
+      autoCommit: spec.autoCommit,
+      partitionsConsumedConcurrently: this.tuning.partitionsConsumedConcurrently,
+      eachMessage: spec.eachMessage,
+    });
+    try {
+      await positioned;
+    } finally {
+      removeFetchListener();
+    }
+  }
+
+  private async consumeEvent(group: string, handlers: Map<string, AnyEventHandler>, payload: EachMessagePayload): Promise<void> {
+    const { topic, partition, message } = payload;
+    const handler = handlers.get(topic);
+    if (handler === undefined) return;
+    let envelope: unknown;
+    try {
+      envelope = parseJson(message.value);
+    } catch (error) {
+      envelope = error;
+    }
+    if (!isEnvelope(envelope)) {
+      // Redelivering cannot repair a record that is not an envelope; it would block the partition for good.
+      this.logger.error({ group, topic, partition, offset: message.offset }, 'skipped a record that is not a message envelope');
+      return;
+    }
+    const handled = await deliverUntilHandled({
+      handle: () => handler(envelope),
+      retry: this.handlerRetry,
+      signal: this.abort.signal,
+      onFailure: (error, attempt, retryInMs) =>
+        this.logger.warn(
+          { group, topic, partition, offset: message.offset, eventId: envelope.eventId, traceId: envelope.traceId, attempt, retryInMs, err: error },
+          'event handler failed; retrying the same event',
+        ),
+      // Keeps the session alive during long backoffs; throws when the group rebalances, which
+      // hands the uncommitted event to the partition's next owner.
+      beforeRetry: () => payload.heartbeat(),
+    });
+    if (!handled) {
+      // Throwing keeps kafkajs from committing the event; a KafkaJSError is not logged as a crash.
+      throw new KafkaJSError('the bus stopped before the event was handled', { retriable: true });
+    }
+  }
+
+  private async answerRequest(handlers: Map<string, AnyRpcHandler>, payload: EachMessagePayload): Promise<void> {
+    const { topic, message } = payload;
+    const correlationId = headerText(message.headers, KAFKA_HEADERS.correlationId);
+    const replyTo = headerText(message.headers, KAFKA_HEADERS.replyTo);
+    const replyInstance = headerText(message.headers, KAFKA_HEADERS.replyInstance);
+    const deadline = Number(headerText(message.headers, KAFKA_HEADERS.deadline));
+    // Only the reply topic of the contracts: a header must not be able to write into the event feed.
+    if (correlationId === undefined || replyInstance === undefined || replyTo !== RPC_REPLY_TOPIC) {
+      this.logger.warn({ topic, offset: message.offset, replyTo }, 'dropped a request without valid reply headers');
+      return;
+    }
+    if (Number.isFinite(deadline) && Date.now() > deadline) {
+      this.logger.debug({ topic, correlationId }, 'skipped a request whose requester has already given up');
+      return;
+    }
+    const reply = await this.replyTo(topic, handlers.get(topic), message.value);
+    try {
+      await this.send(RPC_REPLY_TOPIC, replyInstance, JSON.stringify(reply), {
+        [KAFKA_HEADERS.correlationId]: correlationId,
+        [KAFKA_HEADERS.replyInstance]: replyInstance,
+      });
+    } catch (error) {
+      this.logger.warn({ topic, correlationId, err: error }, 'could not send a reply; the requester will time out');
+    }
+  }
+
+  private async replyTo(topic: string, handler: AnyRpcHandler | undefined, value: Buffer | null): Promise<RpcReply<unknown>> {
+    let envelope: unknown;
+    try {
+      envelope = parseJson(value);
+    } catch {
+      envelope = undefined;
+    }
+    if (handler === undefined || !isEnvelope(envelope)) {
+      return { ok: false, error: { code: 'VALIDATION_FAILED', status: 400, message: 'the request is not a message envelope' } };
+    }
+    try {
+      return { ok: true, value: await handler(envelope) };
+    } catch (error) {
+      const { failure, expected } = toRpcFailure(error);
+      if (!expected) {
+        this.logger.error({ topic, traceId: envelope.traceId, eventId: envelope.eventId, err: error }, 'request handler failed');
+      }
+      return { ok: false, error: failure };
+    }
+  }
+
+  private async receiveReply({ message }: EachMessagePayload): Promise<void> {
+    if (headerText(message.headers, KAFKA_HEADERS.replyInstance) !== this.instanceId) return;
+    const correlationId = headerText(message.headers, KAFKA_HEADERS.correlationId);
+    const entry = correlationId === undefined ? undefined : this.pending.get(correlationId);
+    if (correlationId === undefined || entry === undefined) return;
+    this.pending.delete(correlationId);
+    clearTimeout(entry.timer);
+    let reply: unknown;
+    try {
+      reply = parseJson(message.value);
+    } catch {
+      reply = undefined;
+    }
+    if (!isRpcReply(reply)) {
+      this.logger.error({ topic: entry.topic, correlationId }, 'received a reply that is not an RpcReply');
+      entry.reject(remoteErrorFrom(entry.topic, { code: 'INTERNAL', status: 500, message: INTERNAL_ERROR_MESSAGE }));
+    } else if (reply.ok) {
+      entry.resolve(reply.value);
+    } else {
+      entry.reject(remoteErrorFrom(entry.topic, reply.error));
+    }
+  }
+
+  /** Resolves once every in-sync replica has the record; anything else is `BusUnavailableError`. */
+  private async send(topic: string, key: string, value: string, headers: Record<string, string>): Promise<void> {
+    const producer = this.producer;
+    if (producer === undefined) throw new BusUnavailableError(`the bus is ${this.state}`);
+    try {
+      await withTimeout(
+        producer.send({ topic, acks: -1, timeout: this.requestTimeoutMs, messages: [{ key, value, headers }] }),
+        this.publishTimeoutMs,
+        `no acknowledgement within ${this.publishTimeoutMs} ms`,
+      );
+    } catch (error) {
+      throw new BusUnavailableError(`Kafka did not accept the message on ${topic}`, error);
+    }
+  }
+
+  private async shutdown(): Promise<void> {
+    await this.starting?.catch(() => undefined);
+    this.state = 'stopping';
+    for (const [correlationId, entry] of this.pending) {
+      clearTimeout(entry.timer);
+      entry.reject(new BusUnavailableError(`the bus stopped before ${entry.topic} answered (${correlationId})`));
+    }
+    this.pending.clear();
+    const disconnected = this.disconnectAll();
+    // Only now that the consumers are stopping, so kafkajs does not fetch an abandoned event again.
+    this.abort.abort();
+    await disconnected;
+    this.state = 'stopped';
+  }
+
+  /** Consumers first (their in-flight handlers may still publish), then the producer. */
+  private async disconnectAll(): Promise<void> {
+    const consumers = this.consumers;
+    this.consumers = [];
+    await Promise.all(consumers.map(({ consumer, groupId }) => consumer.disconnect().catch((error: unknown) => this.logger.warn({ groupId, err: error }, 'consumer did not disconnect cleanly'))));
+    await this.producer?.disconnect().catch((error: unknown) => this.logger.warn({ err: error }, 'producer did not disconnect cleanly'));
+    await this.admin?.disconnect().catch((error: unknown) => this.logger.warn({ err: error }, 'admin client did not disconnect cleanly'));
+    this.producer = undefined;
+    this.admin = undefined;
+  }
+
+  private kafkaRetry(): NonNullable<KafkaConfig['retry']> {
+    return {
+      retries: this.clientRetry.retries,
+      initialRetryTime: this.clientRetry.initialRetryTimeMs,
+      maxRetryTime: this.clientRetry.maxRetryTimeMs,
+    };
+  }
+
+  private assertRegistering(): void {
+    if (this.state !== 'created') throw new Error('subscribe and handle must be called before start');
+  }
+}

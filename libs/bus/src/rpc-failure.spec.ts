@@ -1,0 +1,44 @@
+import { AppError, INTERNAL_ERROR_MESSAGE } from '@ringfence/platform';
+import { BusRemoteError, BusTimeoutError, BusUnavailableError } from './bus-errors';
+import { remoteErrorFrom, toRpcFailure } from './rpc-failure';
+
+describe(toRpcFailure.name, () => {
+  it('keeps the code, status and message of an AppError below 500', () => {
+    expect(toRpcFailure(new AppError('VALIDATION_FAILED', 'customer.email: must be an email'))).toEqual({
+      failure: { code: 'VALIDATION_FAILED', status: 400, message: 'customer.email: must be an email' },
+      expected: true,
+    });
+  });
+
+  it('passes on the failure of a nested request unchanged', () => {
+    const nested = new BusRemoteError('ringfence.rpc.lookup.v1', 'NOT_FOUND', 404, 'no such list');
+    expect(toRpcFailure(nested).failure).toEqual({ code: 'NOT_FOUND', status: 404, message: 'no such list' });
+  });
+
+  it('keeps the code and status of a coded server error but not its message', () => {
+    const failure = toRpcFailure(Object.assign(new Error('pool exhausted on db01'), { code: 'DEPENDENCY_UNAVAILABLE', status: 503 }));
+    expect(failure).toEqual({ failure: { code: 'DEPENDENCY_UNAVAILABLE', status: 503, message: INTERNAL_ERROR_MESSAGE }, expected: false });
+  });
+
+  it.each([
+    ['a plain error', new Error('password=hunter2')],
+    ['a Node system error (code, no status)', Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })],
+    ['a status outside 400-599', Object.assign(new Error('odd'), { code: 'ODD', status: 200 })],
+    ['a thrown string', 'boom'],
+    ['undefined', undefined],
+  ])('maps %s to an unexpected INTERNAL 500 with the generic message', (_label, thrown) => {
+    expect(toRpcFailure(thrown)).toEqual({ failure: { code: 'INTERNAL', status: 500, message: INTERNAL_ERROR_MESSAGE }, expected: false });
+  });
+
+  it.each([new BusTimeoutError('ringfence.rpc.x.v1', 100), new BusUnavailableError('broker down')])('maps %p from a dependency to a 503', (error) => {
+    expect(toRpcFailure(error).failure).toMatchObject({ code: 'DEPENDENCY_UNAVAILABLE', status: 503 });
+  });
+});
+
+describe(remoteErrorFrom.name, () => {
+  it('builds the BusRemoteError the requester sees', () => {
+    const error = remoteErrorFrom('ringfence.rpc.scoring.customer-checkpoint.v1', { code: 'CONFLICT', status: 409, message: 'under review' });
+    expect(error).toBeInstanceOf(BusRemoteError);
+    expect(error).toMatchObject({ topic: 'ringfence.rpc.scoring.customer-checkpoint.v1', code: 'CONFLICT', status: 409, message: 'under review' });
+  });
+});

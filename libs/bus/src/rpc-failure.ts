@@ -1,0 +1,58 @@
+import type { RpcReply } from '@ringfence/contracts';
+import { INTERNAL_ERROR_MESSAGE } from '@ringfence/platform';
+import { BusRemoteError, BusTimeoutError, BusUnavailableError } from './bus-errors';
+
+/** The error half of an `RpcReply`: what a requester learns about a failed request. */
+export type RpcFailure = Extract<RpcReply<unknown>, { ok: false }>['error'];
+
+export interface MappedFailure {
+  failure: RpcFailure;
+  /** False for errors nobody meant to throw: the responder logs those with their stack. */
+  expected: boolean;
+}
+
+interface CodedError {
+  code: string;
+  status: number;
+  message: string;
+}
+
+function isCodedError(error: unknown): error is CodedError {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, status, message } = error as Partial<Record<keyof CodedError, unknown>>;
+  return (
+    typeof code === 'string' &&
+    code.length > 0 &&
+    typeof status === 'number' &&
+    Number.isInteger(status) &&
+    status >= 400 &&
+    status <= 599 &&
+    typeof message === 'string'
+  );
+}
+
+/**
+ * Maps what a responder threw to the failure both adapters send back, so a requester sees the
+ * same `BusRemoteError` in both modes. Errors that carry an HTTP-like `code` and `status` (the
+ * platform's `AppError`, or a `BusRemoteError` from a nested request) keep them; their message
+ * travels only below 500, because a server-side message may hold internal detail. A dependency
+ * the responder could not reach becomes a 503, so the gateway can tell callers to retry.
+ * Anything else is an unexpected 500 with the generic message.
+ */
+export function toRpcFailure(error: unknown): MappedFailure {
+  if (isCodedError(error)) {
+    const message = error.status < 500 ? error.message : INTERNAL_ERROR_MESSAGE;
+    return { failure: { code: error.code, status: error.status, message }, expected: error.status < 500 };
+  }
+  if (error instanceof BusTimeoutError || error instanceof BusUnavailableError) {
+    return {
+      failure: { code: 'DEPENDENCY_UNAVAILABLE', status: 503, message: 'a dependency of the responder is unavailable; retry' },
+      expected: true,
+    };
+  }
+  return { failure: { code: 'INTERNAL', status: 500, message: INTERNAL_ERROR_MESSAGE }, expected: false };
+}
+
+export function remoteErrorFrom(topic: string, failure: RpcFailure): BusRemoteError {
+  return new BusRemoteError(topic, failure.code, failure.status, failure.message);
+}

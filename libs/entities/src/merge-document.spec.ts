@@ -1,0 +1,62 @@
+import fc from 'fast-check';
+import type { EntityDocument } from './entity-document';
+import { mergeDocument } from './merge-document';
+
+const applyAll = (payloads: Array<{ fields: Record<string, unknown>; timestamp: number }>) =>
+  payloads.reduce<EntityDocument | null>((doc, { fields, timestamp }) => mergeDocument(doc, fields, timestamp) ?? doc, null);
+
+const payloadArbitrary = fc.record({
+  fields: fc.record(
+    {
+      email: fc.constantFrom('a@x.io', 'b@x.io', 'c@x.io'),
+      name: fc.string({ maxLength: 4 }),
+      location: fc.record({ city: fc.constantFrom('Leeds', 'York'), postalCode: fc.string({ maxLength: 3 }) }, { requiredKeys: [] }),
+      tags: fc.dictionary(fc.constantFrom('vip', 'staff', 'a.b', 'x/y'), fc.boolean()),
+    },
+    { requiredKeys: [] },
+  ),
+  timestamp: fc.integer({ min: 1, max: 20 }),
+});
+
+describe(mergeDocument.name, () => {
+  it('keeps a newer field against an older payload', () => {
+    const newer = mergeDocument(null, { email: 'new@x.io', name: 'Ada' }, 200)!;
+    const merged = mergeDocument(newer, { email: 'old@x.io', telephone: '+44' }, 100)!;
+    expect(merged.fields).toEqual({ email: 'new@x.io', name: 'Ada', telephone: '+44' });
+    expect(merged.fieldTimestamps).toEqual({ '/email': 200, '/name': 200, '/telephone': 100 });
+  });
+
+  it('merges nested objects leaf by leaf', () => {
+    const first = mergeDocument(null, { location: { city: 'Leeds', postalCode: 'LS1' } }, 100)!;
+    const merged = mergeDocument(first, { location: { city: 'York' } }, 200)!;
+    expect(merged.fields).toEqual({ location: { city: 'York', postalCode: 'LS1' } });
+  });
+
+  it('returns null when a replay changes nothing', () => {
+    const first = mergeDocument(null, { email: 'a@x.io', tags: { vip: true } }, 100)!;
+    expect(mergeDocument(first, { email: 'a@x.io', tags: { vip: true } }, 100)).toBeNull();
+  });
+
+  it('keeps "__proto__" as data, never as a prototype', () => {
+    const merged = mergeDocument(null, JSON.parse('{"tags":{"__proto__":true}}') as Record<string, unknown>, 1)!;
+    expect(Object.getPrototypeOf(merged.fields.tags)).toBe(Object.prototype);
+    expect(Object.keys(merged.fields.tags as object)).toEqual(['__proto__']);
+  });
+
+  it('gives the same document whatever order the payloads arrive in', () => {
+    fc.assert(
+      fc.property(fc.array(payloadArbitrary, { minLength: 1, maxLength: 8 }), fc.nat(), (payloads, seed) => {
+        const shuffled = [...payloads].sort((a, b) => ((a.timestamp * 7919 + seed) % 13) - ((b.timestamp * 7919 + seed) % 13));
+        expect(applyAll(shuffled)).toEqual(applyAll(payloads));
+      }),
+    );
+  });
+
+  it('is idempotent: applying every payload twice equals applying it once', () => {
+    fc.assert(
+      fc.property(fc.array(payloadArbitrary, { minLength: 1, maxLength: 8 }), (payloads) => {
+        expect(applyAll([...payloads, ...payloads])).toEqual(applyAll(payloads));
+      }),
+    );
+  });
+});

@@ -1,0 +1,170 @@
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { PGlite as PGliteDatabase } from '@electric-sql/pglite';
+import { DataSource } from 'typeorm';
+import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
+import { EmbeddedDataDirLock } from './embedded-data-dir.lock';
+import { runMigrations } from './migration.runner';
+import { loadPGliteRuntime } from './pglite.loader';
+import { DatabaseUnavailableError } from './persistence-errors';
+import {
+  assertValidPersistenceOptions,
+  POSTGRES_CONNECT_TIMEOUT_MS,
+  POSTGRES_POOL_SIZE,
+  redactDatabaseUrl,
+  type PersistenceOptions,
+} from './persistence.options';
+import { PERSISTENCE_ENTITIES, PERSISTENCE_MIGRATIONS } from './persistence.schema';
+
+/**
+ * How long a query may wait for the embedded database's single session. Only a query issued
+ * outside a transaction's own manager while that transaction is open can wait this long
+ * (it would deadlock); the timeout turns that bug into an error instead of a hang.
+ */
+const EMBEDDED_SESSION_WAIT_MS = 10_000;
+
+/**
+ * Opens the database the options name, applies pending migrations, and returns the connected
+ * DataSource. `destroy()` on it releases everything, the embedded database included.
+ *
+ * Both modes go through the same `pg` driver, so values come back in the same shapes
+ * (bigint as a decimal string, timestamptz as Date, jsonb parsed). The embedded mode hands
+ * `pg` PGlite's own node-postgres adapter with a pool of one: PGlite is a single session, and
+ * a pool of one makes each transaction own it until it ends, as a PostgreSQL connection would.
+ *
+ * @throws DatabaseUnavailableError when the database cannot be opened or reached (PostgreSQL:
+ *   within about `POSTGRES_CONNECT_TIMEOUT_MS`).
+ */
+export async function openDataSource(options: PersistenceOptions): Promise<DataSource> {
+  assertValidPersistenceOptions(options);
+  const dataSource =
+    options.databaseUrl === undefined
+      ? await createEmbeddedDataSource(options)
+      : createPostgresDataSource(options, options.databaseUrl);
+  try {
+    await dataSource.initialize();
+  } catch (error: unknown) {
+    await dataSource.destroy().catch(() => undefined);
+    throw new DatabaseUnavailableError(`${describeDatabase(options)} is unavailable: ${reason(error)}`, {
+      cause: error,
+    });
+  }
+  try {
+    await runMigrations(dataSource);
+  } catch (error: unknown) {
+    await dataSource.destroy().catch(() => undefined);
+    throw error;
+  }
+  return dataSource;
+}
+
+function baseOptions(options: PersistenceOptions) {
+  return {
+    type: 'postgres',
+    entities: PERSISTENCE_ENTITIES,
+    migrations: PERSISTENCE_MIGRATIONS,
+    synchronize: false,
+    migrationsRun: false,
+    logging: options.logging ?? false,
+    applicationName: 'ringfence',
+  } satisfies Partial<PostgresConnectionOptions>;
+}
+
+function createPostgresDataSource(options: PersistenceOptions, databaseUrl: string): DataSource {
+  return new DataSource({
+    ...baseOptions(options),
+    url: databaseUrl,
+    schema: options.schema,
+    poolSize: POSTGRES_POOL_SIZE,
+    connectTimeoutMS: POSTGRES_CONNECT_TIMEOUT_MS,
+    extra: {
+      keepAlive: true,
+      // Unqualified names in the repositories' SQL resolve to the configured schema.
+      ...(options.schema === undefined ? {} : { options: `-c search_path=${options.schema}` }),
+    },
+  });
+}
+
+async function createEmbeddedDataSource(options: PersistenceOptions): Promise<DataSource> {
+  const directory = embeddedDirectory(options.dataDir);
+  const { PGlite, createPgConfig } = loadPGliteRuntime();
+  let lock: EmbeddedDataDirLock | undefined;
+  let database: PGliteDatabase;
+  try {
+    await mkdir(directory, { recursive: true });
+    lock = await EmbeddedDataDirLock.acquire(`${directory}.lock`);
+    database = await PGlite.create(directory);
+  } catch (error: unknown) {
+    await lock?.release();
+    throw new DatabaseUnavailableError(`${describeDatabase(options)} could not be opened: ${reason(error)}`, {
+      cause: error,
+    });
+  }
+  return new EmbeddedDataSource(
+    {
+      ...baseOptions(options),
+      poolSize: 1,
+      extra: {
+        ...createPgConfig(database),
+        max: 1,
+        idleTimeoutMillis: 0,
+        connectionTimeoutMillis: EMBEDDED_SESSION_WAIT_MS,
+      },
+    },
+    database,
+    lock,
+  );
+}
+
+/** A DataSource that also closes the PGlite instance it runs on and releases its directory. */
+class EmbeddedDataSource extends DataSource {
+  constructor(
+    options: PostgresConnectionOptions,
+    private readonly embeddedDatabase: PGliteDatabase,
+    private readonly lock: EmbeddedDataDirLock,
+  ) {
+    super(options);
+  }
+
+  override async destroy(): Promise<void> {
+    try {
+      if (this.isInitialized) {
+        await super.destroy();
+      }
+    } finally {
+      try {
+        if (!this.embeddedDatabase.closed) {
+          await this.embeddedDatabase.close();
+        }
+      } finally {
+        await this.lock.release();
+      }
+    }
+  }
+}
+
+function embeddedDirectory(dataDir: string): string {
+  return join(resolve(dataDir), 'pgdata');
+}
+
+function describeDatabase(options: PersistenceOptions): string {
+  return options.databaseUrl === undefined
+    ? `the embedded database in ${embeddedDirectory(options.dataDir)}`
+    : `PostgreSQL at ${redactDatabaseUrl(options.databaseUrl)}`;
+}
+
+// Duck-typed rather than `instanceof`: socket errors come from Node's own realm, which under
+// jest is not the realm of the code that catches them.
+function reason(error: unknown): string {
+  if (typeof error !== 'object' || error === null) {
+    return String(error);
+  }
+  const { errors, message, code } = error as { errors?: unknown; message?: unknown; code?: unknown };
+  if (Array.isArray(errors) && errors.length > 0) {
+    return errors.map(reason).join('; ');
+  }
+  if (typeof message === 'string' && message !== '') {
+    return message;
+  }
+  return typeof code === 'string' ? code : String(error);
+}

@@ -1,0 +1,13 @@
+export { openDataSource } from './data-source.factory';
+export {
+  type PersistenceOptions,
+  POSTGRES_CONNECT_TIMEOUT_MS,
+  POSTGRES_POOL_SIZE,
+} from './persistence.options';
+export { DatabaseUnavailableError } from './persistence-errors';
+export { PersistenceModule } from './persistence.module';
+export { DatabaseHealth, DATABASE_READY_TIMEOUT_MS } from './database-health.service';
+export { TypeOrmAccountRepository } from './repositories/typeorm-account.repository';
+export { TypeOrmApiKeyRepository } from './repositories/typeorm-api-key.repository';
+export { TypeOrmEntityDocumentRepository } from './repositories/typeorm-entity-document.repository';
+export { TypeOrmEventLogStore } from './repositories/typeorm-event-log.store';

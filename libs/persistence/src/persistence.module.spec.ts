@@ -1,0 +1,89 @@
+/** @jest-environment ./libs/persistence/src/test-support/embedded-database.environment.ts */
+import { rm } from 'node:fs/promises';
+import type { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { ACCOUNT_REPOSITORY, API_KEY_REPOSITORY } from '@ringfence/accounts';
+import { EVENT_LOG_STORE } from '@ringfence/bus';
+import { ENTITY_DOCUMENT_REPOSITORY } from '@ringfence/entities';
+import { DataSource } from 'typeorm';
+import { DatabaseHealth } from './database-health.service';
+import { PersistenceModule } from './persistence.module';
+import { TypeOrmAccountRepository } from './repositories/typeorm-account.repository';
+import { TypeOrmApiKeyRepository } from './repositories/typeorm-api-key.repository';
+import { TypeOrmEntityDocumentRepository } from './repositories/typeorm-entity-document.repository';
+import { TypeOrmEventLogStore } from './repositories/typeorm-event-log.store';
+import { EMBEDDED_OPEN_TIMEOUT_MS, makeMigratedDataDir } from './test-support/test-databases';
+
+describe(PersistenceModule.name, () => {
+  let dataDir: string;
+  let app: INestApplicationContext;
+
+  beforeAll(async () => {
+    dataDir = await makeMigratedDataDir();
+    app = await NestFactory.createApplicationContext(PersistenceModule.forRoot({ dataDir }), { logger: false });
+  }, EMBEDDED_OPEN_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await app.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('provides each repository under its port token', () => {
+    expect(app.get(ACCOUNT_REPOSITORY)).toBeInstanceOf(TypeOrmAccountRepository);
+    expect(app.get(API_KEY_REPOSITORY)).toBeInstanceOf(TypeOrmApiKeyRepository);
+    expect(app.get(ENTITY_DOCUMENT_REPOSITORY)).toBeInstanceOf(TypeOrmEntityDocumentRepository);
+    expect(app.get(EVENT_LOG_STORE)).toBeInstanceOf(TypeOrmEventLogStore);
+  });
+
+  it('provides the migrated DataSource before anything else starts', async () => {
+    const dataSource = app.get(DataSource);
+
+    expect(dataSource.isInitialized).toBe(true);
+    await expect(dataSource.query('SELECT count(*)::int AS count FROM accounts')).resolves.toEqual([{ count: 0 }]);
+  });
+
+  it('reports the database ready', async () => {
+    await expect(app.get(DatabaseHealth).isReady()).resolves.toBe(true);
+  });
+});
+
+describe(DatabaseHealth.name, () => {
+  it(
+    'reports the database not ready once it is closed, and closes it with the application',
+    async () => {
+      const dataDir = await makeMigratedDataDir();
+      const app = await NestFactory.createApplicationContext(PersistenceModule.forRoot({ dataDir }), {
+        logger: false,
+      });
+      const health = app.get(DatabaseHealth);
+      const dataSource = app.get(DataSource);
+
+      await app.close();
+
+      expect(dataSource.isInitialized).toBe(false);
+      await expect(health.isReady()).resolves.toBe(false);
+      await rm(dataDir, { recursive: true, force: true });
+    },
+    EMBEDDED_OPEN_TIMEOUT_MS,
+  );
+
+  it('answers false within its timeout when the database does not answer', async () => {
+    jest.useFakeTimers();
+    try {
+      const hanging = { isInitialized: true, query: () => new Promise(() => undefined) } as unknown as DataSource;
+      const answer = new DatabaseHealth(hanging).isReady();
+
+      await jest.advanceTimersByTimeAsync(1_000);
+
+      await expect(answer).resolves.toBe(false);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('answers false when the query fails', async () => {
+    const failing = { isInitialized: true, query: () => Promise.reject(new Error('connection lost')) } as unknown as DataSource;
+
+    await expect(new DatabaseHealth(failing).isReady()).resolves.toBe(false);
+  });
+});

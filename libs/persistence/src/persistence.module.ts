@@ -1,0 +1,49 @@
+import { type DynamicModule, Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { ACCOUNT_REPOSITORY, API_KEY_REPOSITORY } from '@ringfence/accounts';
+import { EVENT_LOG_STORE } from '@ringfence/bus';
+import { ENTITY_DOCUMENT_REPOSITORY } from '@ringfence/entities';
+import { DataSource } from 'typeorm';
+import { openDataSource } from './data-source.factory';
+import { DatabaseHealth } from './database-health.service';
+import type { PersistenceOptions } from './persistence.options';
+import { TypeOrmAccountRepository } from './repositories/typeorm-account.repository';
+import { TypeOrmApiKeyRepository } from './repositories/typeorm-api-key.repository';
+import { TypeOrmEntityDocumentRepository } from './repositories/typeorm-entity-document.repository';
+import { TypeOrmEventLogStore } from './repositories/typeorm-event-log.store';
+
+/**
+ * Opens the database (embedded PGlite, or PostgreSQL when `databaseUrl` is set), migrates it
+ * before anything else starts, and provides, globally: the `DataSource`, the repositories
+ * under their ports' tokens, and `DatabaseHealth`. The database closes last on shutdown,
+ * after the other modules' destroy hooks (a bus draining its handlers may still write).
+ */
+@Global()
+@Module({})
+export class PersistenceModule implements OnApplicationShutdown {
+  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
+
+  static forRoot(options: PersistenceOptions): DynamicModule {
+    return {
+      module: PersistenceModule,
+      providers: [
+        { provide: DataSource, useFactory: () => openDataSource(options) },
+        { provide: ACCOUNT_REPOSITORY, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmAccountRepository(dataSource) },
+        { provide: API_KEY_REPOSITORY, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmApiKeyRepository(dataSource) },
+        {
+          provide: ENTITY_DOCUMENT_REPOSITORY,
+          inject: [DataSource],
+          useFactory: (dataSource: DataSource) => new TypeOrmEntityDocumentRepository(dataSource),
+        },
+        { provide: EVENT_LOG_STORE, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmEventLogStore(dataSource) },
+        DatabaseHealth,
+      ],
+      exports: [DataSource, ACCOUNT_REPOSITORY, API_KEY_REPOSITORY, ENTITY_DOCUMENT_REPOSITORY, EVENT_LOG_STORE, DatabaseHealth],
+    };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.dataSource.isInitialized) {
+      await this.dataSource.destroy();
+    }
+  }
+}

@@ -1,0 +1,60 @@
+/** Where the relational data lives. The same tables and migrations serve both modes. */
+export interface PersistenceOptions {
+  /**
+   * `postgres://…` (or `postgresql://…`): the distributed mode's PostgreSQL. When absent, the
+   * embedded database (PGlite) under `dataDir` is used.
+   */
+  databaseUrl?: string;
+  /** The embedded database lives in `<dataDir>/pgdata`; the directory is created if missing. */
+  dataDir: string;
+  /** Logs every SQL statement through TypeORM's logger. */
+  logging?: boolean;
+  /**
+   * PostgreSQL only: the schema that holds the tables (default `public`). Lets several
+   * installations, or test runs, share one database without seeing each other's data.
+   */
+  schema?: string;
+}
+
+/** Connections the distributed mode keeps to PostgreSQL per process. */
+export const POSTGRES_POOL_SIZE = 10;
+
+/**
+ * A PostgreSQL that is down or unreachable fails the start (and a pool checkout) within this
+ * time instead of hanging.
+ */
+export const POSTGRES_CONNECT_TIMEOUT_MS = 2_500;
+
+const POSTGRES_URL = /^postgres(ql)?:\/\//;
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** Rejects options that cannot work, naming the setting, before anything is opened. */
+export function assertValidPersistenceOptions(options: PersistenceOptions): void {
+  if (options.databaseUrl !== undefined && !POSTGRES_URL.test(options.databaseUrl)) {
+    throw new Error('DATABASE_URL must be a postgres:// or postgresql:// URL');
+  }
+  if (options.databaseUrl === undefined && options.dataDir.trim() === '') {
+    throw new Error('DATA_DIR must name a directory for the embedded database');
+  }
+  if (options.schema !== undefined) {
+    if (options.databaseUrl === undefined) {
+      throw new Error('a database schema can only be chosen for PostgreSQL (DATABASE_URL)');
+    }
+    if (!SCHEMA_NAME.test(options.schema)) {
+      throw new Error(`database schema "${options.schema}" must match ${SCHEMA_NAME.source}`);
+    }
+  }
+}
+
+/** The database URL without its password, for messages and logs. */
+export function redactDatabaseUrl(databaseUrl: string): string {
+  try {
+    const url = new URL(databaseUrl);
+    if (url.password !== '') {
+      url.password = '***';
+    }
+    return url.toString();
+  } catch {
+    return 'an unparseable DATABASE_URL';
+  }
+}

@@ -1,0 +1,13 @@
+import { itBehavesLikeAnApiKeyRepository } from '../test-support/api-key-repository.behaviour';
+import { usePostgresTestDatabase } from '../test-support/test-databases';
+import { TypeOrmAccountRepository } from './typeorm-account.repository';
+import { TypeOrmApiKeyRepository } from './typeorm-api-key.repository';
+
+describe(TypeOrmApiKeyRepository.name, () => {
+  const database = usePostgresTestDatabase();
+
+  itBehavesLikeAnApiKeyRepository(() => ({
+    accounts: new TypeOrmAccountRepository(database.dataSource()),
+    keys: new TypeOrmApiKeyRepository(database.dataSource()),
+  }));
+});

@@ -1,0 +1,43 @@
+import type { EntityDocument } from '@ringfence/entities';
+import { itBehavesLikeAnEntityDocumentRepository } from '../test-support/entity-document-repository.behaviour';
+import { buildEntityDocument, buildEntityRef } from '../test-support/persistence-test-data.factory';
+import { waitUntilBlockedBy } from '../test-support/postgres-locks';
+import { usePostgresTestDatabase } from '../test-support/test-databases';
+import { TypeOrmEntityDocumentRepository } from './typeorm-entity-document.repository';
+
+describe(TypeOrmEntityDocumentRepository.name, () => {
+  const database = usePostgresTestDatabase();
+
+  itBehavesLikeAnEntityDocumentRepository(() => new TypeOrmEntityDocumentRepository(database.dataSource()));
+
+  it('merges into the document another session created while it waited to insert', async () => {
+    const repository = new TypeOrmEntityDocumentRepository(database.dataSource());
+    const ref = buildEntityRef();
+    const theirs = buildEntityDocument({ fields: { email: 'theirs@example.com' }, fieldTimestamps: { '/email': 1 } });
+    const mine = buildEntityDocument({ fields: { phone: '+441234567890' }, fieldTimestamps: { '/phone': 2 } });
+    const other = database.dataSource().createQueryRunner();
+    await other.startTransaction();
+    await other.query(
+      `INSERT INTO entity_documents (account_id, environment, kind, entity_id, fields, field_timestamps)
+       VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb)`,
+      [ref.accountId, ref.environment, ref.kind, ref.entityId, JSON.stringify(theirs.fields), JSON.stringify(theirs.fieldTimestamps)],
+    );
+    const merge = jest.fn((current: EntityDocument | null): EntityDocument => ({
+      fields: { ...current?.fields, ...mine.fields },
+      fieldTimestamps: { ...current?.fieldTimestamps, ...mine.fieldTimestamps },
+    }));
+
+    const updating = repository.update(ref, merge);
+    await waitUntilBlockedBy(database.dataSource(), other);
+    await other.commitTransaction();
+    await other.release();
+
+    const merged = {
+      fields: { ...theirs.fields, ...mine.fields },
+      fieldTimestamps: { ...theirs.fieldTimestamps, ...mine.fieldTimestamps },
+    };
+    await expect(updating).resolves.toEqual(merged);
+    expect(merge.mock.calls).toEqual([[null], [theirs]]);
+    await expect(repository.find(ref)).resolves.toEqual(merged);
+  });
+});

@@ -1,0 +1,10 @@
+/** @jest-environment ./libs/persistence/src/test-support/embedded-database.environment.ts */
+import { itBehavesLikeAnEntityDocumentRepository } from '../test-support/entity-document-repository.behaviour';
+import { useEmbeddedTestDatabase } from '../test-support/test-databases';
+import { TypeOrmEntityDocumentRepository } from './typeorm-entity-document.repository';
+
+describe(TypeOrmEntityDocumentRepository.name, () => {
+  const database = useEmbeddedTestDatabase();
+
+  itBehavesLikeAnEntityDocumentRepository(() => new TypeOrmEntityDocumentRepository(database.dataSource()));
+});

@@ -1,0 +1,33 @@
+import { DataSource, type QueryRunner } from 'typeorm';
+import type { QueryResult } from 'typeorm/query-runner/QueryResult';
+
+/**
+ * Runs one parameterised statement and returns its rows, in the same shape for SELECT,
+ * INSERT … RETURNING and UPDATE … RETURNING (TypeORM's unstructured `query` wraps UPDATE
+ * results differently). Given a DataSource it borrows a connection for the one statement.
+ */
+export async function queryRows<Row>(
+  source: DataSource | QueryRunner,
+  sql: string,
+  parameters: readonly unknown[],
+): Promise<Row[]> {
+  if (source instanceof DataSource) {
+    const queryRunner = source.createQueryRunner();
+    try {
+      return await queryRows<Row>(queryRunner, sql, parameters);
+    } finally {
+      await queryRunner.release();
+    }
+  }
+  const result = (await source.query(sql, [...parameters], true)) as QueryResult<Row>;
+  return result.records;
+}
+
+/** bigint columns arrive as decimal strings; sequences stay far below 2^53. */
+export function bigintToNumber(value: string | number): number {
+  const number = Number(value);
+  if (!Number.isSafeInteger(number)) {
+    throw new RangeError(`bigint ${value} is beyond Number.MAX_SAFE_INTEGER`);
+  }
+  return number;
+}

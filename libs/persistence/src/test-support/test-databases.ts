@@ -1,0 +1,100 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { cp, mkdtemp, rename, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { DataSource } from 'typeorm';
+import { openDataSource } from '../data-source.factory';
+import { PERSISTENCE_MIGRATIONS } from '../persistence.schema';
+
+/** A fresh PGlite data directory takes a few seconds to initialise on a slow machine. */
+export const EMBEDDED_OPEN_TIMEOUT_MS = 60_000;
+
+export interface TestDatabase {
+  /** The open data source; only valid inside tests (after `beforeAll`). */
+  dataSource(): DataSource;
+}
+
+export function testDatabaseUrl(): string {
+  return process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+}
+
+/** A schema name no other run uses, so concurrent runs against one PostgreSQL never meet. */
+export function uniqueTestSchema(): string {
+  return `persistence_test_${randomBytes(6).toString('hex')}`;
+}
+
+export async function makeTempDataDir(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'ringfence-persistence-'));
+}
+
+/**
+ * A temporary data directory holding a migrated embedded database, copied from a template
+ * that the first test file of a run creates (a fresh PGlite directory takes seconds to
+ * initialise; a copy takes milliseconds). The template's name includes the PGlite version and
+ * the migrations, so it is rebuilt whenever either changes.
+ */
+export async function makeMigratedDataDir(): Promise<string> {
+  const template = join(tmpdir(), `ringfence-persistence-template-${templateVersion()}`);
+  if (!existsSync(template)) {
+    const building = await makeTempDataDir();
+    const dataSource = await openDataSource({ dataDir: building });
+    await dataSource.destroy();
+    // Test files run in parallel workers: the first rename wins, the others discard theirs.
+    await rename(building, template).catch(() => rm(building, { recursive: true, force: true }));
+  }
+  const dataDir = await makeTempDataDir();
+  await cp(join(template, 'pgdata'), join(dataDir, 'pgdata'), { recursive: true });
+  return dataDir;
+}
+
+function templateVersion(): string {
+  const pglitePackage = join(dirname(require.resolve('@electric-sql/pglite')), '..', 'package.json');
+  const { version } = JSON.parse(readFileSync(pglitePackage, 'utf8')) as { version: string };
+  const migrations = PERSISTENCE_MIGRATIONS.map((migration) => migration.name).join(',');
+  return createHash('sha256').update(`${version}|${migrations}`).digest('hex').slice(0, 16);
+}
+
+/** One embedded database in a temporary directory for the whole file, removed afterwards. */
+export function useEmbeddedTestDatabase(): TestDatabase {
+  let dataDir: string | undefined;
+  let dataSource: DataSource | undefined;
+  beforeAll(async () => {
+    dataDir = await makeMigratedDataDir();
+    dataSource = await openDataSource({ dataDir });
+  }, EMBEDDED_OPEN_TIMEOUT_MS);
+  afterAll(async () => {
+    await dataSource?.destroy();
+    if (dataDir !== undefined) {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+  return { dataSource: () => required(dataSource) };
+}
+
+/** One fresh schema on the test PostgreSQL for the whole file, dropped afterwards. */
+export function usePostgresTestDatabase(): TestDatabase {
+  const schema = uniqueTestSchema();
+  let dataSource: DataSource | undefined;
+  beforeAll(async () => {
+    dataSource = await openDataSource({ databaseUrl: testDatabaseUrl(), dataDir: tmpdir(), schema });
+  });
+  afterAll(async () => {
+    if (dataSource !== undefined) {
+      await dropSchema(dataSource, schema);
+      await dataSource.destroy();
+    }
+  });
+  return { dataSource: () => required(dataSource) };
+}
+
+export async function dropSchema(dataSource: DataSource, schema: string): Promise<void> {
+  await dataSource.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+}
+
+function required(dataSource: DataSource | undefined): DataSource {
+  if (dataSource === undefined) {
+    throw new Error('the test database is opened in beforeAll; use it inside a test');
+  }
+  return dataSource;
+}

@@ -1,0 +1,38 @@
+import { ConfigError, loadConfig } from './ringfence-config';
+
+describe(loadConfig.name, () => {
+  const load = (env: Record<string, string>) => loadConfig(env, { port: 8443 });
+
+  it('applies the documented defaults', () => {
+    const config = load({});
+    expect(config).toMatchObject({ port: 8443, dataDir: './data', logLevel: 'info', bodyLimitBytes: 1048576 });
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.kafkaBrokers).toBeUndefined();
+  });
+
+  it('reads the distributed-mode variables', () => {
+    const config = load({ DATABASE_URL: 'postgres://u@db:5432/x', KAFKA_BROKERS: 'k1:9092,k2:9092', PORT: '9000' });
+    expect(config.kafkaBrokers).toEqual(['k1:9092', 'k2:9092']);
+    expect(config.port).toBe(9000);
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '-1'],
+    ['HTTP_PORT', '0'],
+    ['KAFKA_BROKERS', 'no-port'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['LOG_LEVEL', 'loud'],
+    ['BOOTSTRAP_API_KEY', 'pk_test_abcdefghijklmnop'],
+    ['ADMIN_API_KEY', 'short'],
+    ['TLS_CERT_FILE', '/only/the/cert.pem'],
+  ])('names %s when it is %s', (variable, value) => {
+    expect(() => load({ [variable]: value })).toThrow(ConfigError);
+    expect(() => load({ [variable]: value })).toThrow(new RegExp(variable));
+  });
+
+  it('never echoes a secret value in the error', () => {
+    expect(() => load({ ADMIN_API_KEY: 'hunter2' })).toThrow(/^(?!.*hunter2)/s);
+  });
+});

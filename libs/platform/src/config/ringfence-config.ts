@@ -1,0 +1,152 @@
+import { Transform, plainToInstance } from 'class-transformer';
+import {
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateIf,
+  validateSync,
+} from 'class-validator';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+const toInt = ({ value }: { value: unknown }) =>
+  typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value.trim()) : value;
+const emptyToUndefined = ({ value }: { value: unknown }) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
+
+/**
+ * The operator interface (decisions §3). Every variable is read and checked here once, at
+ * start; an invalid value stops the process with a message naming the variable.
+ */
+class EnvironmentVariables {
+  // 0 asks the OS for a free port (tests); the address is logged at start.
+  @Transform(toInt) @IsInt() @Min(0) @Max(65535) PORT!: number;
+
+  @Transform(emptyToUndefined) @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(65535) HTTP_PORT?: number;
+
+  @Transform(emptyToUndefined) @ValidateIf((env: EnvironmentVariables) => env.TLS_KEY_FILE !== undefined || env.TLS_CERT_FILE !== undefined)
+  @IsString({ message: 'TLS_CERT_FILE and TLS_KEY_FILE must be set together' })
+  TLS_CERT_FILE?: string;
+
+  @Transform(emptyToUndefined) @ValidateIf((env: EnvironmentVariables) => env.TLS_KEY_FILE !== undefined || env.TLS_CERT_FILE !== undefined)
+  @IsString({ message: 'TLS_CERT_FILE and TLS_KEY_FILE must be set together' })
+  TLS_KEY_FILE?: string;
+
+  @IsString() @MinLength(1) DATA_DIR!: string;
+
+  @Transform(emptyToUndefined) @IsOptional() @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_URL must be a postgres:// URL' })
+  DATABASE_URL?: string;
+
+  @Transform(emptyToUndefined) @IsOptional()
+  @Matches(/^[^\s,:]+:\d{1,5}(,[^\s,:]+:\d{1,5})*$/, { message: 'KAFKA_BROKERS must be a comma list of host:port' })
+  KAFKA_BROKERS?: string;
+
+  @Transform(emptyToUndefined) @IsOptional()
+  @Matches(/^(bolt|neo4j)(\+s|\+ssc)?:\/\/.+/, { message: 'NEO4J_URL must be a bolt:// or neo4j:// URL' })
+  NEO4J_URL?: string;
+
+  @Transform(emptyToUndefined) @IsOptional() @IsString() NEO4J_USER?: string;
+  @Transform(emptyToUndefined) @IsOptional() @IsString() NEO4J_PASSWORD?: string;
+
+  @Transform(emptyToUndefined) @IsOptional()
+  @Matches(/^(sk|secret_key)_test_[A-Za-z0-9_-]{16,200}$/, {
+    message: 'BOOTSTRAP_API_KEY must be a sandbox secret key: sk_test_ followed by at least 16 characters',
+  })
+  BOOTSTRAP_API_KEY?: string;
+
+  @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(24, { message: 'ADMIN_API_KEY must be at least 24 characters' }) @MaxLength(512)
+  ADMIN_API_KEY?: string;
+
+  @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }) LOG_LEVEL!: LogLevel;
+
+  @Transform(toInt) @IsInt() @Min(1024) @Max(64 * 1024 * 1024) BODY_LIMIT_BYTES!: number;
+
+  @Transform(toInt) @IsInt() @Min(10) @Max(60_000) RPC_TIMEOUT_MS!: number;
+
+  @Transform(toInt) @IsInt() @Min(1) ACCOUNT_RATE_LIMIT_PER_MINUTE!: number;
+
+  @Transform(toInt) @IsInt() @Min(1) CUSTOMER_RATE_LIMIT_PER_MINUTE!: number;
+}
+
+export interface RingfenceConfig {
+  port: number;
+  httpPort?: number;
+  tls?: { certFile: string; keyFile: string };
+  dataDir: string;
+  databaseUrl?: string;
+  kafkaBrokers?: string[];
+  neo4j?: { url: string; user: string; password: string };
+  bootstrapApiKey?: string;
+  adminApiKey?: string;
+  logLevel: LogLevel;
+  bodyLimitBytes: number;
+  /** How long a checkpoint waits for the scoring reply before answering 503. */
+  rpcTimeoutMs: number;
+  accountRateLimitPerMinute: number;
+  customerRateLimitPerMinute: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration: ${problems.join('; ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export interface ConfigDefaults {
+  /** 8443 for the gateway (HTTPS), 8080 for the workers' ops endpoints. */
+  port: number;
+}
+
+const describeValue = (value: unknown) => (value === undefined ? 'unset' : JSON.stringify(value));
+
+/** Reads and checks the environment; throws `ConfigError` naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv, defaults: ConfigDefaults): RingfenceConfig {
+  const withDefaults = {
+    PORT: String(defaults.port),
+    DATA_DIR: './data',
+    LOG_LEVEL: 'info',
+    BODY_LIMIT_BYTES: String(1024 * 1024),
+    RPC_TIMEOUT_MS: '500',
+    ACCOUNT_RATE_LIMIT_PER_MINUTE: '60000',
+    CUSTOMER_RATE_LIMIT_PER_MINUTE: '50',
+    ...Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== '')),
+  };
+  const parsed = plainToInstance(EnvironmentVariables, withDefaults);
+  const errors = validateSync(parsed, { forbidUnknownValues: false });
+  if (errors.length > 0) {
+    throw new ConfigError(
+      errors.map((error) => {
+        const rules = Object.values(error.constraints ?? {});
+        // Secrets are never echoed back, not even in a start-up error.
+        const secret = /KEY|PASSWORD|URL/.test(error.property);
+        const got = secret ? '' : ` (got ${describeValue(error.value)})`;
+        return `${rules[0] ?? `${error.property} is invalid`}${got}`;
+      }),
+    );
+  }
+  const neo4jUrl = parsed.NEO4J_URL;
+  return {
+    port: parsed.PORT,
+    httpPort: parsed.HTTP_PORT,
+    tls: parsed.TLS_CERT_FILE && parsed.TLS_KEY_FILE ? { certFile: parsed.TLS_CERT_FILE, keyFile: parsed.TLS_KEY_FILE } : undefined,
+    dataDir: parsed.DATA_DIR,
+    databaseUrl: parsed.DATABASE_URL,
+    kafkaBrokers: parsed.KAFKA_BROKERS?.split(','),
+    neo4j: neo4jUrl ? { url: neo4jUrl, user: parsed.NEO4J_USER ?? 'neo4j', password: parsed.NEO4J_PASSWORD ?? '' } : undefined,
+    bootstrapApiKey: parsed.BOOTSTRAP_API_KEY,
+    adminApiKey: parsed.ADMIN_API_KEY,
+    logLevel: parsed.LOG_LEVEL,
+    bodyLimitBytes: parsed.BODY_LIMIT_BYTES,
+    rpcTimeoutMs: parsed.RPC_TIMEOUT_MS,
+    accountRateLimitPerMinute: parsed.ACCOUNT_RATE_LIMIT_PER_MINUTE,
+    customerRateLimitPerMinute: parsed.CUSTOMER_RATE_LIMIT_PER_MINUTE,
+  };
+}

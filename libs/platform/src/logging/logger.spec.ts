@@ -1,0 +1,29 @@
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { REDACTED_PATHS } from './logger';
+
+describe('REDACTED_PATHS', () => {
+  function logOnce(object: Record<string, unknown>): string {
+    let output = '';
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        output += chunk.toString();
+        done();
+      },
+    });
+    pino({ redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, sink).info(object, 'line');
+    return output;
+  }
+
+  it('hides API keys in request headers', () => {
+    const line = logOnce({ req: { headers: { authorization: 'token sk_test_secretsecret' } } });
+    expect(line).not.toContain('sk_test_secretsecret');
+    expect(line).toContain('[redacted]');
+  });
+
+  it('hides password hashes at any of the first levels', () => {
+    const hash = 'a'.repeat(64);
+    const line = logOnce({ passwordHash: hash, body: { passwordHash: hash }, event: { payload: { passwordHash: hash } } });
+    expect(line).not.toContain(hash);
+  });
+});

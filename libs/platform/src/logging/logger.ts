@@ -1,0 +1,34 @@
+import pino, { type Logger } from 'pino';
+import type { LogLevel } from '../config/ringfence-config';
+
+/**
+ * Paths whose values never reach a log line: API keys, the admin token and password hashes
+ * (decisions §6; the security brief). Wildcards cover one level of nesting below the listed key.
+ */
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'headers.authorization',
+  'authorization',
+  'passwordHash',
+  '*.passwordHash',
+  '*.*.passwordHash',
+  'password',
+  '*.password',
+  'apiKey',
+  '*.apiKey',
+  'key',
+  '*.key',
+];
+
+export type { Logger };
+
+/** Structured JSON logging for every app; one line per event, traceId where there is one. */
+export function createLogger(options: { level: LogLevel; service: string }): Logger {
+  return pino({
+    level: options.level,
+    base: { service: options.service },
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+  });
+}

@@ -1,0 +1,2 @@
+export * from './customer-features';
+export * from './customer-score';

@@ -1,0 +1,91 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ACCOUNT_REPOSITORY, API_KEY_REPOSITORY, AccountAdministration, type AccountRepository, type ApiKeyRepository } from '@ringfence/accounts';
+import { AdminRoute } from '@ringfence/service-runtime';
+import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
+import {
+  AccountListResponseDto,
+  CreateAccountRequestDto,
+  CreatedAccountResponseDto,
+  IssueKeyRequestDto,
+  IssuedKeyResponseDto,
+} from './admin.dto';
+
+/** The operator's API for accounts and keys (decisions §2), behind ADMIN_API_KEY. */
+@ApiTags('Admin')
+@ApiSecurity('adminToken')
+@Controller('admin')
+export class AdminController {
+  private readonly administration: AccountAdministration;
+
+  constructor(@Inject(ACCOUNT_REPOSITORY) accounts: AccountRepository, @Inject(API_KEY_REPOSITORY) keys: ApiKeyRepository) {
+    this.administration = new AccountAdministration(accounts, keys);
+  }
+
+  @AdminRoute()
+  @Post('accounts')
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Create an account with its four keys', description: 'The only time the plaintext keys are shown.' })
+  @ApiCreatedResponse({ type: CreatedAccountResponseDto })
+  @ApiErrorResponses(400, 401, 403, 409)
+  async createAccount(@Body() body: CreateAccountRequestDto): Promise<CreatedAccountResponseDto> {
+    const { account, keys } = await this.administration.createAccount(body.name, body.industry ?? null);
+    return {
+      accountId: account.id,
+      name: account.name,
+      industry: account.industry,
+      keys: {
+        secretTest: keys.secretTest.key,
+        secretLive: keys.secretLive.key,
+        publishableTest: keys.publishableTest.key,
+        publishableLive: keys.publishableLive.key,
+      },
+    };
+  }
+
+  @AdminRoute()
+  @Get('accounts')
+  @ApiOperation({ summary: 'List accounts and their keys (never the plaintext keys)' })
+  @ApiOkResponse({ type: AccountListResponseDto })
+  @ApiErrorResponses(401, 403)
+  async listAccounts(): Promise<AccountListResponseDto> {
+    const accounts = await this.administration.listAccounts();
+    const withKeys = await Promise.all(
+      accounts.map(async (account) => ({
+        accountId: account.id,
+        name: account.name,
+        industry: account.industry,
+        createdAt: account.createdAt.toISOString(),
+        keys: (await this.administration.listKeys(account.id)).map((key) => ({
+          keyId: key.id,
+          kind: key.kind,
+          env: key.environment,
+          prefix: key.displayPrefix,
+          createdAt: key.createdAt.toISOString(),
+          revokedAt: key.revokedAt?.toISOString() ?? null,
+        })),
+      })),
+    );
+    return { status: 200, timestamp: Date.now(), accounts: withKeys };
+  }
+
+  @AdminRoute()
+  @Post('accounts/:accountId/keys')
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Issue a new key for an account', description: 'The plaintext key is shown this once.' })
+  @ApiCreatedResponse({ type: IssuedKeyResponseDto })
+  @ApiErrorResponses(400, 401, 403, 404)
+  issueKey(@Param('accountId') accountId: string, @Body() body: IssueKeyRequestDto): Promise<IssuedKeyResponseDto> {
+    return this.administration.issueKey(accountId, body.kind, body.env);
+  }
+
+  @AdminRoute()
+  @Delete('keys/:keyId')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Revoke a key', description: 'Takes effect on the next request.' })
+  @ApiNoContentResponse()
+  @ApiErrorResponses(401, 403, 404)
+  async revokeKey(@Param('keyId') keyId: string): Promise<void> {
+    await this.administration.revokeKey(keyId);
+  }
+}

@@ -1,0 +1,30 @@
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { Principal } from '@ringfence/accounts';
+import { CustomerRecommendationResponseDto, CustomerRequestDto } from '@ringfence/contracts';
+import { CurrentPrincipal, SecretKeyRoute } from '@ringfence/service-runtime';
+import type { FastifyRequest } from 'fastify';
+import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
+import { CustomerCheckpointUseCase } from './customer-checkpoint.use-case';
+
+@ApiTags('Customers')
+@ApiSecurity('apiKey')
+@Controller('v2')
+export class CustomerController {
+  constructor(private readonly checkpoint: CustomerCheckpointUseCase) {}
+
+  @SecretKeyRoute()
+  @Post('customer')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Create or update a customer and get a recommendation',
+    description:
+      'The customer checkpoint. The data is stored (per-field, newest timestamp wins) and scored; the answer reflects the data sent in this request. `?score=true` is accepted for compatibility: this endpoint always scores.',
+  })
+  @ApiQuery({ name: 'score', required: false, type: Boolean, description: 'Legacy switch, accepted and ignored (always scores).' })
+  @ApiOkResponse({ type: CustomerRecommendationResponseDto })
+  @ApiErrorResponses(400, 401, 403, 413, 415, 503)
+  upsert(@CurrentPrincipal() principal: Principal, @Body() body: CustomerRequestDto, @Req() request: FastifyRequest) {
+    return this.checkpoint.execute(principal, body, String(request.id));
+  }
+}

@@ -1,0 +1,2 @@
+export * from './gateway.module';
+export * from './openapi/openapi-document';

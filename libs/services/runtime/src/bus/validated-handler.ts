@@ -1,0 +1,51 @@
+import type { MessageEnvelope } from '@ringfence/contracts';
+import { AppError, type Logger } from '@ringfence/platform';
+import { type InputClass, validateInput } from '../http/validate-input';
+import { busMessagesHandled } from '../metrics/metrics';
+
+type Constructor<T> = InputClass<T>;
+
+async function toValidPayload<T extends object>(payloadClass: Constructor<T>, message: MessageEnvelope<unknown>): Promise<T> {
+  const outcome = await validateInput(payloadClass, message.payload, 'payload');
+  if (!outcome.ok) throw new AppError('VALIDATION_FAILED', `message ${message.eventId}: ${outcome.problems.join('; ')}`);
+  return outcome.value;
+}
+
+/**
+ * Bus consumers get the same strict validation as HTTP (conventions §4). An invalid event can
+ * never succeed, so it is logged and skipped instead of blocking its partition with retries;
+ * any other failure is thrown so the bus redelivers.
+ */
+export function validatedEventHandler<T extends object>(
+  topic: string,
+  payloadClass: Constructor<T>,
+  logger: Logger,
+  handler: (message: MessageEnvelope<T>) => Promise<void>,
+) {
+  return async (message: MessageEnvelope<unknown>): Promise<void> => {
+    let payload: T;
+    try {
+      payload = await toValidPayload(payloadClass, message);
+    } catch (error) {
+      busMessagesHandled.labels(topic, 'invalid').inc();
+      logger.error({ topic, eventId: message.eventId, traceId: message.traceId, err: error }, 'skipped an invalid event');
+      return;
+    }
+    try {
+      await handler({ ...message, payload });
+      busMessagesHandled.labels(topic, 'ok').inc();
+    } catch (error) {
+      busMessagesHandled.labels(topic, 'failed').inc();
+      throw error;
+    }
+  };
+}
+
+/** Request handlers: an invalid request is answered with a VALIDATION_FAILED failure. */
+export function validatedRequestHandler<T extends object, R>(
+  payloadClass: Constructor<T>,
+  handler: (message: MessageEnvelope<T>) => Promise<R>,
+) {
+  return async (message: MessageEnvelope<unknown>): Promise<R> =>
+    handler({ ...message, payload: await toValidPayload(payloadClass, message) });
+}

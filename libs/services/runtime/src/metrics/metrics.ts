@@ -1,0 +1,27 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** One registry per process: /metrics serves it, services add their own series to it. */
+export const metricsRegistry = new Registry();
+collectDefaultMetrics({ register: metricsRegistry });
+
+export const httpRequestDuration = new Histogram({
+  name: 'ringfence_http_request_duration_seconds',
+  help: 'HTTP request duration by route and status',
+  labelNames: ['method', 'route', 'status'],
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 0.75, 1, 2.5],
+  registers: [metricsRegistry],
+});
+
+export const busMessagesHandled = new Counter({
+  name: 'ringfence_bus_messages_handled_total',
+  help: 'Bus messages handled by topic and outcome',
+  labelNames: ['topic', 'outcome'],
+  registers: [metricsRegistry],
+});
+
+export const recommendationsGiven = new Counter({
+  name: 'ringfence_recommendations_total',
+  help: 'Recommendations by checkpoint, action and source',
+  labelNames: ['checkpoint', 'action', 'source'],
+  registers: [metricsRegistry],
+});

@@ -1,0 +1,60 @@
+import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
+import { PersistenceModule } from '@ringfence/persistence';
+import { ConfigError, type RingfenceConfig, createLogger, loadConfig } from '@ringfence/platform';
+import { BusModule } from './bus/bus.module';
+import { createHttpApp } from './http/http-app.factory';
+import { loadTlsMaterial } from './http/tls-certificate';
+import { RuntimeModule } from './runtime.module';
+
+export interface ServiceDefinition {
+  /** Names the process in logs, metrics and Kafka client ids. */
+  serviceName: string;
+  /** The service modules this process runs (the standalone app runs all of them). */
+  modules: Array<Type<unknown>>;
+  /** The gateway serves HTTPS on 8443; workers serve their ops endpoints over HTTP on 8080. */
+  https: boolean;
+  /** Whether the service sends bus requests (it then reads the reply topic). */
+  sendsRequests?: boolean;
+  /** Extra HTTP setup after the app exists (for example the OpenAPI docs). */
+  configure?: (app: INestApplication) => void;
+}
+
+export interface RunningService {
+  app: INestApplication;
+  config: RingfenceConfig;
+}
+
+/**
+ * Starts one app: config (fails fast, naming the variable), logger, persistence, bus, the
+ * service modules and the HTTP side. Every app's main.ts is a call to this.
+ */
+export async function runService(definition: ServiceDefinition, env: NodeJS.ProcessEnv = process.env): Promise<RunningService> {
+  const config = loadConfig(env, { port: definition.https ? 8443 : 8080 });
+  const logger = createLogger({ level: config.logLevel, service: definition.serviceName });
+  const root: DynamicModule = {
+    module: class RingfenceAppModule {},
+    imports: [
+      RuntimeModule.forRoot({ config, logger }),
+      PersistenceModule.forRoot({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
+      BusModule.forRoot({ serviceName: definition.serviceName, sendsRequests: definition.sendsRequests ?? false }),
+      ...definition.modules,
+    ],
+  };
+  const tls = definition.https ? await loadTlsMaterial(config, logger) : undefined;
+  const { app, listen } = await createHttpApp(root, { config, logger, tls });
+  definition.configure?.(app);
+  await listen();
+  return { app, config };
+}
+
+/** For main.ts: run, and on a configuration or start-up error print it and exit non-zero. */
+export function main(definition: ServiceDefinition): void {
+  runService(definition).catch((error: unknown) => {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    process.stderr.write(`ringfence ${definition.serviceName} failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+}

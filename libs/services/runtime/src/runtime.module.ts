@@ -1,0 +1,37 @@
+import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import type { MessageBus } from '@ringfence/bus';
+import { DatabaseHealth } from '@ringfence/persistence';
+import type { Logger, RingfenceConfig } from '@ringfence/platform';
+import { AccessGuard } from './http/access.guard';
+import { OpsController } from './ops/ops.controller';
+import { MESSAGE_BUS, READINESS_CHECKS, RINGFENCE_CONFIG, ROOT_LOGGER, type ReadinessCheck } from './tokens';
+
+/**
+ * What every app has: its validated config, the JSON logger, the access guard on every route,
+ * and the ops endpoints (/health/live, /health/ready, /metrics).
+ */
+@Global()
+@Module({})
+export class RuntimeModule {
+  static forRoot(options: { config: RingfenceConfig; logger: Logger }): DynamicModule {
+    return {
+      module: RuntimeModule,
+      controllers: [OpsController],
+      providers: [
+        { provide: RINGFENCE_CONFIG, useValue: options.config },
+        { provide: ROOT_LOGGER, useValue: options.logger },
+        { provide: APP_GUARD, useClass: AccessGuard },
+        {
+          provide: READINESS_CHECKS,
+          inject: [DatabaseHealth, MESSAGE_BUS],
+          useFactory: (database: DatabaseHealth, bus: MessageBus): ReadinessCheck[] => [
+            { name: 'database', isReady: () => database.isReady() },
+            { name: 'bus', isReady: () => bus.isReady() },
+          ],
+        },
+      ],
+      exports: [RINGFENCE_CONFIG, ROOT_LOGGER],
+    };
+  }
+}

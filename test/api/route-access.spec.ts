@@ -1,0 +1,30 @@
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { ROUTE_ACCESS } from '@ringfence/service-runtime';
+import { OpsController } from '../../libs/services/runtime/src/ops/ops.controller';
+import { standaloneService } from '../../apps/standalone/src/standalone.service';
+
+type Controller = new (...args: never[]) => object;
+
+function controllersOf(module: unknown): Controller[] {
+  return (Reflect.getMetadata('controllers', module as object) as Controller[] | undefined) ?? [];
+}
+
+/** Architecture rule as a test: every HTTP route is guarded or explicitly public. */
+describe('route access declarations', () => {
+  const controllers = [OpsController, ...standaloneService.modules.flatMap(controllersOf)];
+  const routes = controllers.flatMap((controller) =>
+    Object.getOwnPropertyNames(controller.prototype)
+      .map((name) => ({ controller, name, handler: (controller.prototype as Record<string, unknown>)[name] }))
+      .filter(({ handler }) => typeof handler === 'function' && Reflect.getMetadata(METHOD_METADATA, handler as object) !== undefined),
+  );
+
+  it('finds the routes it checks', () => {
+    expect(routes.length).toBeGreaterThanOrEqual(10);
+    expect(routes.map((route) => Reflect.getMetadata(PATH_METADATA, route.handler as object))).toContain('customer');
+  });
+
+  it.each(routes.map((route) => [`${route.controller.name}.${route.name}`, route] as const))('%s declares its access', (_name, route) => {
+    const access = Reflect.getMetadata(ROUTE_ACCESS, route.handler as object) ?? Reflect.getMetadata(ROUTE_ACCESS, route.controller);
+    expect(['public', 'admin', 'secret-key']).toContain(access);
+  });
+});

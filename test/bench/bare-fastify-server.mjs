@@ -1,0 +1,11 @@
+// The baseline: a bare Fastify HTTPS server answering a constant JSON, with the same TLS
+// material as the service, so the benchmark's ratio isolates the service's own cost.
+import { readFileSync } from 'node:fs';
+import Fastify from 'fastify';
+
+const [certFile, keyFile, port] = process.argv.slice(2);
+const app = Fastify({ https: { cert: readFileSync(certFile), key: readFileSync(keyFile) } });
+const answer = { status: 200, timestamp: 0, data: { action: 'ALLOW', score: 0, source: 'RINGFENCE', customerId: 'c', scoreId: 's', warnings: [] } };
+app.post('/v2/customer', async () => answer);
+await app.listen({ port: Number(port), host: '127.0.0.1' });
+process.stdout.write('listening\n');

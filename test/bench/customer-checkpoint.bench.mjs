@@ -1,0 +1,109 @@
+// Load benchmark of POST /v2/customer in the embedded mode against a bare Fastify server on
+// the same machine, in the same run: `npm run bench:customer`.
+// Env: BENCH_CONNECTIONS (50), BENCH_SECONDS (15), BENCH_ROUNDS (3; the median round is reported).
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const seconds = Number(process.env.BENCH_SECONDS ?? 15);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const KEY = 'sk_test_benchmarkbenchmarkbench01';
+const root = join(import.meta.dirname, '..', '..');
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+
+function startProcess(args, env) {
+  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk) => {
+      if (/listening/.test(chunk.toString())) resolve(child);
+    });
+    child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)));
+  });
+}
+
+let sequence = 0;
+function customerBody() {
+  sequence += 1;
+  return JSON.stringify({
+    timestamp: Date.now(),
+    customer: {
+      customerId: `bench-${sequence % 20000}`,
+      email: `customer${sequence % 20000}@example.com`,
+      emailVerifiedTime: 1700000000000,
+      registrationTime: 1690000000000,
+      name: 'Bench Customer',
+      telephone: '+447700900123',
+    },
+  });
+}
+
+async function load(port) {
+  const result = await autocannon({
+    url: `https://127.0.0.1:${port}`,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        method: 'POST',
+        path: '/v2/customer',
+        headers: { 'content-type': 'application/json', authorization: `token ${KEY}` },
+        setupRequest: (request) => ({ ...request, body: customerBody() }),
+      },
+    ],
+  });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+const dataDir = mkdtempSync(join(tmpdir(), 'ringfence-bench-'));
+const servicePort = await freePort();
+const service = await startProcess(['dist/apps/standalone/src/main.js'], {
+  PORT: String(servicePort),
+  DATA_DIR: dataDir,
+  BOOTSTRAP_API_KEY: KEY,
+  LOG_LEVEL: 'warn',
+});
+const barePort = await freePort();
+const bare = await startProcess(
+  ['test/bench/bare-fastify-server.mjs', join(dataDir, 'tls', 'cert.pem'), join(dataDir, 'tls', 'key.pem'), String(barePort)],
+  {},
+);
+
+try {
+  await load(servicePort); // warm-up: JIT, connection pools, first customers
+  const serviceRuns = [];
+  const bareRuns = [];
+  for (let round = 0; round < rounds; round += 1) {
+    // Alternate the two so machine noise falls on both alike.
+    serviceRuns.push(await load(servicePort));
+    bareRuns.push(await load(barePort));
+  }
+  const summary = (runs) => ({
+    rps: median(runs.map((run) => run.rps)),
+    p50: median(runs.map((run) => run.p50)),
+    p99: median(runs.map((run) => run.p99)),
+    non2xx: runs.reduce((sum, run) => sum + run.non2xx, 0),
+    errors: runs.reduce((sum, run) => sum + run.errors, 0),
+  });
+  const ringfence = summary(serviceRuns);
+  const baseline = summary(bareRuns);
+  console.log(`POST /v2/customer, ${connections} connections, ${seconds} s x ${rounds} rounds (medians)`);
+  console.table({ ringfence, 'bare fastify': baseline });
+  console.log(`throughput ratio ringfence / bare: ${(ringfence.rps / baseline.rps).toFixed(3)}`);
+  console.log(`p99 ratio ringfence / bare: ${(ringfence.p99 / Math.max(baseline.p99, 1)).toFixed(1)}`);
+} finally {
+  service.kill('SIGTERM');
+  bare.kill('SIGTERM');
+}

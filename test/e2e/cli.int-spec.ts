@@ -1,0 +1,58 @@
+/** @jest-environment ./libs/persistence/src/test-support/embedded-database.environment.ts */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { type EmbeddedService, TEST_ADMIN_KEY, startEmbeddedService } from '../support/embedded-service';
+
+const run = promisify(execFile);
+const CLI = join(__dirname, '..', '..', 'bin', 'ringfence.js');
+
+describe('ringfence CLI', () => {
+  let service: EmbeddedService;
+
+  beforeAll(async () => {
+    service = await startEmbeddedService();
+  }, 60_000);
+
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  const cli = (...args: string[]) =>
+    run(process.execPath, [CLI, ...args], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        RINGFENCE_URL: `https://localhost:${(service.app.getHttpServer().address() as { port: number }).port}`,
+        ADMIN_API_KEY: TEST_ADMIN_KEY,
+        DATA_DIR: service.dataDir,
+      },
+    });
+
+  it('creates an account, issues and revokes a key, and lists without plaintext keys', async () => {
+    const created = JSON.parse((await cli('accounts', 'create', 'cli-account', '--industry', 'travel')).stdout) as {
+      accountId: string;
+      keys: Record<string, string>;
+    };
+    expect(created.keys.secretTest).toMatch(/^sk_test_/);
+
+    const issued = JSON.parse((await cli('keys', 'create', created.accountId, '--kind', 'publishable', '--env', 'live')).stdout) as {
+      keyId: string;
+      key: string;
+    };
+    expect(issued.key).toMatch(/^pk_live_/);
+
+    await cli('keys', 'revoke', issued.keyId);
+    const listed = (await cli('accounts', 'list')).stdout;
+    expect(listed).toContain('cli-account');
+    expect(listed).not.toContain(issued.key);
+    expect(listed).not.toContain(created.keys.secretTest);
+    const revokedKey = (JSON.parse(listed) as { accounts: Array<{ keys: Array<{ keyId: string; revokedAt: string | null }> }> }).accounts
+      .flatMap((account) => account.keys)
+      .find((key) => key.keyId === issued.keyId);
+    expect(revokedKey?.revokedAt).toEqual(expect.any(String));
+  });
+
+  it('exits non-zero with the server message for a refused call', async () => {
+    await expect(cli('keys', 'revoke', 'key_unknown')).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('404') });
+  });
+});

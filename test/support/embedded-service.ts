@@ -1,0 +1,49 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { INestApplication } from '@nestjs/common';
+import { runService } from '@ringfence/service-runtime';
+import { standaloneService } from '../../apps/standalone/src/standalone.service';
+import { TestHttpClient } from './https-client';
+
+export const TEST_BOOTSTRAP_KEY = 'sk_test_integrationbootstrapkey01';
+export const TEST_ADMIN_KEY = 'admin-token-for-tests-0123456789';
+
+export interface EmbeddedService {
+  app: INestApplication;
+  client: TestHttpClient;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/** The standalone app in this process (HTTPS on a free port, PGlite in a temp DATA_DIR). */
+export async function startEmbeddedService(env: Record<string, string> = {}): Promise<EmbeddedService> {
+  const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'ringfence-test-'));
+  const { app } = await runService(standaloneService, {
+    PORT: '0',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    BOOTSTRAP_API_KEY: TEST_BOOTSTRAP_KEY,
+    ADMIN_API_KEY: TEST_ADMIN_KEY,
+    ...env,
+  });
+  const address = app.getHttpServer().address() as { port: number };
+  const ca = readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8');
+  return {
+    app,
+    dataDir,
+    client: new TestHttpClient(`https://localhost:${address.port}`, ca),
+    close: () => app.close(),
+  };
+}
+
+/** Polls `probe` until it returns a value (not null/undefined) or the time is up. */
+export async function eventually<T>(probe: () => Promise<T | null | undefined>, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== null && value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -42,7 +42,8 @@ const config: Config = {
       ...shared,
       displayName: 'integration',
       testMatch: ['<rootDir>/{apps,libs,test}/**/*.int-spec.ts'],
-      testTimeout: 120_000,
+      // testTimeout is not a per-project option in jest; the setup file sets it for this tier.
+      setupFilesAfterEnv: ['<rootDir>/test/support/integration-timeout.ts'],
     },
   ],
 };

@@ -31,7 +31,8 @@ describe('distributed mode over Kafka', () => {
   beforeAll(async () => {
     kafka = await startKafkaMock({ topics: [...ALL_TOPICS], partitions: 3 });
     database = await createScratchDatabase('ringfence_e2e');
-    const shared = { DATABASE_URL: database.url, KAFKA_BROKERS: kafka.brokers.join(','), LOG_LEVEL: 'info' };
+    // The mock broker always waits the full fetch time; a real broker answers when data arrives.
+    const shared = { DATABASE_URL: database.url, KAFKA_BROKERS: kafka.brokers.join(','), KAFKA_CONSUMER_MAX_WAIT_MS: '5', LOG_LEVEL: 'info' };
     const dataDir = mkdtempSync(join(tmpdir(), 'ringfence-gw-'));
     const [gatewayPort, ingestionPort, scoringPort] = [await freePort(), await freePort(), await freePort()];
     // Migrations run under an advisory lock, so the three may start together.

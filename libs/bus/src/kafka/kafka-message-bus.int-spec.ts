@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ALL_TOPICS, type CustomerCheckpointReply, EventTopics, RPC_REPLY_TOPIC, RpcTopics } from '@ringfence/contracts';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
+// The mock launcher is repo test tooling, not a library: no Nx project or alias to import it by.
 import { type KafkaMock, startKafkaMock } from '../../../../test/tools/kafka-mock/kafka-mock';
 import { BusUnavailableError } from '../bus-errors';
 import { describeMessageBusConformance } from '../test-support/message-bus.conformance';

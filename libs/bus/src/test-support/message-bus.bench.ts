@@ -4,6 +4,7 @@
  * (append `in-process` or `kafka` to run one part). It starts its own Kafka mock.
  */
 import { ALL_TOPICS, type CustomerCheckpointReply, EventTopics, RpcTopics } from '@ringfence/contracts';
+// The mock launcher is repo test tooling, not a library: no Nx project or alias to import it by.
 import { startKafkaMock } from '../../../../test/tools/kafka-mock/kafka-mock';
 import { InProcessMessageBus } from '../in-process/in-process-message-bus';
 import { KafkaMessageBus, type KafkaMessageBusOptions } from '../kafka/kafka-message-bus';

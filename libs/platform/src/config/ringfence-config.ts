@@ -70,6 +70,8 @@ class EnvironmentVariables {
 
   @Transform(toInt) @IsInt() @Min(10) @Max(60_000) RPC_TIMEOUT_MS!: number;
 
+  @Transform(toInt) @IsInt() @Min(1) @Max(10_000) KAFKA_CONSUMER_MAX_WAIT_MS!: number;
+
   @Transform(toInt) @IsInt() @Min(1) ACCOUNT_RATE_LIMIT_PER_MINUTE!: number;
 
   @Transform(toInt) @IsInt() @Min(1) CUSTOMER_RATE_LIMIT_PER_MINUTE!: number;
@@ -82,6 +84,11 @@ export interface RingfenceConfig {
   dataDir: string;
   databaseUrl?: string;
   kafkaBrokers?: string[];
+  /**
+   * How long a Kafka fetch may wait for data. A real broker answers as soon as data arrives;
+   * brokers that always wait the full time (the test mock) need it small.
+   */
+  kafkaConsumerMaxWaitMs: number;
   neo4j?: { url: string; user: string; password: string };
   bootstrapApiKey?: string;
   adminApiKey?: string;
@@ -115,6 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: ConfigDefaults): Ri
     LOG_LEVEL: 'info',
     BODY_LIMIT_BYTES: String(1024 * 1024),
     RPC_TIMEOUT_MS: '500',
+    KAFKA_CONSUMER_MAX_WAIT_MS: '100',
     ACCOUNT_RATE_LIMIT_PER_MINUTE: '60000',
     CUSTOMER_RATE_LIMIT_PER_MINUTE: '50',
     ...Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== '')),
@@ -140,6 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: ConfigDefaults): Ri
     dataDir: parsed.DATA_DIR,
     databaseUrl: parsed.DATABASE_URL,
     kafkaBrokers: parsed.KAFKA_BROKERS?.split(','),
+    kafkaConsumerMaxWaitMs: parsed.KAFKA_CONSUMER_MAX_WAIT_MS,
     neo4j: neo4jUrl ? { url: neo4jUrl, user: parsed.NEO4J_USER ?? 'neo4j', password: parsed.NEO4J_PASSWORD ?? '' } : undefined,
     bootstrapApiKey: parsed.BOOTSTRAP_API_KEY,
     adminApiKey: parsed.ADMIN_API_KEY,

@@ -40,6 +40,9 @@ export class BusModule {
                   brokers: config.kafkaBrokers,
                   clientId: `ringfence-${options.serviceName}`,
                   consumeReplies: options.sendsRequests,
+                  consumer: { maxWaitTimeInMs: config.kafkaConsumerMaxWaitMs },
+                  // The pod name in Kubernetes: replies are routed to it.
+                  instanceId: process.env.HOSTNAME ? `${process.env.HOSTNAME}-${process.pid}` : undefined,
                   logger,
                 })
               : new InProcessMessageBus({ eventLog, logger }),

@@ -2,6 +2,7 @@
 // the same machine, in the same run: `npm run bench:customer`.
 // Env: BENCH_CONNECTIONS (50), BENCH_SECONDS (15), BENCH_ROUNDS (3; the median round is reported).
 import { spawn } from 'node:child_process';
+import { get } from 'node:https';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -22,14 +23,24 @@ const freePort = () =>
     });
   });
 
-function startProcess(args, env) {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk) => {
-      if (/listening/.test(chunk.toString())) resolve(child);
-    });
-    child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)));
+const answers = (port) =>
+  new Promise((resolve) => {
+    get({ host: '127.0.0.1', port, path: '/health/live', rejectUnauthorized: false }, (res) => resolve(res.statusCode === 200))
+      .on('error', () => resolve(false));
   });
+
+/** Starts a server process and resolves once it answers /health/live (the bare one: any answer). */
+async function startProcess(args, env, port) {
+  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  for (let attempt = 0; attempt < 600; attempt += 1) {
+    if (exited) throw new Error(`${args[0]} exited before answering`);
+    if (await answers(port)) return child;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill();
+  throw new Error(`${args[0]} did not answer within 60 s`);
 }
 
 let sequence = 0;
@@ -74,11 +85,14 @@ const service = await startProcess(['dist/apps/standalone/src/main.js'], {
   DATA_DIR: dataDir,
   BOOTSTRAP_API_KEY: KEY,
   LOG_LEVEL: 'warn',
-});
+  // BENCH_DATABASE_URL measures the same process on PostgreSQL instead of the embedded PGlite.
+  ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
+}, servicePort);
 const barePort = await freePort();
 const bare = await startProcess(
   ['test/bench/bare-fastify-server.mjs', join(dataDir, 'tls', 'cert.pem'), join(dataDir, 'tls', 'key.pem'), String(barePort)],
   {},
+  barePort,
 );
 
 try {

@@ -9,6 +9,7 @@ import { TestHttpClient } from '../support/https-client';
 import { customerRequest, pspTransactionRequest } from '../support/payload-factories';
 import { createScratchDatabase } from '../support/postgres-database';
 import { eventually } from '../support/embedded-service';
+import { type TcpProxy, startTcpProxy } from '../support/tcp-proxy';
 
 const BOOTSTRAP_KEY = 'sk_test_distributedbootstrapkey1';
 
@@ -22,6 +23,9 @@ describe('distributed mode over Kafka', () => {
   let services: ChildService[] = [];
   let client: TestHttpClient;
   let gatewayLog: ChildService;
+  let gatewayPort: number;
+  let databaseProxy: TcpProxy;
+  let ca: string;
 
   async function waitReady(port: number, https: boolean, ca?: string) {
     const probe = new TestHttpClient(`${https ? 'https' : 'http'}://localhost:${port}`, ca);
@@ -34,22 +38,33 @@ describe('distributed mode over Kafka', () => {
     // The mock broker always waits the full fetch time; a real broker answers when data arrives.
     const shared = { DATABASE_URL: database.url, KAFKA_BROKERS: kafka.brokers.join(','), KAFKA_CONSUMER_MAX_WAIT_MS: '5', LOG_LEVEL: 'info' };
     const dataDir = mkdtempSync(join(tmpdir(), 'ringfence-gw-'));
-    const [gatewayPort, ingestionPort, scoringPort] = [await freePort(), await freePort(), await freePort()];
-    // Migrations run under an advisory lock, so the three may start together.
-    gatewayLog = spawnService('gateway', { ...shared, PORT: String(gatewayPort), DATA_DIR: dataDir, BOOTSTRAP_API_KEY: BOOTSTRAP_KEY });
-    services = [
-      gatewayLog,
-      spawnService('ingestion', { ...shared, PORT: String(ingestionPort) }),
-      spawnService('scoring', { ...shared, PORT: String(scoringPort) }),
-    ];
+    // The gateway reaches PostgreSQL through a proxy the last test cuts.
+    const postgres = new URL(database.url);
+    databaseProxy = await startTcpProxy(postgres.hostname, Number(postgres.port || 5432));
+    const gatewayDatabase = new URL(database.url);
+    gatewayDatabase.port = String(databaseProxy.port);
+    gatewayPort = await freePort();
+    // Migrations run under an advisory lock, so every app may start at once.
+    gatewayLog = spawnService('gateway', {
+      ...shared,
+      DATABASE_URL: gatewayDatabase.toString(),
+      PORT: String(gatewayPort),
+      DATA_DIR: dataDir,
+      BOOTSTRAP_API_KEY: BOOTSTRAP_KEY,
+    });
+    const workers = await Promise.all(
+      ['ingestion', 'scoring', 'graph', 'lookup', 'labelling'].map(async (app) => ({ app, port: await freePort() })),
+    );
+    services = [gatewayLog, ...workers.map(({ app, port }) => spawnService(app, { ...shared, PORT: String(port) }))];
     await gatewayLog.waitForOutput(/"msg":"listening"/, 60_000);
-    const ca = readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8');
-    await Promise.all([waitReady(gatewayPort, true, ca), waitReady(ingestionPort, false), waitReady(scoringPort, false)]);
+    ca = readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8');
+    await Promise.all([waitReady(gatewayPort, true, ca), ...workers.map(({ port }) => waitReady(port, false))]);
     client = new TestHttpClient(`https://localhost:${gatewayPort}`, ca);
   }, 120_000);
 
   afterAll(async () => {
     await Promise.all(services.map((service) => service.stop()));
+    await databaseProxy?.close();
     await kafka?.stop();
     await database?.drop();
   });
@@ -96,7 +111,19 @@ describe('distributed mode over Kafka', () => {
     const started = Date.now();
     const response = await client.send({ method: 'POST', path: '/psp/transaction/async', body: pspTransactionRequest(), apiKey: BOOTSTRAP_KEY });
     expect(response.status).toBe(503);
-    expect(response.body).toMatchObject({ status: 503, traceId: expect.any(String) });
+    expect(response.body).toMatchObject({ status: 503, message: expect.stringContaining('unavailable'), traceId: expect.any(String) });
     expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('answers 503 quickly, never 200, when the database is gone, and says so on /health/ready', async () => {
+    await databaseProxy.close();
+    const started = Date.now();
+    const response = await client.send({ method: 'POST', path: '/v2/customer', body: customerRequest(), apiKey: BOOTSTRAP_KEY });
+    expect(response.status).toBe(503);
+    expect(response.body).toMatchObject({ status: 503, message: expect.stringContaining('database'), traceId: expect.any(String) });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const ready = await client.send({ path: '/health/ready' });
+    expect(ready.status).toBe(503);
+    expect(ready.body).toMatchObject({ message: expect.stringContaining('database') });
   });
 });

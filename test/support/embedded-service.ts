@@ -28,7 +28,7 @@ export async function startEmbeddedService(env: Record<string, string> = {}): Pr
     ...env,
   });
   const address = app.getHttpServer().address() as { port: number };
-  const ca = readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8');
+  const ca = env.TLS_CERT_FILE ? readFileSync(env.TLS_CERT_FILE, 'utf8') : readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8');
   return {
     app,
     dataDir,

@@ -4,7 +4,7 @@ export {
   POSTGRES_CONNECT_TIMEOUT_MS,
   POSTGRES_POOL_SIZE,
 } from './persistence.options';
-export { DatabaseUnavailableError } from './persistence-errors';
+export { DatabaseUnavailableError, isDatabaseUnavailable } from './persistence-errors';
 export { PersistenceModule } from './persistence.module';
 export { DatabaseHealth, DATABASE_READY_TIMEOUT_MS } from './database-health.service';
 export { TypeOrmAccountRepository } from './repositories/typeorm-account.repository';

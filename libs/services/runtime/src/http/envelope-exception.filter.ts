@@ -1,5 +1,6 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, NotFoundException } from '@nestjs/common';
 import { BusRemoteError, BusTimeoutError, BusUnavailableError } from '@ringfence/bus';
+import { isDatabaseUnavailable } from '@ringfence/persistence';
 import { AppError, INTERNAL_ERROR_MESSAGE, type Logger, errorEnvelope } from '@ringfence/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteTable } from './route-table';
@@ -70,6 +71,7 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
       return { status: exception.statusCode, message: `request: ${exception.message}` };
     }
     if (exception instanceof SyntaxError) return { status: 400, message: 'body: is not valid JSON' };
+    if (isDatabaseUnavailable(exception)) return { status: 503, message: 'the database is unavailable; nothing was accepted, retry' };
     return { status: 500, message: INTERNAL_ERROR_MESSAGE };
   }
 

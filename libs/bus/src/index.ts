@@ -6,3 +6,4 @@ export * from './handler-retry';
 export * from './rpc-failure';
 export * from './in-process/in-process-message-bus';
 export * from './kafka/kafka-message-bus';
+export * from './bus-lifecycle';

@@ -8,6 +8,7 @@ import {
   type RpcTopicMap,
 } from '@ringfence/contracts';
 import { BusTimeoutError, BusUnavailableError } from '../bus-errors';
+import { BusLifecycle } from '../bus-lifecycle';
 import { type BusLogger, SILENT_BUS_LOGGER } from '../bus-logger';
 import type { EventLogStore, LoggedEvent } from '../event-log';
 import { DEFAULT_HANDLER_RETRY, deliverUntilHandled, type HandlerRetryOptions, retryDelayMs, sleep } from '../handler-retry';
@@ -31,7 +32,6 @@ export interface InProcessMessageBusOptions {
 
 type AnyEventHandler = (message: MessageEnvelope<unknown>) => Promise<void>;
 type AnyRpcHandler = (message: MessageEnvelope<unknown>) => Promise<unknown>;
-type BusState = 'created' | 'starting' | 'started' | 'stopping' | 'stopped';
 
 interface PendingRequest {
   topic: string;
@@ -228,10 +228,8 @@ export class InProcessMessageBus implements MessageBus {
   private readonly responders = new Map<string, AnyRpcHandler>();
   private readonly pending = new Set<PendingRequest>();
   private readonly runningRequestHandlers = new Set<Promise<RpcReply<unknown>>>();
-  private state: BusState = 'created';
+  private readonly lifecycle = new BusLifecycle();
   private abort = new AbortController();
-  private starting: Promise<void> | undefined;
-  private stopping: Promise<void> | undefined;
   private appendTail: Promise<unknown> = Promise.resolve();
 
   constructor(options: InProcessMessageBusOptions) {
@@ -252,7 +250,7 @@ export class InProcessMessageBus implements MessageBus {
   }
 
   subscribe<T extends EventTopic>(topic: T, options: SubscribeOptions, handler: EventHandler<T>): void {
-    this.assertRegistering();
+    this.lifecycle.assertRegistering();
     const lanes = this.lanesByTopic.get(topic) ?? [];
     if (lanes.some((lane) => lane.group === options.group)) {
       throw new Error(`group ${options.group} already consumes ${topic}`);
@@ -264,15 +262,13 @@ export class InProcessMessageBus implements MessageBus {
   }
 
   handle<T extends RpcTopic>(topic: T, _options: SubscribeOptions, handler: RpcHandler<T>): void {
-    this.assertRegistering();
+    this.lifecycle.assertRegistering();
     if (this.responders.has(topic)) throw new Error(`${topic} already has a responder`);
     this.responders.set(topic, handler as AnyRpcHandler);
   }
 
   async publish<T extends EventTopic>(topic: T, message: MessageEnvelope<EventTopicMap[T]>): Promise<void> {
-    if (this.state !== 'started' && this.state !== 'stopping') {
-      throw new BusUnavailableError(`the bus is ${this.state}; start it before publishing`);
-    }
+    this.lifecycle.assertCanPublish();
     const key = messageKey(message);
     let sequence: number;
     try {
@@ -289,9 +285,8 @@ export class InProcessMessageBus implements MessageBus {
     message: MessageEnvelope<RpcTopicMap[T]['request']>,
     options: RequestOptions,
   ): Promise<RpcTopicMap[T]['reply']> {
-    if (this.state !== 'started') {
-      return Promise.reject(new BusUnavailableError(`the bus is ${this.state}; start it before sending requests`));
-    }
+    const refusal = this.lifecycle.requestRefusal();
+    if (refusal) return Promise.reject(refusal);
     const handler = this.responders.get(topic);
     if (handler === undefined) {
       // In one process a missing responder is a wiring mistake; waiting for the timeout hides it.
@@ -334,42 +329,28 @@ export class InProcessMessageBus implements MessageBus {
   }
 
   start(): Promise<void> {
-    if (this.state === 'started') return Promise.resolve();
-    if (this.state === 'starting' && this.starting) return this.starting;
-    if (this.state !== 'created') {
-      return Promise.reject(new Error(`the bus is ${this.state}; create a new one to start again`));
-    }
-    this.state = 'starting';
-    this.starting = this.startLanes().finally(() => (this.starting = undefined));
-    return this.starting;
+    return this.lifecycle.start(() => this.startLanes());
   }
 
   stop(): Promise<void> {
-    if (this.stopping) return this.stopping;
-    this.stopping = this.stopLanes();
-    return this.stopping;
+    return this.lifecycle.stop((wasRunning) => this.stopLanes(wasRunning));
   }
 
   async isReady(): Promise<boolean> {
-    return this.state === 'started';
+    return this.lifecycle.state === 'started';
   }
 
   private async startLanes(): Promise<void> {
     try {
       await Promise.all(this.lanes.map((lane) => lane.loadOffset()));
     } catch (error) {
-      this.state = 'created';
       throw new BusUnavailableError('could not read the consumer offsets from the event log', error);
     }
     this.abort = new AbortController();
     for (const lane of this.lanes) lane.start(this.abort.signal);
-    this.state = 'started';
   }
 
-  private async stopLanes(): Promise<void> {
-    await this.starting?.catch(() => undefined);
-    const wasRunning = this.state === 'started';
-    this.state = 'stopping';
+  private async stopLanes(wasRunning: boolean): Promise<void> {
     for (const entry of this.pending) {
       clearTimeout(entry.timer);
       entry.reject(new BusUnavailableError(`the bus stopped before ${entry.topic} answered`));
@@ -384,11 +365,6 @@ export class InProcessMessageBus implements MessageBus {
       ]);
     }
     await this.appendTail;
-    this.state = 'stopped';
-  }
-
-  private assertRegistering(): void {
-    if (this.state !== 'created') throw new Error('subscribe and handle must be called before start');
   }
 
   /**

@@ -24,6 +24,7 @@ import {
   type Producer,
 } from 'kafkajs';
 import { BusTimeoutError, BusUnavailableError } from '../bus-errors';
+import { BusLifecycle } from '../bus-lifecycle';
 import { type BusLogger, SILENT_BUS_LOGGER } from '../bus-logger';
 import { DEFAULT_HANDLER_RETRY, deliverUntilHandled, type HandlerRetryOptions } from '../handler-retry';
 import type { EventHandler, MessageBus, RequestOptions, RpcHandler, SubscribeOptions } from '../message-bus';
@@ -107,7 +108,6 @@ const DEFAULT_CLIENT_RETRY: KafkaClientRetry = { retries: 2, initialRetryTimeMs:
 
 type AnyEventHandler = (message: MessageEnvelope<unknown>) => Promise<void>;
 type AnyRpcHandler = (message: MessageEnvelope<unknown>) => Promise<unknown>;
-type BusState = 'created' | 'starting' | 'started' | 'stopping' | 'stopped';
 
 interface PendingRequest {
   topic: string;
@@ -198,10 +198,8 @@ export class KafkaMessageBus implements MessageBus {
   private consumers: RunningConsumer[] = [];
   private producer: Producer | undefined;
   private admin: Admin | undefined;
-  private state: BusState = 'created';
+  private readonly lifecycle = new BusLifecycle();
   private abort = new AbortController();
-  private starting: Promise<void> | undefined;
-  private stopping: Promise<void> | undefined;
 
   constructor(options: KafkaMessageBusOptions) {
     this.instanceId = options.instanceId ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
@@ -233,7 +231,7 @@ export class KafkaMessageBus implements MessageBus {
   }
 
   subscribe<T extends EventTopic>(topic: T, options: SubscribeOptions, handler: EventHandler<T>): void {
-    this.assertRegistering();
+    this.lifecycle.assertRegistering();
     const handlers = this.eventGroups.get(options.group) ?? new Map<string, AnyEventHandler>();
     if (handlers.has(topic)) throw new Error(`group ${options.group} already consumes ${topic}`);
     handlers.set(topic, handler as AnyEventHandler);
@@ -241,7 +239,7 @@ export class KafkaMessageBus implements MessageBus {
   }
 
   handle<T extends RpcTopic>(topic: T, options: SubscribeOptions, handler: RpcHandler<T>): void {
-    this.assertRegistering();
+    this.lifecycle.assertRegistering();
     if (this.respondedTopics.has(topic)) throw new Error(`${topic} already has a responder`);
     this.respondedTopics.add(topic);
     const handlers = this.responderGroups.get(options.group) ?? new Map<string, AnyRpcHandler>();
@@ -250,9 +248,7 @@ export class KafkaMessageBus implements MessageBus {
   }
 
   async publish<T extends EventTopic>(topic: T, message: MessageEnvelope<EventTopicMap[T]>): Promise<void> {
-    if (this.state !== 'started' && this.state !== 'stopping') {
-      throw new BusUnavailableError(`the bus is ${this.state}; start it before publishing`);
-    }
+    this.lifecycle.assertCanPublish();
     await this.send(topic, messageKey(message), JSON.stringify(message), { [KAFKA_HEADERS.eventId]: message.eventId });
   }
 
@@ -261,9 +257,8 @@ export class KafkaMessageBus implements MessageBus {
     message: MessageEnvelope<RpcTopicMap[T]['request']>,
     options: RequestOptions,
   ): Promise<RpcTopicMap[T]['reply']> {
-    if (this.state !== 'started') {
-      return Promise.reject(new BusUnavailableError(`the bus is ${this.state}; start it before sending requests`));
-    }
+    const refusal = this.lifecycle.requestRefusal();
+    if (refusal) return Promise.reject(refusal);
     if (!this.consumeReplies) {
       return Promise.reject(new BusUnavailableError('this bus was created with consumeReplies: false and cannot send requests'));
     }
@@ -294,25 +289,16 @@ export class KafkaMessageBus implements MessageBus {
   }
 
   start(): Promise<void> {
-    if (this.state === 'started') return Promise.resolve();
-    if (this.state === 'starting' && this.starting) return this.starting;
-    if (this.state !== 'created') {
-      return Promise.reject(new Error(`the bus is ${this.state}; create a new one to start again`));
-    }
-    this.state = 'starting';
-    this.starting = this.connect().finally(() => (this.starting = undefined));
-    return this.starting;
+    return this.lifecycle.start(() => this.connect());
   }
 
   stop(): Promise<void> {
-    if (this.stopping) return this.stopping;
-    this.stopping = this.shutdown();
-    return this.stopping;
+    return this.lifecycle.stop(() => this.shutdown());
   }
 
   /** Started, every consumer in its group, and the cluster answers a metadata request. */
   async isReady(): Promise<boolean> {
-    if (this.state !== 'started' || this.admin === undefined) return false;
+    if (this.lifecycle.state !== 'started' || this.admin === undefined) return false;
     if (this.consumers.some((running) => !running.healthy)) return false;
     try {
       await withTimeout(this.admin.describeCluster(), this.requestTimeoutMs, 'the cluster did not describe itself in time');
@@ -335,11 +321,9 @@ export class KafkaMessageBus implements MessageBus {
     this.admin = this.kafka.admin({ retry: this.kafkaRetry() });
     try {
       await withTimeout(this.connectAll(producer, this.admin), this.startTimeoutMs, `the bus did not start within ${this.startTimeoutMs} ms`);
-      this.state = 'started';
     } catch (error) {
       this.abort.abort();
       await this.disconnectAll();
-      this.state = 'created';
       throw error instanceof BusUnavailableError ? error : new BusUnavailableError('could not connect to Kafka', error);
     }
   }
@@ -541,7 +525,7 @@ export class KafkaMessageBus implements MessageBus {
   /** Resolves once every in-sync replica has the record; anything else is `BusUnavailableError`. */
   private async send(topic: string, key: string, value: string, headers: Record<string, string>): Promise<void> {
     const producer = this.producer;
-    if (producer === undefined) throw new BusUnavailableError(`the bus is ${this.state}`);
+    if (producer === undefined) throw new BusUnavailableError(`the bus is ${this.lifecycle.state}`);
     try {
       await withTimeout(
         producer.send({ topic, acks: -1, timeout: this.requestTimeoutMs, messages: [{ key, value, headers }] }),
@@ -554,8 +538,6 @@ export class KafkaMessageBus implements MessageBus {
   }
 
   private async shutdown(): Promise<void> {
-    await this.starting?.catch(() => undefined);
-    this.state = 'stopping';
     for (const [correlationId, entry] of this.pending) {
       clearTimeout(entry.timer);
       entry.reject(new BusUnavailableError(`the bus stopped before ${entry.topic} answered (${correlationId})`));
@@ -565,7 +547,6 @@ export class KafkaMessageBus implements MessageBus {
     // Only now that the consumers are stopping, so kafkajs does not fetch an abandoned event again.
     this.abort.abort();
     await disconnected;
-    this.state = 'stopped';
   }
 
   /** Consumers first (their in-flight handlers may still publish), then the producer. */
@@ -587,7 +568,4 @@ export class KafkaMessageBus implements MessageBus {
     };
   }
 
-  private assertRegistering(): void {
-    if (this.state !== 'created') throw new Error('subscribe and handle must be called before start');
-  }
 }

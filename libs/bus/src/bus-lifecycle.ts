@@ -1,0 +1,71 @@
+import { BusUnavailableError } from './bus-errors';
+
+export type BusState = 'created' | 'starting' | 'started' | 'stopping' | 'stopped';
+
+/**
+ * The life both bus adapters share, so they agree on what each state allows: consumers are
+ * registered while `created`; a bus starts once (a failed start returns it to `created`) and
+ * stops once; publishing is allowed while started and while stopping (in-flight handlers may
+ * still publish); requests only while started.
+ */
+export class BusLifecycle {
+  private current: BusState = 'created';
+  private starting: Promise<void> | undefined;
+  private stopping: Promise<void> | undefined;
+
+  get state(): BusState {
+    return this.current;
+  }
+
+  /** Runs `connect` once; concurrent calls share it. */
+  start(connect: () => Promise<void>): Promise<void> {
+    if (this.current === 'started') return Promise.resolve();
+    if (this.current === 'starting' && this.starting) return this.starting;
+    if (this.current !== 'created') {
+      return Promise.reject(new Error(`the bus is ${this.current}; create a new one to start again`));
+    }
+    this.current = 'starting';
+    this.starting = connect()
+      .then(
+        () => {
+          this.current = 'started';
+        },
+        (error: unknown) => {
+          this.current = 'created';
+          throw error;
+        },
+      )
+      .finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  /** Waits for a start under way, then runs `shutdown` once; `wasRunning` says whether it had started. */
+  stop(shutdown: (wasRunning: boolean) => Promise<void>): Promise<void> {
+    this.stopping ??= (async () => {
+      await this.starting?.catch(() => undefined);
+      const wasRunning = this.current === 'started';
+      this.current = 'stopping';
+      try {
+        await shutdown(wasRunning);
+      } finally {
+        this.current = 'stopped';
+      }
+    })();
+    return this.stopping;
+  }
+
+  assertRegistering(): void {
+    if (this.current !== 'created') throw new Error('subscribe and handle must be called before start');
+  }
+
+  assertCanPublish(): void {
+    if (this.current !== 'started' && this.current !== 'stopping') {
+      throw new BusUnavailableError(`the bus is ${this.current}; start it before publishing`);
+    }
+  }
+
+  /** The error for a request sent while not started, or undefined when requests may go. */
+  requestRefusal(): BusUnavailableError | undefined {
+    return this.current === 'started' ? undefined : new BusUnavailableError(`the bus is ${this.current}; start it before sending requests`);
+  }
+}

@@ -22,8 +22,10 @@ export interface EntityDocument {
 export interface EntityDocumentRepository {
   find(ref: EntityRef): Promise<EntityDocument | null>;
   /**
-   * Reads the current document under a row lock, lets `merge` compute the next one, and stores
-   * it, atomically. `merge` returns null when nothing changes (nothing is written then).
+   * Reads the current document, lets `merge` compute the next one, and stores it only if
+   * nobody wrote in between (otherwise it reads and merges again), so concurrent updates apply
+   * one after the other. `merge` must be pure; it returns null when nothing changes (nothing is
+   * written then).
    */
   update(
     ref: EntityRef,

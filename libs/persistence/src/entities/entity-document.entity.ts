@@ -9,6 +9,8 @@ export interface EntityDocumentRow {
   entityId: string;
   fields: Record<string, unknown>;
   fieldTimestamps: Record<string, number>;
+  /** Bumped by every write; updates are compare-and-set on it. */
+  revision: string;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -27,6 +29,7 @@ export const EntityDocumentEntity = new EntitySchema<EntityDocumentRow>({
     entityId: { name: 'entity_id', type: 'text', primary: true, primaryKeyConstraintName: 'pk_entity_documents' },
     fields: { type: 'jsonb' },
     fieldTimestamps: { name: 'field_timestamps', type: 'jsonb' },
+    revision: { type: 'bigint', default: 0 },
     createdAt: { name: 'created_at', type: 'timestamptz', default: () => 'now()' },
     updatedAt: { name: 'updated_at', type: 'timestamptz', default: () => 'now()' },
   },

@@ -6,6 +6,8 @@ import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/Postgres
 import { EmbeddedDataDirLock } from './embedded-data-dir.lock';
 import { runMigrations } from './migration.runner';
 import { loadPGliteRuntime } from './pglite.loader';
+import { PGliteStatementBatcher } from './embedded/pglite-statement-batcher';
+import { PGliteWorkerDatabase } from './embedded/pglite-worker-database';
 import { DatabaseUnavailableError } from './persistence-errors';
 import {
   assertValidPersistenceOptions,
@@ -87,14 +89,16 @@ function createPostgresDataSource(options: PersistenceOptions, databaseUrl: stri
 
 async function createEmbeddedDataSource(options: PersistenceOptions): Promise<DataSource> {
   const directory = embeddedDirectory(options.dataDir);
-  const { PGlite, createPgConfig } = loadPGliteRuntime();
+  const { createPgConfig } = loadPGliteRuntime();
   let lock: EmbeddedDataDirLock | undefined;
-  let database: PGliteDatabase;
+  let database: PGliteWorkerDatabase | undefined;
   try {
     await mkdir(directory, { recursive: true });
     lock = await EmbeddedDataDirLock.acquire(`${directory}.lock`);
-    database = await PGlite.create(directory);
+    database = new PGliteWorkerDatabase(directory);
+    await database.waitReady;
   } catch (error: unknown) {
+    await database?.close();
     await lock?.release();
     throw new DatabaseUnavailableError(`${describeDatabase(options)} could not be opened: ${reason(error)}`, {
       cause: error,
@@ -105,7 +109,8 @@ async function createEmbeddedDataSource(options: PersistenceOptions): Promise<Da
       ...baseOptions(options),
       poolSize: 1,
       extra: {
-        ...createPgConfig(database),
+        // The batcher stands in for a PGlite instance: it has the members the adapter uses.
+        ...createPgConfig(new PGliteStatementBatcher(database) as unknown as PGliteDatabase),
         max: 1,
         idleTimeoutMillis: 0,
         connectionTimeoutMillis: EMBEDDED_SESSION_WAIT_MS,
@@ -120,7 +125,7 @@ async function createEmbeddedDataSource(options: PersistenceOptions): Promise<Da
 class EmbeddedDataSource extends DataSource {
   constructor(
     options: PostgresConnectionOptions,
-    private readonly embeddedDatabase: PGliteDatabase,
+    private readonly embeddedDatabase: PGliteWorkerDatabase,
     private readonly lock: EmbeddedDataDirLock,
   ) {
     super(options);

@@ -8,6 +8,8 @@ export interface AccountSettings {
   voucherAbuseEnabled?: boolean;
   /** Whether the POTENTIALLY_ labels are allowed (decisions §8). */
   potentialLabelsEnabled?: boolean;
+  /** The action a rate-limited checkpoint answers (decisions §1); ALLOW when absent. */
+  defaultAction?: 'ALLOW' | 'REVIEW' | 'PREVENT';
 }
 
 export interface Account {

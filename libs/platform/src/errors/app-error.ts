@@ -30,3 +30,11 @@ export class AppError extends Error {
 
 /** The generic text sent for unexpected errors; details stay in the log under the traceId. */
 export const INTERNAL_ERROR_MESSAGE = 'internal error; quote the traceId to the operator';
+
+/** 429 with the seconds after which the client may try again (the `Retry-After` header). */
+export class RateLimitedError extends AppError {
+  constructor(readonly retryAfterSeconds: number, message: string) {
+    super('RATE_LIMITED', message);
+    this.name = 'RateLimitedError';
+  }
+}

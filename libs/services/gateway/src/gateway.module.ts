@@ -6,6 +6,7 @@ import { CustomerCheckpointUseCase } from './customer/customer-checkpoint.use-ca
 import { CustomerController } from './customer/customer.controller';
 import { PspTransactionController } from './psp/psp-transaction.controller';
 import { TransactionIngestUseCase } from './psp/transaction-ingest.use-case';
+import { RateLimits } from './rate-limit/rate-limits.service';
 
 /**
  * The public HTTPS API: authenticates, validates, maps each route to its bus message, and
@@ -13,6 +14,6 @@ import { TransactionIngestUseCase } from './psp/transaction-ingest.use-case';
  */
 @Module({
   controllers: [CustomerController, PspTransactionController, AuthController, AdminController],
-  providers: [CustomerCheckpointUseCase, TransactionIngestUseCase, BootstrapAccountService],
+  providers: [CustomerCheckpointUseCase, TransactionIngestUseCase, BootstrapAccountService, RateLimits],
 })
 export class GatewayModule {}

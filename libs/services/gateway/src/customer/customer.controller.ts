@@ -23,7 +23,7 @@ export class CustomerController {
   })
   @ApiQuery({ name: 'score', required: false, type: Boolean, description: 'Legacy switch, accepted and ignored (always scores).' })
   @ApiOkResponse({ type: CustomerRecommendationResponseDto })
-  @ApiErrorResponses(400, 401, 403, 413, 415, 503)
+  @ApiErrorResponses(400, 401, 403, 413, 415, 429, 503)
   upsert(@CurrentPrincipal() principal: Principal, @Body() body: CustomerRequestDto, @Req() request: FastifyRequest) {
     return this.checkpoint.execute(principal, body, String(request.id));
   }

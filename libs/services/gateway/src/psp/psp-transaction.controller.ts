@@ -25,7 +25,7 @@ export class PspTransactionController {
   @ApiBody({ type: PspTransactionRequestDto })
   @ApiQuery({ name: 'checkpoint', required: false, enum: PSP_CHECKPOINTS, description: 'Request a recommendation at this checkpoint.' })
   @ApiOkResponse({ type: AcknowledgementResponseDto })
-  @ApiErrorResponses(400, 401, 403, 413, 415, 503)
+  @ApiErrorResponses(400, 401, 403, 413, 415, 429, 503)
   ingestAsync(
     @CurrentPrincipal() principal: Principal,
     @ValidBodyAndQuery(PspTransactionRequestDto, PspTransactionQueryDto) input: BodyAndQuery<PspTransactionRequestDto, PspTransactionQueryDto>,

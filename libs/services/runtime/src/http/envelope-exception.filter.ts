@@ -1,7 +1,7 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, NotFoundException } from '@nestjs/common';
 import { BusRemoteError, BusTimeoutError, BusUnavailableError } from '@ringfence/bus';
 import { isDatabaseUnavailable } from '@ringfence/persistence';
-import { AppError, INTERNAL_ERROR_MESSAGE, type Logger, errorEnvelope } from '@ringfence/platform';
+import { AppError, INTERNAL_ERROR_MESSAGE, type Logger, RateLimitedError, errorEnvelope } from '@ringfence/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteTable } from './route-table';
 
@@ -54,6 +54,9 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
   }
 
   private describe(exception: unknown, request: FastifyRequest): Described {
+    if (exception instanceof RateLimitedError) {
+      return { status: exception.status, message: exception.message, headers: { 'retry-after': String(exception.retryAfterSeconds) } };
+    }
     if (exception instanceof AppError) return { status: exception.status, message: exception.message };
     if (exception instanceof NotFoundException) return this.notFound(request);
     if (exception instanceof HttpException) {

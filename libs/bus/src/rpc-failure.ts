@@ -1,6 +1,7 @@
-import type { RpcReply } from '@ringfence/contracts';
+import type { MessageEnvelope, RpcReply } from '@ringfence/contracts';
 import { INTERNAL_ERROR_MESSAGE } from '@ringfence/platform';
 import { BusRemoteError, BusTimeoutError, BusUnavailableError } from './bus-errors';
+import type { BusLogger } from './bus-logger';
 
 /** The error half of an `RpcReply`: what a requester learns about a failed request. */
 export type RpcFailure = Extract<RpcReply<unknown>, { ok: false }>['error'];
@@ -55,4 +56,25 @@ export function toRpcFailure(error: unknown): MappedFailure {
 
 export function remoteErrorFrom(topic: string, failure: RpcFailure): BusRemoteError {
   return new BusRemoteError(topic, failure.code, failure.status, failure.message);
+}
+
+/**
+ * Runs a responder and turns its outcome into the reply both adapters send; never rejects.
+ * Unexpected errors are logged here, with the request's traceId, and answered generically.
+ */
+export async function answerRequest(
+  topic: string,
+  handler: (message: MessageEnvelope<unknown>) => Promise<unknown>,
+  message: MessageEnvelope<unknown>,
+  logger: BusLogger,
+): Promise<RpcReply<unknown>> {
+  try {
+    return { ok: true, value: await handler(message) };
+  } catch (error) {
+    const { failure, expected } = toRpcFailure(error);
+    if (!expected) {
+      logger.error({ topic, traceId: message.traceId, eventId: message.eventId, err: error }, 'request handler failed');
+    }
+    return { ok: false, error: failure };
+  }
 }

@@ -13,7 +13,7 @@ import { type BusLogger, SILENT_BUS_LOGGER } from '../bus-logger';
 import type { EventLogStore, LoggedEvent } from '../event-log';
 import { DEFAULT_HANDLER_RETRY, deliverUntilHandled, type HandlerRetryOptions, retryDelayMs, sleep } from '../handler-retry';
 import type { EventHandler, MessageBus, RequestOptions, RpcHandler, SubscribeOptions } from '../message-bus';
-import { remoteErrorFrom, toRpcFailure } from '../rpc-failure';
+import { answerRequest, remoteErrorFrom } from '../rpc-failure';
 
 export interface InProcessMessageBusOptions {
   /** The durable log every publish is appended to before it resolves. */
@@ -302,7 +302,7 @@ export class InProcessMessageBus implements MessageBus {
         }, options.timeoutMs),
       };
       this.pending.add(entry);
-      const answering = this.answer(topic, handler, message);
+      const answering = answerRequest(topic, handler, message, this.logger);
       this.runningRequestHandlers.add(answering);
       void answering.then((reply) => {
         this.runningRequestHandlers.delete(answering);
@@ -313,19 +313,6 @@ export class InProcessMessageBus implements MessageBus {
         else reject(remoteErrorFrom(topic, reply.error));
       });
     });
-  }
-
-  /** The handler's outcome as the Kafka responder would send it; never rejects. */
-  private async answer(topic: string, handler: AnyRpcHandler, message: MessageEnvelope<unknown>): Promise<RpcReply<unknown>> {
-    try {
-      return { ok: true, value: await handler(message) };
-    } catch (error) {
-      const { failure, expected } = toRpcFailure(error);
-      if (!expected) {
-        this.logger.error({ topic, traceId: message.traceId, eventId: message.eventId, err: error }, 'request handler failed');
-      }
-      return { ok: false, error: failure };
-    }
   }
 
   start(): Promise<void> {

@@ -28,7 +28,7 @@ import { BusLifecycle } from '../bus-lifecycle';
 import { type BusLogger, SILENT_BUS_LOGGER } from '../bus-logger';
 import { DEFAULT_HANDLER_RETRY, deliverUntilHandled, type HandlerRetryOptions } from '../handler-retry';
 import type { EventHandler, MessageBus, RequestOptions, RpcHandler, SubscribeOptions } from '../message-bus';
-import { remoteErrorFrom, toRpcFailure } from '../rpc-failure';
+import { answerRequest, remoteErrorFrom } from '../rpc-failure';
 import { kafkaLogCreator } from './kafka-log-creator';
 
 /** The headers the bus puts on Kafka records; other tools (and the warehouse) may read them. */
@@ -488,15 +488,7 @@ export class KafkaMessageBus implements MessageBus {
     if (handler === undefined || !isEnvelope(envelope)) {
       return { ok: false, error: { code: 'VALIDATION_FAILED', status: 400, message: 'the request is not a message envelope' } };
     }
-    try {
-      return { ok: true, value: await handler(envelope) };
-    } catch (error) {
-      const { failure, expected } = toRpcFailure(error);
-      if (!expected) {
-        this.logger.error({ topic, traceId: envelope.traceId, eventId: envelope.eventId, err: error }, 'request handler failed');
-      }
-      return { ok: false, error: failure };
-    }
+    return answerRequest(topic, handler, envelope, this.logger);
   }
 
   private async receiveReply({ message }: EachMessagePayload): Promise<void> {

@@ -1,4 +1,3 @@
-/** @jest-environment ./libs/persistence/src/test-support/embedded-database.environment.ts */
 import { ENTITY_DOCUMENT_REPOSITORY, type EntityDocumentRepository } from '@ringfence/entities';
 import { customerRequest, pspTransactionRequest } from '../support/payload-factories';
 import { type EmbeddedService, TEST_ADMIN_KEY, TEST_BOOTSTRAP_KEY, eventually, startEmbeddedService } from '../support/embedded-service';

@@ -1,4 +1,3 @@
-/** @jest-environment ./libs/persistence/src/test-support/embedded-database.environment.ts */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';

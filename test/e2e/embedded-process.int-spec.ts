@@ -1,4 +1,3 @@
-/** @jest-environment ./libs/persistence/src/test-support/embedded-database.environment.ts */
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

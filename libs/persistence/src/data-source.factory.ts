@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
 import { EmbeddedDataDirLock } from './embedded-data-dir.lock';
 import { runMigrations } from './migration.runner';
-import { loadPGliteRuntime } from './pglite.loader';
+import { loadCreatePgConfig } from './pglite.loader';
 import { PGliteStatementBatcher } from './embedded/pglite-statement-batcher';
 import { PGliteWorkerDatabase } from './embedded/pglite-worker-database';
 import { DatabaseUnavailableError } from './persistence-errors';
@@ -89,7 +89,7 @@ function createPostgresDataSource(options: PersistenceOptions, databaseUrl: stri
 
 async function createEmbeddedDataSource(options: PersistenceOptions): Promise<DataSource> {
   const directory = embeddedDirectory(options.dataDir);
-  const { createPgConfig } = loadPGliteRuntime();
+  const createPgConfig = loadCreatePgConfig();
   let lock: EmbeddedDataDirLock | undefined;
   let database: PGliteWorkerDatabase | undefined;
   try {

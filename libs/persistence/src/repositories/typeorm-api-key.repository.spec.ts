@@ -1,4 +1,3 @@
-/** @jest-environment ./libs/persistence/src/test-support/embedded-database.environment.ts */
 import { itBehavesLikeAnApiKeyRepository } from '../test-support/api-key-repository.behaviour';
 import { useEmbeddedTestDatabase } from '../test-support/test-databases';
 import { TypeOrmAccountRepository } from './typeorm-account.repository';

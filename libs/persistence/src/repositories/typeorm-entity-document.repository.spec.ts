@@ -1,4 +1,3 @@
-/** @jest-environment ./libs/persistence/src/test-support/embedded-database.environment.ts */
 import { itBehavesLikeAnEntityDocumentRepository } from '../test-support/entity-document-repository.behaviour';
 import { useEmbeddedTestDatabase } from '../test-support/test-databases';
 import { TypeOrmEntityDocumentRepository } from './typeorm-entity-document.repository';

@@ -1,4 +1,3 @@
-/** @jest-environment ./libs/persistence/src/test-support/embedded-database.environment.ts */
 import { itBehavesLikeAnEventLogStore } from '../test-support/event-log-store.behaviour';
 import { useEmbeddedTestDatabase } from '../test-support/test-databases';
 import { TypeOrmEventLogStore } from './typeorm-event-log.store';

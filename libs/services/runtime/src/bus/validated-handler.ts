@@ -1,4 +1,5 @@
 import type { MessageEnvelope } from '@ringfence/contracts';
+import { isDatabaseUnavailable } from '@ringfence/persistence';
 import { AppError, type Logger } from '@ringfence/platform';
 import { type InputClass, validateInput } from '../http/validate-input';
 import { busMessagesHandled } from '../metrics/metrics';
@@ -41,11 +42,22 @@ export function validatedEventHandler<T extends object>(
   };
 }
 
-/** Request handlers: an invalid request is answered with a VALIDATION_FAILED failure. */
+/**
+ * Request handlers: an invalid request is answered with a VALIDATION_FAILED failure, and a
+ * database the responder cannot reach with DEPENDENCY_UNAVAILABLE (the requester then answers
+ * 503, "retry", rather than 500).
+ */
 export function validatedRequestHandler<T extends object, R>(
   payloadClass: Constructor<T>,
   handler: (message: MessageEnvelope<T>) => Promise<R>,
 ) {
-  return async (message: MessageEnvelope<unknown>): Promise<R> =>
-    handler({ ...message, payload: await toValidPayload(payloadClass, message) });
+  return async (message: MessageEnvelope<unknown>): Promise<R> => {
+    const payload = await toValidPayload(payloadClass, message);
+    try {
+      return await handler({ ...message, payload });
+    } catch (error) {
+      if (isDatabaseUnavailable(error)) throw new AppError('DEPENDENCY_UNAVAILABLE', 'the responder cannot reach its database; retry');
+      throw error;
+    }
+  };
 }

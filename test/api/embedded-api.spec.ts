@@ -291,5 +291,21 @@ describe('embedded API (standalone app over HTTPS)', () => {
       );
       expect((await service.client.send({ path: '/docs' })).status).toBe(200);
     });
+
+    it('documents every operation: a summary, its success answer, its errors and its security', async () => {
+      type Operation = { summary?: string; responses?: Record<string, { description?: string }>; security?: unknown[] };
+      const document = await service.client.send<{ paths: Record<string, Record<string, Operation>> }>({ path: '/openapi.json' });
+      const operations = Object.entries(document.body.paths).flatMap(([path, methods]) =>
+        Object.entries(methods).map(([method, operation]) => ({ name: `${method.toUpperCase()} ${path}`, operation })),
+      );
+      expect(operations.length).toBeGreaterThanOrEqual(7);
+      for (const { name, operation } of operations) {
+        const statuses = Object.keys(operation.responses ?? {});
+        expect({ name, summary: Boolean(operation.summary) }).toEqual({ name, summary: true });
+        expect({ name, success: statuses.some((status) => status.startsWith('2')) }).toEqual({ name, success: true });
+        expect({ name, errors: statuses.some((status) => status.startsWith('4')) }).toEqual({ name, errors: true });
+        expect({ name, security: (operation.security ?? []).length > 0 }).toEqual({ name, security: true });
+      }
+    });
   });
 });

@@ -136,8 +136,12 @@ describe(InProcessMessageBus.name, () => {
     expect(eventLog.commits.map((commit) => commit.sequence)).toEqual([1, 2]);
   });
 
-  it('goes back to the log when it falls behind by more than maxBufferedEvents, losing and repeating nothing', async () => {
-    const bus = createBus({ maxBufferedEvents: 3, replayPageSize: 4 });
+  /**
+   * Publishes `count` events while the handler is held at the first one, then lets it go, and
+   * answers what the handler saw, in order.
+   */
+  async function burstWhileHandlerWaits(options: Parameters<typeof createBus>[0], count: number, timeoutMs: number) {
+    const bus = createBus(options);
     const inbox = new Inbox<string>();
     const firstEvent = gate();
     bus.subscribe(TOPIC, { group: GROUP }, async (message) => {
@@ -145,33 +149,22 @@ describe(InProcessMessageBus.name, () => {
       inbox.push(markerOf(message));
     });
     await bus.start();
-
-    const markers = Array.from({ length: 25 }, (_, n) => `m${n}`);
+    const markers = Array.from({ length: count }, (_, n) => `m${n}`);
     for (const marker of markers) await bus.publish(TOPIC, eventEnvelope(TOPIC, { payload: { marker } }));
     firstEvent.open();
-
-    await inbox.waitFor(markers.length, 2_000);
+    await inbox.waitFor(markers.length, timeoutMs);
     await delay(20);
-    expect(inbox.items).toEqual(markers);
+    return { markers, delivered: inbox.items };
+  }
+
+  it('goes back to the log when it falls behind by more than maxBufferedEvents, losing and repeating nothing', async () => {
+    const { markers, delivered } = await burstWhileHandlerWaits({ maxBufferedEvents: 3, replayPageSize: 4 }, 25, 2_000);
+    expect(delivered).toEqual(markers);
   });
 
   it('delivers a long burst from memory in order, exactly once', async () => {
-    const bus = createBus();
-    const inbox = new Inbox<string>();
-    const firstEvent = gate();
-    bus.subscribe(TOPIC, { group: GROUP }, async (message) => {
-      await firstEvent.opened;
-      inbox.push(markerOf(message));
-    });
-    await bus.start();
-
-    const markers = Array.from({ length: 3_000 }, (_, n) => `m${n}`);
-    for (const marker of markers) await bus.publish(TOPIC, eventEnvelope(TOPIC, { payload: { marker } }));
-    firstEvent.open();
-
-    await inbox.waitFor(markers.length, 5_000);
-    await delay(20);
-    expect(inbox.items).toEqual(markers);
+    const { markers, delivered } = await burstWhileHandlerWaits({}, 3_000, 5_000);
+    expect(delivered).toEqual(markers);
   });
 
   it('reads the log again when it overflows while a read is in flight', async () => {

@@ -51,6 +51,20 @@ describe('ringfence CLI', () => {
     expect(revokedKey?.revokedAt).toEqual(expect.any(String));
   });
 
+  it('changes account settings, keeping the ones not given, and refuses a call that changes nothing', async () => {
+    const created = JSON.parse((await cli('accounts', 'create', 'cli-settings')).stdout) as { accountId: string };
+
+    await cli('accounts', 'settings', created.accountId, '--voucher-abuse', 'off');
+    const updated = JSON.parse((await cli('accounts', 'settings', created.accountId, '--potential-labels', 'on', '--default-action', 'REVIEW')).stdout) as {
+      accountId: string;
+      settings: Record<string, unknown>;
+    };
+
+    expect(updated).toMatchObject({ accountId: created.accountId, settings: { voucherAbuseEnabled: false, potentialLabelsEnabled: true, defaultAction: 'REVIEW' } });
+    await expect(cli('accounts', 'settings', created.accountId)).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('nothing to change') });
+    await expect(cli('accounts', 'settings', created.accountId, '--potential-labels', 'yes')).rejects.toMatchObject({ stderr: expect.stringContaining('on, off') });
+  });
+
   it('exits non-zero with the server message for a refused call', async () => {
     await expect(cli('keys', 'revoke', 'key_unknown')).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('404') });
   });

@@ -105,6 +105,21 @@ describe('distributed mode over Kafka', () => {
     }
   });
 
+  it('applies and reads a label through the labelling process, with the account settings it reads there', async () => {
+    const customerId = `cus/dist-${Date.now()}`;
+    const path = `/v2/customer/${encodeURIComponent(customerId)}/labels`;
+    const applied = await client.send<{ eventTime: string }>({ method: 'POST', path, body: { review: 'FRAUDSTER', comment: 'over Kafka' }, apiKey: BOOTSTRAP_KEY });
+    expect(applied.status).toBe(200);
+
+    const read = await client.send({ path, apiKey: BOOTSTRAP_KEY });
+    expect(read.body).toMatchObject({
+      status: 200,
+      data: { labels: { PAYMENT_FRAUD: { review: 'FRAUDSTER', eventTime: applied.body.eventTime, comment: 'over Kafka' } }, history: [{ previous: null }] },
+    });
+    const refused = await client.send({ method: 'POST', path, body: { review: 'POTENTIALLY_GENUINE' }, apiKey: BOOTSTRAP_KEY });
+    expect(refused.body).toMatchObject({ status: 400, message: expect.stringMatching(/^review: POTENTIALLY_GENUINE is not enabled/) });
+  });
+
   it('answers 503 quickly, never 200, when the broker is gone', async () => {
     await kafka!.stop();
     kafka = undefined;

@@ -39,8 +39,17 @@ export class AdminClient {
     return this.call('POST', `/admin/accounts/${encodeURIComponent(accountId)}/keys`, { kind, env });
   }
 
+  updateSettings(accountId: string, settings: Record<string, boolean | string>) {
+    return this.call('PATCH', `/admin/accounts/${encodeURIComponent(accountId)}/settings`, settings);
+  }
+
   revokeKey(keyId: string) {
     return this.call('DELETE', `/admin/keys/${encodeURIComponent(keyId)}`);
+  }
+
+  /** One batch of breached pairs (at most 5,000): `{received, inserted}`. */
+  importBreachedCredentials(entries: ReadonlyArray<{ username: string; passwordHash: string }>) {
+    return this.call('POST', '/admin/breached-credentials', { entries }) as Promise<{ received: number; inserted: number }>;
   }
 
   private call(method: string, path: string, body?: unknown): Promise<unknown> {

@@ -1,11 +1,12 @@
-import { existsSync } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { AdminApiError, AdminClient } from './admin-client';
+import { DEFAULT_BATCH_ENTRIES, MAX_BATCH_ENTRIES, importBreachedCredentials } from './credentials-import';
 
 const program = new Command()
   .name('ringfence')
-  .description('Manage Ringfence accounts and API keys through the admin API')
+  .description('Manage Ringfence accounts, API keys and breached credentials through the admin API')
   .addOption(new Option('--url <url>', 'the gateway').env('RINGFENCE_URL').default('https://localhost:8443'))
   .addOption(new Option('--admin-key <token>', 'the admin token (ADMIN_API_KEY)').env('ADMIN_API_KEY'))
   .addOption(new Option('--ca <file>', 'a CA certificate to trust (default: DATA_DIR/tls/cert.pem when present)'))
@@ -34,6 +35,25 @@ accounts
   .description('list accounts and their keys (never the plaintext keys)')
   .action(async () => print(await client().listAccounts()));
 
+const onOff = (flag: string, description: string) => new Option(flag, description).choices(['on', 'off']);
+accounts
+  .command('settings <accountId>')
+  .description("change an account's settings; the others stay as they are, and the change applies from the next request")
+  .addOption(onOff('--potential-labels <on|off>', 'allow the POTENTIALLY_FRAUDSTER / POTENTIALLY_GENUINE customer labels'))
+  .addOption(onOff('--voucher-abuse <on|off>', 'voucher-abuse recommendations'))
+  .addOption(new Option('--default-action <action>', 'the action a rate-limited checkpoint answers').choices(['ALLOW', 'REVIEW', 'PREVENT']))
+  .action(async (accountId: string, options: { potentialLabels?: string; voucherAbuse?: string; defaultAction?: string }) => {
+    const settings = {
+      ...(options.potentialLabels === undefined ? {} : { potentialLabelsEnabled: options.potentialLabels === 'on' }),
+      ...(options.voucherAbuse === undefined ? {} : { voucherAbuseEnabled: options.voucherAbuse === 'on' }),
+      ...(options.defaultAction === undefined ? {} : { defaultAction: options.defaultAction }),
+    };
+    if (Object.keys(settings).length === 0) {
+      program.error('nothing to change: give --potential-labels, --voucher-abuse or --default-action');
+    }
+    print(await client().updateSettings(accountId, settings));
+  });
+
 const keys = program.command('keys').description('API keys');
 keys
   .command('create <accountId>')
@@ -49,6 +69,32 @@ keys
   .action(async (keyId: string) => {
     await client().revokeKey(keyId);
     print({ revoked: keyId });
+  });
+
+const credentials = program.command('credentials').description('the breached-credentials database');
+credentials
+  .command('import <file>')
+  .description('import a breach corpus: lines `username:password` or `username:<sha256 hex>` (`-` reads standard input); plaintext passwords are hashed here and never sent; re-running is safe')
+  .addOption(new Option('--batch-size <entries>', 'pairs per request (at most 5000)').default(String(DEFAULT_BATCH_ENTRIES)))
+  .action(async (file: string, options: { batchSize: string }) => {
+    const batchEntries = Number(options.batchSize);
+    if (!Number.isInteger(batchEntries) || batchEntries < 1 || batchEntries > MAX_BATCH_ENTRIES) {
+      program.error(`--batch-size must be an integer from 1 to ${MAX_BATCH_ENTRIES}`);
+    }
+    const admin = client();
+    const input = file === '-' ? process.stdin : createReadStream(file);
+    let sent = 0;
+    const summary = await importBreachedCredentials(input, (entries) => admin.importBreachedCredentials(entries), {
+      batchEntries,
+      onProgress: (progress) => {
+        sent = progress.sent;
+        process.stderr.write(`ringfence: ${progress.lines} lines read, ${progress.sent} pairs sent, ${progress.inserted} new, ${progress.skipped} lines skipped\n`);
+      },
+    }).catch((error: unknown) => {
+      process.stderr.write(`ringfence: the import stopped after ${sent} pairs; run it again to finish (pairs already stored are skipped)\n`);
+      throw error;
+    });
+    print(summary);
   });
 
 program.parseAsync(process.argv).catch((error: unknown) => {

@@ -41,6 +41,22 @@ describe(AccountAdministration.name, () => {
     await expect(admin.revokeKey(keys.secretLive.keyId)).rejects.toBeInstanceOf(AppError);
   });
 
+  it('sets the given settings, keeps the others, and authenticates with them from the next request', async () => {
+    const { admin, auth } = setup();
+    const { account, keys } = await admin.createAccount('acme', null);
+    await admin.updateSettings(account.id, { voucherAbuseEnabled: false, defaultAction: 'REVIEW' });
+
+    const updated = await admin.updateSettings(account.id, { potentialLabelsEnabled: true, defaultAction: 'PREVENT' });
+
+    const expected = { voucherAbuseEnabled: false, potentialLabelsEnabled: true, defaultAction: 'PREVENT' };
+    expect(updated).toEqual({ ...account, settings: expected });
+    await expect(auth.authenticate(`token ${keys.secretTest.key}`)).resolves.toMatchObject({ account: { settings: expected } });
+  });
+
+  it('answers NOT_FOUND for the settings of an unknown account', async () => {
+    await expect(setup().admin.updateSettings('acc_missing', { potentialLabelsEnabled: true })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
   it('registers the bootstrap key once, on the default account', async () => {
     const { admin, accounts } = setup();
     const bootstrap = 'sk_test_bootstrapbootstrap01';

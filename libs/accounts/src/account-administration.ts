@@ -1,6 +1,6 @@
 import type { Environment } from '@ringfence/contracts';
 import { AppError, prefixedId } from '@ringfence/platform';
-import type { Account, AccountRepository, ApiKeyRecord, ApiKeyRepository, KeyKind } from './account';
+import type { Account, AccountRepository, AccountSettings, ApiKeyRecord, ApiKeyRepository, KeyKind } from './account';
 import { displayPrefixOf, generateApiKey, hashApiKey, parseApiKey } from './api-key';
 
 export interface IssuedKey {
@@ -63,6 +63,16 @@ export class AccountAdministration {
     };
     await this.keys.insert(record);
     return { keyId: record.id, kind, env, key: plaintext };
+  }
+
+  /**
+   * Sets the given settings and leaves the others unchanged. Authentication reads the settings
+   * with the key on every request, so the change applies from the next request on.
+   */
+  async updateSettings(accountId: string, settings: AccountSettings): Promise<Account> {
+    const updated = await this.accounts.updateSettings(accountId, settings);
+    if (!updated) throw new AppError('NOT_FOUND', `no account ${accountId}`);
+    return updated;
   }
 
   listKeys(accountId: string): Promise<ApiKeyRecord[]> {

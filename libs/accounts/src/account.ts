@@ -39,6 +39,11 @@ export interface AccountRepository {
   findById(accountId: string): Promise<Account | null>;
   findByName(name: string): Promise<Account | null>;
   list(): Promise<Account[]>;
+  /**
+   * Sets the given settings, leaving the others as they are, in one atomic write; returns the
+   * account as stored afterwards, or null when there is no such account.
+   */
+  updateSettings(accountId: string, settings: AccountSettings): Promise<Account | null>;
 }
 
 export interface ApiKeyRepository {

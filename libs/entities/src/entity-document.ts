@@ -1,6 +1,21 @@
 import type { Environment } from '@ringfence/contracts';
 
-export type EntityKind = 'customer' | 'device' | 'transaction';
+/** Every kind of entity the payloads carry (decisions §5), each upserted by its identifier. */
+export const ENTITY_KINDS = [
+  'customer',
+  'supplier',
+  'device',
+  'paymentMethod',
+  'order',
+  'transaction',
+  'refund',
+  'payout',
+  'voucher',
+  'voucherRedemption',
+  'dispute',
+  'registration',
+] as const;
+export type EntityKind = (typeof ENTITY_KINDS)[number];
 
 /** Identifies one stored entity within a tenant's data set. */
 export interface EntityRef {

@@ -1,2 +1,4 @@
 export * from './entity-document';
 export * from './merge-document';
+export * from './entity-updates';
+export * from './chargebacks';

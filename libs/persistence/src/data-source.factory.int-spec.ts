@@ -80,6 +80,8 @@ describe(openDataSource.name, () => {
         'consumer_offsets',
         'entity_documents',
         'event_log',
+        'label_history',
+        'labels',
         'migrations',
       ]);
     });

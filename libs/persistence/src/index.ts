@@ -11,3 +11,9 @@ export { TypeOrmAccountRepository } from './repositories/typeorm-account.reposit
 export { TypeOrmApiKeyRepository } from './repositories/typeorm-api-key.repository';
 export { TypeOrmEntityDocumentRepository } from './repositories/typeorm-entity-document.repository';
 export { TypeOrmEventLogStore } from './repositories/typeorm-event-log.store';
+export { TypeOrmLabelRepository } from './repositories/typeorm-label.repository';
+export { TypeOrmLookupIndicatorRepository } from './repositories/typeorm-lookup-indicator.repository';
+export {
+  BreachedCredentialsStoreError,
+  TypeOrmBreachedCredentialsRepository,
+} from './repositories/typeorm-breached-credentials.repository';

@@ -4,6 +4,9 @@ import { NestFactory } from '@nestjs/core';
 import { ACCOUNT_REPOSITORY, API_KEY_REPOSITORY } from '@ringfence/accounts';
 import { EVENT_LOG_STORE } from '@ringfence/bus';
 import { ENTITY_DOCUMENT_REPOSITORY } from '@ringfence/entities';
+import { LOOKUP_INDICATOR_REPOSITORY } from '@ringfence/lookup';
+import { BREACHED_CREDENTIALS_REPOSITORY } from '@ringfence/credentials';
+import { LABEL_REPOSITORY } from '@ringfence/labels';
 import { DataSource } from 'typeorm';
 import { DatabaseHealth } from './database-health.service';
 import { PersistenceModule } from './persistence.module';
@@ -11,6 +14,9 @@ import { TypeOrmAccountRepository } from './repositories/typeorm-account.reposit
 import { TypeOrmApiKeyRepository } from './repositories/typeorm-api-key.repository';
 import { TypeOrmEntityDocumentRepository } from './repositories/typeorm-entity-document.repository';
 import { TypeOrmEventLogStore } from './repositories/typeorm-event-log.store';
+import { TypeOrmLookupIndicatorRepository } from './repositories/typeorm-lookup-indicator.repository';
+import { TypeOrmBreachedCredentialsRepository } from './repositories/typeorm-breached-credentials.repository';
+import { TypeOrmLabelRepository } from './repositories/typeorm-label.repository';
 import { EMBEDDED_OPEN_TIMEOUT_MS, makeMigratedDataDir } from './test-support/test-databases';
 
 describe(PersistenceModule.name, () => {
@@ -32,6 +38,9 @@ describe(PersistenceModule.name, () => {
     expect(app.get(API_KEY_REPOSITORY)).toBeInstanceOf(TypeOrmApiKeyRepository);
     expect(app.get(ENTITY_DOCUMENT_REPOSITORY)).toBeInstanceOf(TypeOrmEntityDocumentRepository);
     expect(app.get(EVENT_LOG_STORE)).toBeInstanceOf(TypeOrmEventLogStore);
+    expect(app.get(LOOKUP_INDICATOR_REPOSITORY)).toBeInstanceOf(TypeOrmLookupIndicatorRepository);
+    expect(app.get(BREACHED_CREDENTIALS_REPOSITORY)).toBeInstanceOf(TypeOrmBreachedCredentialsRepository);
+    expect(app.get(LABEL_REPOSITORY)).toBeInstanceOf(TypeOrmLabelRepository);
   });
 
   it('provides the migrated DataSource before anything else starts', async () => {

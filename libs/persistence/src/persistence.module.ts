@@ -2,6 +2,9 @@ import { type DynamicModule, Global, Inject, Module, type OnApplicationShutdown 
 import { ACCOUNT_REPOSITORY, API_KEY_REPOSITORY } from '@ringfence/accounts';
 import { EVENT_LOG_STORE } from '@ringfence/bus';
 import { ENTITY_DOCUMENT_REPOSITORY } from '@ringfence/entities';
+import { LOOKUP_INDICATOR_REPOSITORY } from '@ringfence/lookup';
+import { BREACHED_CREDENTIALS_REPOSITORY } from '@ringfence/credentials';
+import { LABEL_REPOSITORY } from '@ringfence/labels';
 import { DataSource } from 'typeorm';
 import { openDataSource } from './data-source.factory';
 import { DatabaseHealth } from './database-health.service';
@@ -10,6 +13,9 @@ import { TypeOrmAccountRepository } from './repositories/typeorm-account.reposit
 import { TypeOrmApiKeyRepository } from './repositories/typeorm-api-key.repository';
 import { TypeOrmEntityDocumentRepository } from './repositories/typeorm-entity-document.repository';
 import { TypeOrmEventLogStore } from './repositories/typeorm-event-log.store';
+import { TypeOrmLookupIndicatorRepository } from './repositories/typeorm-lookup-indicator.repository';
+import { TypeOrmBreachedCredentialsRepository } from './repositories/typeorm-breached-credentials.repository';
+import { TypeOrmLabelRepository } from './repositories/typeorm-label.repository';
 
 /**
  * Opens the database (embedded PGlite, or PostgreSQL when `databaseUrl` is set), migrates it
@@ -35,9 +41,20 @@ export class PersistenceModule implements OnApplicationShutdown {
           useFactory: (dataSource: DataSource) => new TypeOrmEntityDocumentRepository(dataSource),
         },
         { provide: EVENT_LOG_STORE, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmEventLogStore(dataSource) },
+        {
+          provide: LOOKUP_INDICATOR_REPOSITORY,
+          inject: [DataSource],
+          useFactory: (dataSource: DataSource) => new TypeOrmLookupIndicatorRepository(dataSource),
+        },
+        {
+          provide: BREACHED_CREDENTIALS_REPOSITORY,
+          inject: [DataSource],
+          useFactory: (dataSource: DataSource) => new TypeOrmBreachedCredentialsRepository(dataSource),
+        },
+        { provide: LABEL_REPOSITORY, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmLabelRepository(dataSource) },
         DatabaseHealth,
       ],
-      exports: [DataSource, ACCOUNT_REPOSITORY, API_KEY_REPOSITORY, ENTITY_DOCUMENT_REPOSITORY, EVENT_LOG_STORE, DatabaseHealth],
+      exports: [DataSource, ACCOUNT_REPOSITORY, API_KEY_REPOSITORY, ENTITY_DOCUMENT_REPOSITORY, EVENT_LOG_STORE, LABEL_REPOSITORY, LOOKUP_INDICATOR_REPOSITORY, BREACHED_CREDENTIALS_REPOSITORY, DatabaseHealth],
     };
   }
 

@@ -3,8 +3,14 @@ import { ApiKeyEntity } from './entities/api-key.entity';
 import { ConsumerOffsetEntity } from './entities/consumer-offset.entity';
 import { EntityDocumentEntity } from './entities/entity-document.entity';
 import { EventLogEntryEntity } from './entities/event-log-entry.entity';
+import { LookupEvidenceEntity, LookupIndicatorEntity } from './entities/lookup-indicator.entity';
+import { BreachedCredentialEntity } from './entities/breached-credential.entity';
+import { LabelEntity, LabelHistoryEntity } from './entities/label.entity';
 import { InitialSchema1763800000000 } from './migrations/1763800000000-initial-schema.migration';
 import { EntityDocumentRevision1763900000000 } from './migrations/1763900000000-entity-document-revision.migration';
+import { LookupIndicators1764200000000 } from './migrations/1764200000000-lookup-indicators.migration';
+import { BreachedCredentials1764210000000 } from './migrations/1764210000000-breached-credentials.migration';
+import { Labels1764100000000 } from './migrations/1764100000000-labels.migration';
 
 /** Every table this library owns, in both modes. */
 export const PERSISTENCE_ENTITIES = [
@@ -13,7 +19,12 @@ export const PERSISTENCE_ENTITIES = [
   EntityDocumentEntity,
   EventLogEntryEntity,
   ConsumerOffsetEntity,
+  LookupIndicatorEntity,
+  LookupEvidenceEntity,
+  BreachedCredentialEntity,
+  LabelEntity,
+  LabelHistoryEntity,
 ];
 
 /** Applied in order by `runMigrations`; never `synchronize`. */
-export const PERSISTENCE_MIGRATIONS = [InitialSchema1763800000000, EntityDocumentRevision1763900000000];
+export const PERSISTENCE_MIGRATIONS = [InitialSchema1763800000000, EntityDocumentRevision1763900000000, Labels1764100000000, LookupIndicators1764200000000, BreachedCredentials1764210000000];

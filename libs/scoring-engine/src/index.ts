@@ -1,2 +1,4 @@
 export * from './customer-features';
 export * from './customer-score';
+export * from './checkpoint-signals';
+export * from './decision';

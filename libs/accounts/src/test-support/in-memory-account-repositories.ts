@@ -1,4 +1,4 @@
-import type { Account, AccountRepository, ApiKeyRecord, ApiKeyRepository } from '../account';
+import type { Account, AccountRepository, AccountSettings, ApiKeyRecord, ApiKeyRepository } from '../account';
 
 /** Map-backed repositories for domain tests; the real ones are tested in libs/persistence. */
 export class InMemoryAccountRepository implements AccountRepository {
@@ -14,6 +14,14 @@ export class InMemoryAccountRepository implements AccountRepository {
   }
   async list() {
     return [...this.rows.values()];
+  }
+  async updateSettings(accountId: string, settings: AccountSettings) {
+    const account = this.rows.get(accountId);
+    if (!account) return null;
+    const given = Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
+    const updated = { ...account, settings: { ...account.settings, ...given } };
+    this.rows.set(accountId, updated);
+    return updated;
   }
 }
 

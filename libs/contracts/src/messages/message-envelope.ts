@@ -28,3 +28,13 @@ export function messageKey(envelope: Pick<MessageEnvelope<unknown>, 'accountId' 
 export type RpcReply<T> =
   | { ok: true; value: T }
   | { ok: false; error: { code: string; status: number; message: string } };
+
+/**
+ * A payload exactly as it travels on the wire (and as analysts read it): validated DTO instances
+ * become plain JSON, open objects get back the fields the client sent (their `toJSON`), maps
+ * become objects. Code that walks a payload generically (ingestion's entity extraction) reads
+ * this form, never the class instances.
+ */
+export function toWireJson<T>(payload: T): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(payload)) as Record<string, unknown>;
+}

@@ -1,7 +1,40 @@
 import type { CustomerCheckpointReply, CustomerCheckpointRequest } from './customer-checkpoint.message';
-import type { CustomerScoredEvent } from './customer-scored.event';
 import type { CustomerUpdatedEvent } from './customer-updated.event';
 import type { TransactionUpdatedEvent } from './transaction-updated.event';
+import type {
+  CustomerScoredEvent,
+  PayoutCheckpointReply,
+  PayoutScoredEvent,
+  RefundCheckpointReply,
+  RefundScoredEvent,
+  RegistrationCheckpointReply,
+  RegistrationScoredEvent,
+  TransactionCheckpointReply,
+  TransactionScoredEvent,
+  VoucherRedemptionCheckpointReply,
+} from './checkpoint.messages';
+import type {
+  ConnectLinkedEvent,
+  DisputeUpdatedEvent,
+  PayoutRequestedEvent,
+  RefundRequestedEvent,
+  RegistrationSubmittedEvent,
+  SupplierUpdatedEvent,
+  VoucherCreatedEvent,
+  VoucherRedemptionSubmittedEvent,
+} from './ingest-events';
+import type {
+  AddLookupIndicatorsReply,
+  AddLookupIndicatorsRequest,
+  DeleteLookupIndicatorsReply,
+  DeleteLookupIndicatorsRequest,
+  LookupIndicatorsAddedEvent,
+  LookupIndicatorsDeletedEvent,
+  ReadLookupIndicatorsReply,
+  ReadLookupIndicatorsRequest,
+} from './lookup-indicators.message';
+import type { ApplyLabelReply, ApplyLabelRequest, ReadLabelsReply, ReadLabelsRequest } from './labelling.message';
+import type { LabelUpdatedEvent } from './label-updated.event';
 
 /**
  * Topic names follow `ringfence.<ingest|graph|label|decision|rpc>.<entity>.<event>.v1`.
@@ -11,10 +44,37 @@ export const EventTopics = {
   customerUpdated: 'ringfence.ingest.customer.updated.v1',
   transactionUpdated: 'ringfence.ingest.transaction.updated.v1',
   customerScored: 'ringfence.decision.customer.scored.v1',
+  supplierUpdated: 'ringfence.ingest.supplier.updated.v1',
+  registrationSubmitted: 'ringfence.ingest.registration.submitted.v1',
+  payoutRequested: 'ringfence.ingest.payout.requested.v1',
+  refundRequested: 'ringfence.ingest.refund.requested.v1',
+  voucherCreated: 'ringfence.ingest.voucher.created.v1',
+  voucherRedemptionSubmitted: 'ringfence.ingest.voucher-redemption.submitted.v1',
+  disputeUpdated: 'ringfence.ingest.dispute.updated.v1',
+  connectLinked: 'ringfence.ingest.connect.linked.v1',
+  registrationScored: 'ringfence.decision.registration.scored.v1',
+  payoutScored: 'ringfence.decision.payout.scored.v1',
+  refundScored: 'ringfence.decision.refund.scored.v1',
+  voucherRedemptionScored: 'ringfence.decision.voucher-redemption.scored.v1',
+  transactionScored: 'ringfence.decision.transaction.scored.v1',
+  lookupIndicatorsAdded: 'ringfence.ingest.lookup.indicators-added.v1',
+  lookupIndicatorsDeleted: 'ringfence.ingest.lookup.indicators-deleted.v1',
+  customerLabelUpdated: 'ringfence.label.customer.updated.v1',
+  supplierLabelUpdated: 'ringfence.label.supplier.updated.v1',
 } as const;
 
 export const RpcTopics = {
   customerCheckpoint: 'ringfence.rpc.scoring.customer-checkpoint.v1',
+  registrationCheckpoint: 'ringfence.rpc.scoring.registration-checkpoint.v1',
+  payoutCheckpoint: 'ringfence.rpc.scoring.payout-checkpoint.v1',
+  refundCheckpoint: 'ringfence.rpc.scoring.refund-checkpoint.v1',
+  voucherRedemptionCheckpoint: 'ringfence.rpc.scoring.voucher-redemption-checkpoint.v1',
+  transactionCheckpoint: 'ringfence.rpc.scoring.transaction-checkpoint.v1',
+  addLookupIndicators: 'ringfence.rpc.lookup.add-indicators.v1',
+  readLookupIndicators: 'ringfence.rpc.lookup.read-indicators.v1',
+  deleteLookupIndicators: 'ringfence.rpc.lookup.delete-indicators.v1',
+  applyLabel: 'ringfence.rpc.labelling.apply-label.v1',
+  readLabels: 'ringfence.rpc.labelling.read-labels.v1',
 } as const;
 
 /** Replies of every request topic come back on this topic, matched by correlation id. */
@@ -28,10 +88,37 @@ export interface EventTopicMap {
   [EventTopics.customerUpdated]: CustomerUpdatedEvent;
   [EventTopics.transactionUpdated]: TransactionUpdatedEvent;
   [EventTopics.customerScored]: CustomerScoredEvent;
+  [EventTopics.supplierUpdated]: SupplierUpdatedEvent;
+  [EventTopics.registrationSubmitted]: RegistrationSubmittedEvent;
+  [EventTopics.payoutRequested]: PayoutRequestedEvent;
+  [EventTopics.refundRequested]: RefundRequestedEvent;
+  [EventTopics.voucherCreated]: VoucherCreatedEvent;
+  [EventTopics.voucherRedemptionSubmitted]: VoucherRedemptionSubmittedEvent;
+  [EventTopics.disputeUpdated]: DisputeUpdatedEvent;
+  [EventTopics.connectLinked]: ConnectLinkedEvent;
+  [EventTopics.registrationScored]: RegistrationScoredEvent;
+  [EventTopics.payoutScored]: PayoutScoredEvent;
+  [EventTopics.refundScored]: RefundScoredEvent;
+  [EventTopics.voucherRedemptionScored]: CustomerScoredEvent;
+  [EventTopics.transactionScored]: TransactionScoredEvent;
+  [EventTopics.lookupIndicatorsAdded]: LookupIndicatorsAddedEvent;
+  [EventTopics.lookupIndicatorsDeleted]: LookupIndicatorsDeletedEvent;
+  [EventTopics.customerLabelUpdated]: LabelUpdatedEvent;
+  [EventTopics.supplierLabelUpdated]: LabelUpdatedEvent;
 }
 
 export interface RpcTopicMap {
   [RpcTopics.customerCheckpoint]: { request: CustomerCheckpointRequest; reply: CustomerCheckpointReply };
+  [RpcTopics.registrationCheckpoint]: { request: RegistrationSubmittedEvent; reply: RegistrationCheckpointReply };
+  [RpcTopics.payoutCheckpoint]: { request: PayoutRequestedEvent; reply: PayoutCheckpointReply };
+  [RpcTopics.refundCheckpoint]: { request: RefundRequestedEvent; reply: RefundCheckpointReply };
+  [RpcTopics.voucherRedemptionCheckpoint]: { request: VoucherRedemptionSubmittedEvent; reply: VoucherRedemptionCheckpointReply };
+  [RpcTopics.transactionCheckpoint]: { request: TransactionUpdatedEvent; reply: TransactionCheckpointReply };
+  [RpcTopics.addLookupIndicators]: { request: AddLookupIndicatorsRequest; reply: AddLookupIndicatorsReply };
+  [RpcTopics.readLookupIndicators]: { request: ReadLookupIndicatorsRequest; reply: ReadLookupIndicatorsReply };
+  [RpcTopics.deleteLookupIndicators]: { request: DeleteLookupIndicatorsRequest; reply: DeleteLookupIndicatorsReply };
+  [RpcTopics.applyLabel]: { request: ApplyLabelRequest; reply: ApplyLabelReply };
+  [RpcTopics.readLabels]: { request: ReadLabelsRequest; reply: ReadLabelsReply };
 }
 
 /** Every topic the service uses, for pre-creating them on a broker without CreateTopics. */
@@ -40,3 +127,12 @@ export const ALL_TOPICS: readonly string[] = [
   ...Object.values(RpcTopics),
   RPC_REPLY_TOPIC,
 ];
+
+/**
+ * The data-warehouse feed: every accepted event (ingest), every recommendation (decision) and
+ * every label change. In the distributed mode these are Kafka topics; in the embedded mode the
+ * same events are kept in the append-only event log and exported with `ringfence feed export`.
+ */
+export const WAREHOUSE_FEED_TOPICS: readonly string[] = Object.values(EventTopics).filter((topic) =>
+  /^ringfence\.(ingest|decision|label)\./.test(topic),
+);

@@ -1,12 +1,28 @@
-import type { Account, AccountRepository } from '@ringfence/accounts';
+import type { Account, AccountRepository, AccountSettings } from '@ringfence/accounts';
 import type { DataSource, Repository } from 'typeorm';
 import { AccountEntity } from '../entities/account.entity';
+import { queryRows } from '../sql';
+
+interface AccountRow {
+  id: string;
+  name: string;
+  industry: string | null;
+  settings: AccountSettings;
+  created_at: Date;
+}
+
+// One statement: the merge happens in the database, so two concurrent changes of different
+// settings both stay (a read-modify-write in here could lose one).
+const MERGE_SETTINGS = `
+  UPDATE accounts SET settings = settings || $2::jsonb
+   WHERE id = $1
+  RETURNING id, name, industry, settings, created_at`;
 
 /** The tenant registry in `accounts`. Off the hot path: plain TypeORM repository calls. */
 export class TypeOrmAccountRepository implements AccountRepository {
   private readonly accounts: Repository<Account>;
 
-  constructor(dataSource: DataSource) {
+  constructor(private readonly dataSource: DataSource) {
     this.accounts = dataSource.getRepository(AccountEntity);
   }
 
@@ -27,5 +43,10 @@ export class TypeOrmAccountRepository implements AccountRepository {
   /** Oldest first. */
   list(): Promise<Account[]> {
     return this.accounts.find({ order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  async updateSettings(accountId: string, settings: AccountSettings): Promise<Account | null> {
+    const [row] = await queryRows<AccountRow>(this.dataSource, MERGE_SETTINGS, [accountId, JSON.stringify(settings)]);
+    return row === undefined ? null : { id: row.id, name: row.name, industry: row.industry, settings: row.settings, createdAt: row.created_at };
   }
 }

@@ -44,6 +44,33 @@ export function itBehavesLikeAnAccountRepository(repository: () => AccountReposi
     await expect(repository().insert(buildAccount({ name: first.name }))).rejects.toThrow(/uq_accounts_name/);
   });
 
+  it('sets the given settings and keeps the others', async () => {
+    const account = buildAccount({ settings: { voucherAbuseEnabled: false, defaultAction: 'REVIEW' } });
+    await repository().insert(account);
+
+    const updated = await repository().updateSettings(account.id, { potentialLabelsEnabled: true, defaultAction: 'PREVENT' });
+
+    const settings = { voucherAbuseEnabled: false, potentialLabelsEnabled: true, defaultAction: 'PREVENT' };
+    expect(updated).toEqual({ ...account, settings });
+    await expect(repository().findById(account.id)).resolves.toEqual({ ...account, settings });
+  });
+
+  it('keeps both of two concurrent changes of different settings', async () => {
+    const account = buildAccount({ settings: {} });
+    await repository().insert(account);
+
+    await Promise.all([
+      repository().updateSettings(account.id, { potentialLabelsEnabled: true }),
+      repository().updateSettings(account.id, { voucherAbuseEnabled: false }),
+    ]);
+
+    await expect(repository().findById(account.id)).resolves.toMatchObject({ settings: { potentialLabelsEnabled: true, voucherAbuseEnabled: false } });
+  });
+
+  it('answers null for the settings of an unknown account', async () => {
+    await expect(repository().updateSettings('acc_unknown', { potentialLabelsEnabled: true })).resolves.toBeNull();
+  });
+
   it('does not change the account object it was given', async () => {
     const account = buildAccount();
     const before = structuredClone(account);

@@ -26,4 +26,12 @@ describe('REDACTED_PATHS', () => {
     const line = logOnce({ passwordHash: hash, body: { passwordHash: hash }, event: { payload: { passwordHash: hash } } });
     expect(line).not.toContain(hash);
   });
+
+  it('hides the password hashes of a request body, the credentials check and the admin import alike', () => {
+    const hash = 'b'.repeat(64);
+    const entries = [{ username: 'ada', passwordHash: hash }, { username: 'grace', passwordHash: hash }];
+    const line = logOnce({ req: { body: { username: 'ada', passwordHash: hash } }, body: { entries }, request: { body: { entries } }, entries });
+    expect(line).not.toContain(hash);
+    expect(line).toContain('ada');
+  });
 });

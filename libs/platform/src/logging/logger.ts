@@ -12,6 +12,14 @@ export const REDACTED_PATHS = [
   'passwordHash',
   '*.passwordHash',
   '*.*.passwordHash',
+  // The registration payload's password hash (registration.registrationMechanism.password).
+  '*.*.*.passwordHashed',
+  '*.*.*.*.passwordHashed',
+  '*.*.*.*.*.passwordHashed',
+  // The admin import's body: `{entries: [{username, passwordHash}]}`.
+  'entries[*].passwordHash',
+  '*.entries[*].passwordHash',
+  '*.*.entries[*].passwordHash',
   'password',
   '*.password',
   'apiKey',

@@ -2,18 +2,43 @@ import { Module } from '@nestjs/common';
 import { AdminController } from './admin/admin.controller';
 import { BootstrapAccountService } from './admin/bootstrap-account.service';
 import { AuthController } from './auth/auth.controller';
-import { CustomerCheckpointUseCase } from './customer/customer-checkpoint.use-case';
 import { CustomerController } from './customer/customer.controller';
+import { LabelsController } from './labels/labels.controller';
+import { LabelsUseCase } from './labels/labels.use-case';
 import { PspTransactionController } from './psp/psp-transaction.controller';
-import { TransactionIngestUseCase } from './psp/transaction-ingest.use-case';
+import { PspDisputeController } from './psp/psp-dispute.controller';
+import { ConnectController } from './connect/connect.controller';
+import { EventIntake } from './intake/event-intake.service';
+import { FeedController } from './feed/feed.controller';
+import { PayoutController } from './payout/payout.controller';
+import { RefundController } from './refund/refund.controller';
+import { RegistrationController } from './registration/registration.controller';
+import { SupplierController } from './supplier/supplier.controller';
+import { VoucherController } from './voucher/voucher.controller';
 import { RateLimits } from './rate-limit/rate-limits.service';
+import { BreachedCredentialsAdminController } from './lookup/breached-credentials-admin.controller';
+import { commonPasswordsProvider } from './lookup/common-passwords.provider';
+import { CredentialsCheckController } from './lookup/credentials-check.controller';
+import { CredentialsCheckUseCase } from './lookup/credentials-check.use-case';
+import { LookupController } from './lookup/lookup.controller';
+import { LookupUseCase } from './lookup/lookup.use-case';
 
 /**
  * The public HTTPS API: authenticates, validates, maps each route to its bus message, and
  * the admin API. Needs the runtime, persistence and bus modules (global) from the app.
  */
 @Module({
-  controllers: [CustomerController, PspTransactionController, AuthController, AdminController],
-  providers: [CustomerCheckpointUseCase, TransactionIngestUseCase, BootstrapAccountService, RateLimits],
+  controllers: [
+    CustomerController,
+    SupplierController,
+    PayoutController,
+    RefundController,
+    RegistrationController,
+    VoucherController,
+    ConnectController,
+    PspTransactionController,
+    PspDisputeController,
+    FeedController, AuthController, AdminController, LabelsController, LookupController, CredentialsCheckController, BreachedCredentialsAdminController],
+  providers: [EventIntake, BootstrapAccountService, RateLimits, LabelsUseCase, LookupUseCase, CredentialsCheckUseCase, commonPasswordsProvider],
 })
 export class GatewayModule {}

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
-import { CustomerIngestHandler } from './customer-ingest.handler';
-import { TransactionIngestHandler } from './transaction-ingest.handler';
+import { EntityIngestHandler } from './entity-ingest.handler';
 
 /** Consumes the ingest topics and keeps the entity store. */
-@Module({ providers: [CustomerIngestHandler, TransactionIngestHandler] })
+@Module({ providers: [EntityIngestHandler] })
 export class IngestionModule {}

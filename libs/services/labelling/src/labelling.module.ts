@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
+import { LabelRequestsHandler } from './label-requests.handler';
 
 /**
- * The labelling service's module: customer and supplier labels with their audit log arrive
- * with the interface work (see README); this release wires only the shared runtime.
+ * Customer and supplier labels with their audit log: answers the apply and read requests and
+ * publishes every applied review. Needs the runtime, persistence and bus modules (global).
  */
-@Module({})
+@Module({ providers: [LabelRequestsHandler] })
 export class LabellingModule {}

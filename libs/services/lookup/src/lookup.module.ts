@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
+import { LookupIndicatorsHandler } from './lookup-indicators.handler';
 
 /**
- * The lookup service's module: known-fraud indicators and breached credentials arrive with the
- * interface work (see README); this release wires only the shared runtime.
+ * The lookup service: answers the known-fraud indicator requests (add, read, delete) and
+ * publishes additions and deletions on the warehouse feed. The breached-credentials check is
+ * deliberately not here: it never crosses the bus (see README).
  */
-@Module({})
+@Module({ providers: [LookupIndicatorsHandler] })
 export class LookupModule {}

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
-import { CustomerCheckpointHandler } from './customer-checkpoint.handler';
+import { CheckpointResponders } from './checkpoint-responders';
+import { CheckpointScorer } from './checkpoint-scorer';
 
 /** Answers checkpoint requests and publishes every decision. */
-@Module({ providers: [CustomerCheckpointHandler] })
+@Module({ providers: [CheckpointScorer, CheckpointResponders] })
 export class ScoringModule {}

@@ -21,6 +21,37 @@ export class WarningDto {
   @ApiProperty({ example: 'No customer with id cus-1 is known.' }) msg!: string;
 }
 
+/** One item of `transactionOptimisation.rules.triggered[]` (specification §2.2). */
+export class TransactionOptimisationRuleDto {
+  @ApiProperty({ type: 'integer', example: 17 }) ruleId!: number;
+  @ApiProperty({ type: 'integer', example: 2 }) ruleVersion!: number;
+  @ApiProperty({ example: 'AUTHENTICATE', description: 'What the rule asks for the transaction; value seen: `AUTHENTICATE`.' }) action!: string;
+  @ApiPropertyOptional({ example: 'TRANSACTION_RISK_ANALYSIS', description: 'Strong-customer-authentication exemption the rule asks for.' })
+  exemption?: string;
+  @ApiPropertyOptional({ example: 'NO_CHALLENGE_REQUESTED', description: '3-D Secure challenge preference the rule asks for.' })
+  threeDSChallengePreference?: string;
+  @ApiProperty({ example: true, description: 'Whether the rule\'s condition matched.' }) triggered!: boolean;
+  @ApiProperty({ enum: ['active', 'passive'], example: 'active' }) state!: string;
+}
+
+/** `transactionOptimisation.rules`: the rules that shaped the optimisation. */
+export class TransactionOptimisationRulesDto {
+  @ApiProperty({ type: () => [TransactionOptimisationRuleDto] }) triggered!: TransactionOptimisationRuleDto[];
+}
+
+/**
+ * `data.transactionOptimisation` (specification §2.2): how to run the customer's next payment
+ * (authenticate, exempt, challenge preference). Present only when the account's rules produce one.
+ */
+export class TransactionOptimisationDto {
+  @ApiProperty({ example: 'tx-0001', description: 'The transaction the advice is for.' }) transactionId!: string;
+  @ApiProperty({ example: 'AUTHENTICATE', description: 'Value seen: `AUTHENTICATE`.' }) action!: string;
+  @ApiPropertyOptional({ example: 'TRANSACTION_RISK_ANALYSIS', description: 'Strong-customer-authentication exemption to request.' }) exemption?: string;
+  @ApiPropertyOptional({ example: 'NO_CHALLENGE_REQUESTED', description: '3-D Secure challenge preference to send.' }) threeDSChallengePreference?: string;
+  @ApiProperty({ example: 'CLIENT_RULE', description: 'What produced the advice; value seen: `CLIENT_RULE` (a rule of the merchant).' }) actionSource!: string;
+  @ApiProperty({ type: () => TransactionOptimisationRulesDto }) rules!: TransactionOptimisationRulesDto;
+}
+
 /** `data` of the customer-type responses (customer, voucher redemption). */
 export class CustomerRecommendationDto {
   @ApiProperty({ enum: ACTIONS, example: 'ALLOW' }) action!: Action;
@@ -28,6 +59,7 @@ export class CustomerRecommendationDto {
   @ApiProperty({ enum: DECISION_SOURCES, example: 'RINGFENCE' }) source!: DecisionSource;
   @ApiProperty({ example: 'cus-61213' }) customerId!: string;
   @ApiProperty({ example: 'scr_01J...' }) scoreId!: string;
+  @ApiPropertyOptional({ type: () => TransactionOptimisationDto }) transactionOptimisation?: TransactionOptimisationDto;
   @ApiPropertyOptional({ type: () => [WarningDto] }) warnings?: WarningDto[];
 }
 

@@ -1,14 +1,16 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ACCOUNT_REPOSITORY, API_KEY_REPOSITORY, AccountAdministration, type AccountRepository, type ApiKeyRepository } from '@ringfence/accounts';
 import { AdminRoute } from '@ringfence/service-runtime';
 import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
 import {
   AccountListResponseDto,
+  AccountResponseDto,
   CreateAccountRequestDto,
   CreatedAccountResponseDto,
   IssueKeyRequestDto,
   IssuedKeyResponseDto,
+  UpdateAccountSettingsRequestDto,
 } from './admin.dto';
 
 /** The operator's API for accounts and keys (decisions §2), behind ADMIN_API_KEY. */
@@ -56,6 +58,7 @@ export class AdminController {
         name: account.name,
         industry: account.industry,
         createdAt: account.createdAt.toISOString(),
+        settings: account.settings,
         keys: (await this.administration.listKeys(account.id)).map((key) => ({
           keyId: key.id,
           kind: key.kind,
@@ -67,6 +70,20 @@ export class AdminController {
       })),
     );
     return { status: 200, timestamp: Date.now(), accounts: withKeys };
+  }
+
+  @AdminRoute()
+  @Patch('accounts/:accountId/settings')
+  @ApiOperation({
+    summary: "Change an account's settings",
+    description:
+      'Sets the settings sent and keeps the others (`{}` changes nothing). Takes effect on the next request. Answers the account with its settings as stored.',
+  })
+  @ApiOkResponse({ type: AccountResponseDto })
+  @ApiErrorResponses(400, 401, 403, 404)
+  async updateSettings(@Param('accountId') accountId: string, @Body() body: UpdateAccountSettingsRequestDto): Promise<AccountResponseDto> {
+    const account = await this.administration.updateSettings(accountId, { ...body });
+    return { accountId: account.id, name: account.name, industry: account.industry, createdAt: account.createdAt.toISOString(), settings: account.settings };
   }
 
   @AdminRoute()

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { ACTIONS, type Action } from '@ringfence/contracts';
+import { IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 
 export class CreateAccountRequestDto {
   @ApiProperty({ example: 'acme-eats', minLength: 1, maxLength: 100 })
@@ -38,6 +39,13 @@ export class IssuedKeyResponseDto {
   @ApiProperty({ example: 'sk_live_…', description: 'The plaintext key: shown this once, never again.' }) key!: string;
 }
 
+/** The settings as stored: only those ever set; the others have their defaults. */
+export class AccountSettingsDto {
+  @ApiPropertyOptional({ example: true }) voucherAbuseEnabled?: boolean;
+  @ApiPropertyOptional({ example: true }) potentialLabelsEnabled?: boolean;
+  @ApiPropertyOptional({ enum: ACTIONS, example: 'REVIEW' }) defaultAction?: Action;
+}
+
 export class KeySummaryDto {
   @ApiProperty() keyId!: string;
   @ApiProperty({ enum: ['secret', 'publishable'] }) kind!: string;
@@ -52,6 +60,7 @@ export class AccountSummaryDto {
   @ApiProperty() name!: string;
   @ApiProperty({ nullable: true, type: String }) industry!: string | null;
   @ApiProperty() createdAt!: string;
+  @ApiProperty({ type: () => AccountSettingsDto }) settings!: AccountSettingsDto;
   @ApiProperty({ type: () => [KeySummaryDto] }) keys!: KeySummaryDto[];
 }
 
@@ -59,4 +68,27 @@ export class AccountListResponseDto {
   @ApiProperty({ example: 200 }) status!: number;
   @ApiProperty() timestamp!: number;
   @ApiProperty({ type: () => [AccountSummaryDto] }) accounts!: AccountSummaryDto[];
+}
+
+/**
+ * PATCH /admin/accounts/:accountId/settings: the settings sent are set, the others kept. A
+ * setting never sent has its default (given in each description).
+ */
+export class UpdateAccountSettingsRequestDto {
+  @ApiPropertyOptional({ example: true, description: 'Voucher-abuse recommendations (POST /v2/voucher/check); default true.' })
+  @IsOptional() @IsBoolean() voucherAbuseEnabled?: boolean;
+
+  @ApiPropertyOptional({ example: true, description: 'Allow the POTENTIALLY_FRAUDSTER and POTENTIALLY_GENUINE customer labels; default false.' })
+  @IsOptional() @IsBoolean() potentialLabelsEnabled?: boolean;
+
+  @ApiPropertyOptional({ enum: ACTIONS, example: 'REVIEW', description: 'The action a rate-limited checkpoint answers; default ALLOW.' })
+  @IsOptional() @IsIn(ACTIONS, { message: `must be one of ${ACTIONS.join(', ')}` }) defaultAction?: Action;
+}
+
+export class AccountResponseDto {
+  @ApiProperty({ example: 'acc_3kT9…' }) accountId!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty({ nullable: true, type: String }) industry!: string | null;
+  @ApiProperty({ example: '2025-11-26T09:15:02.123Z' }) createdAt!: string;
+  @ApiProperty({ type: () => AccountSettingsDto }) settings!: AccountSettingsDto;
 }

@@ -1,17 +1,18 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Principal } from '@ringfence/accounts';
-import { CustomerRecommendationResponseDto, CustomerRequestDto } from '@ringfence/contracts';
+import { type CustomerRecommendationResponseDto, CustomerRecommendationResponseDto as ResponseDto, CustomerRequestDto, normaliseTimestamps } from '@ringfence/contracts';
 import { CurrentPrincipal, SecretKeyRoute } from '@ringfence/service-runtime';
 import type { FastifyRequest } from 'fastify';
+import { CheckpointRoutes } from '../intake/checkpoint-routes';
+import { EventIntake } from '../intake/event-intake.service';
 import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
-import { CustomerCheckpointUseCase } from './customer-checkpoint.use-case';
 
 @ApiTags('Customers')
 @ApiSecurity('apiKey')
 @Controller('v2')
 export class CustomerController {
-  constructor(private readonly checkpoint: CustomerCheckpointUseCase) {}
+  constructor(private readonly intake: EventIntake) {}
 
   @SecretKeyRoute()
   @Post('customer')
@@ -22,9 +23,19 @@ export class CustomerController {
       'The customer checkpoint. The data is stored (per-field, newest timestamp wins) and scored; the answer reflects the data sent in this request. `?score=true` is accepted for compatibility: this endpoint always scores.',
   })
   @ApiQuery({ name: 'score', required: false, type: Boolean, description: 'Legacy switch, accepted and ignored (always scores).' })
-  @ApiOkResponse({ type: CustomerRecommendationResponseDto })
+  @ApiOkResponse({ type: ResponseDto })
   @ApiErrorResponses(400, 401, 403, 413, 415, 429, 503)
-  upsert(@CurrentPrincipal() principal: Principal, @Body() body: CustomerRequestDto, @Req() request: FastifyRequest) {
-    return this.checkpoint.execute(principal, body, String(request.id));
+  async upsert(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: CustomerRequestDto,
+    @Req() request: FastifyRequest,
+  ): Promise<CustomerRecommendationResponseDto> {
+    const data = await this.intake.checkpoint(CheckpointRoutes.customer, {
+      principal,
+      subjectId: body.customer.customerId,
+      payload: normaliseTimestamps(body),
+      traceId: String(request.id),
+    });
+    return { status: 200, timestamp: Date.now(), data };
   }
 }

@@ -2,8 +2,11 @@ import { createServer as createHttpServer, type Server as HttpServer, type Incom
 import { createServer as createHttpsServer } from 'node:https';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { type Logger, type RingfenceConfig, newTraceId } from '@ringfence/platform';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { MAX_IDENTIFIER_LENGTH } from '@ringfence/contracts';
+import { type Logger, type RingfenceConfig, errorEnvelope, newTraceId } from '@ringfence/platform';
 import { NestPinoLogger } from '../logging/nest-pino-logger';
+import { MAX_JSON_DEPTH, exceedsJsonDepth } from './json-depth';
 import { RequestLogController } from '../logging/request-log.controller';
 import { httpRequestDuration } from '../metrics/metrics';
 import { EnvelopeExceptionFilter } from './envelope-exception.filter';
@@ -43,6 +46,23 @@ export async function createHttpApp(module: unknown, options: HttpAppOptions): P
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     return503OnClosing: true,
+    // Path identifiers (`/v2/customer/:customerId/labels`) may be 300 characters, which the
+    // route DTOs check on the decoded value (400 naming the parameter). The router's own limit
+    // (default 100, then 414) counts UTF-16 units, so it sits well above 300 characters of any
+    // script; beyond it 414 is the right answer.
+    routerOptions: { maxParamLength: MAX_IDENTIFIER_LENGTH * 4 },
+    // The router's own refusals (a malformed percent-encoding, a parameter over that limit)
+    // happen before Nest sees the request, so its filter cannot shape them: answer the
+    // envelope here.
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
+      const message = status === 414 ? 'path: a parameter is too long' : 'path: is not a valid percent-encoded URL';
+      void reply
+        .status(status)
+        .header('x-trace-id', request.id)
+        .type('application/json; charset=utf-8')
+        .send(errorEnvelope(status, message, String(request.id)));
+    },
     serverFactory: (handler: Handler) => {
       if (tls && config.httpPort !== undefined) plainServer = createHttpServer(handler);
       return tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, handler) : createHttpServer(handler);
@@ -55,6 +75,16 @@ export async function createHttpApp(module: unknown, options: HttpAppOptions): P
   fastify.removeContentTypeParser('text/plain');
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('x-trace-id', request.id);
+  });
+  // Refused before anything walks the body: validation and transformation recurse, and a body
+  // nested thousands of levels deep inside an open object would exhaust the stack (a 500).
+  fastify.addHook('preValidation', async (request, reply) => {
+    if (request.body !== undefined && exceedsJsonDepth(request.body)) {
+      await reply
+        .status(400)
+        .type('application/json; charset=utf-8')
+        .send(errorEnvelope(400, `body: must not nest objects and arrays more than ${MAX_JSON_DEPTH} levels deep`, String(request.id)));
+    }
   });
   fastify.addHook('onResponse', async (request, reply) => {
     httpRequestDuration

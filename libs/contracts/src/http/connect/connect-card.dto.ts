@@ -1,0 +1,45 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsInt, IsOptional, IsString } from 'class-validator';
+import { IsOptionalTimestamp } from '../../validation/timestamp.decorator';
+import { ConnectBillingAddressDto } from '../shared/connect-billing-address.dto';
+import { IsOptionalIdentifier } from '../shared/common-fields';
+import { IsOptionalNested, IsRequiredNested } from '../../validation/nested.decorator';
+
+/**
+ * The card of a connect payment method (specification §2.2, "Card payment method (connect)"). No
+ * field is required: the graph identifies a card by `instrumentId`, else by `paymentMethodId`
+ * scoped to its customer (decisions §4).
+ */
+export class ConnectCardDto {
+  @IsOptionalIdentifier('pm-card-0001', 'The merchant’s identifier of the saved payment method.') paymentMethodId?: string;
+  @ApiPropertyOptional({ example: 'Work card' }) @IsOptional() @IsString() nickName?: string;
+  @IsOptionalTimestamp('When the card was last verified (Unix time).') lastVerified?: number;
+  @ApiPropertyOptional({ example: false, description: 'The merchant has banned this card.' }) @IsOptional() @IsBoolean() banned?: boolean;
+  @ApiPropertyOptional({ example: true, description: 'The card is still in use on the account.' }) @IsOptional() @IsBoolean() active?: boolean;
+  @IsOptionalTimestamp('When the card was added to the account (Unix time).') registrationTime?: number;
+  @ApiPropertyOptional({
+    example: 'ins-7d1f0c9a',
+    description: 'Identifier of the physical card, the same for every account that saves it (e.g. the PSP fingerprint); links customers sharing a card.',
+  })
+  @IsOptional() @IsString() instrumentId?: string;
+  @ApiPropertyOptional({ example: '424242', description: 'First six (or eight) digits.' }) @IsOptional() @IsString() cardBin?: string;
+  @ApiPropertyOptional({ example: '4242' }) @IsOptional() @IsString() cardLastFour?: string;
+  @ApiPropertyOptional({ example: 'credit', description: 'E.g. `credit`, `debit`.' }) @IsOptional() @IsString() cardType?: string;
+  @ApiPropertyOptional({ type: 'integer', example: 4 }) @IsOptional() @IsInt() expiryMonth?: number;
+  @ApiPropertyOptional({ type: 'integer', example: 2029 }) @IsOptional() @IsInt() expiryYear?: number;
+  @ApiPropertyOptional({ example: 'A LOVELACE' }) @IsOptional() @IsString() nameOnCard?: string;
+  @ApiPropertyOptional({ example: true, description: 'Whether saving the card succeeded.' }) @IsOptional() @IsBoolean() successfulRegistration?: boolean;
+  @ApiPropertyOptional({ example: 'Barclays' }) @IsOptional() @IsString() issuer?: string;
+  @ApiPropertyOptional({ example: 'GBR', description: 'Country of the issuer, three-letter code.' }) @IsOptional() @IsString() countryIssued?: string;
+  @ApiPropertyOptional({ example: false }) @IsOptional() @IsBoolean() prepaidCard?: boolean;
+  @IsOptionalNested(() => ConnectBillingAddressDto, 'The cardholder’s billing address.') billingAddress?: ConnectBillingAddressDto;
+  @ApiPropertyOptional({ example: 'Lovelace' }) @IsOptional() @IsString() billingFamilyName?: string;
+  @ApiPropertyOptional({ example: 'Ada' }) @IsOptional() @IsString() billingGivenName?: string;
+  @ApiPropertyOptional({ example: false }) @IsOptional() @IsBoolean() corporateCard?: boolean;
+  @ApiPropertyOptional({ example: false }) @IsOptional() @IsBoolean() virtualCard?: boolean;
+}
+
+/** One item of connect `paymentMethods`: the specification wraps the card in `{card: {...}}`. */
+export class ConnectPaymentMethodDto {
+  @IsRequiredNested(() => ConnectCardDto, 'The card. Required: an item without it carries nothing to link.') card!: ConnectCardDto;
+}

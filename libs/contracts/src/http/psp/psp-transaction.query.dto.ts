@@ -1,0 +1,15 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional } from 'class-validator';
+import { PSP_CHECKPOINTS, type PspCheckpoint } from '../../messages/transaction-updated.event';
+
+/** The query of POST /psp/transaction and /psp/transaction/async (specification §4.3). */
+export class PspTransactionQueryDto {
+  @ApiPropertyOptional({
+    enum: PSP_CHECKPOINTS,
+    example: 'pspBeforeAuth',
+    description: 'Request a recommendation at this checkpoint; without it the update is only ingested (decisions §9).',
+  })
+  @IsOptional()
+  @IsIn(PSP_CHECKPOINTS, { message: `must be one of ${PSP_CHECKPOINTS.join(', ')}` })
+  checkpoint?: PspCheckpoint;
+}

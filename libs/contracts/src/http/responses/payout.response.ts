@@ -1,0 +1,19 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ACTIONS, type Action, DECISION_SOURCES, type DecisionSource } from './customer-recommendation.response';
+import { RulesBlockDto } from './rules.response';
+
+/** `data` of the payout answer (specification §4.8). */
+export class PayoutRecommendationDto {
+  @ApiProperty({ example: 'sup-driver-0917', description: 'The supplier receiving the payout.' }) supplierId!: string;
+  @ApiProperty({ example: 'pay-2025-11-0193' }) payoutId!: string;
+  @ApiProperty({ enum: ACTIONS, example: 'ALLOW' }) action!: Action;
+  @ApiProperty({ enum: DECISION_SOURCES, example: 'RINGFENCE', description: 'Which part of the service decided (decisions §1).' }) source!: DecisionSource;
+  @ApiProperty({ type: () => RulesBlockDto }) rules!: RulesBlockDto;
+}
+
+/** POST /v2/payout: the recommendation for the payout. */
+export class PayoutRecommendationResponseDto {
+  @ApiProperty({ type: 'integer', example: 200 }) status!: number;
+  @ApiProperty({ type: 'integer', example: 1763800000123, description: 'Epoch milliseconds.' }) timestamp!: number;
+  @ApiProperty({ type: () => PayoutRecommendationDto }) data!: PayoutRecommendationDto;
+}

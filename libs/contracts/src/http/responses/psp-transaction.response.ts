@@ -1,0 +1,24 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ACTIONS, type Action } from './customer-recommendation.response';
+import { RulesBlockDto } from './rules.response';
+
+/** `data` of the PSP transaction answer: the recommendation at the requested checkpoint. */
+export class PspTransactionRecommendationDto {
+  @ApiProperty({ enum: ACTIONS, example: 'ALLOW' }) action!: Action;
+  @ApiProperty({ type: () => RulesBlockDto }) rules!: RulesBlockDto;
+  @ApiProperty({ type: 'integer', example: 12, description: 'Risk score, 0 (safe) to 100 (fraud).' }) score!: number;
+  @ApiProperty({ example: 'scr_01JD2XK8Q3', description: 'Identifies this scoring, e.g. when reporting on it later.' }) scoreId!: string;
+  @ApiProperty({ example: 'tx-0001', description: 'The transaction scored.' }) transactionId!: string;
+}
+
+/**
+ * POST /psp/transaction (specification §4.3). `data` is present only when a `checkpoint` was
+ * requested (decisions §9); without one the update is only ingested.
+ */
+export class PspTransactionResponseDto {
+  @ApiProperty({ type: 'integer', example: 200 }) status!: number;
+  @ApiProperty({ type: 'integer', example: 1763800000123, description: 'Epoch milliseconds.' }) timestamp!: number;
+  @ApiPropertyOptional({ example: 'transaction update accepted', description: 'A note about the answer, when there is one.' }) message?: string;
+  @ApiPropertyOptional({ type: () => PspTransactionRecommendationDto, description: 'Present only with a `checkpoint`.' })
+  data?: PspTransactionRecommendationDto;
+}

@@ -1,0 +1,36 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ACTIONS, type Action, DECISION_SOURCES, type DecisionSource } from './customer-recommendation.response';
+import { RulesBlockDto } from './rules.response';
+
+/**
+ * `credentialStatus` of the registration answer (decisions §6 and §9; its fields are not shown in
+ * the specification): whether the registering credentials are in the breached-credentials
+ * store. Deliberately no field named after a hash (decisions §9).
+ */
+export class CredentialStatusDto {
+  @ApiProperty({ example: false, description: 'The username was found in the breached-credentials store.' }) usernameBreached!: boolean;
+  @ApiProperty({ example: false, description: 'The password was found among the breached or most common passwords.' }) passwordBreached!: boolean;
+}
+
+/** `data` of the registration answer (specification §2.2, "Registration recommendation data"). */
+export class RegistrationRecommendationDto {
+  @ApiProperty({ enum: ACTIONS, example: 'ALLOW' }) action!: Action;
+  @ApiProperty({ enum: DECISION_SOURCES, example: 'RINGFENCE', description: 'Which part of the service decided (decisions §1).' }) source!: DecisionSource;
+  @ApiPropertyOptional({ example: 'sup-2231', description: 'Present when a supplier registered.' }) supplierId?: string;
+  @ApiPropertyOptional({ example: 'cus-61213', description: 'Present when a customer registered.' }) customerId?: string;
+  @ApiProperty({ example: 'reg_01JCZ4B7K2', description: 'Identifier the service gave this registration attempt (the request carries none).' })
+  registrationId!: string;
+  @ApiProperty({ type: () => RulesBlockDto }) rules!: RulesBlockDto;
+  @ApiProperty({ type: () => CredentialStatusDto }) credentialStatus!: CredentialStatusDto;
+}
+
+/**
+ * POST /v2/registration (specification §4.7). `credentialStatus` is inside `data` and mirrored at
+ * the top level, because the specification lists it in both places (decisions §9).
+ */
+export class RegistrationRecommendationResponseDto {
+  @ApiProperty({ type: 'integer', example: 200 }) status!: number;
+  @ApiProperty({ type: 'integer', example: 1763800000123, description: 'Epoch milliseconds.' }) timestamp!: number;
+  @ApiProperty({ type: () => RegistrationRecommendationDto }) data!: RegistrationRecommendationDto;
+  @ApiProperty({ type: () => CredentialStatusDto, description: 'The same as `data.credentialStatus`.' }) credentialStatus!: CredentialStatusDto;
+}

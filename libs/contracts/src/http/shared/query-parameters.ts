@@ -1,0 +1,37 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsOptional } from 'class-validator';
+import { IsIntegerInRange } from './integer-range';
+
+// Query strings carry text, and the validation never converts implicitly (types are strict,
+// decisions §9). These decorators convert exactly the spellings the interface defines and leave
+// anything else as sent, so it fails with a 400 that names the parameter.
+
+/** A boolean query parameter: exactly `true` or `false`. */
+export function IsOptionalQueryBoolean(description: string): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ type: 'boolean', example: true, description }),
+    Transform(({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value), { toClassOnly: true }),
+    IsOptional(),
+    IsBoolean({ message: 'must be true or false' }),
+  );
+}
+
+/** An integer query parameter within [minimum, maximum]: decimal digits only (no `1.5`, `1e1`, ` 2`). */
+export function IsOptionalQueryInteger(minimum: number, maximum: number, description: string, defaultValue?: number): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ type: 'integer', minimum, maximum, example: defaultValue ?? maximum, default: defaultValue, description }),
+    Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^-?[0-9]+$/.test(value) ? Number(value) : value), { toClassOnly: true }),
+    IsOptional(),
+    IsIntegerInRange(minimum, maximum),
+  );
+}
+
+/**
+ * `?score=` of the customer and voucher-redemption checkpoints: a legacy switch that is accepted
+ * (decisions §9) and changes nothing, since these checkpoints always score. Any other value is 400.
+ */
+export class ScoreQueryDto {
+  @IsOptionalQueryBoolean('Legacy switch, accepted for compatibility and ignored: the checkpoint always scores.') score?: boolean;
+}

@@ -1,0 +1,20 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsInt, IsOptional, IsString } from 'class-validator';
+
+/**
+ * A vehicle of a connect or supplier payload (specification §2.2). In the graph a vehicle is
+ * identified by `vin`, else by jurisdictionCountry + jurisdictionState + plate (decisions §4), so
+ * no single field is required.
+ */
+export class VehicleDto {
+  @ApiPropertyOptional({ example: 'LB07 SEO', description: 'Registration (licence) plate.' }) @IsOptional() @IsString() plate?: string;
+  @ApiPropertyOptional({ example: 'GBR', description: 'Country that issued the plate, three-letter code.' })
+  @IsOptional() @IsString() jurisdictionCountry?: string;
+  @ApiPropertyOptional({ example: 'ENG', description: 'State or region that issued the plate.' })
+  @IsOptional() @IsString() jurisdictionState?: string;
+  @ApiPropertyOptional({ example: 'Toyota' }) @IsOptional() @IsString() make?: string;
+  @ApiPropertyOptional({ example: 'Prius' }) @IsOptional() @IsString() model?: string;
+  @ApiPropertyOptional({ type: 'integer', example: 2019, description: 'Model year.' }) @IsOptional() @IsInt() year?: number;
+  @ApiPropertyOptional({ example: 'JTDKN3DU5A0123456', description: 'Vehicle identification number.' })
+  @IsOptional() @IsString() vin?: string;
+}

@@ -1,0 +1,72 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { CustomerRecommendationDto } from '../http/responses/customer-recommendation.response';
+import { PayoutRecommendationDto } from '../http/responses/payout.response';
+import { PspTransactionRecommendationDto } from '../http/responses/psp-transaction.response';
+import { RefundRecommendationDto } from '../http/responses/refund.response';
+import type { RegistrationRecommendationDto } from '../http/responses/registration.response';
+
+/*
+ * Checkpoint requests (`ringfence.rpc.scoring.<checkpoint>-checkpoint.v1`) carry the same
+ * payload as the checkpoint's ingest event, so the recommendation reflects the request's own
+ * data before ingestion has stored it (read your own writes). Their replies are the `data` of
+ * the HTTP answer.
+ */
+
+export const CHECKPOINTS = ['customer', 'registration', 'payout', 'refund', 'voucherRedemption', 'transaction'] as const;
+export type Checkpoint = (typeof CHECKPOINTS)[number];
+
+/** The registration reply: the gateway adds `credentialStatus`, which it computed itself. */
+export type RegistrationCheckpointReply = Omit<RegistrationRecommendationDto, 'credentialStatus'>;
+export type PayoutCheckpointReply = PayoutRecommendationDto;
+export type RefundCheckpointReply = RefundRecommendationDto;
+export type VoucherRedemptionCheckpointReply = CustomerRecommendationDto;
+export type TransactionCheckpointReply = PspTransactionRecommendationDto;
+
+/**
+ * `ringfence.decision.<checkpoint>.scored.v1`: every recommendation given, with what it was
+ * made from. With the ingest topics this is the warehouse feed.
+ */
+export class CheckpointScoredEvent<TRecommendation = object> {
+  @ApiProperty({ enum: CHECKPOINTS, example: 'customer' }) checkpoint!: Checkpoint;
+  @ApiProperty({ type: 'integer', example: 1763800000000, description: 'The time of the payload that was scored, epoch milliseconds.' })
+  timestamp!: number;
+  /** The answer given (the `data` of the HTTP answer). */
+  recommendation!: TRecommendation;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { oneOf: [{ type: 'number' }, { type: 'boolean' }, { type: 'string' }] },
+    example: { emailVerified: true, accountAgeHours: 4210.5, modelScore: 10, knownFraudIndicators: 0 },
+    description: 'The features and signals the decision was made from, for analysts. Empty for rate-limited answers.',
+  })
+  features!: Record<string, number | boolean | string | null>;
+}
+
+/** `ringfence.decision.customer.scored.v1` (also the schema of the voucher-redemption decisions). */
+export class CustomerScoredEvent extends CheckpointScoredEvent<CustomerRecommendationDto> {
+  @ApiProperty({ type: () => CustomerRecommendationDto }) declare recommendation: CustomerRecommendationDto;
+}
+
+/** `ringfence.decision.payout.scored.v1`. */
+export class PayoutScoredEvent extends CheckpointScoredEvent<PayoutRecommendationDto> {
+  @ApiProperty({ type: () => PayoutRecommendationDto }) declare recommendation: PayoutRecommendationDto;
+}
+
+/** `ringfence.decision.refund.scored.v1`. */
+export class RefundScoredEvent extends CheckpointScoredEvent<RefundRecommendationDto> {
+  @ApiProperty({ type: () => RefundRecommendationDto }) declare recommendation: RefundRecommendationDto;
+}
+
+/** `ringfence.decision.transaction.scored.v1`. */
+export class TransactionScoredEvent extends CheckpointScoredEvent<PspTransactionRecommendationDto> {
+  @ApiProperty({ type: () => PspTransactionRecommendationDto }) declare recommendation: PspTransactionRecommendationDto;
+}
+
+/** `ringfence.decision.registration.scored.v1`: `credentialStatus` is the gateway's, so it is not here. */
+export class RegistrationScoredEvent extends CheckpointScoredEvent<RegistrationCheckpointReply> {
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'The registration answer\'s `data` without `credentialStatus` (action, source, customerId or supplierId, registrationId, rules).',
+  })
+  declare recommendation: RegistrationCheckpointReply;
+}

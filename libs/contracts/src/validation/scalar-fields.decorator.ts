@@ -1,0 +1,52 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsInt, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { MAX_IDENTIFIER_LENGTH, MCC_PATTERN } from './patterns';
+
+// The scalar fields of the payment-side objects (orders, refunds, payouts, PSP
+// transactions): one decorator each keeps the documented type, the example and the strictness
+// (no implicit conversion, decisions §9) identical everywhere.
+
+function documented(example: unknown, description: string | undefined, extra: Record<string, unknown> = {}) {
+  return ApiPropertyOptional({ example, ...extra, ...(description ? { description } : {}) });
+}
+
+/** An optional string. */
+export function IsOptionalText(example: string, description?: string): PropertyDecorator {
+  return applyDecorators(documented(example, description), IsOptional(), IsString());
+}
+
+/** An optional integer (counts such as `quantity`). */
+export function IsOptionalInteger(example: number, description?: string): PropertyDecorator {
+  return applyDecorators(documented(example, description, { type: 'integer' }), IsOptional(), IsInt());
+}
+
+/** An optional amount: an integer in the currency's minor units (specification §2.1). */
+export function IsOptionalAmount(example: number, description = 'Integer, in minor units of the currency (1999 = 19.99).'): PropertyDecorator {
+  return IsOptionalInteger(example, description);
+}
+
+/** An optional boolean; `"true"` or `1` is not one. */
+export function IsOptionalFlag(example: boolean, description?: string): PropertyDecorator {
+  return applyDecorators(documented(example, description), IsOptional(), IsBoolean());
+}
+
+/** An optional merchant category code: exactly four digits, as a string (specification §8). */
+export function IsOptionalMcc(): PropertyDecorator {
+  return applyDecorators(
+    documented('5812', 'Merchant category code, exactly four digits.', { pattern: MCC_PATTERN.source }),
+    IsOptional(),
+    IsString(),
+    Matches(MCC_PATTERN, { message: `must match ${MCC_PATTERN.source}` }),
+  );
+}
+
+/** A required identifier (`transactionId`, `payoutId`, …): a string of 1 to 300 characters (decisions §9). */
+export function IsRequiredIdentifier(example: string, description?: string): PropertyDecorator {
+  return applyDecorators(
+    ApiProperty({ example, minLength: 1, maxLength: MAX_IDENTIFIER_LENGTH, ...(description ? { description } : {}) }),
+    IsString(),
+    MinLength(1),
+    MaxLength(MAX_IDENTIFIER_LENGTH),
+  );
+}

@@ -1,0 +1,23 @@
+/** One breached username and the SHA-256 (lower-case hex) of a password it used. */
+export interface BreachedCredential {
+  /** Normalised (`normaliseUsername`). */
+  username: string;
+  passwordHash: string;
+}
+
+/**
+ * The breached-credentials store (decisions §6). Global, not per account: a breach corpus is
+ * public knowledge about usernames, shared by every account; so, unlike every other repository,
+ * its methods take no tenant.
+ */
+export interface BreachedCredentialsRepository {
+  /**
+   * The distinct password hashes recorded for a username (normalised). The check compares the
+   * hash it was given in process, so that hash is never sent to the database.
+   */
+  passwordHashesOf(username: string): Promise<string[]>;
+  /** Stores the pairs not stored yet (idempotent); answers how many were new. */
+  insert(credentials: readonly BreachedCredential[]): Promise<number>;
+}
+
+export const BREACHED_CREDENTIALS_REPOSITORY = Symbol('BreachedCredentialsRepository');

@@ -1,0 +1,6 @@
+export * from './username';
+export * from './password-hash';
+export * from './common-passwords';
+export * from './breached-credentials.repository';
+export * from './credentials-check';
+export * from './breach-line';

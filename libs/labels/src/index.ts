@@ -1,0 +1,3 @@
+export * from './label';
+export * from './label-rules';
+export * from './labelling';

@@ -1,0 +1,126 @@
+import type { Environment, LabelCategory, LabelReview, LabelSubjectKind } from '@ringfence/contracts';
+import {
+  type CurrentLabel,
+  type CurrentLabels,
+  type LabelApplication,
+  type LabelHistoryEntry,
+  type LabelRepository,
+  type LabelSubject,
+  type Reviewer,
+  type SubjectLabels,
+  applyReview,
+  currentLabelsOf,
+} from '@ringfence/labels';
+import type { DataSource, QueryRunner } from 'typeorm';
+import { queryRows } from '../sql';
+
+interface LabelColumns {
+  review: LabelReview;
+  event_time: Date;
+  reviewer_name: string | null;
+  reviewer_email: string | null;
+  comment: string | null;
+}
+
+interface CurrentLabelRow extends LabelColumns {
+  category: LabelCategory;
+}
+
+interface HistoryRow extends CurrentLabelRow {
+  previous_review: LabelReview | null;
+}
+
+/** First half of the advisory-lock key of a subject's labels (the migrations use another). */
+const LABEL_LOCK_NAMESPACE = 0x52_46_4c_42; // "RFLB"
+
+// Every statement names the tenant (account, environment) first.
+const SUBJECT_MATCHES = 'account_id = $1 AND environment = $2 AND subject_kind = $3 AND subject_id = $4';
+// A transaction-scoped lock on the subject: it also covers a category that has no row yet
+// (where SELECT … FOR UPDATE would lock nothing), and it ends with the transaction.
+const LOCK_SUBJECT = 'SELECT pg_advisory_xact_lock($1, hashtext($2))';
+const SELECT_CURRENT = `SELECT category, review, event_time, reviewer_name, reviewer_email, comment FROM labels WHERE ${SUBJECT_MATCHES}`;
+const SELECT_CATEGORY = `${SELECT_CURRENT} AND category = $5`;
+const UPSERT_CURRENT = `
+  INSERT INTO labels (account_id, environment, subject_kind, subject_id, category, review, event_time, reviewer_name, reviewer_email, comment)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+  ON CONFLICT (account_id, environment, subject_kind, subject_id, category) DO UPDATE
+     SET review = EXCLUDED.review, event_time = EXCLUDED.event_time, reviewer_name = EXCLUDED.reviewer_name,
+         reviewer_email = EXCLUDED.reviewer_email, comment = EXCLUDED.comment`;
+const DELETE_CURRENT = `DELETE FROM labels WHERE ${SUBJECT_MATCHES} AND category = $5`;
+const INSERT_HISTORY = `
+  INSERT INTO label_history
+    (account_id, environment, subject_kind, subject_id, category, review, previous_review, event_time, reviewer_name, reviewer_email, comment)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`;
+const SELECT_HISTORY = `
+  SELECT category, review, previous_review, event_time, reviewer_name, reviewer_email, comment
+    FROM label_history WHERE ${SUBJECT_MATCHES} ORDER BY sequence`;
+
+type SubjectKey = [accountId: string, environment: Environment, kind: LabelSubjectKind, subjectId: string];
+
+/** Labels in `labels` (current) and `label_history` (audit log). */
+export class TypeOrmLabelRepository implements LabelRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async apply(subject: LabelSubject, application: LabelApplication): Promise<LabelHistoryEntry> {
+    const key = keyOf(subject);
+    return this.dataSource.transaction(async (manager) => {
+      const runner = manager.queryRunner as QueryRunner;
+      await queryRows(runner, LOCK_SUBJECT, [LABEL_LOCK_NAMESPACE, JSON.stringify(key)]);
+      const [row] = await queryRows<CurrentLabelRow>(runner, SELECT_CATEGORY, [...key, application.category]);
+      const { next, entry } = applyReview(row ? toCurrentLabel(row) : null, application);
+      if (next) {
+        await queryRows(runner, UPSERT_CURRENT, [...key, entry.category, ...labelParameters(next)]);
+      } else if (row) {
+        await queryRows(runner, DELETE_CURRENT, [...key, entry.category]);
+      }
+      await queryRows(runner, INSERT_HISTORY, [
+        ...key,
+        entry.category,
+        entry.review,
+        entry.previous,
+        new Date(entry.eventTime),
+        entry.reviewer?.name ?? null,
+        entry.reviewer?.email ?? null,
+        entry.comment,
+      ]);
+      return entry;
+    });
+  }
+
+  /**
+   * One statement, so the answer is one consistent snapshot: the current labels are the
+   * history replayed, which `apply` keeps equal to the `labels` rows.
+   */
+  async read(subject: LabelSubject): Promise<SubjectLabels> {
+    const rows = await queryRows<HistoryRow>(this.dataSource, SELECT_HISTORY, keyOf(subject));
+    const history = rows.map(toHistoryEntry);
+    return { current: currentLabelsOf(history), history };
+  }
+
+  async currentLabels(accountId: string, environment: Environment, subjectKind: LabelSubjectKind, subjectId: string): Promise<CurrentLabels> {
+    const rows = await queryRows<CurrentLabelRow>(this.dataSource, SELECT_CURRENT, [accountId, environment, subjectKind, subjectId]);
+    return Object.fromEntries(rows.map((row) => [row.category, toCurrentLabel(row)]));
+  }
+}
+
+function keyOf({ accountId, environment, kind, subjectId }: LabelSubject): SubjectKey {
+  return [accountId, environment, kind, subjectId];
+}
+
+/** review, event_time, reviewer_name, reviewer_email, comment, in the statements' order. */
+function labelParameters(label: CurrentLabel): unknown[] {
+  return [label.review, new Date(label.eventTime), label.reviewer?.name ?? null, label.reviewer?.email ?? null, label.comment];
+}
+
+function reviewerOf(row: LabelColumns): Reviewer | null {
+  if (row.reviewer_name === null && row.reviewer_email === null) return null;
+  return { ...(row.reviewer_name === null ? {} : { name: row.reviewer_name }), ...(row.reviewer_email === null ? {} : { email: row.reviewer_email }) };
+}
+
+function toCurrentLabel(row: LabelColumns): CurrentLabel {
+  return { review: row.review, eventTime: row.event_time.getTime(), reviewer: reviewerOf(row), comment: row.comment };
+}
+
+function toHistoryEntry(row: HistoryRow): LabelHistoryEntry {
+  return { category: row.category, previous: row.previous_review, ...toCurrentLabel(row) };
+}

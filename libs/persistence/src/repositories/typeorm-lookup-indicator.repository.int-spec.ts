@@ -1,0 +1,13 @@
+import { itBehavesLikeALookupIndicatorRepository } from '../test-support/lookup-indicator-repository.behaviour';
+import { usePostgresTestDatabase } from '../test-support/test-databases';
+import { TypeOrmAccountRepository } from './typeorm-account.repository';
+import { TypeOrmLookupIndicatorRepository } from './typeorm-lookup-indicator.repository';
+
+describe(TypeOrmLookupIndicatorRepository.name, () => {
+  const database = usePostgresTestDatabase();
+
+  itBehavesLikeALookupIndicatorRepository(() => ({
+    accounts: new TypeOrmAccountRepository(database.dataSource()),
+    lookup: new TypeOrmLookupIndicatorRepository(database.dataSource()),
+  }));
+});

@@ -1,0 +1,185 @@
+import type { Environment } from '@ringfence/contracts';
+import {
+  type EvidenceCounts,
+  type EvidenceFilter,
+  type IndicatorEvidenceSummary,
+  type IndicatorKind,
+  type IndicatorRef,
+  type IndicatorSubmission,
+  type KnownIndicatorQuery,
+  type LookupIndicatorRepository,
+  type LookupTenant,
+  type RemovedIndicator,
+  knownIndicatorRefs,
+} from '@ringfence/lookup';
+import type { DataSource, QueryRunner } from 'typeorm';
+import { bigintToNumber, queryRows } from '../sql';
+
+interface SummaryRow {
+  kind: IndicatorKind;
+  value: string;
+  chargebacks: number;
+  manual_reviews: number;
+  reports: number;
+  own_chargebacks: number;
+  own_manual_reviews: number;
+  own_reports: number;
+  first_seen: string;
+  last_seen: string;
+}
+
+interface RemovedRow {
+  kind: IndicatorKind;
+  value: string;
+  evidence_removed: number;
+}
+
+// Rows travel as one JSON parameter each statement: one round trip however many indicators,
+// and the same SQL on PostgreSQL and PGlite.
+const UPSERT_INDICATORS = `
+  INSERT INTO lookup_indicators (account_id, environment, kind, value, first_seen_at, last_seen_at)
+  SELECT $1, $2, row.kind, row.value, row.seen_at, row.seen_at
+    FROM jsonb_to_recordset($3::jsonb) AS row(kind text, value text, seen_at bigint)
+  ON CONFLICT (account_id, environment, kind, value) DO UPDATE
+     SET first_seen_at = LEAST(lookup_indicators.first_seen_at, EXCLUDED.first_seen_at),
+         last_seen_at = GREATEST(lookup_indicators.last_seen_at, EXCLUDED.last_seen_at),
+         updated_at = now()`;
+
+const INSERT_EVIDENCE = `
+  INSERT INTO lookup_evidence (account_id, environment, kind, value, evidence_kind, evidence_id, seen_at, details)
+  SELECT $1, $2, row.kind, row.value, row.evidence_kind, row.evidence_id, row.seen_at, row.details
+    FROM jsonb_to_recordset($3::jsonb) AS row(kind text, value text, evidence_kind text, evidence_id text, seen_at bigint, details jsonb)
+  ON CONFLICT DO NOTHING`;
+
+// Every account's evidence of the asked indicators in the asking account's data set, counted:
+// the other accounts' rows are only ever aggregated, never returned. `$4` limits IP evidence
+// to what was seen from that time on; `$5` limits other accounts to the asking one's industry
+// (an account without an industry then sees only its own evidence).
+const SUMMARISE = `
+  WITH asked AS (
+    SELECT DISTINCT kind, value FROM jsonb_to_recordset($3::jsonb) AS row(kind text, value text)
+  )
+  SELECT e.kind, e.value,
+         count(*) FILTER (WHERE e.evidence_kind = 'chargeback')::int AS chargebacks,
+         count(*) FILTER (WHERE e.evidence_kind = 'manualReview')::int AS manual_reviews,
+         count(*) FILTER (WHERE e.evidence_kind = 'report')::int AS reports,
+         count(*) FILTER (WHERE e.evidence_kind = 'chargeback' AND e.account_id = $1)::int AS own_chargebacks,
+         count(*) FILTER (WHERE e.evidence_kind = 'manualReview' AND e.account_id = $1)::int AS own_manual_reviews,
+         count(*) FILTER (WHERE e.evidence_kind = 'report' AND e.account_id = $1)::int AS own_reports,
+         min(e.seen_at) AS first_seen,
+         max(e.seen_at) AS last_seen
+    FROM asked
+    JOIN lookup_evidence e ON e.environment = $2 AND e.kind = asked.kind AND e.value = asked.value
+   WHERE (e.kind <> 'ipAddress' OR $4::bigint IS NULL OR e.seen_at >= $4::bigint)
+     AND (NOT $5::boolean
+          OR e.account_id = $1
+          OR e.account_id IN (
+               SELECT other.id FROM accounts other JOIN accounts asking ON asking.id = $1
+                WHERE other.industry = asking.industry))
+   GROUP BY e.kind, e.value`;
+
+// One statement, so a reader never sees the indicator without its evidence or the reverse.
+// The indicator's foreign key is checked at the end of the statement, when both are gone.
+const REMOVE = `
+  WITH asked AS (
+    SELECT DISTINCT kind, value FROM jsonb_to_recordset($3::jsonb) AS row(kind text, value text)
+  ),
+  removed_evidence AS (
+    DELETE FROM lookup_evidence e USING asked
+     WHERE e.account_id = $1 AND e.environment = $2 AND e.kind = asked.kind AND e.value = asked.value
+    RETURNING e.kind, e.value
+  ),
+  removed_indicators AS (
+    DELETE FROM lookup_indicators i USING asked
+     WHERE i.account_id = $1 AND i.environment = $2 AND i.kind = asked.kind AND i.value = asked.value
+    RETURNING i.kind
+  )
+  SELECT kind, value, count(*)::int AS evidence_removed FROM removed_evidence GROUP BY kind, value`;
+
+/**
+ * Known-fraud indicators in `lookup_indicators` and their evidence in `lookup_evidence`. Writes
+ * and deletes touch only the tenant's rows; reads aggregate the other accounts' evidence of the
+ * same data set into counts.
+ */
+export class TypeOrmLookupIndicatorRepository implements LookupIndicatorRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async add({ accountId, environment }: LookupTenant, submission: IndicatorSubmission): Promise<void> {
+    const indicators = mergeSightings(submission.indicators);
+    const evidence = indicators.flatMap(({ kind, value, seen_at }) =>
+      submission.evidence.map((item) => ({
+        kind,
+        value,
+        evidence_kind: item.evidenceKind,
+        evidence_id: item.evidenceId,
+        seen_at,
+        details: item.details,
+      })),
+    );
+    await this.dataSource.transaction(async (manager) => {
+      const runner = manager.queryRunner as QueryRunner;
+      await queryRows(runner, UPSERT_INDICATORS, [accountId, environment, JSON.stringify(indicators)]);
+      if (evidence.length > 0) await queryRows(runner, INSERT_EVIDENCE, [accountId, environment, JSON.stringify(evidence)]);
+    });
+  }
+
+  async summarise(
+    { accountId, environment }: LookupTenant,
+    indicators: readonly IndicatorRef[],
+    filter: EvidenceFilter = {},
+  ): Promise<IndicatorEvidenceSummary[]> {
+    if (indicators.length === 0) return [];
+    const rows = await queryRows<SummaryRow>(this.dataSource, SUMMARISE, [
+      accountId,
+      environment,
+      JSON.stringify(indicators.map(({ kind, value }) => ({ kind, value }))),
+      filter.ipSeenFrom ?? null,
+      filter.limitIndustry ?? false,
+    ]);
+    return rows.map(toSummary);
+  }
+
+  knownIndicators(
+    accountId: string,
+    environment: Environment,
+    values: KnownIndicatorQuery,
+    filter?: EvidenceFilter,
+  ): Promise<IndicatorEvidenceSummary[]> {
+    return this.summarise({ accountId, environment }, knownIndicatorRefs(values), filter);
+  }
+
+  async remove({ accountId, environment }: LookupTenant, indicators: readonly IndicatorRef[]): Promise<RemovedIndicator[]> {
+    if (indicators.length === 0) return [];
+    const rows = await queryRows<RemovedRow>(this.dataSource, REMOVE, [
+      accountId,
+      environment,
+      JSON.stringify(indicators.map(({ kind, value }) => ({ kind, value }))),
+    ]);
+    return rows.map((row) => ({ kind: row.kind, value: row.value, evidenceRemoved: row.evidence_removed }));
+  }
+}
+
+/** One row per indicator (an upsert may not touch a row twice), spanning all its sightings. */
+function mergeSightings(sightings: IndicatorSubmission['indicators']) {
+  const byKey = new Map<string, { kind: IndicatorKind; value: string; seen_at: number }>();
+  for (const { kind, value, seenAt } of sightings) {
+    const key = `${kind}\u0000${value}`;
+    const known = byKey.get(key);
+    byKey.set(key, { kind, value, seen_at: known === undefined ? seenAt : Math.min(known.seen_at, seenAt) });
+  }
+  return [...byKey.values()];
+}
+
+function toSummary(row: SummaryRow): IndicatorEvidenceSummary {
+  const own: EvidenceCounts = { chargebacks: row.own_chargebacks, manualReviews: row.own_manual_reviews, reports: row.own_reports };
+  return {
+    kind: row.kind,
+    value: row.value,
+    chargebacks: row.chargebacks,
+    manualReviews: row.manual_reviews,
+    reports: row.reports,
+    own,
+    firstSeen: bigintToNumber(row.first_seen),
+    lastSeen: bigintToNumber(row.last_seen),
+  };
+}

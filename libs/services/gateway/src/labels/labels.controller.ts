@@ -1,0 +1,100 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { Principal } from '@ringfence/accounts';
+import {
+  CustomerLabelRequestDto,
+  CustomerLabelsResponseDto,
+  LabelAppliedResponseDto,
+  MAX_IDENTIFIER_LENGTH,
+  SupplierLabelRequestDto,
+  SupplierLabelsResponseDto,
+} from '@ringfence/contracts';
+import { CurrentPrincipal, SecretKeyRoute } from '@ringfence/service-runtime';
+import type { FastifyRequest } from 'fastify';
+import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
+import { CustomerLabelPathDto, SupplierLabelPathDto } from './label-path.dto';
+import { LabelsUseCase } from './labels.use-case';
+
+const IDENTIFIER_PARAM = {
+  schema: { type: 'string', minLength: 1, maxLength: MAX_IDENTIFIER_LENGTH },
+  description: `Percent-encode it in the path (\`cus%2F1\` is the identifier \`cus/1\`); 1 to ${MAX_IDENTIFIER_LENGTH} characters once decoded.`,
+} as const;
+
+const APPLY_DESCRIPTION = [
+  'A review replaces the previous label of its category; `UNREVIEWED` clears it. Every review is kept in the audit log (who, when, from what to what, why).',
+  'Labels may be applied to identifiers the service has not seen yet.',
+  'The answer is `{eventTime}`: when the review was applied, ISO 8601 UTC with milliseconds and `Z`.',
+  'A 400 names the failing field: `review: must be one of …` for an unknown value or one the category does not allow, and for a request without `review`.',
+].join(' ');
+
+@ApiTags('Labels')
+@ApiSecurity('apiKey')
+@Controller('v2')
+export class LabelsController {
+  constructor(private readonly labels: LabelsUseCase) {}
+
+  @SecretKeyRoute()
+  @Post('customer/:customerId/labels')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Label a customer (manual review)',
+    description: `Categories PAYMENT_FRAUD and REFUND_ABUSE. An omitted category is inferred from the review (PAYMENT_FRAUD for UNREVIEWED). POTENTIALLY_FRAUDSTER and POTENTIALLY_GENUINE are refused (400) unless enabled for the account. ${APPLY_DESCRIPTION}`,
+  })
+  @ApiParam({ name: 'customerId', ...IDENTIFIER_PARAM })
+  @ApiOkResponse({ type: LabelAppliedResponseDto })
+  @ApiErrorResponses(400, 401, 403, 413, 415, 429, 503)
+  labelCustomer(
+    @CurrentPrincipal() principal: Principal,
+    @Param() path: CustomerLabelPathDto,
+    @Body() body: CustomerLabelRequestDto,
+    @Req() request: FastifyRequest,
+  ): Promise<LabelAppliedResponseDto> {
+    return this.labels.apply(principal, 'customer', path.customerId, body, String(request.id));
+  }
+
+  @SecretKeyRoute()
+  @Get('customer/:customerId/labels')
+  @ApiOperation({
+    summary: "Read a customer's labels and their audit log",
+    description:
+      '`data.labels` holds the current label of each category that has one (a cleared category is absent); `data.history` every review applied, newest last. An identifier without labels answers empty ones.',
+  })
+  @ApiParam({ name: 'customerId', ...IDENTIFIER_PARAM })
+  @ApiOkResponse({ type: CustomerLabelsResponseDto })
+  @ApiErrorResponses(400, 401, 403, 429, 503)
+  readCustomer(@CurrentPrincipal() principal: Principal, @Param() path: CustomerLabelPathDto, @Req() request: FastifyRequest) {
+    return this.labels.read(principal, 'customer', path.customerId, String(request.id));
+  }
+
+  @SecretKeyRoute()
+  @Post('supplier/:supplierId/labels')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Label a supplier (manual review)',
+    description: `Category SUPPLIER_FRAUD (may be omitted): FRAUDULENT, GENUINE or UNREVIEWED. ${APPLY_DESCRIPTION}`,
+  })
+  @ApiParam({ name: 'supplierId', ...IDENTIFIER_PARAM })
+  @ApiOkResponse({ type: LabelAppliedResponseDto })
+  @ApiErrorResponses(400, 401, 403, 413, 415, 429, 503)
+  labelSupplier(
+    @CurrentPrincipal() principal: Principal,
+    @Param() path: SupplierLabelPathDto,
+    @Body() body: SupplierLabelRequestDto,
+    @Req() request: FastifyRequest,
+  ): Promise<LabelAppliedResponseDto> {
+    return this.labels.apply(principal, 'supplier', path.supplierId, body, String(request.id));
+  }
+
+  @SecretKeyRoute()
+  @Get('supplier/:supplierId/labels')
+  @ApiOperation({
+    summary: "Read a supplier's label and its audit log",
+    description: '`data.labels.SUPPLIER_FRAUD` is the current label when there is one; `data.history` every review applied, newest last.',
+  })
+  @ApiParam({ name: 'supplierId', ...IDENTIFIER_PARAM })
+  @ApiOkResponse({ type: SupplierLabelsResponseDto })
+  @ApiErrorResponses(400, 401, 403, 429, 503)
+  readSupplier(@CurrentPrincipal() principal: Principal, @Param() path: SupplierLabelPathDto, @Req() request: FastifyRequest) {
+    return this.labels.read(principal, 'supplier', path.supplierId, String(request.id));
+  }
+}

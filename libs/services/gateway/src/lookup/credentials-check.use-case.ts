@@ -1,0 +1,43 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Principal } from '@ringfence/accounts';
+import type { CredentialsCheckRequestDto, CredentialsCheckResponseDto } from '@ringfence/contracts';
+import {
+  BREACHED_CREDENTIALS_REPOSITORY,
+  type BreachedCredentialsRepository,
+  type CommonPasswords,
+  CredentialsCheck,
+} from '@ringfence/credentials';
+import { type RingfenceConfig, RateLimitedError } from '@ringfence/platform';
+import { RINGFENCE_CONFIG } from '@ringfence/service-runtime';
+import { RateLimits } from '../rate-limit/rate-limits.service';
+import { COMMON_PASSWORDS } from './common-passwords.provider';
+
+/**
+ * POST /v2/lookup/credentials/check, answered here in the gateway's process and never over the
+ * bus: a request message would put the password hash in the broker's log (or the embedded
+ * event log) and in every consumer's hands, and decisions §6 says it is never stored, logged,
+ * traced or published. The hash is compared in memory against the username's breached hashes
+ * (read by username only) and the common-password set, and dropped.
+ */
+@Injectable()
+export class CredentialsCheckUseCase {
+  private readonly check: CredentialsCheck;
+
+  constructor(
+    @Inject(BREACHED_CREDENTIALS_REPOSITORY) repository: BreachedCredentialsRepository,
+    @Inject(COMMON_PASSWORDS) commonPasswords: CommonPasswords,
+    @Inject(RINGFENCE_CONFIG) private readonly config: RingfenceConfig,
+    private readonly limits: RateLimits,
+  ) {
+    this.check = new CredentialsCheck(repository, commonPasswords);
+  }
+
+  async execute(principal: Principal, body: CredentialsCheckRequestDto): Promise<CredentialsCheckResponseDto> {
+    const retryAfterSeconds = await this.limits.accountRetryAfterSeconds(principal);
+    if (retryAfterSeconds !== null) {
+      throw new RateLimitedError(retryAfterSeconds, `the account is over its limit of ${this.config.accountRateLimitPerMinute} requests a minute`);
+    }
+    const { usernameBreached, passwordBreached, numBreachedPasswords } = await this.check.check(body.username, body.passwordHash);
+    return { usernameBreached, passwordBreached, numBreachedPasswords };
+  }
+}

@@ -1,0 +1,53 @@
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { Principal } from '@ringfence/accounts';
+import { EventTopics, PspDisputeRequestDto, PspDisputeResponseDto, normaliseTimestamps } from '@ringfence/contracts';
+import { CurrentPrincipal, SecretKeyRoute } from '@ringfence/service-runtime';
+import type { FastifyRequest } from 'fastify';
+import { EventIntake } from '../intake/event-intake.service';
+import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
+
+const DESCRIPTION =
+  'The dispute is stored by `disputeId` (later updates merge by timestamp) and linked to the customer of its transaction: a dispute not WON and not at stage CHARGEBACK_REVERSED makes that customer a fraudster (decisions §4). Answers once the dispute is durably accepted.';
+
+@ApiTags('Payment processor')
+@ApiSecurity('apiKey')
+@Controller('psp')
+export class PspDisputeController {
+  constructor(private readonly intake: EventIntake) {}
+
+  @SecretKeyRoute()
+  @Post('dispute')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Ingest a dispute', description: DESCRIPTION })
+  @ApiOkResponse({ type: PspDisputeResponseDto })
+  @ApiErrorResponses(400, 401, 403, 413, 415, 429, 503)
+  ingest(@CurrentPrincipal() principal: Principal, @Body() body: PspDisputeRequestDto, @Req() request: FastifyRequest) {
+    return this.accept(principal, body, request);
+  }
+
+  @SecretKeyRoute()
+  @Post('dispute/async')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Ingest a dispute, mostly asynchronously',
+    description: `${DESCRIPTION} The two paths behave the same: both answer as soon as the event is durable, and the processing happens afterwards.`,
+  })
+  @ApiOkResponse({ type: PspDisputeResponseDto })
+  @ApiErrorResponses(400, 401, 403, 413, 415, 429, 503)
+  ingestAsync(@CurrentPrincipal() principal: Principal, @Body() body: PspDisputeRequestDto, @Req() request: FastifyRequest) {
+    return this.accept(principal, body, request);
+  }
+
+  private async accept(principal: Principal, body: PspDisputeRequestDto, request: FastifyRequest): Promise<PspDisputeResponseDto> {
+    const { disputeId, transactionId } = body.dispute;
+    await this.intake.ingest(EventTopics.disputeUpdated, {
+      principal,
+      // The customer is not in the payload (it is found through the transaction): key on the transaction.
+      subjectId: transactionId ? `transaction:${transactionId}` : `dispute:${disputeId}`,
+      payload: normaliseTimestamps(body),
+      traceId: String(request.id),
+    });
+    return { status: 200, timestamp: Date.now(), data: { disputeId, ...(transactionId ? { transactionId } : {}) } };
+  }
+}

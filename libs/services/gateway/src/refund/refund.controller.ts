@@ -1,0 +1,36 @@
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { Principal } from '@ringfence/accounts';
+import { RefundRecommendationResponseDto, RefundRequestDto, normaliseTimestamps } from '@ringfence/contracts';
+import { CurrentPrincipal, SecretKeyRoute } from '@ringfence/service-runtime';
+import type { FastifyRequest } from 'fastify';
+import { CheckpointRoutes } from '../intake/checkpoint-routes';
+import { EventIntake } from '../intake/event-intake.service';
+import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
+
+@ApiTags('Orders and refunds')
+@ApiSecurity('apiKey')
+@Controller('v2')
+export class RefundController {
+  constructor(private readonly intake: EventIntake) {}
+
+  @SecretKeyRoute()
+  @Post('refund')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Get a recommendation for a refund request',
+    description:
+      'The refund checkpoint. The customer, the refund, the order (with its items and suppliers), the payment methods the refund goes to and the refund transactions are stored; the answer `{status, timestamp, data: {customerId, action, source, rules}}` reflects this request (decisions §9).',
+  })
+  @ApiOkResponse({ type: RefundRecommendationResponseDto })
+  @ApiErrorResponses(400, 401, 403, 413, 415, 429, 503)
+  async refund(@CurrentPrincipal() principal: Principal, @Body() body: RefundRequestDto, @Req() request: FastifyRequest): Promise<RefundRecommendationResponseDto> {
+    const data = await this.intake.checkpoint(CheckpointRoutes.refund, {
+      principal,
+      subjectId: body.customer.customerId,
+      payload: normaliseTimestamps(body),
+      traceId: String(request.id),
+    });
+    return { status: 200, timestamp: Date.now(), data };
+  }
+}

@@ -1,0 +1,71 @@
+import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { Principal } from '@ringfence/accounts';
+import {
+  type CredentialStatusDto,
+  RegistrationRecommendationResponseDto,
+  RegistrationRequestDto,
+  type RegistrationSubmittedEvent,
+  normaliseTimestamps,
+} from '@ringfence/contracts';
+import { BREACHED_CREDENTIALS_REPOSITORY, type BreachedCredentialsRepository, type CommonPasswords, CredentialsCheck } from '@ringfence/credentials';
+import { prefixedId } from '@ringfence/platform';
+import { CurrentPrincipal, SecretKeyRoute } from '@ringfence/service-runtime';
+import type { FastifyRequest } from 'fastify';
+import { CheckpointRoutes } from '../intake/checkpoint-routes';
+import { EventIntake } from '../intake/event-intake.service';
+import { COMMON_PASSWORDS } from '../lookup/common-passwords.provider';
+import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
+
+@ApiTags('Customers')
+@ApiSecurity('apiKey')
+@Controller('v2')
+export class RegistrationController {
+  private readonly credentials: CredentialsCheck;
+
+  constructor(
+    private readonly intake: EventIntake,
+    @Inject(BREACHED_CREDENTIALS_REPOSITORY) breached: BreachedCredentialsRepository,
+    @Inject(COMMON_PASSWORDS) commonPasswords: CommonPasswords,
+  ) {
+    this.credentials = new CredentialsCheck(breached, commonPasswords);
+  }
+
+  @SecretKeyRoute()
+  @Post('registration')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Report a registration attempt and get a recommendation',
+    description:
+      'The account-registration checkpoint, for a `customer` or a `supplier` (one of them, or neither for an anonymous attempt). `registration.username` and `registration.registrationMechanism.password.passwordHashed` (SHA-256 hex) are checked against the breached-credentials store here, in the gateway: the hash is never stored, logged or put on the bus (decisions §6). The verdict is `credentialStatus`, inside `data` and mirrored at the top level (decisions §9).',
+  })
+  @ApiOkResponse({ type: RegistrationRecommendationResponseDto })
+  @ApiErrorResponses(400, 401, 403, 413, 415, 429, 503)
+  async register(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: RegistrationRequestDto,
+    @Req() request: FastifyRequest,
+  ): Promise<RegistrationRecommendationResponseDto> {
+    const credentialStatus = await this.credentialStatusOf(body);
+    const registrationId = prefixedId('reg');
+    const payload: RegistrationSubmittedEvent = Object.assign(normaliseTimestamps(body), { registrationId, credentialStatus });
+    const data = await this.intake.checkpoint(CheckpointRoutes.registration, {
+      principal,
+      subjectId: body.customer?.customerId ?? body.supplier?.supplierId ?? `registration:${registrationId}`,
+      payload,
+      traceId: String(request.id),
+    });
+    return { status: 200, timestamp: Date.now(), data: { ...data, credentialStatus }, credentialStatus };
+  }
+
+  /** Checks the credentials and removes the hash from the payload before anything else sees it. */
+  private async credentialStatusOf(body: RegistrationRequestDto): Promise<CredentialStatusDto> {
+    const password = body.registration.registrationMechanism?.password;
+    const passwordHash = password?.passwordHashed;
+    if (password) delete password.passwordHashed;
+    const username = body.registration.username;
+    if (!username && !passwordHash) return { usernameBreached: false, passwordBreached: false };
+    const { usernameBreached, passwordBreached } = await this.credentials.check(username ?? '', passwordHash ?? '');
+    return { usernameBreached: Boolean(username) && usernameBreached, passwordBreached: Boolean(passwordHash) && passwordBreached };
+  }
+}

@@ -1,0 +1,35 @@
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { Principal } from '@ringfence/accounts';
+import { EventTopics, SupplierRequestDto, SupplierResponseDto, normaliseTimestamps } from '@ringfence/contracts';
+import { CurrentPrincipal, SecretKeyRoute } from '@ringfence/service-runtime';
+import type { FastifyRequest } from 'fastify';
+import { EventIntake } from '../intake/event-intake.service';
+import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
+
+@ApiTags('Suppliers')
+@ApiSecurity('apiKey')
+@Controller('v2')
+export class SupplierController {
+  constructor(private readonly intake: EventIntake) {}
+
+  @SecretKeyRoute()
+  @Post('supplier')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Create or update a supplier',
+    description:
+      'Drivers, couriers, restaurants and similar. Stored by `supplierId`, each field keeping its newest value, with the device, national identifications and vehicles sent. Suppliers are linked to customers through `order.suppliers`. Answers once the data is durably accepted.',
+  })
+  @ApiOkResponse({ type: SupplierResponseDto })
+  @ApiErrorResponses(400, 401, 403, 413, 415, 429, 503)
+  async upsert(@CurrentPrincipal() principal: Principal, @Body() body: SupplierRequestDto, @Req() request: FastifyRequest): Promise<SupplierResponseDto> {
+    await this.intake.ingest(EventTopics.supplierUpdated, {
+      principal,
+      subjectId: body.supplier.supplierId,
+      payload: normaliseTimestamps(body),
+      traceId: String(request.id),
+    });
+    return { status: 200, success: 'true' };
+  }
+}

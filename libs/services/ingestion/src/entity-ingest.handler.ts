@@ -1,0 +1,42 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import type { MessageBus } from '@ringfence/bus';
+import { type MessageEnvelope, toWireJson } from '@ringfence/contracts';
+import { ENTITY_DOCUMENT_REPOSITORY, type EntityDocumentRepository, mergeDocument } from '@ringfence/entities';
+import type { Logger } from '@ringfence/platform';
+import { MESSAGE_BUS, ROOT_LOGGER, validatedEventHandler } from '@ringfence/service-runtime';
+import { INGEST_ROUTES, type IngestRoute } from './ingest-routes';
+
+/**
+ * Consumes every ingest topic and keeps the entity store: each entity a payload describes is
+ * merged field by field by timestamp, so late or replayed payloads never undo newer data and
+ * a replay writes nothing (decisions §5). One customer's events arrive in order (the partition
+ * key), and each entity update is a compare-and-set, so concurrent consumers stay correct.
+ */
+@Injectable()
+export class EntityIngestHandler implements OnModuleInit {
+  constructor(
+    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
+    @Inject(ENTITY_DOCUMENT_REPOSITORY) private readonly documents: EntityDocumentRepository,
+    @Inject(ROOT_LOGGER) private readonly logger: Logger,
+  ) {}
+
+  onModuleInit(): void {
+    for (const route of INGEST_ROUTES) {
+      this.bus.subscribe(
+        route.topic,
+        { group: 'ingestion' },
+        validatedEventHandler(route.topic, route.payloadClass, this.logger, (message) => this.handle(route, message)),
+      );
+    }
+  }
+
+  async handle(route: IngestRoute, { accountId, environment, payload }: MessageEnvelope<object>): Promise<void> {
+    const tenant = { accountId, environment };
+    const json = toWireJson(payload);
+    const updates = await route.updates(json as never, tenant, this.documents);
+    const timestamp = json.timestamp as number;
+    for (const { kind, entityId, fields } of updates) {
+      await this.documents.update({ ...tenant, kind, entityId }, (current) => mergeDocument(current, fields, timestamp));
+    }
+  }
+}

@@ -1,0 +1,150 @@
+import type { Account, AccountRepository } from '@ringfence/accounts';
+import type { MessageBus } from '@ringfence/bus';
+import { type ApplyLabelRequest, EventTopics, type MessageEnvelope, RpcTopics } from '@ringfence/contracts';
+import { type LabelHistoryEntry, type LabelRepository, type LabelSubject, applyReview, currentLabelsOf } from '@ringfence/labels';
+import { LabelRequestsHandler } from './label-requests.handler';
+
+/** Keeps each subject's history in memory; the current labels are the history replayed. */
+class MemoryLabelRepository implements LabelRepository {
+  readonly histories = new Map<string, LabelHistoryEntry[]>();
+  async apply(subject: LabelSubject, application: Parameters<LabelRepository['apply']>[1]) {
+    const history = this.histories.get(JSON.stringify(subject)) ?? [];
+    const { entry } = applyReview(currentLabelsOf(history)[application.category] ?? null, application);
+    this.histories.set(JSON.stringify(subject), [...history, entry]);
+    return entry;
+  }
+  async read(subject: LabelSubject) {
+    const history = this.histories.get(JSON.stringify(subject)) ?? [];
+    return { current: currentLabelsOf(history), history };
+  }
+  async currentLabels(accountId: string, environment: LabelSubject['environment'], kind: LabelSubject['kind'], subjectId: string) {
+    return (await this.read({ accountId, environment, kind, subjectId })).current;
+  }
+}
+
+type Published = { topic: string; message: MessageEnvelope<unknown> };
+
+/** Records what the handler registers and publishes; requests are answered by calling the handlers. */
+function recordingBus() {
+  const published: Published[] = [];
+  const responders = new Map<string, { group: string; handler: (message: MessageEnvelope<unknown>) => Promise<unknown> }>();
+  const bus = {
+    publish: async (topic: string, message: MessageEnvelope<unknown>) => {
+      published.push({ topic, message });
+    },
+    handle: (topic: string, options: { group: string }, handler: (message: MessageEnvelope<unknown>) => Promise<unknown>) => {
+      responders.set(topic, { group: options.group, handler });
+    },
+  } as unknown as MessageBus;
+  const request = (topic: string, payload: unknown, overrides: Partial<MessageEnvelope<unknown>> = {}) =>
+    responders.get(topic)!.handler({
+      eventId: 'evt-1',
+      accountId: 'acc_1',
+      environment: 'live',
+      subjectId: 'cus-1',
+      acceptedAt: 1,
+      traceId: 'trace-1',
+      payload,
+      ...overrides,
+    });
+  return { bus, published, responders, request };
+}
+
+async function setup() {
+  const account: Account = { id: 'acc_1', name: 'acme', industry: null, settings: {}, createdAt: new Date() };
+  const accounts = { findById: async (accountId: string) => (accountId === account.id ? structuredClone(account) : null) } as AccountRepository;
+  const labels = new MemoryLabelRepository();
+  const recording = recordingBus();
+  new LabelRequestsHandler(recording.bus, labels, accounts).onModuleInit();
+  return { ...recording, account, labels };
+}
+
+const applyLabel = (overrides: Partial<ApplyLabelRequest> = {}) => ({ subjectKind: 'customer', subjectId: 'cus-1', review: 'FRAUDSTER', ...overrides });
+
+describe(LabelRequestsHandler.name, () => {
+  it('answers both labelling topics in the labelling group', async () => {
+    const { responders } = await setup();
+
+    expect([...responders].map(([topic, { group }]) => [topic, group])).toEqual([
+      [RpcTopics.applyLabel, 'labelling'],
+      [RpcTopics.readLabels, 'labelling'],
+    ]);
+  });
+
+  it('stores the review, answers its eventTime and publishes the label event of the subject kind', async () => {
+    const { request, published, labels } = await setup();
+
+    const reply = (await request(RpcTopics.applyLabel, applyLabel({ reviewer: { name: 'Grace' }, comment: 'chargeback' }))) as { eventTime: number };
+
+    const current = await labels.currentLabels('acc_1', 'live', 'customer', 'cus-1');
+    expect(current.PAYMENT_FRAUD).toEqual({ review: 'FRAUDSTER', eventTime: reply.eventTime, reviewer: { name: 'Grace' }, comment: 'chargeback' });
+    expect(published).toEqual([
+      {
+        topic: EventTopics.customerLabelUpdated,
+        message: expect.objectContaining({
+          accountId: 'acc_1',
+          environment: 'live',
+          subjectId: 'cus-1',
+          traceId: 'trace-1',
+          payload: {
+            accountId: 'acc_1',
+            environment: 'live',
+            subjectKind: 'customer',
+            subjectId: 'cus-1',
+            category: 'PAYMENT_FRAUD',
+            review: 'FRAUDSTER',
+            previous: null,
+            eventTime: reply.eventTime,
+            reviewer: { name: 'Grace' },
+            comment: 'chargeback',
+          },
+        }),
+      },
+    ]);
+    expect(published[0].message.eventId).not.toBe('evt-1');
+  });
+
+  it('publishes supplier labels on the supplier topic', async () => {
+    const { request, published } = await setup();
+
+    await request(RpcTopics.applyLabel, applyLabel({ subjectKind: 'supplier', subjectId: 'sup-1', review: 'FRAUDULENT' }), { subjectId: 'sup-1' });
+
+    expect(published.map(({ topic, message }) => [topic, (message.payload as { category: string }).category])).toEqual([
+      [EventTopics.supplierLabelUpdated, 'SUPPLIER_FRAUD'],
+    ]);
+  });
+
+  it('reads the POTENTIALLY_ switch from the account at each request', async () => {
+    const { request, account, published } = await setup();
+    const potential = applyLabel({ review: 'POTENTIALLY_FRAUDSTER' });
+
+    await expect(request(RpcTopics.applyLabel, potential)).rejects.toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringMatching(/^review: /) });
+    expect(published).toEqual([]);
+
+    account.settings = { potentialLabelsEnabled: true };
+    await expect(request(RpcTopics.applyLabel, potential)).resolves.toEqual({ eventTime: expect.any(Number) });
+  });
+
+  it('refuses an invalid message before anything is stored', async () => {
+    const { request, labels } = await setup();
+
+    await expect(request(RpcTopics.applyLabel, applyLabel({ subjectId: '' }))).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect(labels.histories.size).toBe(0);
+  });
+
+  it('answers the current labels and the history', async () => {
+    const { request } = await setup();
+    await request(RpcTopics.applyLabel, applyLabel({ review: 'GENUINE' }));
+    await request(RpcTopics.applyLabel, applyLabel({ review: 'UNREVIEWED' }));
+
+    const reply = await request(RpcTopics.readLabels, { subjectKind: 'customer', subjectId: 'cus-1' });
+
+    expect(reply).toEqual({
+      labels: {},
+      history: [
+        expect.objectContaining({ category: 'PAYMENT_FRAUD', review: 'GENUINE', previous: null }),
+        expect.objectContaining({ category: 'PAYMENT_FRAUD', review: 'UNREVIEWED', previous: 'GENUINE' }),
+      ],
+    });
+  });
+});

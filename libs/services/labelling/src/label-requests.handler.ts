@@ -1,0 +1,72 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { ACCOUNT_REPOSITORY, type AccountRepository } from '@ringfence/accounts';
+import type { MessageBus } from '@ringfence/bus';
+import {
+  type ApplyLabelReply,
+  ApplyLabelRequest,
+  EventTopics,
+  type LabelSubjectKind,
+  type MessageEnvelope,
+  type ReadLabelsReply,
+  ReadLabelsRequest,
+  RpcTopics,
+} from '@ringfence/contracts';
+import { LABEL_REPOSITORY, type LabelRepository, type LabelSubject, Labelling } from '@ringfence/labels';
+import { AppError, newEventId } from '@ringfence/platform';
+import { MESSAGE_BUS, validatedRequestHandler } from '@ringfence/service-runtime';
+
+const LABEL_UPDATED_TOPIC = {
+  customer: EventTopics.customerLabelUpdated,
+  supplier: EventTopics.supplierLabelUpdated,
+} as const satisfies Record<LabelSubjectKind, string>;
+
+function subjectOf({ accountId, environment, payload }: MessageEnvelope<ReadLabelsRequest>): LabelSubject {
+  return { accountId, environment, kind: payload.subjectKind, subjectId: payload.subjectId };
+}
+
+/**
+ * Answers the labelling requests (group `labelling`): applies a review, then publishes the
+ * label event the graph and scoring consume; reads a subject's labels and audit log. The
+ * account's settings are read at each request, so an operator's change applies at once.
+ */
+@Injectable()
+export class LabelRequestsHandler implements OnModuleInit {
+  private readonly labelling: Labelling;
+
+  constructor(
+    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
+    @Inject(LABEL_REPOSITORY) labels: LabelRepository,
+    @Inject(ACCOUNT_REPOSITORY) private readonly accounts: AccountRepository,
+  ) {
+    this.labelling = new Labelling(labels);
+  }
+
+  onModuleInit(): void {
+    this.bus.handle(RpcTopics.applyLabel, { group: 'labelling' }, validatedRequestHandler(ApplyLabelRequest, (message) => this.apply(message)));
+    this.bus.handle(RpcTopics.readLabels, { group: 'labelling' }, validatedRequestHandler(ReadLabelsRequest, (message) => this.read(message)));
+  }
+
+  /**
+   * Stored first, published second: a consumer never sees a label that is not stored. If the
+   * publish fails the request fails (503), and the client's retry records the review again and
+   * publishes it.
+   */
+  async apply(message: MessageEnvelope<ApplyLabelRequest>): Promise<ApplyLabelReply> {
+    const account = await this.accounts.findById(message.accountId);
+    if (!account) throw new AppError('NOT_FOUND', `no account ${message.accountId}`);
+    const subject = subjectOf(message);
+    const entry = await this.labelling.apply(subject, message.payload, account.settings);
+    await this.bus.publish(LABEL_UPDATED_TOPIC[subject.kind], {
+      ...message,
+      eventId: newEventId(),
+      acceptedAt: Date.now(),
+      payload: { accountId: subject.accountId, environment: subject.environment, subjectKind: subject.kind, subjectId: subject.subjectId, ...entry },
+    });
+    return { eventTime: entry.eventTime };
+  }
+
+  async read(message: MessageEnvelope<ReadLabelsRequest>): Promise<ReadLabelsReply> {
+    const { current, history } = await this.labelling.read(subjectOf(message));
+    return { labels: current, history };
+  }
+}

@@ -1,0 +1,83 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import type { MessageBus } from '@ringfence/bus';
+import {
+  AddLookupIndicatorsRequest,
+  type AddLookupIndicatorsReply,
+  DeleteLookupIndicatorsRequest,
+  type DeleteLookupIndicatorsReply,
+  EventTopics,
+  LOOKUP_SUBJECT_ID,
+  type MessageEnvelope,
+  ReadLookupIndicatorsRequest,
+  type ReadLookupIndicatorsReply,
+  RpcTopics,
+} from '@ringfence/contracts';
+import { LOOKUP_INDICATOR_REPOSITORY, type LookupIndicatorRepository, LookupIndicators, type LookupTenant } from '@ringfence/lookup';
+import { newEventId } from '@ringfence/platform';
+import { MESSAGE_BUS, validatedRequestHandler } from '@ringfence/service-runtime';
+
+const tenantOf = ({ accountId, environment }: MessageEnvelope<unknown>): LookupTenant => ({ accountId, environment });
+
+/**
+ * Answers the lookup requests (group `lookup`): add, read and delete known-fraud indicators.
+ * Additions and deletions are stored first and then published on the warehouse feed, so the
+ * feed never carries what is not stored; if the publish fails the request fails (503) and the
+ * client's retry stores nothing twice (evidence is identified) and publishes again.
+ */
+@Injectable()
+export class LookupIndicatorsHandler implements OnModuleInit {
+  private readonly lookup: LookupIndicators;
+
+  constructor(
+    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
+    @Inject(LOOKUP_INDICATOR_REPOSITORY) repository: LookupIndicatorRepository,
+  ) {
+    this.lookup = new LookupIndicators(repository);
+  }
+
+  onModuleInit(): void {
+    const group = { group: 'lookup' };
+    this.bus.handle(RpcTopics.addLookupIndicators, group, validatedRequestHandler(AddLookupIndicatorsRequest, (message) => this.add(message)));
+    this.bus.handle(RpcTopics.readLookupIndicators, group, validatedRequestHandler(ReadLookupIndicatorsRequest, (message) => this.read(message)));
+    this.bus.handle(
+      RpcTopics.deleteLookupIndicators,
+      group,
+      validatedRequestHandler(DeleteLookupIndicatorsRequest, (message) => this.delete(message)),
+    );
+  }
+
+  async add(message: MessageEnvelope<AddLookupIndicatorsRequest>): Promise<AddLookupIndicatorsReply> {
+    const { answer, submission } = await this.lookup.add(tenantOf(message), message.payload);
+    await this.bus.publish(EventTopics.lookupIndicatorsAdded, {
+      ...message,
+      eventId: newEventId(),
+      subjectId: LOOKUP_SUBJECT_ID,
+      acceptedAt: Date.now(),
+      payload: {
+        timestamp: message.payload.timestamp,
+        indicators: submission.indicators.map(({ kind, value, seenAt }) => ({ kind, value, seenAt })),
+        chargebacks: message.payload.chargebacks ?? [],
+        manualReviews: message.payload.manualReviews ?? [],
+      },
+    });
+    return answer;
+  }
+
+  read(message: MessageEnvelope<ReadLookupIndicatorsRequest>): Promise<ReadLookupIndicatorsReply> {
+    return this.lookup.read(tenantOf(message), message.payload);
+  }
+
+  async delete(message: MessageEnvelope<DeleteLookupIndicatorsRequest>): Promise<DeleteLookupIndicatorsReply> {
+    const { answer, indicators } = await this.lookup.delete(tenantOf(message), message.payload);
+    // A deletion that matched nothing changed nothing the warehouse holds.
+    if (Object.values(answer.deleted).every((count) => count === 0)) return answer;
+    await this.bus.publish(EventTopics.lookupIndicatorsDeleted, {
+      ...message,
+      eventId: newEventId(),
+      subjectId: LOOKUP_SUBJECT_ID,
+      acceptedAt: Date.now(),
+      payload: { indicators: indicators.map(({ kind, value }) => ({ kind, value })), deleted: { ...answer.deleted } },
+    });
+    return answer;
+  }
+}

@@ -1,0 +1,158 @@
+import {
+  CustomerCheckpointRequest,
+  EventTopics,
+  PayoutRequestedEvent,
+  RefundRequestedEvent,
+  RegistrationSubmittedEvent,
+  RpcTopics,
+  TransactionUpdatedEvent,
+  VoucherRedemptionSubmittedEvent,
+  redeemingCustomerId,
+} from '@ringfence/contracts';
+import {
+  customerPayloadUpdates,
+  payoutPayloadUpdates,
+  pspTransactionPayloadUpdates,
+  refundPayloadUpdates,
+  registrationPayloadUpdates,
+  voucherRedemptionPayloadUpdates,
+} from '@ringfence/entities';
+import { payoutSignals, refundSignals, registrationSignals, transactionSignals } from '@ringfence/scoring-engine';
+import type { CheckpointDefinition, EntityReference } from './checkpoint-definition';
+
+type Fields = Record<string, unknown>;
+const fields = (payload: object) => payload as Fields;
+const noSignals = () => [];
+const noRules = { triggered: [] };
+
+/** An object that carries nothing but its id only names the entity: it may be unknown. */
+const onlyIdentifies = (object: object | undefined, idField: string) =>
+  object !== undefined && Object.keys(object).every((key) => key === idField || (object as Fields)[key] === undefined);
+
+function reference(kind: EntityReference['kind'], id: string | undefined, when = true): EntityReference[] {
+  return id && when ? [{ kind, id }] : [];
+}
+
+export const customerCheckpoint: CheckpointDefinition<typeof RpcTopics.customerCheckpoint> = {
+  checkpoint: 'customer',
+  rpcTopic: RpcTopics.customerCheckpoint,
+  decisionTopic: EventTopics.customerScored,
+  payloadClass: CustomerCheckpointRequest,
+  subject: (payload) => ({ kind: 'customer', id: payload.customer.customerId }),
+  updates: (payload) => customerPayloadUpdates(fields(payload)),
+  references: (payload) => reference('customer', payload.customer.customerId, onlyIdentifies(payload.customer, 'customerId')),
+  signals: noSignals,
+  scoresIdentity: true,
+  reply: (payload, { decision, scoreId, warnings }) => ({ ...decision, customerId: payload.customer.customerId, scoreId, warnings }),
+};
+
+export const voucherRedemptionCheckpoint: CheckpointDefinition<typeof RpcTopics.voucherRedemptionCheckpoint> = {
+  checkpoint: 'voucherRedemption',
+  rpcTopic: RpcTopics.voucherRedemptionCheckpoint,
+  decisionTopic: EventTopics.voucherRedemptionScored,
+  payloadClass: VoucherRedemptionSubmittedEvent,
+  subject: (payload) => ({ kind: 'customer', id: redeemingCustomerId(payload) }),
+  updates: (payload) => voucherRedemptionPayloadUpdates(fields(payload) as Fields & { timestamp: number }),
+  references: (payload) => [
+    ...reference('customer', payload.customerId ?? payload.customer?.customerId, !payload.customer || onlyIdentifies(payload.customer, 'customerId')),
+    ...reference('paymentMethod', payload.voucherRedemption.paymentMethodId),
+  ],
+  signals: noSignals,
+  scoresIdentity: true,
+  reply: (payload, { decision, scoreId, warnings }) => ({
+    ...decision,
+    customerId: redeemingCustomerId(payload),
+    scoreId,
+    warnings,
+  }),
+};
+
+export const registrationCheckpoint: CheckpointDefinition<typeof RpcTopics.registrationCheckpoint> = {
+  checkpoint: 'registration',
+  rpcTopic: RpcTopics.registrationCheckpoint,
+  decisionTopic: EventTopics.registrationScored,
+  payloadClass: RegistrationSubmittedEvent,
+  // An anonymous attempt (neither customer nor supplier yet) is scored on its own signals, keyed on its id.
+  subject: (payload) =>
+    payload.supplier
+      ? { kind: 'supplier', id: payload.supplier.supplierId }
+      : { kind: 'customer', id: payload.customer?.customerId ?? `registration:${payload.registrationId}` },
+  updates: (payload) => registrationPayloadUpdates({ ...fields(payload), registrationId: payload.registrationId }),
+  references: () => [],
+  signals: (payload) =>
+    registrationSignals(fields(payload), payload.credentialStatus.usernameBreached || payload.credentialStatus.passwordBreached),
+  scoresIdentity: true,
+  reply: (payload, { decision }) => ({
+    action: decision.action,
+    source: decision.source,
+    ...(payload.customer ? { customerId: payload.customer.customerId } : {}),
+    ...(payload.supplier ? { supplierId: payload.supplier.supplierId } : {}),
+    registrationId: payload.registrationId,
+    rules: noRules,
+  }),
+};
+
+export const payoutCheckpoint: CheckpointDefinition<typeof RpcTopics.payoutCheckpoint> = {
+  checkpoint: 'payout',
+  rpcTopic: RpcTopics.payoutCheckpoint,
+  decisionTopic: EventTopics.payoutScored,
+  payloadClass: PayoutRequestedEvent,
+  subject: (payload) => ({ kind: 'supplier', id: payload.supplier.supplierId }),
+  updates: (payload) => payoutPayloadUpdates(fields(payload)),
+  references: (payload) => reference('supplier', payload.supplier.supplierId, onlyIdentifies(payload.supplier, 'supplierId')),
+  signals: (payload) => payoutSignals(fields(payload)),
+  scoresIdentity: true,
+  reply: (payload, { decision }) => ({
+    supplierId: payload.supplier.supplierId,
+    payoutId: payload.payout.payoutId,
+    action: decision.action,
+    source: decision.source,
+    rules: noRules,
+  }),
+};
+
+export const refundCheckpoint: CheckpointDefinition<typeof RpcTopics.refundCheckpoint> = {
+  checkpoint: 'refund',
+  rpcTopic: RpcTopics.refundCheckpoint,
+  decisionTopic: EventTopics.refundScored,
+  payloadClass: RefundRequestedEvent,
+  subject: (payload) => ({ kind: 'customer', id: payload.customer.customerId }),
+  updates: (payload) => refundPayloadUpdates(fields(payload)),
+  references: (payload) => [
+    ...reference('customer', payload.customer.customerId, onlyIdentifies(payload.customer, 'customerId')),
+    ...reference('order', payload.order.orderId, onlyIdentifies(payload.order, 'orderId')),
+  ],
+  signals: (payload) => refundSignals(fields(payload)),
+  scoresIdentity: true,
+  reply: (payload, { decision }) => ({ customerId: payload.customer.customerId, action: decision.action, source: decision.source, rules: noRules }),
+};
+
+export const transactionCheckpoint: CheckpointDefinition<typeof RpcTopics.transactionCheckpoint> = {
+  checkpoint: 'transaction',
+  rpcTopic: RpcTopics.transactionCheckpoint,
+  decisionTopic: EventTopics.transactionScored,
+  payloadClass: TransactionUpdatedEvent,
+  // Without a customer the transaction is scored on its own signals; its id stands in as subject.
+  subject: (payload) => ({ kind: 'customer', id: payload.customer?.customerId ?? `transaction:${payload.transaction.transactionId}` }),
+  updates: (payload) => pspTransactionPayloadUpdates(fields(payload)),
+  references: (payload) => reference('transaction', payload.transaction.parentTransactionId),
+  signals: (payload) => transactionSignals(fields(payload)),
+  scoresIdentity: false,
+  reply: (payload, { decision, scoreId }) => ({
+    action: decision.action,
+    rules: noRules,
+    score: decision.score,
+    scoreId,
+    transactionId: payload.transaction.transactionId,
+  }),
+};
+
+/** Every checkpoint the scoring service answers. */
+export const CHECKPOINT_DEFINITIONS = [
+  customerCheckpoint,
+  voucherRedemptionCheckpoint,
+  registrationCheckpoint,
+  payoutCheckpoint,
+  refundCheckpoint,
+  transactionCheckpoint,
+] as const;

@@ -1,0 +1,39 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import type { MessageBus } from '@ringfence/bus';
+import { EventTopics, TransactionUpdatedEvent } from '@ringfence/contracts';
+import type { Logger } from '@ringfence/platform';
+import { MESSAGE_BUS, ROOT_LOGGER, validatedEventHandler, validatedRequestHandler } from '@ringfence/service-runtime';
+import type { CheckpointDefinition } from './checkpoint-definition';
+import { CHECKPOINT_DEFINITIONS, transactionCheckpoint } from './checkpoint-definitions';
+import { CheckpointScorer } from './checkpoint-scorer';
+
+/**
+ * Answers every checkpoint's request topic (responder group `scoring`), and scores the
+ * transaction updates sent to `/psp/transaction/async` with a `checkpoint`: their
+ * recommendation goes only to the decision feed (specification §4.3).
+ */
+@Injectable()
+export class CheckpointResponders implements OnModuleInit {
+  constructor(
+    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
+    @Inject(ROOT_LOGGER) private readonly logger: Logger,
+    private readonly scorer: CheckpointScorer,
+  ) {}
+
+  onModuleInit(): void {
+    for (const definition of CHECKPOINT_DEFINITIONS as readonly CheckpointDefinition[]) {
+      this.bus.handle(
+        definition.rpcTopic,
+        { group: 'scoring' },
+        validatedRequestHandler(definition.payloadClass, (message) => this.scorer.score(definition, message)),
+      );
+    }
+    this.bus.subscribe(
+      EventTopics.transactionUpdated,
+      { group: 'scoring' },
+      validatedEventHandler(EventTopics.transactionUpdated, TransactionUpdatedEvent, this.logger, async (message) => {
+        if (message.payload.checkpoint) await this.scorer.score(transactionCheckpoint, message);
+      }),
+    );
+  }
+}

@@ -1,0 +1,112 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { MessageBus } from '@ringfence/bus';
+import { type Environment, type EventTopicMap, type MessageEnvelope, type RpcTopic, type RpcTopicMap, type WarningDto, toWireJson } from '@ringfence/contracts';
+import {
+  ENTITY_DOCUMENT_REPOSITORY,
+  type EntityDocument,
+  type EntityDocumentRepository,
+  type EntityUpdate,
+  hasUnforgivenChargeback,
+  mergeDocument,
+} from '@ringfence/entities';
+import { LABEL_REPOSITORY, type LabelRepository } from '@ringfence/labels';
+import { LOOKUP_INDICATOR_REPOSITORY, type LookupIndicatorRepository } from '@ringfence/lookup';
+import { newEventId, prefixedId } from '@ringfence/platform';
+import { DEFAULT_THRESHOLDS, decide, extractCustomerFeatures, scoreContributions, scoreCustomer } from '@ringfence/scoring-engine';
+import { MESSAGE_BUS, recommendationsGiven } from '@ringfence/service-runtime';
+import type { CheckpointDefinition, EntityReference } from './checkpoint-definition';
+import { indicatorsOf } from './payload-indicators';
+
+const WARNING_CLASSES: Record<EntityReference['kind'], string> = {
+  customer: 'customer-not-found',
+  supplier: 'supplier-not-found',
+  order: 'order-not-found',
+  transaction: 'transaction-not-found',
+  paymentMethod: 'paymentmethod-not-found',
+};
+
+/** decisions §1: a warning's `help` links into the project's own docs. */
+export const WARNINGS_HELP_URL = 'https://github.com/ringfence/ringfence/blob/main/docs/api.md#warnings';
+
+/** The label category whose verdict decides a subject's checkpoints. */
+const FRAUD_CATEGORY = { customer: 'PAYMENT_FRAUD', supplier: 'SUPPLIER_FRAUD' } as const;
+
+/**
+ * Scores any checkpoint the same way: the subject as stored merged in memory with this request
+ * (read your own writes), its identity model plus the checkpoint's own signals, then decisions
+ * §1's precedence over labels, chargebacks, known-fraud lookups and the model. Every
+ * recommendation is published on the decision feed.
+ */
+@Injectable()
+export class CheckpointScorer {
+  constructor(
+    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
+    @Inject(ENTITY_DOCUMENT_REPOSITORY) private readonly documents: EntityDocumentRepository,
+    @Inject(LABEL_REPOSITORY) private readonly labels: LabelRepository,
+    @Inject(LOOKUP_INDICATOR_REPOSITORY) private readonly indicators: LookupIndicatorRepository,
+  ) {}
+
+  async score<R extends RpcTopic>(
+    definition: CheckpointDefinition<R>,
+    message: MessageEnvelope<RpcTopicMap[R]['request']>,
+  ): Promise<RpcTopicMap[R]['reply']> {
+    const { accountId, environment, payload } = message;
+    const timestamp = (payload as { timestamp: number }).timestamp;
+    const subject = definition.subject(payload);
+    // Generic walks over the payload read its wire form (open objects as the client sent them).
+    const json = toWireJson(payload);
+    const updates = definition.updates(json as unknown as typeof payload);
+    const [stored, labels, warnings] = await Promise.all([
+      this.documents.find({ accountId, environment, kind: subject.kind, entityId: subject.id }),
+      this.labels.currentLabels(accountId, environment, subject.kind, subject.id),
+      this.warnings(accountId, environment, definition.references(payload)),
+    ]);
+    const fields = this.withRequest(stored, updates, subject, timestamp)?.fields ?? {};
+    const known = await this.indicators.knownIndicators(accountId, environment, indicatorsOf(fields, json));
+    const features = extractCustomerFeatures(fields, typeof fields.lastDeviceId === 'string', timestamp);
+    const signals = definition.signals(payload);
+    const model = definition.scoresIdentity ? scoreCustomer(features, DEFAULT_THRESHOLDS, signals) : scoreContributions(signals);
+    const decision = decide({
+      label: labels[FRAUD_CATEGORY[subject.kind]]?.review ?? null,
+      unforgivenChargeback: subject.kind === 'customer' && hasUnforgivenChargeback(fields),
+      ruleAction: null,
+      knownFraudIndicators: known.length,
+      // Graph proximity arrives with the graph engine; until then the network never decides.
+      hopsToFraud: -1,
+      model,
+    });
+    const recommendation = definition.reply(payload, { decision, scoreId: prefixedId('scr'), warnings });
+    await this.bus.publish(definition.decisionTopic, {
+      ...message,
+      eventId: newEventId(),
+      acceptedAt: Date.now(),
+      payload: {
+        checkpoint: definition.checkpoint,
+        timestamp,
+        recommendation,
+        features: { ...features, modelScore: model.score, modelAction: model.action, knownFraudIndicators: known.length },
+      } as EventTopicMap[typeof definition.decisionTopic],
+    });
+    recommendationsGiven.labels(definition.checkpoint, decision.action, decision.source).inc();
+    return recommendation;
+  }
+
+  /** The subject as stored, with this request's fields merged the way ingestion will merge them. */
+  private withRequest(stored: EntityDocument | null, updates: EntityUpdate[], subject: { kind: string; id: string }, timestamp: number) {
+    const own = updates.find((update) => update.kind === subject.kind && update.entityId === subject.id);
+    return own ? (mergeDocument(stored, own.fields, timestamp) ?? stored) : stored;
+  }
+
+  private async warnings(accountId: string, environment: Environment, references: EntityReference[]): Promise<WarningDto[]> {
+    const found = await Promise.all(
+      references.map((reference) => this.documents.find({ accountId, environment, kind: reference.kind, entityId: reference.id })),
+    );
+    return references
+      .filter((_reference, index) => found[index] === null)
+      .map((reference) => ({
+        class: WARNING_CLASSES[reference.kind],
+        help: `${WARNINGS_HELP_URL}-${WARNING_CLASSES[reference.kind]}`,
+        msg: `No ${reference.kind} with id ${reference.id} is known to this account.`,
+      }));
+  }
+}

@@ -1,0 +1,234 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EVENT_LOG_STORE, type EventLogStore } from '@ringfence/bus';
+import { EventTopics } from '@ringfence/contracts';
+import { ENTITY_DOCUMENT_REPOSITORY, type EntityDocumentRepository, type EntityKind } from '@ringfence/entities';
+import { FIXTURES_DIRECTORY } from '../contracts/fixture-loader';
+import { type EmbeddedService, TEST_ADMIN_KEY, TEST_BOOTSTRAP_KEY, eventually, startEmbeddedService } from '../support/embedded-service';
+
+type Body = Record<string, any>;
+let sequence = 0;
+
+/** A golden fixture's body with its identifiers made unique to the test (`cus-61213` → `cus-61213-7`). */
+function fixtureBody(slugAndName: string, ids: string[]): Body {
+  let text = JSON.stringify((JSON.parse(readFileSync(join(FIXTURES_DIRECTORY, `${slugAndName}.json`), 'utf8')) as { body: Body }).body);
+  sequence += 1;
+  for (const id of ids) text = text.split(`"${id}"`).join(`"${id}-${sequence}"`);
+  return { ...JSON.parse(text), timestamp: Date.now() };
+}
+
+describe('checkpoints and ingest routes (embedded, over HTTPS)', () => {
+  let service: EmbeddedService;
+  let accountId: string;
+
+  beforeAll(async () => {
+    service = await startEmbeddedService();
+    const accounts = await service.client.send<{ accounts: Array<{ accountId: string; name: string }> }>({ path: '/admin/accounts', apiKey: TEST_ADMIN_KEY });
+    accountId = accounts.body.accounts.find((account) => account.name === 'default')!.accountId;
+  }, 60_000);
+
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  const post = (path: string, body: unknown) => service.client.send<Body>({ method: 'POST', path, body, apiKey: TEST_BOOTSTRAP_KEY });
+  const stored = (kind: EntityKind, entityId: string) =>
+    eventually(() => service.app.get<EntityDocumentRepository>(ENTITY_DOCUMENT_REPOSITORY).find({ accountId, environment: 'test', kind, entityId }));
+  const feed = async (topic: string) =>
+    (await service.app.get<EventLogStore>(EVENT_LOG_STORE).readAfter(topic, 0, 10_000)).map((event) => event.envelope);
+
+  it('refund: answers data {customerId, action, source, rules} and keeps refund, order, transactions and methods', async () => {
+    const body = fixtureBody('refund/valid/full', ['cus-61213', 'ref-2025-11-0042', 'ord-2025-11-7781', 'tx-refund-0001']);
+    const response = await post('/v2/refund', body);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      status: 200,
+      timestamp: expect.any(Number),
+      data: { customerId: body.customer.customerId, action: expect.stringMatching(/ALLOW|REVIEW|PREVENT/), source: 'RINGFENCE', rules: { triggered: [] } },
+    });
+    const refund = await stored('refund', body.refund.refundId);
+    expect(refund.fields).toMatchObject({ customerId: body.customer.customerId, orderId: body.order.orderId });
+    expect((await stored('order', body.order.orderId)).fields).toMatchObject({ customerId: body.customer.customerId });
+    expect((await stored('transaction', body.transactions[0].transactionId)).fields).toMatchObject({ type: 'refund' });
+  });
+
+  it('refund: asking back more than the order cost raises the model score', async () => {
+    const modelScoreOf = async (body: Body) => {
+      const before = (await feed(EventTopics.refundScored)).length;
+      expect((await post('/v2/refund', body)).status).toBe(200);
+      const events = await eventually(async () => {
+        const all = await feed(EventTopics.refundScored);
+        return all.length > before ? all : null;
+      });
+      return (events.at(-1)!.payload as { features: { modelScore: number } }).features.modelScore;
+    };
+    const fair = fixtureBody('refund/valid/full', ['cus-61213', 'ref-2025-11-0042', 'ord-2025-11-7781', 'tx-refund-0001']);
+    fair.refund.amount = Math.floor(fair.order.price / 4);
+    const greedy = fixtureBody('refund/valid/full', ['cus-61213', 'ref-2025-11-0042', 'ord-2025-11-7781', 'tx-refund-0001']);
+    greedy.refund.amount = greedy.order.price * 3;
+    expect(await modelScoreOf(greedy)).toBeGreaterThanOrEqual((await modelScoreOf(fair)) + 40);
+  });
+
+  it('payout: answers data {supplierId, payoutId, action, source, rules}; a FRAUDULENT label decides it', async () => {
+    const body = fixtureBody('payout/valid/card-full', ['sup-driver-0917', 'pay-2025-11-0193', 'pm-card-7781']);
+    const first = await post('/v2/payout', body);
+    expect(first.body.data).toEqual({
+      supplierId: body.supplier.supplierId,
+      payoutId: body.payout.payoutId,
+      action: expect.any(String),
+      source: 'RINGFENCE',
+      rules: { triggered: [] },
+    });
+    expect((await stored('payout', body.payout.payoutId)).fields).toMatchObject({ supplierId: body.supplier.supplierId });
+    await post(`/v2/supplier/${encodeURIComponent(body.supplier.supplierId)}/labels`, { review: 'FRAUDULENT' });
+    const second = await post('/v2/payout', { ...body, timestamp: Date.now() });
+    expect(second.body.data).toMatchObject({ action: 'PREVENT', source: 'MANUAL_REVIEW' });
+  });
+
+  it('voucher redemption: customer-shaped answer with warnings for unknown references; a replay is stored once', async () => {
+    const body = { timestamp: Date.now(), customerId: `guest-${Date.now()}@example.com`, voucherRedemption: { voucherCode: 'SPRING', paymentMethodId: `pm-${Date.now()}`, redemptionTime: Date.now() } };
+    const response = await post('/v2/paymentmethod/voucher?score=true', body);
+    expect(response.status).toBe(200);
+    expect(response.body.data).toMatchObject({ customerId: body.customerId, scoreId: expect.stringMatching(/^scr_/) });
+    expect(response.body.data.warnings.map((warning: { class: string }) => warning.class).sort()).toEqual(['customer-not-found', 'paymentmethod-not-found']);
+    expect(response.body.data.warnings[0].help).toMatch(/^https:\/\//);
+    await post('/v2/paymentmethod/voucher', { ...body, timestamp: body.timestamp + 1000 });
+    const redemptions = await eventually(async () => {
+      const events = await feed(EventTopics.voucherRedemptionSubmitted);
+      return events.filter((event) => (event.payload as Body).customerId === body.customerId).length === 2 ? events : null;
+    });
+    expect(redemptions.length).toBeGreaterThan(0);
+    // One record: the same customer, code and redemption time.
+    const key = JSON.stringify([body.customerId, 'SPRING', body.voucherRedemption.redemptionTime]);
+    expect((await stored('voucherRedemption', key)).fields).toMatchObject({ voucherCode: 'SPRING' });
+  });
+
+  it('voucher: stores the voucher; check answers 501 until the graph exists, 403 when the account disabled it', async () => {
+    const voucher = fixtureBody('voucher/valid/full', ['WELCOME-ADA-25']);
+    expect((await post('/v2/voucher', voucher)).body).toEqual({ status: 200, timestamp: expect.any(Number) });
+    expect((await stored('voucher', voucher.voucher.voucherCode)).fields).toMatchObject({ voucherType: voucher.voucher.voucherType });
+    const check = { timestamp: Date.now(), customerId: 'cus-1', voucherCode: voucher.voucher.voucherCode };
+    expect((await post('/v2/voucher/check', check)).status).toBe(501);
+    await service.client.send({ method: 'PATCH', path: `/admin/accounts/${accountId}/settings`, body: { voucherAbuseEnabled: false }, apiKey: TEST_ADMIN_KEY });
+    try {
+      const refused = await post('/v2/voucher/check', check);
+      expect(refused.status).toBe(403);
+      expect(refused.body.message).toMatch(/disabled/);
+    } finally {
+      await service.client.send({ method: 'PATCH', path: `/admin/accounts/${accountId}/settings`, body: { voucherAbuseEnabled: true }, apiKey: TEST_ADMIN_KEY });
+    }
+  });
+
+  it('PSP transaction: data only with a checkpoint; updates of one transaction merge into one record', async () => {
+    const base = fixtureBody('psp-transaction/valid/full', ['tx-0001', 'cus-61213']);
+    const withoutCheckpoint = await post('/psp/transaction', base);
+    expect(withoutCheckpoint.status).toBe(200);
+    expect(withoutCheckpoint.body.data).toBeUndefined();
+    const captured = { ...base, timestamp: Date.now() + 5, transaction: { ...base.transaction, type: 'capture', amount: base.transaction.amount + 100 } };
+    const scored = await post('/psp/transaction?checkpoint=pspAfterAuth', captured);
+    expect(scored.body).toEqual({
+      status: 200,
+      timestamp: expect.any(Number),
+      data: { action: expect.any(String), rules: { triggered: [] }, score: expect.any(Number), scoreId: expect.stringMatching(/^scr_/), transactionId: base.transaction.transactionId },
+    });
+    const record = await eventually(async () => {
+      const document = await stored('transaction', base.transaction.transactionId);
+      return document.fields.type === 'capture' ? document : null;
+    });
+    expect(record.fields).toMatchObject({ amount: base.transaction.amount + 100, customerId: base.customer.customerId });
+  });
+
+  it('PSP transaction /async with a checkpoint: the recommendation goes to the decision feed only', async () => {
+    const body = fixtureBody('psp-transaction/valid/full', ['tx-0001', 'cus-61213']);
+    const response = await post('/psp/transaction/async?checkpoint=pspBeforeAuth', body);
+    expect(response.body).toEqual({ status: 200, timestamp: expect.any(Number) });
+    const decision = await eventually(async () =>
+      (await feed(EventTopics.transactionScored)).find((event) => (event.payload as Body).recommendation.transactionId === body.transaction.transactionId),
+    );
+    expect(decision.payload).toMatchObject({ checkpoint: 'transaction', recommendation: { action: expect.any(String) } });
+  });
+
+  it('a lost dispute on a customer\'s transaction decides their next checkpoint (CHARGEBACK); winning it forgives', async () => {
+    const transaction = fixtureBody('psp-transaction/valid/full', ['tx-0001', 'cus-61213']);
+    await post('/psp/transaction', transaction);
+    await stored('transaction', transaction.transaction.transactionId);
+    const dispute = fixtureBody('psp-dispute/valid/full', ['dsp-20251122-0042']);
+    dispute.dispute.transactionId = transaction.transaction.transactionId;
+    const answer = await post('/psp/dispute/async', dispute);
+    expect(answer.body).toEqual({ status: 200, timestamp: expect.any(Number), data: { disputeId: dispute.dispute.disputeId, transactionId: transaction.transaction.transactionId } });
+    const customerId = transaction.customer.customerId;
+    await eventually(async () => ((await stored('customer', customerId)).fields.chargebacks ? true : null));
+    const customer = { timestamp: Date.now(), customer: { customerId } };
+    expect((await post('/v2/customer', customer)).body.data).toMatchObject({ action: 'PREVENT', source: 'CHARGEBACK' });
+    await post('/psp/dispute', { ...dispute, timestamp: Date.now(), dispute: { ...dispute.dispute, outcome: 'WON' } });
+    await eventually(async () => {
+      const chargebacks = (await stored('customer', customerId)).fields.chargebacks as Record<string, { forgiven: boolean }>;
+      return chargebacks[dispute.dispute.disputeId].forgiven ? true : null;
+    });
+    expect((await post('/v2/customer', { ...customer, timestamp: Date.now() })).body.data.source).not.toBe('CHARGEBACK');
+  });
+
+  it('connect: the short answer, links stored; a connect chargeback marks the customer; features=true is 501', async () => {
+    const body = fixtureBody('connect/valid/full', ['cus-61213']);
+    const features = await service.client.send<Body>({ method: 'POST', path: '/v2/connect?features=true', body, apiKey: TEST_BOOTSTRAP_KEY });
+    expect(features.status).toBe(501);
+    const response = await post('/v2/connect', body);
+    expect(response.body).toEqual({ status: 200, success: 'true', timestamp: expect.any(Number), clientID: accountId, customerID: body.customer.customerId });
+    const customer = await stored('customer', body.customer.customerId);
+    expect(customer.fields).toMatchObject({ vehicles: expect.any(Array), nationalIdentifications: expect.any(Array) });
+    const chargebackId = `cb-${Date.now()}`;
+    await post('/v2/connect', { timestamp: Date.now(), customerId: body.customer.customerId, chargeback: { chargebackId, status: 'LOST' } });
+    await eventually(async () => ((await stored('customer', body.customer.customerId)).fields.chargebacks ? true : null));
+    const decision = await post('/v2/customer', { timestamp: Date.now(), customer: { customerId: body.customer.customerId } });
+    expect(decision.body.data.source).toBe('CHARGEBACK');
+  });
+
+  it('supplier: {status, success} and the supplier stored with identifications and vehicles', async () => {
+    const body = fixtureBody('supplier/valid/full', ['sup-2231']);
+    expect((await post('/v2/supplier', body)).body).toEqual({ status: 200, success: 'true' });
+    expect((await stored('supplier', body.supplier.supplierId)).fields).toMatchObject({ email: body.supplier.email });
+  });
+
+  it('registration: credentialStatus in data and at the top level; the password hash never reaches the bus', async () => {
+    const body = fixtureBody('registration/valid/full-customer', ['cus-61213']);
+    const hash = body.registration.registrationMechanism.password.passwordHashed as string;
+    const response = await post('/v2/registration', body);
+    expect(response.status).toBe(200);
+    const credentialStatus = { usernameBreached: false, passwordBreached: true };
+    expect(response.body).toEqual({
+      status: 200,
+      timestamp: expect.any(Number),
+      data: expect.objectContaining({ customerId: body.customer.customerId, registrationId: expect.stringMatching(/^reg_/), credentialStatus }),
+      credentialStatus,
+    });
+    const events = await feed(EventTopics.registrationSubmitted);
+    expect(events.length).toBeGreaterThan(0);
+    expect(JSON.stringify(events)).not.toContain(hash);
+    expect(JSON.stringify(await feed(EventTopics.registrationScored))).not.toContain(hash);
+  });
+
+  it('normalises every time in a payload to milliseconds before it is published', async () => {
+    const seconds = Math.floor(Date.now() / 1000);
+    const body = fixtureBody('supplier/valid/full', ['sup-2231']);
+    body.timestamp = seconds;
+    body.supplier.registrationTime = seconds * 1_000_000_000;
+    await post('/v2/supplier', body);
+    const event = await eventually(async () =>
+      (await feed(EventTopics.supplierUpdated)).find((item) => (item.payload as Body).supplier.supplierId === body.supplier.supplierId),
+    );
+    expect(event.payload).toMatchObject({ timestamp: seconds * 1000, supplier: { registrationTime: seconds * 1000 } });
+  });
+
+  it('serves the warehouse feed to the admin, page by page', async () => {
+    const topics = await service.client.send<{ topics: string[] }>({ path: '/admin/feed', apiKey: TEST_ADMIN_KEY });
+    expect(topics.body.topics).toEqual(expect.arrayContaining([EventTopics.customerUpdated, EventTopics.payoutScored]));
+    const first = await service.client.send<{ events: Body[]; next: number; done: boolean }>({ path: `/admin/feed/${EventTopics.supplierUpdated}?limit=1`, apiKey: TEST_ADMIN_KEY });
+    expect(first.body.events).toHaveLength(1);
+    expect(first.body.done).toBe(false);
+    const rest = await service.client.send<{ events: Body[] }>({ path: `/admin/feed/${EventTopics.supplierUpdated}?after=${first.body.next}`, apiKey: TEST_ADMIN_KEY });
+    expect(rest.body.events[0].sequence).toBeGreaterThan(first.body.next - 1);
+    expect((await service.client.send({ path: '/admin/feed/ringfence.rpc.reply.v1', apiKey: TEST_ADMIN_KEY })).status).toBe(404);
+    expect((await service.client.send({ path: `/admin/feed/${EventTopics.supplierUpdated}?limit=0`, apiKey: TEST_ADMIN_KEY })).status).toBe(400);
+    expect((await service.client.send({ path: `/admin/feed/${EventTopics.supplierUpdated}`, apiKey: TEST_BOOTSTRAP_KEY })).status).toBe(403);
+  });
+});

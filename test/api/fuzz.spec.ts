@@ -1,0 +1,137 @@
+import fc from 'fast-check';
+import { ENTITY_DOCUMENT_REPOSITORY, type EntityDocumentRepository } from '@ringfence/entities';
+import { type OpenApiDocument, OpenApiArbitraries } from '../support/openapi-arbitrary';
+import { customerRequest } from '../support/payload-factories';
+import { type EmbeddedService, TEST_ADMIN_KEY, TEST_BOOTSTRAP_KEY, startEmbeddedService } from '../support/embedded-service';
+import type { TestResponse } from '../support/https-client';
+
+/**
+ * Bad input, generated: bodies derived from the OpenAPI schemas (so from the DTOs), random JSON,
+ * and hand-written hostile payloads, at every public POST route. Whatever arrives, the answer is
+ * never a 500, a non-2xx answer is always the envelope, the process keeps serving, and nothing
+ * already stored changes because of a rejected request.
+ */
+const ACCEPTABLE = new Set([200, 400, 403, 413, 501]);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
+
+describe('fuzzing every endpoint', () => {
+  let service: EmbeddedService;
+  let arbitraries: OpenApiArbitraries;
+  let routes: Array<{ template: string; path: string }>;
+  let accountId: string;
+
+  beforeAll(async () => {
+    service = await startEmbeddedService({ CUSTOMER_RATE_LIMIT_PER_MINUTE: '1000000', ACCOUNT_RATE_LIMIT_PER_MINUTE: '1000000' });
+    const document = (await service.client.send<OpenApiDocument>({ path: '/openapi.json' })).body;
+    arbitraries = new OpenApiArbitraries(document);
+    routes = Object.entries(document.paths)
+      .filter(([template, operations]) => 'post' in operations && /^\/(v2|psp)\//.test(template))
+      .map(([template]) => ({ template, path: template.replace(/\{[^}]+\}/g, 'fuzz-subject') }));
+    const accounts = await service.client.send<{ accounts: Array<{ accountId: string; name: string }> }>({ path: '/admin/accounts', apiKey: TEST_ADMIN_KEY });
+    accountId = accounts.body.accounts.find((account) => account.name === 'default')!.accountId;
+  }, 60_000);
+
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  const post = (path: string, body: unknown) => service.client.send({ method: 'POST', path, body, apiKey: TEST_BOOTSTRAP_KEY });
+  const postRaw = (path: string, rawBody: string | Buffer) =>
+    service.client.send({ method: 'POST', path, rawBody, apiKey: TEST_BOOTSTRAP_KEY, headers: { 'content-type': 'application/json' } });
+
+  function expectWellFormed(response: TestResponse<unknown>, context: string) {
+    if (!ACCEPTABLE.has(response.status)) throw new Error(`${context}: answered ${response.status} ${response.text.slice(0, 300)}`);
+    if (response.status >= 300) {
+      expect(response.body).toEqual({ status: response.status, message: expect.any(String), timestamp: expect.any(Number), traceId: expect.any(String) });
+    } else {
+      expect(typeof response.body).toBe('object');
+    }
+  }
+
+  it('covers every POST route of the specification', () => {
+    expect(routes.map((route) => route.template)).toEqual(
+      expect.arrayContaining(['/v2/connect', '/psp/transaction', '/psp/dispute/async', '/v2/refund', '/v2/voucher/check', '/v2/lookup/credentials/check']),
+    );
+  });
+
+  it('never fails on bodies generated from the DTO schemas', async () => {
+    for (const route of routes) {
+      const schema = arbitraries.requestSchema(route.template, 'post');
+      if (!schema) continue;
+      await fc.assert(
+        fc.asyncProperty(arbitraries.of(schema), async (body) => expectWellFormed(await post(route.path, body), `${route.template} ${JSON.stringify(body).slice(0, 200)}`)),
+        { numRuns: RUNS },
+      );
+    }
+  }, 120_000);
+
+  it('never fails on arbitrary JSON', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...routes), fc.jsonValue({ maxDepth: 4 }), async (route, body) => {
+        const response = await postRaw(route.path, JSON.stringify(body));
+        expectWellFormed(response, `${route.template} ${JSON.stringify(body).slice(0, 200)}`);
+        if (typeof body !== 'object' || body === null || Array.isArray(body)) expect(response.status).toBe(400);
+      }),
+      { numRuns: RUNS * 10 },
+    );
+  }, 120_000);
+
+  const hostile: Array<[string, string | Buffer, number[]]> = [
+    ['a __proto__ key', '{"timestamp":1763800000000,"__proto__":{"admin":true},"customer":{"customerId":"x"}}', [400]],
+    ['a nested constructor.prototype', '{"timestamp":1763800000000,"customer":{"customerId":"x","constructor":{"prototype":{"admin":true}}}}', [400]],
+    ['nesting 100 levels deep', `{"timestamp":1763800000000,"customer":{"customerId":"x","tags":${'{"a":'.repeat(100)}1${'}'.repeat(100)}}}`, [400]],
+    ['nesting 10,000 levels deep inside an open object', `{"timestamp":1763800000000,"transaction":{"transactionId":"t"},"flightBooking":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)},"voucher":{"voucherCode":"v","custom":${'['.repeat(10_000)}${']'.repeat(10_000)}}}`, [400]],
+    ['nesting 100,000 levels deep', `${'['.repeat(100_000)}${']'.repeat(100_000)}`, [400]],
+    ['a 2 MiB string', JSON.stringify({ timestamp: 1763800000000, customer: { customerId: 'x', name: 'n'.repeat(2 * 1024 * 1024) } }), [413]],
+    ['numbers as strings', '{"timestamp":"1763800000000","customer":{"customerId":"x","registrationTime":"5"}}', [400]],
+    ['invalid UTF-8', Buffer.concat([Buffer.from('{"timestamp":1763800000000,"customer":{"customerId":"'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('"}}')]), [200, 400]],
+    ['duplicate keys', '{"timestamp":1763800000000,"timestamp":"later","customer":{"customerId":"x"}}', [400]],
+    ['truncated JSON', '{"timestamp":1763800000000,"customer":{"customerId":', [400]],
+    ['a bare string', '"hello"', [400]],
+    ['null', 'null', [400]],
+  ];
+
+  it.each(hostile)('answers %s with the envelope, at every route', async (_name, rawBody, statuses) => {
+    for (const route of routes) {
+      const response = await postRaw(route.path, rawBody);
+      expectWellFormed(response, route.template);
+      // Routes whose body has no `customer` may accept what is, for them, only unknown fields.
+      if (route.template === '/v2/customer') expect(statuses).toContain(response.status);
+      else expect([...statuses, 400]).toContain(response.status);
+    }
+  }, 60_000);
+
+  it('changes nothing stored when a request is rejected', async () => {
+    const stored = customerRequest();
+    expect((await post('/v2/customer', stored)).status).toBe(200);
+    const documents = service.app.get<EntityDocumentRepository>(ENTITY_DOCUMENT_REPOSITORY);
+    const ref = { accountId, environment: 'test' as const, kind: 'customer' as const, entityId: stored.customer.customerId };
+    let before = await documents.find(ref);
+    for (let attempt = 0; before === null && attempt < 100; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      before = await documents.find(ref);
+    }
+    expect(before).not.toBeNull();
+    const breakOneField = fc.constantFrom<Array<(body: ReturnType<typeof customerRequest>) => unknown>>(
+      (body) => ({ ...body, timestamp: 'now' }),
+      (body) => ({ ...body, customer: { ...body.customer, email: 42, name: 'Mallory' } }),
+      (body) => ({ ...body, eventType: '-bad', customer: { ...body.customer, name: 'Mallory' } }),
+      (body) => ({ ...body, deviceId: 'd', device: { deviceId: 'd' }, customer: { ...body.customer, name: 'Mallory' } }),
+      (body) => ({ ...body, customer: { ...body.customer, name: 'Mallory', registrationTime: 2.5 } }),
+    );
+    await fc.assert(
+      fc.asyncProperty(breakOneField, async (mutate) => {
+        const newer = { ...stored, timestamp: Date.now() + 60_000 };
+        for (const path of ['/v2/customer', '/v2/paymentmethod/voucher', '/v2/refund', '/v2/registration']) {
+          expect((await post(path, mutate(newer))).status).toBe(400);
+        }
+      }),
+      { numRuns: 10 },
+    );
+    expect(await documents.find(ref)).toEqual(before);
+  }, 60_000);
+
+  it('still serves after all of it', async () => {
+    expect((await service.client.send({ path: '/health/ready' })).status).toBe(200);
+  });
+});

@@ -1,0 +1,397 @@
+import { DataSource } from 'typeorm';
+import { type EmbeddedService, TEST_ADMIN_KEY, TEST_BOOTSTRAP_KEY, startEmbeddedService } from '../support/embedded-service';
+import type { TestResponse } from '../support/https-client';
+
+type Envelope = { status: number; message: string; timestamp: number; traceId: string };
+type IndicatorAnswer = {
+  value: string;
+  known: boolean;
+  chargebacks: number;
+  manualReviews: number;
+  firstSeen: number | null;
+  lastSeen: number | null;
+  sources: { chargeback: number; manualReview: number; report: number };
+};
+type ReadAnswer = { status: number; timestamp: number; data: Record<string, IndicatorAnswer> };
+
+const NOW_SECONDS = 1_763_800_000;
+const DAY_SECONDS = 86_400;
+
+let sequence = 0;
+const uniqueEmail = () => `fraud-${Date.now().toString(36)}-${(sequence += 1)}@example.com`;
+const uniqueIp = () => `198.51.100.${(sequence += 1) % 250}`;
+
+/** A POST body with defaults; tests override what they are about. */
+function lookupRequest(overrides: Record<string, unknown> = {}) {
+  return {
+    timestamp: NOW_SECONDS,
+    email: { address: uniqueEmail() },
+    chargebacks: [{ chargebackId: `cb-${(sequence += 1)}`, reason: 'FRAUD', amount: 1999, currency: 'GBP', customerId: 'cus-1' }],
+    ...overrides,
+  };
+}
+
+/** decisions §7 and §9: POST, GET and DELETE /v2/lookup through the real embedded stack. */
+describe('known-fraud lookup (/v2/lookup)', () => {
+  let service: EmbeddedService;
+
+  beforeAll(async () => {
+    service = await startEmbeddedService();
+  }, 60_000);
+
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  async function newAccount(industry?: string): Promise<{ accountId: string; name: string; keys: Record<string, string> }> {
+    const name = `lookup-${Date.now()}-${(sequence += 1)}`;
+    const created = await service.client.send<{ accountId: string; keys: Record<string, string> }>({
+      method: 'POST',
+      path: '/admin/accounts',
+      body: { name, ...(industry ? { industry } : {}) },
+      apiKey: TEST_ADMIN_KEY,
+    });
+    expect(created.status).toBe(201);
+    return { ...created.body, name };
+  }
+
+  const add = (body: unknown, apiKey = TEST_BOOTSTRAP_KEY) => service.client.send({ method: 'POST', path: '/v2/lookup', body, apiKey });
+  const read = (query: Record<string, string>, apiKey = TEST_BOOTSTRAP_KEY) =>
+    service.client.send<ReadAnswer>({ path: `/v2/lookup?${new URLSearchParams(query).toString()}`, apiKey });
+  const remove = (query: Record<string, string>, apiKey = TEST_BOOTSTRAP_KEY) =>
+    service.client.send<{ status: number; data: { deleted: Record<string, number> } }>({
+      method: 'DELETE',
+      path: `/v2/lookup?${new URLSearchParams(query).toString()}`,
+      apiKey,
+    });
+
+  function expectEnvelope(response: TestResponse<unknown>, status: number): Envelope {
+    expect(response.status).toBe(status);
+    const body = response.body as Envelope;
+    expect(body).toEqual({ status, message: expect.any(String), timestamp: expect.any(Number), traceId: expect.any(String) });
+    return body;
+  }
+
+  async function eventsOn(topic: string): Promise<Array<{ accountId: string; subjectId: string; payload: Record<string, unknown> }>> {
+    const rows = await service.app.get(DataSource).query<Array<{ envelope: { accountId: string; subjectId: string; payload: Record<string, unknown> } }>>(
+      'SELECT envelope FROM event_log WHERE topic = $1 ORDER BY sequence',
+      [topic],
+    );
+    return rows.map((row) => row.envelope);
+  }
+
+  it('adds indicators with their evidence, reads them back, deletes them, and feeds the warehouse', async () => {
+    const address = uniqueEmail();
+    const ip = uniqueIp();
+    const added = await add(
+      lookupRequest({
+        email: { address: `  ${address.toUpperCase()} `, verified: true },
+        ipAddress: { address: ip, timestamp: NOW_SECONDS - DAY_SECONDS },
+        manualReviews: [{ reviewId: 'rev-1', comment: 'stolen card', reviewer: { name: 'Grace Hopper', email: 'grace@merchant.example' } }],
+      }),
+    );
+    expect(added.status).toBe(200);
+    expect(added.body).toEqual({
+      status: 200,
+      timestamp: expect.any(Number),
+      data: { added: { email: address, ipAddress: ip }, evidence: { chargebacks: 1, manualReviews: 1 } },
+    });
+
+    const known = await read({ email: address, ipAddress: ip });
+    expect(known.status).toBe(200);
+    expect(known.body).toEqual({
+      status: 200,
+      timestamp: expect.any(Number),
+      data: {
+        email: {
+          value: address,
+          known: true,
+          chargebacks: 1,
+          manualReviews: 1,
+          firstSeen: NOW_SECONDS * 1000,
+          lastSeen: NOW_SECONDS * 1000,
+          sources: { chargeback: 1, manualReview: 1, report: 0 },
+        },
+        ipAddress: expect.objectContaining({ value: ip, known: true, firstSeen: (NOW_SECONDS - DAY_SECONDS) * 1000 }),
+      },
+    });
+
+    const deleted = await remove({ email: address.toUpperCase(), ipAddress: ip });
+    expect(deleted.status).toBe(200);
+    expect(deleted.body).toEqual({ status: 200, timestamp: expect.any(Number), data: { deleted: { email: 2, ipAddress: 2 } } });
+    expect((await read({ email: address })).body.data.email).toEqual({
+      value: address,
+      known: false,
+      chargebacks: 0,
+      manualReviews: 0,
+      firstSeen: null,
+      lastSeen: null,
+      sources: { chargeback: 0, manualReview: 0, report: 0 },
+    });
+
+    const additions = (await eventsOn('ringfence.ingest.lookup.indicators-added.v1')).filter((event) =>
+      JSON.stringify(event.payload).includes(address),
+    );
+    expect(additions).toHaveLength(1);
+    expect(additions[0]).toMatchObject({
+      subjectId: 'lookup-indicators',
+      payload: {
+        timestamp: NOW_SECONDS * 1000,
+        indicators: [
+          { kind: 'email', value: address, seenAt: NOW_SECONDS * 1000 },
+          { kind: 'ipAddress', value: ip, seenAt: (NOW_SECONDS - DAY_SECONDS) * 1000 },
+        ],
+        manualReviews: [expect.objectContaining({ reviewId: 'rev-1' })],
+      },
+    });
+    const deletions = (await eventsOn('ringfence.ingest.lookup.indicators-deleted.v1')).filter((event) =>
+      JSON.stringify(event.payload).includes(address),
+    );
+    expect(deletions.map((event) => event.payload)).toEqual([
+      { indicators: [{ kind: 'email', value: address }, { kind: 'ipAddress', value: ip }], deleted: { email: 2, ipAddress: 2 } },
+    ]);
+  });
+
+  it('knows an indicator sent without evidence, as a report', async () => {
+    const address = uniqueEmail();
+    expect((await add({ timestamp: NOW_SECONDS, email: { address } })).status).toBe(200);
+
+    expect((await read({ email: address })).body.data.email).toMatchObject({
+      known: true,
+      chargebacks: 0,
+      manualReviews: 0,
+      sources: { chargeback: 0, manualReview: 0, report: 1 },
+    });
+  });
+
+  it('counts the same chargeback sent twice once', async () => {
+    const request = lookupRequest();
+    await add(request);
+    await add(request);
+
+    expect((await read({ email: request.email.address })).body.data.email).toMatchObject({ chargebacks: 1 });
+  });
+
+  it('normalises telephone numbers with an alpha-3, alpha-2 or calling-code country, and IPv6 addresses', async () => {
+    const group = (sequence += 1).toString(16);
+    await add(lookupRequest({ email: undefined, telephone: { number: '07700 900123', countryCode: 'GBR' }, ipAddress: { address: `2001:DB8:0:0:0:0:${group}:1` } }));
+    await add(lookupRequest({ email: undefined, telephone: { number: '020 7946 0958', countryCode: 'gb' } }));
+    await add(lookupRequest({ email: undefined, telephone: { number: '30 901820', countryCode: '49' } }));
+
+    const answer = await read({ telephone: '+447700900123', ipAddress: `2001:db8::${group}:1` });
+    expect(answer.body.data.telephone).toMatchObject({ value: '+447700900123', known: true });
+    expect(answer.body.data.ipAddress).toMatchObject({ value: `2001:db8::${group}:1`, known: true });
+    // A `+` left unencoded in a query string arrives as a space.
+    const unencoded = await service.client.send<ReadAnswer>({ path: '/v2/lookup?telephone=+442079460958', apiKey: TEST_BOOTSTRAP_KEY });
+    expect(unencoded.body.data.telephone).toMatchObject({ value: '+442079460958', known: true });
+    expect((await read({ telephone: '+4930901820' })).body.data.telephone).toMatchObject({ known: true });
+  });
+
+  it('keeps a number it cannot read as its digits, so it still matches itself', async () => {
+    await add(lookupRequest({ email: undefined, telephone: { number: '12-34' } }));
+
+    expect((await read({ telephone: '1234' })).body.data.telephone).toMatchObject({ value: '1234', known: true });
+  });
+
+  it('records a payment method by its one identifier', async () => {
+    const instrumentId = `card-${(sequence += 1)}`;
+    const added = await add(lookupRequest({ email: undefined, paymentMethod: { instrumentId: `  ${instrumentId}` } }));
+    expect(added.body).toMatchObject({ data: { added: { instrumentId } } });
+
+    expect((await read({ instrumentId })).body.data.instrumentId).toMatchObject({ known: true, chargebacks: 1 });
+  });
+
+  it("counts other accounts' evidence in aggregate without showing any of it", async () => {
+    const reporter = await newAccount('food-delivery');
+    const asker = await newAccount('food-delivery');
+    const address = uniqueEmail();
+    await add(
+      {
+        timestamp: NOW_SECONDS,
+        email: { address },
+        chargebacks: [{ chargebackId: 'cb-confidential-77', customerId: 'cus-confidential', gatewayReference: 'ref-confidential' }],
+        manualReviews: [{ reviewId: 'rev-confidential', comment: 'comment-confidential', reviewer: 'reviewer-confidential' }],
+      },
+      reporter.keys.secretLive,
+    );
+    await add({ timestamp: NOW_SECONDS + DAY_SECONDS, email: { address } }, asker.keys.secretLive);
+
+    const answer = await read({ email: address }, asker.keys.secretLive);
+
+    expect(answer.body.data.email).toEqual({
+      value: address,
+      known: true,
+      chargebacks: 1,
+      manualReviews: 1,
+      firstSeen: NOW_SECONDS * 1000,
+      lastSeen: (NOW_SECONDS + DAY_SECONDS) * 1000,
+      sources: { chargeback: 1, manualReview: 1, report: 1 },
+    });
+    for (const secret of ['confidential', reporter.accountId, reporter.name]) expect(answer.text).not.toContain(secret);
+  });
+
+  it("keeps test and live data apart: a sandbox key does not see live indicators", async () => {
+    const account = await newAccount();
+    const request = lookupRequest();
+    await add(request, account.keys.secretLive);
+
+    expect((await read({ email: request.email.address }, account.keys.secretTest)).body.data.email).toMatchObject({ known: false });
+    expect((await read({ email: request.email.address }, account.keys.secretLive)).body.data.email).toMatchObject({ known: true });
+  });
+
+  it("limits other accounts' evidence to the same industry with limitIndustry=true", async () => {
+    const asker = await newAccount('ride-hailing');
+    const sameIndustry = await newAccount('ride-hailing');
+    const otherIndustry = await newAccount('travel');
+    const address = uniqueEmail();
+    await add(lookupRequest({ email: { address } }), sameIndustry.keys.secretLive);
+    await add(lookupRequest({ email: { address } }), otherIndustry.keys.secretLive);
+
+    expect((await read({ email: address, limitIndustry: 'true' }, asker.keys.secretLive)).body.data.email).toMatchObject({ chargebacks: 1 });
+    expect((await read({ email: address, limitIndustry: 'false' }, asker.keys.secretLive)).body.data.email).toMatchObject({ chargebacks: 2 });
+  });
+
+  it('leaves out IP evidence seen before ipFromTime (seconds)', async () => {
+    const ip = uniqueIp();
+    await add(lookupRequest({ email: undefined, ipAddress: { address: ip, timestamp: NOW_SECONDS - 30 * DAY_SECONDS } }));
+
+    expect((await read({ ipAddress: ip, ipFromTime: String(NOW_SECONDS - 31 * DAY_SECONDS) })).body.data.ipAddress).toMatchObject({ known: true });
+    expect((await read({ ipAddress: ip, ipFromTime: String(NOW_SECONDS - DAY_SECONDS) })).body.data.ipAddress).toMatchObject({
+      known: false,
+      chargebacks: 0,
+    });
+  });
+
+  it("deletes only the account's own records; other accounts' evidence stays", async () => {
+    const first = await newAccount();
+    const second = await newAccount();
+    const address = uniqueEmail();
+    await add(lookupRequest({ email: { address } }), first.keys.secretLive);
+    await add(lookupRequest({ email: { address } }), second.keys.secretLive);
+
+    expect((await remove({ email: address }, second.keys.secretLive)).body.data).toEqual({ deleted: { email: 1 } });
+
+    expect((await read({ email: address }, second.keys.secretLive)).body.data.email).toMatchObject({ known: true, chargebacks: 1 });
+  });
+
+  it('answers 200 with a count of 0 when a DELETE matches nothing', async () => {
+    const response = await remove({ email: uniqueEmail(), instrumentId: 'never-reported' });
+
+    expect(response.status).toBe(200);
+    expect(response.body.data).toEqual({ deleted: { email: 0, instrumentId: 0 } });
+  });
+
+  describe('refuses what it cannot use (400, naming the field)', () => {
+    it.each([
+      ['GET', { ipFromTime: '1763800000' }],
+      ['DELETE', {}],
+    ])('%s without an indicator parameter', async (method, query) => {
+      const response = await service.client.send({ method, path: `/v2/lookup?${new URLSearchParams(query).toString()}`, apiKey: TEST_BOOTSTRAP_KEY });
+      expect(expectEnvelope(response, 400).message).toBe('query: must name at least one of email, telephone, ipAddress, instrumentId, payerId, bankId');
+    });
+
+    it('a POST without an indicator', async () => {
+      const { message } = expectEnvelope(await add({ timestamp: NOW_SECONDS, chargebacks: [] }), 400);
+      expect(message).toBe('body: must name at least one of email, telephone, ipAddress, paymentMethod');
+    });
+
+    it.each([
+      [{ instrumentId: 'card-1', payerId: 'payer-1' }],
+      [{ timestamp: NOW_SECONDS }],
+    ])('a payment method without exactly one identifier: %j', async (paymentMethod) => {
+      const { message } = expectEnvelope(await add(lookupRequest({ paymentMethod })), 400);
+      expect(message).toContain('paymentMethod: must carry exactly one of instrumentId, payerId, bankId');
+    });
+
+    it('every failing field of a POST at once', async () => {
+      const { message } = expectEnvelope(
+        await add({
+          timestamp: 2.5,
+          email: { address: 'not an address' },
+          ipAddress: { address: '300.1.2.3' },
+          telephone: { number: '07700900123', countryCode: 'United Kingdom' },
+          chargebacks: [{ amount: '12' }],
+          manualReviews: 'none',
+        }),
+        400,
+      );
+      expect(message).toContain('timestamp: must be an integer number');
+      expect(message).toContain('email.address: must be an email address');
+      expect(message).toContain('ipAddress.address: must be an IPv4 or IPv6 address');
+      expect(message).toContain('telephone.countryCode: must be an ISO 3166 alpha-3 or alpha-2 country code, or a calling code in digits');
+      expect(message).toContain('chargebacks.0.amount: must be an integer number');
+      expect(message).toMatch(/manualReviews: [^;]*must be an array/);
+    });
+
+    it('a country code that does not exist', async () => {
+      const { message } = expectEnvelope(await add(lookupRequest({ telephone: { number: '07700900123', countryCode: 'ZZZ' } })), 400);
+      expect(message).toBe('telephone.countryCode: must be an ISO 3166 alpha-3 or alpha-2 country code, or a calling code in digits');
+    });
+
+    it('bad query parameters', async () => {
+      const { message } = expectEnvelope(await read({ ipAddress: 'localhost', ipFromTime: 'yesterday', limitIndustry: 'yes' }), 400);
+      expect(message).toContain('ipAddress: must be an IPv4 or IPv6 address');
+      expect(message).toContain('ipFromTime: must be a Unix time in seconds (an integer)');
+      expect(message).toContain('limitIndustry: must be true or false');
+    });
+  });
+
+  it('needs a secret key', async () => {
+    const account = await newAccount();
+    expectEnvelope(await read({ email: uniqueEmail() }, account.keys.publishableTest), 403);
+    expectEnvelope(await service.client.send({ path: '/v2/lookup?email=a@example.com' }), 401);
+  });
+
+  it('documents the three routes in the OpenAPI document', async () => {
+    const document = await service.client.send<{ paths: Record<string, Record<string, { parameters?: Array<{ name: string }> }>> }>({
+      path: '/openapi.json',
+    });
+    expect(Object.keys(document.body.paths['/v2/lookup']).sort()).toEqual(['delete', 'get', 'post']);
+    expect(document.body.paths['/v2/lookup'].get.parameters?.map((parameter) => parameter.name)).toEqual(
+      expect.arrayContaining(['email', 'telephone', 'ipAddress', 'ipFromTime', 'instrumentId', 'limitIndustry']),
+    );
+  });
+});
+
+/** decisions §1 on the lookup routes: a valid POST over the account's limit is still recorded. */
+describe('known-fraud lookup over the account rate limit', () => {
+  const LIMIT = 2;
+  let service: EmbeddedService;
+
+  beforeAll(async () => {
+    service = await startEmbeddedService({ ACCOUNT_RATE_LIMIT_PER_MINUTE: String(LIMIT) });
+  }, 60_000);
+
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  async function freshKey(): Promise<string> {
+    const created = await service.client.send<{ keys: { secretTest: string } }>({
+      method: 'POST',
+      path: '/admin/accounts',
+      body: { name: `lookup-limited-${Date.now()}-${(sequence += 1)}` },
+      apiKey: TEST_ADMIN_KEY,
+    });
+    return created.body.keys.secretTest;
+  }
+
+  it('records a POST over the limit and answers 429 with Retry-After; a GET over it is 429', async () => {
+    const key = await freshKey();
+    const first = lookupRequest();
+    const over = lookupRequest();
+    expect((await service.client.send({ method: 'POST', path: '/v2/lookup', body: first, apiKey: key })).status).toBe(200);
+    expect((await service.client.send({ path: `/v2/lookup?email=${encodeURIComponent(first.email.address)}`, apiKey: key })).status).toBe(200);
+
+    const limited = await service.client.send({ method: 'POST', path: '/v2/lookup', body: over, apiKey: key });
+    expect(limited.status).toBe(429);
+    expect(limited.body).toMatchObject({ status: 429, message: expect.stringContaining('the indicators were recorded') });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    const refused = await service.client.send({ path: `/v2/lookup?email=${encodeURIComponent(over.email.address)}`, apiKey: key });
+    expect(refused.status).toBe(429);
+
+    const other = await freshKey();
+    const read = await service.client.send<ReadAnswer>({ path: `/v2/lookup?email=${encodeURIComponent(over.email.address)}`, apiKey: other });
+    expect(read.body.data.email).toMatchObject({ known: true, chargebacks: 1 });
+  });
+});

@@ -1,0 +1,44 @@
+import { CustomerLabelRequestDto, type LabelSubjectKind, SupplierLabelRequestDto } from '@ringfence/contracts';
+import { resolveReview } from '@ringfence/labels';
+import { type InputClass, validateInput } from '@ringfence/service-runtime';
+import { type ContractFixture, loadFixtures } from './fixture-loader';
+
+/**
+ * Golden requests of the label routes (specification §4.13/§4.14, decisions §8/§9), checked as
+ * they are in production: the gateway's DTO validation first, then, for a body it accepts, the
+ * labelling service's rules (category inference and fit, the POTENTIALLY_ switch, off by
+ * default). `http-contracts.spec.ts` replays the same files through the HTTP stack.
+ */
+const ENDPOINTS: Record<string, { kind: LabelSubjectKind; body: InputClass<object> }> = {
+  'label-customer': { kind: 'customer', body: CustomerLabelRequestDto },
+  'label-supplier': { kind: 'supplier', body: SupplierLabelRequestDto },
+};
+
+async function problemsOf(slug: string, fixture: ContractFixture): Promise<string[]> {
+  const { kind, body } = ENDPOINTS[slug]!;
+  const validated = await validateInput(body, fixture.body, 'body');
+  if (!validated.ok) return validated.problems;
+  try {
+    resolveReview(kind, validated.value, {});
+    return [];
+  } catch (error) {
+    return (error as Error).message.split('; ');
+  }
+}
+
+const sorted = (messages: readonly string[]) => [...messages].sort();
+
+describe('request contracts: label routes', () => {
+  describe.each(Object.keys(ENDPOINTS))('%s', (slug) => {
+    const { valid, invalid } = loadFixtures(slug);
+
+    it.each(valid.map((fixture) => [fixture.name, fixture] as const))('accepts %s', async (_name, fixture) => {
+      expect(await problemsOf(slug, fixture)).toEqual([]);
+    });
+
+    // Exactly the expected messages: a fixture that starts producing an extra error is a changed contract.
+    it.each(invalid.map((fixture) => [fixture.name, fixture] as const))('refuses %s', async (_name, fixture) => {
+      expect(sorted(await problemsOf(slug, fixture))).toEqual(sorted(fixture.expectErrors!));
+    });
+  });
+});

@@ -1,0 +1,124 @@
+import {
+  ConnectQueryDto,
+  ConnectRequestDto,
+  CustomerRequestDto,
+  IdentificationDocumentDto,
+  NationalIdentificationDto,
+  RegistrationRequestDto,
+  SupplierRequestDto,
+  VoucherCheckRequestDto,
+  VoucherRedemptionQueryDto,
+  VoucherRedemptionRequestDto,
+  VoucherRequestDto,
+} from '@ringfence/contracts';
+import { type InputClass, validateInput } from '@ringfence/service-runtime';
+import { type ContractFixture, loadFixtures } from './fixture-loader';
+
+/**
+ * Golden request fixtures of the customer-side endpoints (connect, customer, supplier,
+ * registration, vouchers), validated the way the gateway does: body and query with
+ * `validateInput`, query problems first (as `ValidBodyAndQuery` reports them).
+ */
+const ENDPOINTS: Record<string, { body: InputClass<object>; query?: InputClass<object> }> = {
+  connect: { body: ConnectRequestDto, query: ConnectQueryDto },
+  customer: { body: CustomerRequestDto },
+  supplier: { body: SupplierRequestDto },
+  registration: { body: RegistrationRequestDto },
+  'voucher-redemption': { body: VoucherRedemptionRequestDto, query: VoucherRedemptionQueryDto },
+  voucher: { body: VoucherRequestDto },
+  'voucher-check': { body: VoucherCheckRequestDto },
+};
+
+type Outcome = { ok: true; body: object; query: object | undefined } | { ok: false; problems: string[] };
+
+async function validateRequest(slug: string, fixture: Pick<ContractFixture, 'body' | 'query'>): Promise<Outcome> {
+  const endpoint = ENDPOINTS[slug]!;
+  if (fixture.query !== undefined && endpoint.query === undefined) throw new Error(`${slug} takes no query parameters`);
+  const query = endpoint.query ? await validateInput(endpoint.query, fixture.query ?? {}, 'query') : undefined;
+  const body = await validateInput(endpoint.body, fixture.body, 'body');
+  const problems = [...(query && !query.ok ? query.problems : []), ...(body.ok ? [] : body.problems)];
+  if (problems.length > 0 || !body.ok) return { ok: false, problems };
+  return { ok: true, body: body.value, query: query?.ok ? query.value : undefined };
+}
+
+const sorted = (messages: readonly string[]) => [...messages].sort();
+
+describe('request contracts: customer-side endpoints', () => {
+  describe.each(Object.keys(ENDPOINTS))('%s', (slug) => {
+    const { valid, invalid } = loadFixtures(slug);
+
+    it.each(valid.map((fixture) => [fixture.name, fixture] as const))('accepts %s', async (_name, fixture) => {
+      const outcome = await validateRequest(slug, fixture);
+      expect(outcome.ok ? [] : outcome.problems).toEqual([]);
+    });
+
+    // Exactly the expected messages: a fixture that starts producing an extra error is a changed contract.
+    it.each(invalid.map((fixture) => [fixture.name, fixture] as const))('refuses %s', async (_name, fixture) => {
+      const outcome = await validateRequest(slug, fixture);
+      expect(outcome.ok).toBe(false);
+      expect(sorted(outcome.ok ? [] : outcome.problems)).toEqual(sorted(fixture.expectErrors!));
+    });
+  });
+});
+
+describe('request contracts: what validation hands on', () => {
+  const fixture = (slug: string, kind: 'valid' | 'invalid', name: string) => {
+    const found = loadFixtures(slug)[kind].find((candidate) => candidate.name === `${slug}/${kind}/${name}`);
+    if (!found) throw new Error(`no fixture ${slug}/${kind}/${name}`);
+    return found;
+  };
+  const accepted = async (slug: string, request: Pick<ContractFixture, 'body' | 'query'>) => {
+    const outcome = await validateRequest(slug, request);
+    if (!outcome.ok) throw new Error(outcome.problems.join('; '));
+    return outcome;
+  };
+
+  it('converts the connect query to a boolean and an integer, and defaults depth to 20', async () => {
+    expect((await accepted('connect', fixture('connect', 'valid', 'full'))).query).toEqual({ features: true, depth: 6 });
+    expect((await accepted('connect', { body: { timestamp: 1, customerId: 'c' }, query: { features: 'false' } })).query).toEqual({ features: false, depth: 20 });
+    expect((await accepted('connect', { body: { timestamp: 1, customerId: 'c' } })).query).toEqual({ depth: 20 });
+  });
+
+  it('refuses a repeated query parameter instead of picking one of its values', async () => {
+    const outcome = await validateRequest('connect', { body: { timestamp: 1, customerId: 'c' }, query: { features: ['true', 'false'], depth: ['3', '4'] } });
+    expect(outcome.ok ? [] : outcome.problems).toEqual(['features: must be true or false', 'depth: must be an integer from 1 to 20']);
+  });
+
+  it('converts score=true of the voucher redemption to a boolean', async () => {
+    expect((await accepted('voucher-redemption', fixture('voucher-redemption', 'valid', 'full'))).query).toEqual({ score: true });
+  });
+
+  it('drops unknown fields at every level and keeps the known ones', async () => {
+    const { body, query } = await accepted('connect', fixture('connect', 'valid', 'unknown-fields-ignored'));
+    expect(JSON.parse(JSON.stringify(body))).toEqual({
+      timestamp: 1763800000000,
+      customerId: 'cus-61213',
+      vehicles: [{ vin: 'JTDKN3DU5A0123456' }],
+      nationalIdentifications: [{ driversLicense: { idNumber: 'LOVEL853116AA9IJ' } }],
+      review: { label: 'GENUINE' },
+    });
+    expect(query).toEqual({ features: true, depth: 20 });
+  });
+
+  it('hands national identifications on as maps of validated documents that serialise to the wire shape', async () => {
+    const request = fixture('connect', 'valid', 'full');
+    const { body } = await accepted('connect', request);
+    const identifications = (body as ConnectRequestDto).nationalIdentifications!;
+    expect(identifications[0]).toBeInstanceOf(NationalIdentificationDto);
+    expect(identifications[0]!.get('driversLicense')).toBeInstanceOf(IdentificationDocumentDto);
+    expect(identifications[1]!.get('passport')?.idNumber).toBe('533112245');
+    expect(JSON.parse(JSON.stringify(identifications))).toEqual((request.body as { nationalIdentifications: unknown }).nationalIdentifications);
+  });
+
+  it('drops addresseeName from the connect billing address, which does not have one', async () => {
+    const card = { billingAddress: { addresseeName: 'Ada Lovelace', geohash: 'gcpvn0ntjut', city: 'London' } };
+    const { body } = await accepted('connect', { body: { timestamp: 1, customerId: 'c', paymentMethods: [{ card }] } });
+    expect((body as ConnectRequestDto).paymentMethods![0]!.card.billingAddress).toEqual({ geohash: 'gcpvn0ntjut', city: 'London' });
+  });
+
+  it('keeps the voucher custom object exactly as sent', async () => {
+    const request = fixture('voucher', 'valid', 'full');
+    const { body } = await accepted('voucher', request);
+    expect((body as VoucherRequestDto).voucher.custom).toEqual((request.body as { voucher: { custom: unknown } }).voucher.custom);
+  });
+});

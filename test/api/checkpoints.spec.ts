@@ -6,6 +6,8 @@ import { ENTITY_DOCUMENT_REPOSITORY, type EntityDocumentRepository, type EntityK
 import { FIXTURES_DIRECTORY } from '../contracts/fixture-loader';
 import { type EmbeddedService, TEST_ADMIN_KEY, TEST_BOOTSTRAP_KEY, eventually, startEmbeddedService } from '../support/embedded-service';
 
+// Fixture bodies are free-form JSON, read and changed by path in these tests.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Body = Record<string, any>;
 let sequence = 0;
 

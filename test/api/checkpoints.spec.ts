@@ -185,6 +185,18 @@ describe('checkpoints and ingest routes (embedded, over HTTPS)', () => {
     expect(decision.body.data.source).toBe('CHARGEBACK');
   });
 
+  it('connect: a review sets the PAYMENT_FRAUD label as the label endpoint does, audit log included', async () => {
+    const customerId = `cus-reviewed-${Date.now()}`;
+    const review = { label: 'FRAUDSTER', comment: 'ring of stolen cards', reviewer: { name: 'Grace', email: 'grace@merchant.example' } };
+    expect((await post('/v2/connect', { timestamp: Date.now(), customerId, review })).status).toBe(200);
+    const labels = await service.client.send<Body>({ path: `/v2/customer/${customerId}/labels`, apiKey: TEST_BOOTSTRAP_KEY });
+    expect(labels.body.data.labels.PAYMENT_FRAUD).toMatchObject({ review: 'FRAUDSTER', comment: review.comment, reviewer: review.reviewer });
+    expect((await post('/v2/customer', { timestamp: Date.now(), customer: { customerId } })).body.data).toMatchObject({ action: 'PREVENT', source: 'MANUAL_REVIEW' });
+    const potential = await post('/v2/connect', { timestamp: Date.now(), customerId, review: { label: 'POTENTIALLY_GENUINE' } });
+    expect(potential.status).toBe(400);
+    expect(potential.body.message).toMatch(/not enabled/);
+  });
+
   it('supplier: {status, success} and the supplier stored with identifications and vehicles', async () => {
     const body = fixtureBody('supplier/valid/full', ['sup-2231']);
     expect((await post('/v2/supplier', body)).body).toEqual({ status: 200, success: 'true' });

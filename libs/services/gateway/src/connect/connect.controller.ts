@@ -14,6 +14,7 @@ import { AppError } from '@ringfence/platform';
 import { type BodyAndQuery, CurrentPrincipal, SecretKeyRoute, ValidBodyAndQuery } from '@ringfence/service-runtime';
 import type { FastifyRequest } from 'fastify';
 import { EventIntake } from '../intake/event-intake.service';
+import { LabelsUseCase } from '../labels/labels.use-case';
 import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
 
 @ApiTags('Graph')
@@ -21,7 +22,10 @@ import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
 @ApiExtraModels(ConnectResponseDto, ConnectFeaturesResponseDto)
 @Controller('v2')
 export class ConnectController {
-  constructor(private readonly intake: EventIntake) {}
+  constructor(
+    private readonly intake: EventIntake,
+    private readonly labels: LabelsUseCase,
+  ) {}
 
   @SecretKeyRoute()
   @Post('connect')
@@ -29,7 +33,7 @@ export class ConnectController {
   @ApiOperation({
     summary: 'Link entities to a customer in the graph; with `features=true`, get graph statistics',
     description:
-      'Links the customer (by `customerId` or `customer`) to the payment methods, identifications, vehicles, device, custom nodes, chargeback or dispute sent, each edge with its first-seen time (decisions §4), and stores them. Without `features` the answer is `{status, success: "true", timestamp, clientID, customerID}` once the links are durably accepted. **`features=true` answers 501 in this release**: the statistics need the graph engine, which is not built yet; nothing is stored then.',
+      'A `review` sets the customer\'s PAYMENT_FRAUD label exactly as POST /v2/customer/{customerId}/labels does. Links the customer (by `customerId` or `customer`) to the payment methods, identifications, vehicles, device, custom nodes, chargeback or dispute sent, each edge with its first-seen time (decisions §4), and stores them. Without `features` the answer is `{status, success: "true", timestamp, clientID, customerID}` once the links are durably accepted. **`features=true` answers 501 in this release**: the statistics need the graph engine, which is not built yet; nothing is stored then.',
   })
   @ApiBody({ type: ConnectRequestDto })
   @ApiOkResponse({ schema: { oneOf: [{ $ref: getSchemaPath(ConnectResponseDto) }, { $ref: getSchemaPath(ConnectFeaturesResponseDto) }] } })
@@ -44,6 +48,8 @@ export class ConnectController {
     }
     const { body } = input;
     const customerId = connectCustomerId(body);
+    // The review first: a review the account may not give (POTENTIALLY_…) refuses the request before anything is stored.
+    if (body.review) await this.labels.applyConnectReview(principal, customerId, body.review, String(request.id));
     await this.intake.ingest(EventTopics.connectLinked, {
       principal,
       subjectId: customerId,

@@ -3,6 +3,7 @@ import type { Principal } from '@ringfence/accounts';
 import type { MessageBus } from '@ringfence/bus';
 import {
   type ApplyLabelRequest,
+  type ConnectReviewDto,
   type CurrentLabelMessage,
   type CustomerLabelRequestDto,
   type LabelAppliedResponseDto,
@@ -64,6 +65,26 @@ export class LabelsUseCase {
       );
     }
     return { eventTime: isoTime(eventTime) };
+  }
+
+  /**
+   * decisions §4: a connect `review` sets the customer's PAYMENT_FRAUD label exactly as the label
+   * endpoint does (same service, same rules, same audit log). The connect request was already
+   * counted against the account's limit.
+   */
+  async applyConnectReview(principal: Principal, customerId: string, review: ConnectReviewDto, traceId: string): Promise<void> {
+    await this.bus.request(
+      RpcTopics.applyLabel,
+      this.envelope(principal, customerId, traceId, {
+        subjectKind: 'customer' as const,
+        subjectId: customerId,
+        category: 'PAYMENT_FRAUD' as const,
+        review: review.label,
+        ...(review.reviewer ? { reviewer: review.reviewer } : {}),
+        ...(review.comment !== undefined ? { comment: review.comment } : {}),
+      }),
+      { timeoutMs: this.config.rpcTimeoutMs },
+    );
   }
 
   async read(principal: Principal, subjectKind: LabelSubjectKind, subjectId: string, traceId: string): Promise<{ status: number; timestamp: number; data: LabelsView }> {

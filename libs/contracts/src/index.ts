@@ -85,3 +85,4 @@ export * from './validation/timestamp.decorator';
 export * from './http/labels/label-vocabulary';
 export * from './http/labels/label-request.dto';
 export * from './http/labels/label.response.dto';
+export * from './messages/topic-payloads';

@@ -1,4 +1,6 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, OmitType } from '@nestjs/swagger';
+import { RegistrationOutcomeDto } from '../http/registration/registration.dto';
+import { IsRequiredNested } from '../validation/nested.decorator';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsDefined, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { ConnectRequestDto } from '../http/connect/connect.request.dto';
@@ -30,7 +32,9 @@ export class SupplierUpdatedEvent extends SupplierRequestDto {}
  * `ringfence.ingest.registration.submitted.v1`: POST /v2/registration, without the password hash
  * (decisions §6: it never reaches the bus), with the id the gateway gave the attempt.
  */
-export class RegistrationSubmittedEvent extends RegistrationRequestDto {
+export class RegistrationSubmittedEvent extends OmitType(RegistrationRequestDto, ['registration'] as const) {
+  @IsRequiredNested(() => RegistrationOutcomeDto, 'The registration attempt, without the password hash.') registration!: RegistrationOutcomeDto;
+
   @ApiProperty({ example: 'reg_01JCZ4B7K2', description: 'The id the gateway gave the attempt (also in the answer).' })
   @IsString() @MinLength(1) @MaxLength(MAX_IDENTIFIER_LENGTH) registrationId!: string;
   /** The gateway's breached-credentials verdict: the only trace of the password on the bus. */

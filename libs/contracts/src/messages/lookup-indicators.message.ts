@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   IsArray,
@@ -66,10 +67,10 @@ export type DeleteLookupIndicatorsReply = LookupDeletedDto;
 
 /** One indicator as the feed carries it: its kind (the answer names), normalised value and seen time. */
 export class LookupIndicatorRecord {
-  @IsIn(LOOKUP_QUERY_INDICATORS) kind!: (typeof LOOKUP_QUERY_INDICATORS)[number];
-  @IsString() value!: string;
+  @ApiProperty({ enum: LOOKUP_QUERY_INDICATORS }) @IsIn(LOOKUP_QUERY_INDICATORS) kind!: (typeof LOOKUP_QUERY_INDICATORS)[number];
+  @ApiProperty({ example: 'ada@example.com', description: 'Normalised as the lookup stores it.' }) @IsString() value!: string;
   /** Epoch milliseconds. */
-  @IsInt() seenAt!: number;
+  @ApiProperty({ type: 'integer', example: 1763800000000, description: 'Epoch milliseconds.' }) @IsInt() seenAt!: number;
 }
 
 /**
@@ -78,20 +79,21 @@ export class LookupIndicatorRecord {
  */
 export class LookupIndicatorsAddedEvent {
   /** The POST's timestamp, epoch milliseconds. */
-  @IsInt() timestamp!: number;
-  @IsArray() @ValidateNested({ each: true }) @Type(() => LookupIndicatorRecord) indicators!: LookupIndicatorRecord[];
-  @IsArray() @ValidateNested({ each: true }) @Type(() => LookupChargebackDto) chargebacks!: LookupChargebackDto[];
-  @IsArray() @ValidateNested({ each: true }) @Type(() => LookupManualReviewDto) manualReviews!: LookupManualReviewDto[];
+  @ApiProperty({ type: 'integer', example: 1763800000000, description: "The POST's timestamp, epoch milliseconds." }) @IsInt() timestamp!: number;
+  @ApiProperty({ type: () => [LookupIndicatorRecord] }) @IsArray() @ValidateNested({ each: true }) @Type(() => LookupIndicatorRecord) indicators!: LookupIndicatorRecord[];
+  @ApiProperty({ type: () => [LookupChargebackDto] }) @IsArray() @ValidateNested({ each: true }) @Type(() => LookupChargebackDto) chargebacks!: LookupChargebackDto[];
+  @ApiProperty({ type: () => [LookupManualReviewDto] }) @IsArray() @ValidateNested({ each: true }) @Type(() => LookupManualReviewDto) manualReviews!: LookupManualReviewDto[];
 }
 
 export class LookupIndicatorRef {
-  @IsIn(LOOKUP_QUERY_INDICATORS) kind!: (typeof LOOKUP_QUERY_INDICATORS)[number];
-  @IsString() value!: string;
+  @ApiProperty({ enum: LOOKUP_QUERY_INDICATORS }) @IsIn(LOOKUP_QUERY_INDICATORS) kind!: (typeof LOOKUP_QUERY_INDICATORS)[number];
+  @ApiProperty({ example: 'ada@example.com' }) @IsString() value!: string;
 }
 
 /** `ringfence.ingest.lookup.indicators-deleted.v1`: the account deleted its records of these indicators. */
 export class LookupIndicatorsDeletedEvent {
-  @IsArray() @ValidateNested({ each: true }) @Type(() => LookupIndicatorRef) indicators!: LookupIndicatorRef[];
+  @ApiProperty({ type: () => [LookupIndicatorRef] }) @IsArray() @ValidateNested({ each: true }) @Type(() => LookupIndicatorRef) indicators!: LookupIndicatorRef[];
   /** Pieces of evidence removed, per indicator name (as the DELETE answer says). */
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'integer' }, example: { email: 2 }, description: 'Pieces of evidence removed, per indicator name.' })
   @IsObject() deleted!: Record<string, number>;
 }

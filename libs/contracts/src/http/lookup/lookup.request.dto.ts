@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, getSchemaPath, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -147,6 +147,8 @@ export function IsReviewer(options?: ValidationOptions): PropertyDecorator {
   };
 }
 
+// The reviewer's object form is referenced by name below, so it must be in every document that uses this class.
+@ApiExtraModels(LookupReviewerDto)
 export class LookupManualReviewDto {
   @ApiPropertyOptional({ example: 'rev-204', description: 'Identifies the review: the same one sent again counts once.' })
   @IsOptional() @IsString() @MinLength(1) @MaxLength(MAX_IDENTIFIER_LENGTH) reviewId?: string;
@@ -154,7 +156,7 @@ export class LookupManualReviewDto {
   @IsOptional() @IsString() @MaxLength(10_000) comment?: string;
   @ApiPropertyOptional({ example: 'cus-61213' }) @IsOptional() @IsString() @MaxLength(MAX_IDENTIFIER_LENGTH) customerId?: string;
   @ApiPropertyOptional({
-    oneOf: [{ type: 'string' }, { $ref: '#/components/schemas/LookupReviewerDto' }],
+    oneOf: [{ type: 'string' }, { $ref: getSchemaPath(LookupReviewerDto) }],
     example: { name: 'Grace Hopper', email: 'grace@merchant.example' },
     description: 'Never shown to other accounts.',
   })

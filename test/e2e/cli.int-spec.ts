@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { type EmbeddedService, TEST_ADMIN_KEY, startEmbeddedService } from '../support/embedded-service';
+import { type EmbeddedService, TEST_ADMIN_KEY, TEST_BOOTSTRAP_KEY, startEmbeddedService } from '../support/embedded-service';
 
 const run = promisify(execFile);
 const CLI = join(__dirname, '..', '..', 'bin', 'ringfence.js');
@@ -63,6 +63,22 @@ describe('ringfence CLI', () => {
     expect(updated).toMatchObject({ accountId: created.accountId, settings: { voucherAbuseEnabled: false, potentialLabelsEnabled: true, defaultAction: 'REVIEW' } });
     await expect(cli('accounts', 'settings', created.accountId)).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('nothing to change') });
     await expect(cli('accounts', 'settings', created.accountId, '--potential-labels', 'yes')).rejects.toMatchObject({ stderr: expect.stringContaining('on, off') });
+  });
+
+  it('exports a warehouse-feed topic as JSON lines, and resumes from where it stopped', async () => {
+    const post = (customerId: string) =>
+      service.client.send({ method: 'POST', path: '/v2/supplier', apiKey: TEST_BOOTSTRAP_KEY, body: { timestamp: Date.now(), supplier: { supplierId: customerId } } });
+    for (let index = 0; index < 3; index += 1) expect((await post(`sup-feed-${index}`)).status).toBe(200);
+    const topic = 'ringfence.ingest.supplier.updated.v1';
+    const exported = await cli('feed', 'export', topic);
+    const lines = exported.stdout.trim().split('\n').map((line) => JSON.parse(line) as { sequence: number; payload: { supplier: { supplierId: string } } });
+    expect(lines.map((line) => line.payload.supplier.supplierId)).toEqual(expect.arrayContaining(['sup-feed-0', 'sup-feed-1', 'sup-feed-2']));
+    expect(exported.stderr).toMatch(/events exported/);
+    const last = lines.at(-1)!.sequence;
+    await post('sup-feed-3');
+    const more = (await cli('feed', 'export', topic, '--after', String(last))).stdout.trim().split('\n');
+    expect(more.map((line) => (JSON.parse(line) as { payload: { supplier: { supplierId: string } } }).payload.supplier.supplierId)).toEqual(['sup-feed-3']);
+    expect(JSON.parse((await cli('feed', 'topics')).stdout).topics).toContain(topic);
   });
 
   it('exits non-zero with the server message for a refused call', async () => {

@@ -12,6 +12,13 @@ export interface AdminClientOptions {
   timeoutMs?: number;
 }
 
+export interface FeedPage {
+  topic: string;
+  events: Array<{ sequence: number; key: string; envelope: Record<string, unknown> }>;
+  next: number;
+  done: boolean;
+}
+
 export class AdminApiError extends Error {
   constructor(readonly status: number, message: string, readonly traceId?: string) {
     super(message);
@@ -48,6 +55,16 @@ export class AdminClient {
   }
 
   /** One batch of breached pairs (at most 5,000): `{received, inserted}`. */
+  feedTopics() {
+    return this.call('GET', '/admin/feed') as Promise<{ topics: string[] }>;
+  }
+
+  /** One page of a warehouse-feed topic (embedded mode). */
+  readFeed(topic: string, after: number, accountId?: string) {
+    const query = new URLSearchParams({ after: String(after), ...(accountId ? { accountId } : {}) });
+    return this.call('GET', `/admin/feed/${encodeURIComponent(topic)}?${query}`) as Promise<FeedPage>;
+  }
+
   importBreachedCredentials(entries: ReadonlyArray<{ username: string; passwordHash: string }>) {
     return this.call('POST', '/admin/breached-credentials', { entries }) as Promise<{ received: number; inserted: number }>;
   }

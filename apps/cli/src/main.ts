@@ -97,6 +97,31 @@ credentials
     print(summary);
   });
 
+const feed = program.command('feed').description('the warehouse feed of the embedded mode (every accepted event and every decision)');
+feed
+  .command('topics')
+  .description('list the feed topics')
+  .action(async () => print(await client().feedTopics()));
+feed
+  .command('export <topic>')
+  .description('write a topic\'s events as JSON lines (one envelope per line) to standard output, oldest first')
+  .option('--after <sequence>', 'start after this sequence number (the last one you exported)', '0')
+  .option('--account <accountId>', 'only this account\'s events')
+  .action(async (topic: string, options: { after: string; account?: string }) => {
+    let after = Number(options.after);
+    if (!Number.isInteger(after) || after < 0) program.error('--after must be a non-negative integer');
+    const admin = client();
+    let exported = 0;
+    for (;;) {
+      const page = await admin.readFeed(topic, after, options.account);
+      for (const event of page.events) process.stdout.write(`${JSON.stringify({ sequence: event.sequence, key: event.key, ...event.envelope })}\n`);
+      exported += page.events.length;
+      after = page.next;
+      if (page.done) break;
+    }
+    process.stderr.write(`ringfence: ${exported} events exported from ${topic}; continue with --after ${after}\n`);
+  });
+
 program.parseAsync(process.argv).catch((error: unknown) => {
   const detail = error instanceof AdminApiError ? `${error.status} ${error.message}${error.traceId ? ` (traceId ${error.traceId})` : ''}` : String(error instanceof Error ? error.message : error);
   process.stderr.write(`ringfence: ${detail}\n`);

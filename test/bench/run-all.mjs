@@ -1,2 +1,14 @@
-// `npm run bench`: every benchmark in turn.
-await import('./customer-checkpoint.bench.mjs');
+// `npm run bench`: every benchmark in turn, each in its own process so none warms another.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+
+const here = import.meta.dirname;
+const runs = [
+  ['validation.bench.mjs', {}],
+  ['endpoint-load.bench.mjs', { BENCH_ENDPOINT: 'customer' }],
+  ['endpoint-load.bench.mjs', { BENCH_ENDPOINT: 'supplier' }],
+];
+for (const [script, env] of runs) {
+  const { status } = spawnSync(process.execPath, [join(here, script)], { stdio: 'inherit', env: { ...process.env, ...env } });
+  if (status !== 0) process.exit(status ?? 1);
+}

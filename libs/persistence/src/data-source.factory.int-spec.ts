@@ -77,11 +77,14 @@ describe(openDataSource.name, () => {
       expect(tables.map((table) => table.table_name)).toEqual([
         'accounts',
         'api_keys',
+        'breached_credentials',
         'consumer_offsets',
         'entity_documents',
         'event_log',
         'label_history',
         'labels',
+        'lookup_evidence',
+        'lookup_indicators',
         'migrations',
       ]);
     });

@@ -1,6 +1,8 @@
-// Load benchmark of POST /v2/customer in the embedded mode against a bare Fastify server on
-// the same machine, in the same run: `npm run bench:customer`.
-// Env: BENCH_CONNECTIONS (50), BENCH_SECONDS (15), BENCH_ROUNDS (3; the median round is reported).
+// Load benchmark of one endpoint in the embedded mode against a bare Fastify server on the same
+// machine, in the same run: `npm run bench:customer` (the customer checkpoint: ingest + scoring)
+// and `npm run bench:ingest` (POST /v2/supplier: ingest only).
+// Env: BENCH_ENDPOINT (customer | supplier), BENCH_CONNECTIONS (50), BENCH_SECONDS (15),
+// BENCH_ROUNDS (3; the median round is reported).
 import { spawn } from 'node:child_process';
 import { get } from 'node:https';
 import { mkdtempSync } from 'node:fs';
@@ -45,7 +47,6 @@ async function startProcess(args, env, port) {
 
 let sequence = 0;
 function customerBody() {
-  sequence += 1;
   return JSON.stringify({
     timestamp: Date.now(),
     customer: {
@@ -59,6 +60,29 @@ function customerBody() {
   });
 }
 
+function supplierBody() {
+  return JSON.stringify({
+    timestamp: Date.now(),
+    supplier: {
+      supplierId: `bench-${sequence % 20000}`,
+      email: `driver${sequence % 20000}@example.com`,
+      emailVerifiedTime: 1700000000000,
+      registrationTime: 1690000000000,
+      name: 'Bench Driver',
+      type: 'driver',
+      telephone: '+447700900123',
+    },
+    device: { deviceId: `dev-${sequence % 5000}`, os: 'android' },
+  });
+}
+
+const ENDPOINTS = {
+  customer: { path: '/v2/customer', body: customerBody },
+  supplier: { path: '/v2/supplier', body: supplierBody },
+};
+const endpoint = ENDPOINTS[process.env.BENCH_ENDPOINT ?? 'customer'];
+if (!endpoint) throw new Error(`BENCH_ENDPOINT must be one of ${Object.keys(ENDPOINTS).join(', ')}`);
+
 async function load(port) {
   const result = await autocannon({
     url: `https://127.0.0.1:${port}`,
@@ -67,9 +91,12 @@ async function load(port) {
     requests: [
       {
         method: 'POST',
-        path: '/v2/customer',
+        path: endpoint.path,
         headers: { 'content-type': 'application/json', authorization: `token ${KEY}` },
-        setupRequest: (request) => ({ ...request, body: customerBody() }),
+        setupRequest: (request) => {
+          sequence += 1;
+          return { ...request, body: endpoint.body() };
+        },
       },
     ],
   });
@@ -84,6 +111,8 @@ const service = await startProcess(['dist/apps/standalone/src/main.js'], {
   PORT: String(servicePort),
   DATA_DIR: dataDir,
   BOOTSTRAP_API_KEY: KEY,
+  // Measure the service, not the account limiter (60,000 a minute by default).
+  ACCOUNT_RATE_LIMIT_PER_MINUTE: '100000000',
   LOG_LEVEL: 'warn',
   // BENCH_DATABASE_URL measures the same process on PostgreSQL instead of the embedded PGlite.
   ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
@@ -113,7 +142,7 @@ try {
   });
   const ringfence = summary(serviceRuns);
   const baseline = summary(bareRuns);
-  console.log(`POST /v2/customer, ${connections} connections, ${seconds} s x ${rounds} rounds (medians)`);
+  console.log(`POST ${endpoint.path}, ${connections} connections, ${seconds} s x ${rounds} rounds (medians)`);
   console.table({ ringfence, 'bare fastify': baseline });
   console.log(`throughput ratio ringfence / bare: ${(ringfence.rps / baseline.rps).toFixed(3)}`);
   console.log(`p99 ratio ringfence / bare: ${(ringfence.p99 / Math.max(baseline.p99, 1)).toFixed(1)}`);

@@ -1,6 +1,9 @@
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
+import { cacheValidationMetadata } from './validation-metadata-cache';
 import { formatValidationErrors } from './validation-error-formatter';
+
+cacheValidationMetadata();
 
 export type InputClass<T> = new () => T;
 

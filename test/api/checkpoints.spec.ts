@@ -199,6 +199,20 @@ describe('checkpoints and ingest routes (embedded, over HTTPS)', () => {
     expect(potential.body.message).toMatch(/not enabled/);
   });
 
+  it('a known-fraud indicator in the request decides the checkpoint (LOOKUP)', async () => {
+    const email = `stolen-${Date.now()}@example.com`;
+    const reported = await post('/v2/lookup', {
+      timestamp: Math.floor(Date.now() / 1000),
+      email: { address: email },
+      chargebacks: [{ chargebackId: `cb-lookup-${Date.now()}`, reason: 'fraudulent' }],
+    });
+    expect(reported.status).toBe(200);
+    const customer = { timestamp: Date.now(), customer: { customerId: `cus-lookup-${Date.now()}`, email: email.toUpperCase() } };
+    expect((await post('/v2/customer', customer)).body.data).toMatchObject({ action: 'PREVENT', source: 'LOOKUP' });
+    const clean = { timestamp: Date.now(), customer: { customerId: `cus-clean-${Date.now()}`, email: `clean-${Date.now()}@example.com` } };
+    expect((await post('/v2/customer', clean)).body.data.source).toBe('RINGFENCE');
+  });
+
   it('supplier: {status, success} and the supplier stored with identifications and vehicles', async () => {
     const body = fixtureBody('supplier/valid/full', ['sup-2231']);
     expect((await post('/v2/supplier', body)).body).toEqual({ status: 200, success: 'true' });

@@ -15,6 +15,11 @@ export interface LoggedEvent {
  */
 export interface EventLogStore {
   append(topic: string, key: string, envelope: MessageEnvelope<unknown>): Promise<number>;
+  /**
+   * Appends several events in one round trip, in the given order (their sequences increase in
+   * that order), each idempotent like `append`; answers their sequences in the same order.
+   */
+  appendBatch(events: ReadonlyArray<{ topic: string; key: string; envelope: MessageEnvelope<unknown> }>): Promise<number[]>;
   /** Events of `topic` after `afterSequence`, oldest first, at most `limit`. */
   readAfter(topic: string, afterSequence: number, limit: number): Promise<LoggedEvent[]>;
   /** The last sequence `group` handled on `topic`, 0 when none. */

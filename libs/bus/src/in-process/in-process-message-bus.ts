@@ -15,6 +15,9 @@ import { DEFAULT_HANDLER_RETRY, deliverUntilHandled, type HandlerRetryOptions, r
 import type { EventHandler, MessageBus, RequestOptions, RpcHandler, SubscribeOptions } from '../message-bus';
 import { answerRequest, remoteErrorFrom } from '../rpc-failure';
 
+/** Events appended in one statement at most; a burst larger than this takes several round trips. */
+const MAX_APPEND_BATCH = 256;
+
 export interface InProcessMessageBusOptions {
   /** The durable log every publish is appended to before it resolves. */
   eventLog: EventLogStore;
@@ -231,6 +234,14 @@ export class InProcessMessageBus implements MessageBus {
   private readonly lifecycle = new BusLifecycle();
   private abort = new AbortController();
   private appendTail: Promise<unknown> = Promise.resolve();
+  private appendInFlight = false;
+  private readonly appendQueue: Array<{
+    topic: string;
+    key: string;
+    envelope: MessageEnvelope<unknown>;
+    resolve: (sequence: number) => void;
+    reject: (error: unknown) => void;
+  }> = [];
 
   constructor(options: InProcessMessageBusOptions) {
     this.eventLog = options.eventLog;
@@ -355,13 +366,33 @@ export class InProcessMessageBus implements MessageBus {
   }
 
   /**
-   * Appends one at a time so sequences are handed out in the order events reach the lanes;
-   * a lane can then drop anything at or below its position as already handled. The embedded
-   * database runs one statement at a time anyway, so this costs no throughput there.
+   * Group commit: appends wait in a queue while one batch is in flight, and the next batch takes
+   * them all in one statement. Sequences are handed out in the order events reached the queue,
+   * and callers are answered in that order, so events reach the lanes in sequence order and a
+   * lane can drop anything at or below its position as already handled. One append at a time,
+   * as before, made every publish wait behind every statement queued on the embedded database.
    */
   private appendInOrder(topic: string, key: string, message: MessageEnvelope<unknown>): Promise<number> {
-    const appended = this.appendTail.then(() => this.eventLog.append(topic, key, message));
-    this.appendTail = appended.catch(() => undefined);
-    return appended;
+    return new Promise<number>((resolve, reject) => {
+      this.appendQueue.push({ topic, key, envelope: message, resolve, reject });
+      if (!this.appendInFlight) this.appendTail = this.flushAppends();
+    });
+  }
+
+  private async flushAppends(): Promise<void> {
+    this.appendInFlight = true;
+    try {
+      while (this.appendQueue.length > 0) {
+        const batch = this.appendQueue.splice(0, MAX_APPEND_BATCH);
+        try {
+          const sequences = await this.eventLog.appendBatch(batch);
+          batch.forEach((entry, index) => entry.resolve(sequences[index]));
+        } catch (error) {
+          for (const entry of batch) entry.reject(error);
+        }
+      }
+    } finally {
+      this.appendInFlight = false;
+    }
   }
 }

@@ -37,6 +37,13 @@ export class InMemoryEventLogStore implements EventLogStore {
     return sequence;
   }
 
+  async appendBatch(events: ReadonlyArray<{ topic: string; key: string; envelope: MessageEnvelope<unknown> }>): Promise<number[]> {
+    this.throwIfFailing('appendBatch');
+    const sequences: number[] = [];
+    for (const { topic, key, envelope } of events) sequences.push(await this.append(topic, key, envelope));
+    return sequences;
+  }
+
   async readAfter(topic: string, afterSequence: number, limit: number): Promise<LoggedEvent[]> {
     this.throwIfFailing('readAfter');
     return this.events.filter((event) => event.topic === topic && event.sequence > afterSequence).slice(0, limit);

@@ -28,6 +28,22 @@ const APPEND = `
   SELECT sequence FROM inserted
   UNION ALL
   SELECT sequence FROM event_log WHERE topic = $1 AND event_id = $3`;
+// Group commit: many events in one statement, inserted in the given order (so their sequences
+// increase in that order). An event already in the log (or twice in the batch) gets no new row;
+// its sequence is read back below.
+const APPEND_BATCH = `
+  WITH input AS (
+    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[]) WITH ORDINALITY AS i(topic, key, event_id, envelope, position)
+  ),
+  inserted AS (
+    INSERT INTO event_log (topic, key, event_id, envelope)
+    SELECT topic, key, event_id, envelope FROM input ORDER BY position
+    ON CONFLICT (topic, event_id) DO NOTHING
+    RETURNING topic, event_id, sequence
+  )
+  SELECT input.position, inserted.sequence
+    FROM input LEFT JOIN inserted ON inserted.topic = input.topic AND inserted.event_id = input.event_id
+   ORDER BY input.position`;
 const SEQUENCE_OF_EVENT = 'SELECT sequence FROM event_log WHERE topic = $1 AND event_id = $2';
 const READ_AFTER = `
   SELECT sequence, topic, key, envelope FROM event_log
@@ -62,6 +78,28 @@ export class TypeOrmEventLogStore implements EventLogStore {
       throw new Error(`event ${envelope.eventId} on ${topic} was neither appended nor found`);
     }
     return bigintToNumber(concurrent.sequence);
+  }
+
+  async appendBatch(events: ReadonlyArray<{ topic: string; key: string; envelope: MessageEnvelope<unknown> }>): Promise<number[]> {
+    if (events.length === 1) return [await this.append(events[0].topic, events[0].key, events[0].envelope)];
+    const rows = await queryRows<{ position: string; sequence: string | null }>(this.dataSource, APPEND_BATCH, [
+      events.map((event) => event.topic),
+      events.map((event) => event.key),
+      events.map((event) => event.envelope.eventId),
+      events.map((event) => JSON.stringify(event.envelope)),
+    ]);
+    const sequences: number[] = [];
+    for (const [index, row] of rows.entries()) {
+      // A duplicate (of the log or within the batch) inserted nothing: it has the first sequence.
+      sequences.push(row.sequence === null ? await this.sequenceOf(events[index].topic, events[index].envelope.eventId) : bigintToNumber(row.sequence));
+    }
+    return sequences;
+  }
+
+  private async sequenceOf(topic: string, eventId: string): Promise<number> {
+    const [row] = await queryRows<SequenceRow>(this.dataSource, SEQUENCE_OF_EVENT, [topic, eventId]);
+    if (row === undefined) throw new Error(`event ${eventId} on ${topic} was neither appended nor found`);
+    return bigintToNumber(row.sequence);
   }
 
   async readAfter(topic: string, afterSequence: number, limit: number): Promise<LoggedEvent[]> {

@@ -74,6 +74,33 @@ export function itBehavesLikeAnEventLogStore(store: () => EventLogStore): void {
     await expect(store().readAfter(topic, 0, 10)).resolves.toHaveLength(1);
   });
 
+  it('appends a batch in one go, in order, each event once, answering every sequence', async () => {
+    const topic = buildTopic();
+    const otherTopic = buildTopic();
+    const logged = buildEnvelope();
+    const loggedSequence = await store().append(topic, 'key', logged);
+    const fresh = [buildEnvelope(), buildEnvelope(), buildEnvelope()];
+    const twice = buildEnvelope();
+
+    const sequences = await store().appendBatch([
+      { topic, key: 'a', envelope: fresh[0] },
+      { topic: otherTopic, key: 'b', envelope: fresh[1] },
+      { topic, key: 'key', envelope: logged },
+      { topic, key: 'c', envelope: twice },
+      { topic, key: 'c', envelope: twice },
+      { topic, key: 'd', envelope: fresh[2] },
+    ]);
+
+    expect(sequences[2]).toBe(loggedSequence);
+    expect(sequences[3]).toBe(sequences[4]);
+    const newOnes = [sequences[0], sequences[1], sequences[3], sequences[5]];
+    expect([...newOnes].sort((a, b) => a - b)).toEqual(newOnes);
+    expect(Math.min(...newOnes)).toBeGreaterThan(loggedSequence);
+    const events = await store().readAfter(topic, 0, 10);
+    expect(events.map((event) => event.envelope.eventId)).toEqual([logged.eventId, fresh[0].eventId, twice.eventId, fresh[2].eventId]);
+    await expect(store().readAfter(otherTopic, 0, 10)).resolves.toEqual([{ sequence: sequences[1], topic: otherTopic, key: 'b', envelope: fresh[1] }]);
+  });
+
   it('stores the same event on two topics on both', async () => {
     const topic = buildTopic();
     const otherTopic = buildTopic();

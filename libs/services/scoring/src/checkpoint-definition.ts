@@ -33,8 +33,8 @@ export interface CheckpointDefinition<R extends RpcTopic = RpcTopic> {
   decisionTopic: EventTopic;
   payloadClass: InputClass<RpcTopicMap[R]['request']>;
   subject(payload: RpcTopicMap[R]['request']): CheckpointSubject;
-  /** The entities the payload describes (the same extraction ingestion stores). */
-  updates(payload: RpcTopicMap[R]['request']): EntityUpdate[];
+  /** The entities the payload (in its wire JSON form) describes: the extraction ingestion stores. */
+  updates(wire: Record<string, unknown>): EntityUpdate[];
   references(payload: RpcTopicMap[R]['request']): EntityReference[];
   signals(payload: RpcTopicMap[R]['request']): ScoreContribution[];
   /**

@@ -39,7 +39,7 @@ export const customerCheckpoint: CheckpointDefinition<typeof RpcTopics.customerC
   decisionTopic: EventTopics.customerScored,
   payloadClass: CustomerCheckpointRequest,
   subject: (payload) => ({ kind: 'customer', id: payload.customer.customerId }),
-  updates: (payload) => customerPayloadUpdates(fields(payload)),
+  updates: customerPayloadUpdates,
   references: (payload) => reference('customer', payload.customer.customerId, onlyIdentifies(payload.customer, 'customerId')),
   signals: noSignals,
   scoresIdentity: true,
@@ -52,7 +52,7 @@ export const voucherRedemptionCheckpoint: CheckpointDefinition<typeof RpcTopics.
   decisionTopic: EventTopics.voucherRedemptionScored,
   payloadClass: VoucherRedemptionSubmittedEvent,
   subject: (payload) => ({ kind: 'customer', id: redeemingCustomerId(payload) }),
-  updates: (payload) => voucherRedemptionPayloadUpdates(fields(payload) as Fields & { timestamp: number }),
+  updates: (wire) => voucherRedemptionPayloadUpdates({ ...wire, timestamp: wire.timestamp as number }),
   references: (payload) => [
     ...reference('customer', payload.customerId ?? payload.customer?.customerId, !payload.customer || onlyIdentifies(payload.customer, 'customerId')),
     ...reference('paymentMethod', payload.voucherRedemption.paymentMethodId),
@@ -77,7 +77,7 @@ export const registrationCheckpoint: CheckpointDefinition<typeof RpcTopics.regis
     payload.supplier
       ? { kind: 'supplier', id: payload.supplier.supplierId }
       : { kind: 'customer', id: payload.customer?.customerId ?? `registration:${payload.registrationId}` },
-  updates: (payload) => registrationPayloadUpdates({ ...fields(payload), registrationId: payload.registrationId }),
+  updates: (wire) => registrationPayloadUpdates({ ...wire, registrationId: String(wire.registrationId) }),
   references: () => [],
   signals: (payload) =>
     registrationSignals(fields(payload), payload.credentialStatus.usernameBreached || payload.credentialStatus.passwordBreached),
@@ -98,7 +98,7 @@ export const payoutCheckpoint: CheckpointDefinition<typeof RpcTopics.payoutCheck
   decisionTopic: EventTopics.payoutScored,
   payloadClass: PayoutRequestedEvent,
   subject: (payload) => ({ kind: 'supplier', id: payload.supplier.supplierId }),
-  updates: (payload) => payoutPayloadUpdates(fields(payload)),
+  updates: payoutPayloadUpdates,
   references: (payload) => reference('supplier', payload.supplier.supplierId, onlyIdentifies(payload.supplier, 'supplierId')),
   signals: (payload) => payoutSignals(fields(payload)),
   scoresIdentity: true,
@@ -117,7 +117,7 @@ export const refundCheckpoint: CheckpointDefinition<typeof RpcTopics.refundCheck
   decisionTopic: EventTopics.refundScored,
   payloadClass: RefundRequestedEvent,
   subject: (payload) => ({ kind: 'customer', id: payload.customer.customerId }),
-  updates: (payload) => refundPayloadUpdates(fields(payload)),
+  updates: refundPayloadUpdates,
   references: (payload) => [
     ...reference('customer', payload.customer.customerId, onlyIdentifies(payload.customer, 'customerId')),
     ...reference('order', payload.order.orderId, onlyIdentifies(payload.order, 'orderId')),
@@ -134,7 +134,7 @@ export const transactionCheckpoint: CheckpointDefinition<typeof RpcTopics.transa
   payloadClass: TransactionUpdatedEvent,
   // Without a customer the transaction is scored on its own signals; its id stands in as subject.
   subject: (payload) => ({ kind: 'customer', id: payload.customer?.customerId ?? `transaction:${payload.transaction.transactionId}` }),
-  updates: (payload) => pspTransactionPayloadUpdates(fields(payload)),
+  updates: pspTransactionPayloadUpdates,
   references: (payload) => reference('transaction', payload.transaction.parentTransactionId),
   signals: (payload) => transactionSignals(fields(payload)),
   scoresIdentity: false,

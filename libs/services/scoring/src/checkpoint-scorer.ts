@@ -55,7 +55,7 @@ export class CheckpointScorer {
     const subject = definition.subject(payload);
     // Generic walks over the payload read its wire form (open objects as the client sent them).
     const json = toWireJson(payload);
-    const updates = definition.updates(json as unknown as typeof payload);
+    const updates = definition.updates(json);
     const [stored, labels, warnings] = await Promise.all([
       this.documents.find({ accountId, environment, kind: subject.kind, entityId: subject.id }),
       this.labels.currentLabels(accountId, environment, subject.kind, subject.id),

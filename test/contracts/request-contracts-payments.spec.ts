@@ -9,52 +9,25 @@ import {
   RefundRequestDto,
   TransactionUpdatedEvent,
 } from '@ringfence/contracts';
-import { type InputClass, validateInput } from '@ringfence/service-runtime';
+import { validateInput } from '@ringfence/service-runtime';
 import { type ContractFixture, loadFixtures } from './fixture-loader';
+import { type EndpointClasses, describeFixtureContracts, fixtureValidator } from './fixture-validation';
 
 /**
  * Golden request fixtures of the payment-side endpoints (PSP transaction and dispute, payout,
  * refund), validated the way the gateway does: body and query with `validateInput`, query
  * problems first (as `ValidBodyAndQuery` reports them).
  */
-const ENDPOINTS: Record<string, { body: InputClass<object>; query?: InputClass<object> }> = {
+const ENDPOINTS: EndpointClasses = {
   'psp-transaction': { body: PspTransactionRequestDto, query: PspTransactionQueryDto },
   'psp-dispute': { body: PspDisputeRequestDto },
   payout: { body: PayoutRequestDto },
   refund: { body: RefundRequestDto },
 };
 
-type Outcome = { ok: true; body: object; query: object | undefined } | { ok: false; problems: string[] };
+const validateRequest = fixtureValidator(ENDPOINTS);
 
-async function validateRequest(slug: string, fixture: Pick<ContractFixture, 'body' | 'query'>): Promise<Outcome> {
-  const endpoint = ENDPOINTS[slug]!;
-  if (fixture.query !== undefined && endpoint.query === undefined) throw new Error(`${slug} takes no query parameters`);
-  const query = endpoint.query ? await validateInput(endpoint.query, fixture.query ?? {}, 'query') : undefined;
-  const body = await validateInput(endpoint.body, fixture.body, 'body');
-  const problems = [...(query && !query.ok ? query.problems : []), ...(body.ok ? [] : body.problems)];
-  if (problems.length > 0 || !body.ok) return { ok: false, problems };
-  return { ok: true, body: body.value, query: query?.ok ? query.value : undefined };
-}
-
-const sorted = (messages: readonly string[]) => [...messages].sort();
-
-describe('request contracts: payment-side endpoints', () => {
-  describe.each(Object.keys(ENDPOINTS))('%s', (slug) => {
-    const { valid, invalid } = loadFixtures(slug);
-
-    it.each(valid.map((fixture) => [fixture.name, fixture] as const))('accepts %s', async (_name, fixture) => {
-      const outcome = await validateRequest(slug, fixture);
-      expect(outcome.ok ? [] : outcome.problems).toEqual([]);
-    });
-
-    // Exactly the expected messages: a fixture that starts producing an extra error is a changed contract.
-    it.each(invalid.map((fixture) => [fixture.name, fixture] as const))('refuses %s', async (_name, fixture) => {
-      const outcome = await validateRequest(slug, fixture);
-      expect(outcome.ok).toBe(false);
-      expect(sorted(outcome.ok ? [] : outcome.problems)).toEqual(sorted(fixture.expectErrors!));
-    });
-  });
-});
+describeFixtureContracts('request contracts: payment-side endpoints', ENDPOINTS);
 
 describe('request contracts: what payment-side validation hands on', () => {
   const fixture = (slug: string, name: string) => {

@@ -1,0 +1,48 @@
+import { type InputClass, validateInput } from '@ringfence/service-runtime';
+import { type ContractFixture, loadFixtures } from './fixture-loader';
+
+/** The body (and query) classes an endpoint slug's fixtures are validated with. */
+export type EndpointClasses = Record<string, { body: InputClass<object>; query?: InputClass<object> }>;
+
+export type ValidationOutcome = { ok: true; body: object; query: object | undefined } | { ok: false; problems: string[] };
+
+/**
+ * Validates a fixture the way the gateway does: body and query with `validateInput`, query
+ * problems first (as `ValidBodyAndQuery` reports them).
+ */
+export function fixtureValidator(endpoints: EndpointClasses) {
+  return async (slug: string, fixture: Pick<ContractFixture, 'body' | 'query'>): Promise<ValidationOutcome> => {
+    const endpoint = endpoints[slug];
+    if (endpoint === undefined) throw new Error(`no classes for the fixtures of ${slug}`);
+    if (fixture.query !== undefined && endpoint.query === undefined) throw new Error(`${slug} takes no query parameters`);
+    const query = endpoint.query ? await validateInput(endpoint.query, fixture.query ?? {}, 'query') : undefined;
+    const body = await validateInput(endpoint.body, fixture.body, 'body');
+    const problems = [...(query && !query.ok ? query.problems : []), ...(body.ok ? [] : body.problems)];
+    if (problems.length > 0 || !body.ok) return { ok: false, problems };
+    return { ok: true, body: body.value, query: query?.ok ? query.value : undefined };
+  };
+}
+
+const sorted = (messages: readonly string[]) => [...messages].sort();
+
+/** Every fixture of every slug: valid ones pass, invalid ones give exactly their messages. */
+export function describeFixtureContracts(title: string, endpoints: EndpointClasses): void {
+  const validateRequest = fixtureValidator(endpoints);
+  describe(title, () => {
+    describe.each(Object.keys(endpoints))('%s', (slug) => {
+      const { valid, invalid } = loadFixtures(slug);
+
+      it.each(valid.map((fixture) => [fixture.name, fixture] as const))('accepts %s', async (_name, fixture) => {
+        const outcome = await validateRequest(slug, fixture);
+        expect(outcome.ok ? [] : outcome.problems).toEqual([]);
+      });
+
+      // Exactly the expected messages: a fixture that starts producing an extra error is a changed contract.
+      it.each(invalid.map((fixture) => [fixture.name, fixture] as const))('refuses %s', async (_name, fixture) => {
+        const outcome = await validateRequest(slug, fixture);
+        expect(outcome.ok).toBe(false);
+        expect(sorted(outcome.ok ? [] : outcome.problems)).toEqual(sorted(fixture.expectErrors ?? []));
+      });
+    });
+  });
+}

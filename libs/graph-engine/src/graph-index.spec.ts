@@ -126,6 +126,25 @@ describe('GraphIndex: decisions §4 rule by rule', () => {
     expect(graph.connect('a', { ...at(20), caps: { generalEdgeDepth: 1, localEdgeDepth: 0 } })).toMatchObject({ edgeGeneralCount: 1, edgeLocalCount: 0, edgeLocalMeanAge: 0, edgeLocalGrowthRate: 0 });
   });
 
+  it('edge statistics when maxNodesHit cuts an expansion short: the edges after the cut still count', () => {
+    const graph = new GraphIndex();
+    // a visits e1 and e2 (3 nodes, the cap); e1's expansion meets device x and stops there, before
+    // its edge to e2, which no expanded node reaches otherwise. c hangs off e2, never visited.
+    graph.link('customer', 'a', 'email', 'e1', NOW - 1000_000);
+    graph.link('customer', 'a', 'phone', 'e2', NOW - 2000_000);
+    graph.link('email', 'e1', 'device', 'x', NOW - 3000_000);
+    graph.link('email', 'e1', 'phone', 'e2', NOW - 6000_000);
+    graph.link('phone', 'e2', 'customer', 'c', NOW);
+    const features = graph.connect('a', { ...at(20), caps: { maxNodes: 3 } });
+    expect(features).toMatchObject({ maxNodesHit: true, edgeGeneralCount: 3, edgeLocalCount: 3 });
+    expect(features.edgeGeneralMeanAge).toBeCloseTo((1000 + 2000 + 6000) / 3, 9);
+    expect(features.edgeLocalGrowthRate).toBeCloseTo(3 / 24, 12);
+    // With the cap at 4, x is visited too and the cut comes in e2's expansion, at c (not visited).
+    const wider = graph.connect('a', { ...at(20), caps: { maxNodes: 4 } });
+    expect(wider).toMatchObject({ maxNodesHit: true });
+    expect(wider.edgeGeneralMeanAge).toBeCloseTo((1000 + 2000 + 3000 + 6000) / 4, 9);
+  });
+
   it('an edge keeps its earliest first-seen time, whatever order the payloads arrive in', () => {
     const graph = new GraphIndex();
     expect(graph.link('customer', 'a', 'device', 'd', NOW - HOUR)).toBe(true);

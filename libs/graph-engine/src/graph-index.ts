@@ -1,12 +1,12 @@
 import { AdjacencyArena, grownSize, resized } from './adjacency-arena';
 import type { ConnectFeatures, TraversalOptions } from './connect-features';
 import { resolveCaps } from './connect-features';
-import { connectStatistics, StatisticsScratch } from './connect-statistics';
+import { connectStatistics } from './connect-statistics';
 import { CHARGEBACK, CUSTOM_NODE_KINDS, CUSTOMER, NODE_KINDS, type NodeKind, kindCode } from './node-kind';
 import type { NetworkFeatures, SharedAttribute, SharedAttributeKind } from './network-features';
 import { SHARED_ATTRIBUTE_KINDS } from './network-features';
 import type { GraphView } from './traversal';
-import { LABEL_FRAUDSTER, LABEL_GENUINE, LABEL_NONE, LABEL_OTHER, TraversalScratch, traverse } from './traversal';
+import { LABEL_FRAUDSTER, LABEL_GENUINE, LABEL_NONE, LABEL_OTHER, TraversalScratch, TraversalStatistics, traverse } from './traversal';
 
 interface TagState {
   value: boolean;
@@ -41,7 +41,7 @@ export class GraphIndex implements GraphView {
   private readonly identities: string[] = [];
   private readonly customSlots = new Map<string, NodeKind>();
   private readonly scratch = new TraversalScratch();
-  private readonly statistics = new StatisticsScratch();
+  private readonly statistics = new TraversalStatistics();
   private nodes = 0;
 
   constructor(options: GraphIndexOptions = {}) {
@@ -198,8 +198,9 @@ export class GraphIndex implements GraphView {
   connect(customerId: string, options: TraversalOptions): ConnectFeatures {
     const caps = resolveCaps(options.caps);
     const start = this.find('customer', customerId) ?? this.ensureLone();
-    traverse(this, this.scratch, start, options.depth, caps);
-    return connectStatistics(this, this.scratch, this.statistics, caps, options.nowMs, (node) => this.trueTagsOf(node), this.hasTags);
+    this.statistics.begin(caps, options.nowMs, this.hasTags);
+    traverse(this, this.scratch, start, options.depth, caps, this.statistics);
+    return connectStatistics(this.scratch, this.statistics, caps, (node) => this.trueTagsOf(node));
   }
 
   /**

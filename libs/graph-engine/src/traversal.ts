@@ -1,13 +1,27 @@
 import type { AdjacencyArena } from './adjacency-arena';
 import { grownSize, resized } from './adjacency-arena';
 import type { GraphCaps } from './connect-features';
-import { CUSTOMER } from './node-kind';
+import { GROWTH_WINDOW_MS } from './connect-features';
+import { CUSTOMER, KIND_COUNT } from './node-kind';
 
 /** Label codes of the per-node `labels` array (the current PAYMENT_FRAUD label). */
 export const LABEL_NONE = 0;
 export const LABEL_FRAUDSTER = 1;
 export const LABEL_GENUINE = 2;
 export const LABEL_OTHER = 3;
+
+/**
+ * Set in a node's depth slot (`visit[2n + 1]`) once the node is expanded, so that an edge seen
+ * from both endpoints is counted only from the one expanded first: a visited neighbour whose
+ * slot holds this flag has a "depth" above any edge-depth limit and is skipped.
+ */
+export const EXPANDED = 1 << 30;
+const DEPTH_MASK = EXPANDED - 1;
+
+/** The depth at which `node` was visited in the traversal last run into `scratch`. */
+export function depthOf(scratch: TraversalScratch, node: number): number {
+  return scratch.visit[2 * node + 1] & DEPTH_MASK;
+}
 
 /** What a traversal reads from an index. */
 export interface GraphView {
@@ -24,7 +38,8 @@ export interface GraphView {
  * Int32 per node, side by side so that one cache line serves both: `visit[2n]` is the epoch of
  * the call that last visited node n (a node is visited in this call when it equals `epoch`, so
  * nothing is cleared per call) and `visit[2n + 1]` its depth in that call. `queue[0 .. visited)`
- * lists the visited nodes in breadth-first order (non-decreasing depth).
+ * lists the visited nodes in breadth-first order (non-decreasing depth). The depth slot also
+ * carries the `EXPANDED` flag: read depths with `depthOf`.
  */
 export class TraversalScratch {
   visit = new Int32Array(0);
@@ -55,6 +70,88 @@ export class TraversalScratch {
   }
 }
 
+/**
+ * Statistics a connect traversal gathers while it runs (decisions §4), kept between calls so
+ * that a connect allocates only its answer. Per node kind: visited count and the sum, minimum
+ * and maximum of full degrees; reviewed customers; the visited customers with tags, in
+ * visiting order; and the general/local edges (count, summed age in ms, edges first seen
+ * in the growth window).
+ */
+export class TraversalStatistics {
+  readonly count = new Float64Array(KIND_COUNT);
+  readonly degreeSum = new Float64Array(KIND_COUNT);
+  readonly degreeMin = new Float64Array(KIND_COUNT);
+  readonly degreeMax = new Float64Array(KIND_COUNT);
+  /** [general count, general age sum (ms), general new, local count, local age sum (ms), local new]. */
+  readonly edges = new Float64Array(6);
+  tagged = new Int32Array(16);
+  taggedCount = 0;
+  reviewedFraudster = 0;
+  reviewedGenuine = 0;
+  degreeTotal = 0;
+  nowMs = 0;
+  windowStart = 0;
+  generalDepth = 0;
+  localDepth = 0;
+
+  private hasTags: Uint8Array = new Uint8Array(0);
+
+  begin(caps: GraphCaps, nowMs: number, hasTags: Uint8Array): void {
+    this.hasTags = hasTags;
+    this.count.fill(0);
+    this.degreeSum.fill(0);
+    this.degreeMin.fill(Infinity);
+    this.degreeMax.fill(0);
+    this.edges.fill(0);
+    this.taggedCount = 0;
+    this.reviewedFraudster = 0;
+    this.reviewedGenuine = 0;
+    this.degreeTotal = 0;
+    this.nowMs = nowMs;
+    this.windowStart = nowMs - GROWTH_WINDOW_MS;
+    this.generalDepth = caps.generalEdgeDepth;
+    this.localDepth = caps.localEdgeDepth;
+  }
+
+  /** A node just visited. */
+  addNode(view: GraphView, node: number, nodeDegree: number): void {
+    const kind = view.kinds[node];
+    this.count[kind] += 1;
+    this.degreeSum[kind] += nodeDegree;
+    if (nodeDegree < this.degreeMin[kind]) this.degreeMin[kind] = nodeDegree;
+    if (nodeDegree > this.degreeMax[kind]) this.degreeMax[kind] = nodeDegree;
+    this.degreeTotal += nodeDegree;
+    if (kind !== CUSTOMER) return;
+    const label = view.labels[node];
+    if (label === LABEL_FRAUDSTER) this.reviewedFraudster += 1;
+    else if (label === LABEL_GENUINE) this.reviewedGenuine += 1;
+    if (this.hasTags[node] === 1) {
+      if (this.taggedCount === this.tagged.length) this.tagged = resized(this.tagged, 2 * this.tagged.length);
+      this.tagged[this.taggedCount] = node;
+      this.taggedCount += 1;
+    }
+  }
+
+  /** An edge between two visited nodes, counted once, the deeper endpoint at `edgeDepth`. */
+  addEdge(seenAt: number, edgeDepth: number): void {
+    const edges = this.edges;
+    // In ms: with integer times the sum is exact while below 2^53 (e.g. 10^5 edges a year old),
+    // so the mean comes out correctly rounded whatever order the edges are met in.
+    const age = this.nowMs - seenAt;
+    const isNew = seenAt > this.windowStart && seenAt <= this.nowMs ? 1 : 0;
+    if (edgeDepth <= this.generalDepth) {
+      edges[0] += 1;
+      edges[1] += age;
+      edges[2] += isNew;
+    }
+    if (edgeDepth <= this.localDepth) {
+      edges[3] += 1;
+      edges[4] += age;
+      edges[5] += isNew;
+    }
+  }
+}
+
 export function isFraudster(view: GraphView, node: number): boolean {
   return view.kinds[node] === CUSTOMER && (view.labels[node] === LABEL_FRAUDSTER || view.unforgivenChargebacks[node] > 0);
 }
@@ -70,23 +167,38 @@ export function isFraudster(view: GraphView, node: number): boolean {
  *   When the depth-limit nodes are reached every node is discovered, so the check is final; it
  *   cannot coincide with `maxNodesHit`, which can only end the expansion of shallower nodes.
  * Neighbours are met in the order their edges were first added.
+ *
+ * With `stats`, the connect statistics are gathered in the same pass, so that the scattered
+ * adjacency of the visited nodes is read once: node statistics when a node is visited, and an
+ * edge between two visited nodes when the first of its endpoints is expanded (the other is then
+ * visited already, or visited by this very expansion — it is eligible, being visited at all).
+ * Only the nodes visited but never expanded need another look at their lists: those at the
+ * depth limit (looked at when dequeued) and, after `maxNodesHit`, the queue's rest and the rest
+ * of the list whose expansion was cut short. Between two such nodes, an edge is counted from
+ * the endpoint with the smaller id.
  */
-export function traverse(view: GraphView, scratch: TraversalScratch, start: number, maxDepth: number, caps: GraphCaps): void {
+export function traverse(view: GraphView, scratch: TraversalScratch, start: number, maxDepth: number, caps: GraphCaps, stats: TraversalStatistics | null = null): void {
   // `start` may be the scratch node for an unknown customer, one beyond the real ones.
   scratch.begin(Math.max(view.nodeCount, start + 1));
-  const { neighbours, offset, degree } = view.arena;
+  const { neighbours, firstSeen, offset, degree } = view.arena;
   const { visit, queue, epoch } = scratch;
   const maxNodes = caps.maxNodes;
   const maxDegree = caps.maxDegree;
+  // Edges with an endpoint deeper than this count nowhere; -1 gathers no edges at all.
+  const deepest = stats === null ? -1 : Math.max(caps.generalEdgeDepth, caps.localEdgeDepth);
   visit[2 * start] = epoch;
   visit[2 * start + 1] = 0;
   queue[0] = start;
+  if (stats !== null) stats.addNode(view, start, degree[start]);
   let visited = 1;
   let hops = isFraudster(view, start) ? 0 : -1;
   let maxDegreeHit = false;
   let maxNodesHit = false;
   let maxDepthReached = false;
   let head = 0;
+  let cutNode = -1;
+  let cutDepth = 0;
+  let cutAt = 0;
   expansion: while (head < visited) {
     const node = queue[head];
     head += 1;
@@ -94,33 +206,86 @@ export function traverse(view: GraphView, scratch: TraversalScratch, start: numb
     const from = offset[node];
     const end = from + degree[node];
     if (nodeDepth >= maxDepth) {
-      if (hops === -1 && !maxDepthReached) {
-        for (let i = from; i < end; i += 1) {
-          const next = neighbours[i];
-          if (visit[2 * next] !== epoch && degree[next] <= maxDegree) {
+      // Not expanded. Every shallower node was, so all its visited neighbours are known.
+      let lookForMore = hops === -1 && !maxDepthReached;
+      const countEdges = nodeDepth <= deepest;
+      if (!lookForMore && !countEdges) continue;
+      for (let i = from; i < end; i += 1) {
+        const next = neighbours[i];
+        if (visit[2 * next] !== epoch) {
+          if (lookForMore && degree[next] <= maxDegree) {
             maxDepthReached = true;
-            break;
+            lookForMore = false;
+            if (!countEdges) break;
           }
+          continue;
+        }
+        if (countEdges && next > node) {
+          // Expanded neighbours carry EXPANDED, above `deepest`: they counted the edge.
+          const nextDepth = visit[2 * next + 1];
+          if (nextDepth <= deepest) stats?.addEdge(firstSeen[i], nextDepth > nodeDepth ? nextDepth : nodeDepth);
         }
       }
       continue;
     }
+    visit[2 * node + 1] = nodeDepth | EXPANDED;
+    const countEdges = nodeDepth <= deepest;
+    const childDepth = nodeDepth + 1;
     for (let i = from; i < end; i += 1) {
       const next = neighbours[i];
-      if (visit[2 * next] === epoch) continue;
-      if (degree[next] > maxDegree) {
+      if (visit[2 * next] === epoch) {
+        if (countEdges) {
+          const nextDepth = visit[2 * next + 1];
+          if (nextDepth <= deepest) stats?.addEdge(firstSeen[i], nextDepth > nodeDepth ? nextDepth : nodeDepth);
+        }
+        continue;
+      }
+      const nextDegree = degree[next];
+      if (nextDegree > maxDegree) {
         maxDegreeHit = true;
         continue;
       }
       if (visited >= maxNodes) {
         maxNodesHit = true;
+        cutNode = node;
+        cutDepth = nodeDepth;
+        cutAt = i + 1;
         break expansion;
       }
       visit[2 * next] = epoch;
-      visit[2 * next + 1] = nodeDepth + 1;
+      visit[2 * next + 1] = childDepth;
       queue[visited] = next;
       visited += 1;
-      if (hops === -1 && isFraudster(view, next)) hops = nodeDepth + 1;
+      if (stats !== null) {
+        stats.addNode(view, next, nextDegree);
+        if (childDepth <= deepest) stats.addEdge(firstSeen[i], childDepth);
+      }
+      if (hops === -1 && isFraudster(view, next)) hops = childDepth;
+    }
+  }
+  if (stats !== null && cutNode !== -1) {
+    // The rest of the cut list: its visited, unexpanded neighbours (the others counted the edge).
+    if (cutDepth <= deepest) {
+      const end = offset[cutNode] + degree[cutNode];
+      for (let i = cutAt; i < end; i += 1) {
+        const next = neighbours[i];
+        if (visit[2 * next] !== epoch) continue;
+        const nextDepth = visit[2 * next + 1];
+        if (nextDepth <= deepest) stats.addEdge(firstSeen[i], nextDepth > cutDepth ? nextDepth : cutDepth);
+      }
+    }
+    // The visited nodes never expanded (in non-decreasing depth), among themselves.
+    for (let k = head; k < visited; k += 1) {
+      const node = queue[k];
+      const nodeDepth = visit[2 * node + 1];
+      if (nodeDepth > deepest) break;
+      const end = offset[node] + degree[node];
+      for (let i = offset[node]; i < end; i += 1) {
+        const next = neighbours[i];
+        if (next < node || visit[2 * next] !== epoch) continue;
+        const nextDepth = visit[2 * next + 1];
+        if (nextDepth <= deepest) stats.addEdge(firstSeen[i], nextDepth > nodeDepth ? nextDepth : nodeDepth);
+      }
     }
   }
   scratch.visited = visited;

@@ -25,24 +25,36 @@ export function fixtureValidator(endpoints: EndpointClasses) {
 
 const sorted = (messages: readonly string[]) => [...messages].sort();
 
-/** Every fixture of every slug: valid ones pass, invalid ones give exactly their messages. */
-export function describeFixtureContracts(title: string, endpoints: EndpointClasses): void {
-  const validateRequest = fixtureValidator(endpoints);
+/**
+ * Every fixture of every slug against `problemsOf` (what the route would refuse it for): valid
+ * ones have no problem, invalid ones exactly their expected messages, so a fixture that starts
+ * producing an extra error is a changed contract.
+ */
+export function describeFixtureExpectations(
+  title: string,
+  slugs: readonly string[],
+  problemsOf: (slug: string, fixture: ContractFixture) => Promise<string[]>,
+): void {
   describe(title, () => {
-    describe.each(Object.keys(endpoints))('%s', (slug) => {
+    describe.each(slugs)('%s', (slug) => {
       const { valid, invalid } = loadFixtures(slug);
 
       it.each(valid.map((fixture) => [fixture.name, fixture] as const))('accepts %s', async (_name, fixture) => {
-        const outcome = await validateRequest(slug, fixture);
-        expect(outcome.ok ? [] : outcome.problems).toEqual([]);
+        expect(await problemsOf(slug, fixture)).toEqual([]);
       });
 
-      // Exactly the expected messages: a fixture that starts producing an extra error is a changed contract.
       it.each(invalid.map((fixture) => [fixture.name, fixture] as const))('refuses %s', async (_name, fixture) => {
-        const outcome = await validateRequest(slug, fixture);
-        expect(outcome.ok).toBe(false);
-        expect(sorted(outcome.ok ? [] : outcome.problems)).toEqual(sorted(fixture.expectErrors ?? []));
+        expect(sorted(await problemsOf(slug, fixture))).toEqual(sorted(fixture.expectErrors ?? []));
       });
     });
+  });
+}
+
+/** The same for endpoints whose only rules are their body and query classes. */
+export function describeFixtureContracts(title: string, endpoints: EndpointClasses): void {
+  const validateRequest = fixtureValidator(endpoints);
+  describeFixtureExpectations(title, Object.keys(endpoints), async (slug, fixture) => {
+    const outcome = await validateRequest(slug, fixture);
+    return outcome.ok ? [] : outcome.problems;
   });
 }

@@ -1,7 +1,8 @@
 import { CustomerLabelRequestDto, type LabelSubjectKind, SupplierLabelRequestDto } from '@ringfence/contracts';
 import { resolveReview } from '@ringfence/labels';
 import { type InputClass, validateInput } from '@ringfence/service-runtime';
-import { type ContractFixture, loadFixtures } from './fixture-loader';
+import type { ContractFixture } from './fixture-loader';
+import { describeFixtureExpectations } from './fixture-validation';
 
 /**
  * Golden requests of the label routes (specification §4.13/§4.14, decisions §8/§9), checked as
@@ -26,19 +27,4 @@ async function problemsOf(slug: string, fixture: ContractFixture): Promise<strin
   }
 }
 
-const sorted = (messages: readonly string[]) => [...messages].sort();
-
-describe('request contracts: label routes', () => {
-  describe.each(Object.keys(ENDPOINTS))('%s', (slug) => {
-    const { valid, invalid } = loadFixtures(slug);
-
-    it.each(valid.map((fixture) => [fixture.name, fixture] as const))('accepts %s', async (_name, fixture) => {
-      expect(await problemsOf(slug, fixture)).toEqual([]);
-    });
-
-    // Exactly the expected messages: a fixture that starts producing an extra error is a changed contract.
-    it.each(invalid.map((fixture) => [fixture.name, fixture] as const))('refuses %s', async (_name, fixture) => {
-      expect(sorted(await problemsOf(slug, fixture))).toEqual(sorted(fixture.expectErrors!));
-    });
-  });
-});
+describeFixtureExpectations('request contracts: label routes', Object.keys(ENDPOINTS), problemsOf);

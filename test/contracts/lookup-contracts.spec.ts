@@ -8,6 +8,7 @@ import {
 import { type InputClass, validateInput } from '@ringfence/service-runtime';
 import { type EmbeddedService, TEST_ADMIN_KEY, TEST_BOOTSTRAP_KEY, startEmbeddedService } from '../support/embedded-service';
 import { type ContractFixture, loadFixtures } from './fixture-loader';
+import { describeFixtureExpectations } from './fixture-validation';
 
 /**
  * Golden requests of the lookup routes (decisions §6, §7): each validated as the gateway does,
@@ -28,21 +29,7 @@ async function problemsOf(slug: string, fixture: ContractFixture): Promise<strin
   return [...(query && !query.ok ? query.problems : []), ...(body && !body.ok ? body.problems : [])];
 }
 
-const sorted = (messages: readonly string[]) => [...messages].sort();
-
-describe('request contracts: lookup routes', () => {
-  describe.each(Object.keys(ENDPOINTS))('%s', (slug) => {
-    const { valid, invalid } = loadFixtures(slug);
-
-    it.each(valid.map((fixture) => [fixture.name, fixture] as const))('accepts %s', async (_name, fixture) => {
-      expect(await problemsOf(slug, fixture)).toEqual([]);
-    });
-
-    it.each(invalid.map((fixture) => [fixture.name, fixture] as const))('refuses %s', async (_name, fixture) => {
-      expect(sorted(await problemsOf(slug, fixture))).toEqual(sorted(fixture.expectErrors!));
-    });
-  });
-});
+describeFixtureExpectations('request contracts: lookup routes', Object.keys(ENDPOINTS), problemsOf);
 
 describe('request contracts of the lookup routes through the HTTP stack', () => {
   let service: EmbeddedService;

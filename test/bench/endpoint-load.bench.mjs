@@ -3,47 +3,16 @@
 // and `npm run bench:ingest` (POST /v2/supplier: ingest only).
 // Env: BENCH_ENDPOINT (customer | supplier), BENCH_CONNECTIONS (50), BENCH_SECONDS (15),
 // BENCH_ROUNDS (3; the median round is reported).
-import { spawn } from 'node:child_process';
-import { get } from 'node:https';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { freePort, startProcess } from './bench-processes.mjs';
 
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const seconds = Number(process.env.BENCH_SECONDS ?? 15);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const KEY = 'sk_test_benchmarkbenchmarkbench01';
-const root = join(import.meta.dirname, '..', '..');
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-
-const answers = (port) =>
-  new Promise((resolve) => {
-    get({ host: '127.0.0.1', port, path: '/health/live', rejectUnauthorized: false }, (res) => resolve(res.statusCode === 200))
-      .on('error', () => resolve(false));
-  });
-
-/** Starts a server process and resolves once it answers /health/live (the bare one: any answer). */
-async function startProcess(args, env, port) {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
-  let exited = false;
-  child.once('exit', () => (exited = true));
-  for (let attempt = 0; attempt < 600; attempt += 1) {
-    if (exited) throw new Error(`${args[0]} exited before answering`);
-    if (await answers(port)) return child;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  child.kill();
-  throw new Error(`${args[0]} did not answer within 60 s`);
-}
 
 let sequence = 0;
 function customerBody() {

@@ -7,8 +7,10 @@ const runs = [
   ['validation.bench.mjs', {}],
   ['endpoint-load.bench.mjs', { BENCH_ENDPOINT: 'customer' }],
   ['endpoint-load.bench.mjs', { BENCH_ENDPOINT: 'supplier' }],
+  ['graph.bench.mjs', {}, ['--max-old-space-size=4096']],
+  ['graph-https.bench.mjs', {}, ['--max-old-space-size=4096']],
 ];
-for (const [script, env] of runs) {
-  const { status } = spawnSync(process.execPath, [join(here, script)], { stdio: 'inherit', env: { ...process.env, ...env } });
+for (const [script, env, nodeOptions = []] of runs) {
+  const { status } = spawnSync(process.execPath, [...nodeOptions, join(here, script)], { stdio: 'inherit', env: { ...process.env, ...env } });
   if (status !== 0) process.exit(status ?? 1);
 }

@@ -25,12 +25,13 @@ const ROUTES: Record<string, { path: string; expectOk: (body: Record<string, unk
     path: '/v2/paymentmethod/voucher',
     expectOk: (body) => expect(body).toMatchObject({ status: 200, data: { action: expect.any(String), scoreId: expect.any(String) } }),
   },
-  // 501 until the graph engine exists: validation and the account switch still run first.
-  'voucher-check': { path: '/v2/voucher/check', expectOk: () => undefined, status: () => 501 },
+  'voucher-check': { path: '/v2/voucher/check', expectOk: (body) => expect(body).toEqual({ timestamp: expect.any(Number), recommendation: expect.stringMatching(/^(OK|ABUSE)$/) }) },
   connect: {
     path: '/v2/connect',
-    expectOk: (body) => expect(body).toMatchObject({ status: 200, success: 'true', clientID: expect.any(String), customerID: expect.any(String) }),
-    status: (fixture) => (fixture.query?.features === 'true' ? 501 : 200),
+    expectOk: (body) => {
+      if ('success' in body) expect(body).toMatchObject({ status: 200, success: 'true', clientID: expect.any(String), customerID: expect.any(String) });
+      else expect(body).toMatchObject({ clientID: expect.any(String), customerID: expect.any(String), count: expect.any(Number), hopsToFraud: expect.any(Number), tags: expect.any(Array) });
+    },
   },
   'psp-transaction': { path: '/psp/transaction', expectOk: (body) => expect(body).toMatchObject({ status: 200, timestamp: expect.any(Number) }) },
   'psp-dispute': { path: '/psp/dispute', expectOk: (body) => expect(body).toMatchObject({ status: 200, data: { disputeId: expect.any(String) } }) },

@@ -10,6 +10,19 @@ export interface AccountSettings {
   potentialLabelsEnabled?: boolean;
   /** The action a rate-limited checkpoint answers (decisions §1); ALLOW when absent. */
   defaultAction?: 'ALLOW' | 'REVIEW' | 'PREVENT';
+  /** How an explicit voucher-check threshold compares (decisions §4); `gte` when absent. */
+  voucherThresholdComparison?: VoucherThresholdComparison;
+  /** Per voucher type, what a voucher check uses when it sends no depth or threshold (or 0). */
+  voucherTypes?: Record<string, VoucherTypeSettings>;
+}
+
+export type VoucherThresholdComparison = 'gte' | 'gt';
+
+export interface VoucherTypeSettings {
+  depth?: number;
+  threshold?: number;
+  /** Overrides the account's `voucherThresholdComparison` for this type. */
+  comparison?: VoucherThresholdComparison;
 }
 
 export interface Account {

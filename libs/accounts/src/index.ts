@@ -2,3 +2,4 @@ export * from './account';
 export * from './api-key';
 export * from './account-administration';
 export * from './api-key-authenticator';
+export * from './voucher-check-policy';

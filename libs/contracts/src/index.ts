@@ -9,6 +9,7 @@ export * from './validation/timestamp-fields';
 export * from './messages/lookup-indicators.message';
 export * from './messages/labelling.message';
 export * from './messages/label-updated.event';
+export * from './messages/graph.messages';
 export * from './http/shared/location.dto';
 export * from './http/shared/device.dto';
 export * from './http/shared/tags';

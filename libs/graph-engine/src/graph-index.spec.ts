@@ -1,7 +1,6 @@
 import type { ConnectFeaturesResponseDto } from '@ringfence/contracts';
 import type { ConnectFeatures } from './connect-features';
 import { GraphIndex } from './graph-index';
-import { GraphIndexRegistry } from './graph-index-registry';
 
 const NOW = 1_700_000_000_000;
 const HOUR = 3_600_000;
@@ -239,20 +238,5 @@ describe('GraphIndex: decisions §4 rule by rule', () => {
       maxOtherCustomers: { device: 2, card: 0, email: 0, phone: 0 },
     });
     expect(features.networkGrowthRate).toBeCloseTo(6 / 24, 12);
-  });
-});
-
-describe('GraphIndexRegistry', () => {
-  it('keeps one index per account and environment', () => {
-    const registry = new GraphIndexRegistry((accountId) => ({ customNodeTypes: accountId === 'acc1' ? ['store'] : [] }));
-    const live = registry.get('acc1', 'live');
-    live.link('customer', 'a', 'email', 'e', NOW);
-    expect(registry.get('acc1', 'live')).toBe(live);
-    expect(registry.get('acc1', 'test').nodeCount).toBe(0);
-    expect(registry.get('acc1', 'test').customNodeKind('store')).toBe('customNode1');
-    expect(registry.peek('acc2', 'live')).toBeUndefined();
-    expect(registry.size).toBe(2);
-    expect(registry.drop('acc1', 'live')).toBe(true);
-    expect(registry.get('acc1', 'live').nodeCount).toBe(0);
   });
 });

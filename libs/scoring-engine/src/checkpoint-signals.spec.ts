@@ -1,4 +1,4 @@
-import { payoutSignals, refundSignals, registrationSignals, transactionSignals } from './checkpoint-signals';
+import { FAST_GROWING_NETWORK_PER_HOUR, SHARED_DEVICE_CUSTOMERS, networkSignals, payoutSignals, refundSignals, registrationSignals, transactionSignals } from './checkpoint-signals';
 
 const features = (signals: Array<{ feature: string }>) => signals.map((signal) => signal.feature);
 
@@ -31,5 +31,26 @@ describe('checkpoint signals', () => {
     const registration = { success: false, registrationMechanism: { password: { failureReason: 'PASSWORD_TOO_SIMPLE' } } };
     expect(features(registrationSignals({ registration }, true))).toEqual(['registrationFailed', 'passwordTooSimple', 'breachedCredentials']);
     expect(registrationSignals({ registration: { success: true } }, false)).toEqual([]);
+  });
+});
+
+describe('networkSignals', () => {
+  const quiet = { maxOtherCustomers: { device: 0, card: 0, email: 0, phone: 0 }, networkGrowthRate: 0 };
+
+  it('gives nothing without a graph answer or for a customer who shares nothing', () => {
+    expect(networkSignals(null)).toEqual([]);
+    expect(networkSignals(quiet)).toEqual([]);
+  });
+
+  it('scores shared cards, e-mails and phones, a device beyond a household, and fast growth', () => {
+    const busy = { maxOtherCustomers: { device: SHARED_DEVICE_CUSTOMERS, card: 1, email: 2, phone: 1 }, networkGrowthRate: FAST_GROWING_NETWORK_PER_HOUR };
+    expect(networkSignals(busy).map((signal) => signal.feature)).toEqual([
+      'network.sharedCard',
+      'network.sharedEmail',
+      'network.sharedPhone',
+      'network.sharedDevice',
+      'network.growthRate',
+    ]);
+    expect(networkSignals({ ...quiet, maxOtherCustomers: { ...quiet.maxOtherCustomers, device: SHARED_DEVICE_CUSTOMERS - 1 } })).toEqual([]);
   });
 });

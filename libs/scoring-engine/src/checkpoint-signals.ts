@@ -67,3 +67,32 @@ export function registrationSignals(request: Fields, credentialsBreached: boolea
     ['breachedCredentials', 30, credentialsBreached],
   ]);
 }
+
+/** What the graph tells scoring about a customer (the graph service's network features). */
+export interface NetworkSignalsInput {
+  maxOtherCustomers: { device: number; card: number; email: number; phone: number };
+  /** New edges per hour over the last 24 h among nodes within 6 hops. */
+  networkGrowthRate: number;
+}
+
+/** Customers on one device beyond which sharing looks like an account farm, not a household. */
+export const SHARED_DEVICE_CUSTOMERS = 3;
+/** New edges an hour in the customer's network that look like a burst of sign-ups. */
+export const FAST_GROWING_NETWORK_PER_HOUR = 5;
+
+/**
+ * Signals of the customer's network: a card, e-mail or phone used by other customers, a device
+ * shared beyond a household, a network growing fast. Proximity to a known fraudster is not a
+ * point here: decisions §1 gives it its own place in the precedence (source NETWORK).
+ */
+export function networkSignals(network: NetworkSignalsInput | null): ScoreContribution[] {
+  if (network === null) return [];
+  const { maxOtherCustomers } = network;
+  return collect([
+    ['network.sharedCard', 25, maxOtherCustomers.card >= 1],
+    ['network.sharedEmail', 20, maxOtherCustomers.email >= 1],
+    ['network.sharedPhone', 15, maxOtherCustomers.phone >= 1],
+    ['network.sharedDevice', 15, maxOtherCustomers.device >= SHARED_DEVICE_CUSTOMERS],
+    ['network.growthRate', 10, network.networkGrowthRate >= FAST_GROWING_NETWORK_PER_HOUR],
+  ]);
+}

@@ -35,6 +35,14 @@ import type {
 } from './lookup-indicators.message';
 import type { ApplyLabelReply, ApplyLabelRequest, ReadLabelsReply, ReadLabelsRequest } from './labelling.message';
 import type { LabelUpdatedEvent } from './label-updated.event';
+import type {
+  GraphConnectReply,
+  GraphConnectRequest,
+  GraphNetworkFeaturesReply,
+  GraphNetworkFeaturesRequest,
+  GraphVoucherUsesReply,
+  GraphVoucherUsesRequest,
+} from './graph.messages';
 
 /**
  * Topic names follow `ringfence.<ingest|graph|label|decision|rpc>.<entity>.<event>.v1`.
@@ -75,6 +83,9 @@ export const RpcTopics = {
   deleteLookupIndicators: 'ringfence.rpc.lookup.delete-indicators.v1',
   applyLabel: 'ringfence.rpc.labelling.apply-label.v1',
   readLabels: 'ringfence.rpc.labelling.read-labels.v1',
+  graphConnect: 'ringfence.rpc.graph.connect.v1',
+  graphVoucherUses: 'ringfence.rpc.graph.voucher-uses.v1',
+  graphNetworkFeatures: 'ringfence.rpc.graph.network-features.v1',
 } as const;
 
 /** Replies of every request topic come back on this topic, matched by correlation id. */
@@ -119,6 +130,9 @@ export interface RpcTopicMap {
   [RpcTopics.deleteLookupIndicators]: { request: DeleteLookupIndicatorsRequest; reply: DeleteLookupIndicatorsReply };
   [RpcTopics.applyLabel]: { request: ApplyLabelRequest; reply: ApplyLabelReply };
   [RpcTopics.readLabels]: { request: ReadLabelsRequest; reply: ReadLabelsReply };
+  [RpcTopics.graphConnect]: { request: GraphConnectRequest; reply: GraphConnectReply };
+  [RpcTopics.graphVoucherUses]: { request: GraphVoucherUsesRequest; reply: GraphVoucherUsesReply };
+  [RpcTopics.graphNetworkFeatures]: { request: GraphNetworkFeaturesRequest; reply: GraphNetworkFeaturesReply };
 }
 
 /** Every topic the service uses, for pre-creating them on a broker without CreateTopics. */

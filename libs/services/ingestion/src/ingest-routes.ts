@@ -17,6 +17,7 @@ import {
   type EntityRef,
   type EntityUpdate,
   connectPayloadUpdates,
+  customerOfTransaction,
   customerPayloadUpdates,
   payoutPayloadUpdates,
   pspDisputePayloadUpdates,
@@ -48,14 +49,6 @@ const route = <T extends object>(
 type Payload = Record<string, unknown>;
 const fields = (payload: object) => payload as Payload;
 
-/** A PSP dispute names its transaction; the transaction record names the customer. */
-async function customerOfTransaction(tenant: Tenant, documents: EntityDocumentRepository, transactionId: string | undefined) {
-  if (!transactionId) return undefined;
-  const transaction = await documents.find({ ...tenant, kind: 'transaction', entityId: transactionId });
-  const customerId = transaction?.fields.customerId;
-  return typeof customerId === 'string' ? customerId : undefined;
-}
-
 /** Every ingest topic ingestion consumes, and the entities each one keeps (decisions §5). */
 export const INGEST_ROUTES: readonly IngestRoute[] = [
   route(EventTopics.customerUpdated, CustomerUpdatedEvent, (payload) => customerPayloadUpdates(fields(payload))),
@@ -71,7 +64,7 @@ export const INGEST_ROUTES: readonly IngestRoute[] = [
   ),
   route(EventTopics.transactionUpdated, TransactionUpdatedEvent, (payload) => pspTransactionPayloadUpdates(fields(payload))),
   route(EventTopics.disputeUpdated, DisputeUpdatedEvent, async (payload, tenant, documents) =>
-    pspDisputePayloadUpdates(fields(payload), await customerOfTransaction(tenant, documents, payload.dispute.transactionId)),
+    pspDisputePayloadUpdates(fields(payload), await customerOfTransaction(documents, tenant, payload.dispute.transactionId)),
   ),
   route(EventTopics.connectLinked, ConnectLinkedEvent, (payload) => connectPayloadUpdates(fields(payload))),
 ];

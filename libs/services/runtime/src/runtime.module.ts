@@ -31,7 +31,7 @@ export class RuntimeModule {
           ],
         },
       ],
-      exports: [RINGFENCE_CONFIG, ROOT_LOGGER],
+      exports: [RINGFENCE_CONFIG, ROOT_LOGGER, READINESS_CHECKS],
     };
   }
 }

@@ -2,7 +2,10 @@
 export const RINGFENCE_CONFIG = Symbol('RingfenceConfig');
 export const ROOT_LOGGER = Symbol('RootLogger');
 export const MESSAGE_BUS = Symbol('MessageBus');
-/** Multi-provider: every `ReadinessCheck` registered under it is asked by /health/ready. */
+/**
+ * The list of `ReadinessCheck`s /health/ready asks. A service module adds its own (say, the
+ * graph until its index is rebuilt) by injecting the list and pushing to it at init.
+ */
 export const READINESS_CHECKS = Symbol('ReadinessChecks');
 
 export interface ReadinessCheck {

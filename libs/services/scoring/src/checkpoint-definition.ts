@@ -1,4 +1,4 @@
-import type { Checkpoint, EventTopic, RpcTopic, RpcTopicMap, WarningDto } from '@ringfence/contracts';
+import type { Checkpoint, EventTopic, GraphSourceTopic, RpcTopic, RpcTopicMap, WarningDto } from '@ringfence/contracts';
 import type { EntityKind, EntityUpdate } from '@ringfence/entities';
 import type { Decision, ScoreContribution } from '@ringfence/scoring-engine';
 import type { InputClass } from '@ringfence/service-runtime';
@@ -30,6 +30,8 @@ export interface CheckpointOutcome {
 export interface CheckpointDefinition<R extends RpcTopic = RpcTopic> {
   checkpoint: Checkpoint;
   rpcTopic: R;
+  /** Where the gateway publishes the same payload; the graph reads it under this name. */
+  ingestTopic: GraphSourceTopic;
   decisionTopic: EventTopic;
   payloadClass: InputClass<RpcTopicMap[R]['request']>;
   subject(payload: RpcTopicMap[R]['request']): CheckpointSubject;

@@ -36,6 +36,7 @@ function reference(kind: EntityReference['kind'], id: string | undefined, when =
 export const customerCheckpoint: CheckpointDefinition<typeof RpcTopics.customerCheckpoint> = {
   checkpoint: 'customer',
   rpcTopic: RpcTopics.customerCheckpoint,
+  ingestTopic: EventTopics.customerUpdated,
   decisionTopic: EventTopics.customerScored,
   payloadClass: CustomerCheckpointRequest,
   subject: (payload) => ({ kind: 'customer', id: payload.customer.customerId }),
@@ -49,6 +50,7 @@ export const customerCheckpoint: CheckpointDefinition<typeof RpcTopics.customerC
 export const voucherRedemptionCheckpoint: CheckpointDefinition<typeof RpcTopics.voucherRedemptionCheckpoint> = {
   checkpoint: 'voucherRedemption',
   rpcTopic: RpcTopics.voucherRedemptionCheckpoint,
+  ingestTopic: EventTopics.voucherRedemptionSubmitted,
   decisionTopic: EventTopics.voucherRedemptionScored,
   payloadClass: VoucherRedemptionSubmittedEvent,
   subject: (payload) => ({ kind: 'customer', id: redeemingCustomerId(payload) }),
@@ -70,6 +72,7 @@ export const voucherRedemptionCheckpoint: CheckpointDefinition<typeof RpcTopics.
 export const registrationCheckpoint: CheckpointDefinition<typeof RpcTopics.registrationCheckpoint> = {
   checkpoint: 'registration',
   rpcTopic: RpcTopics.registrationCheckpoint,
+  ingestTopic: EventTopics.registrationSubmitted,
   decisionTopic: EventTopics.registrationScored,
   payloadClass: RegistrationSubmittedEvent,
   // An anonymous attempt (neither customer nor supplier yet) is scored on its own signals, keyed on its id.
@@ -95,6 +98,7 @@ export const registrationCheckpoint: CheckpointDefinition<typeof RpcTopics.regis
 export const payoutCheckpoint: CheckpointDefinition<typeof RpcTopics.payoutCheckpoint> = {
   checkpoint: 'payout',
   rpcTopic: RpcTopics.payoutCheckpoint,
+  ingestTopic: EventTopics.payoutRequested,
   decisionTopic: EventTopics.payoutScored,
   payloadClass: PayoutRequestedEvent,
   subject: (payload) => ({ kind: 'supplier', id: payload.supplier.supplierId }),
@@ -114,6 +118,7 @@ export const payoutCheckpoint: CheckpointDefinition<typeof RpcTopics.payoutCheck
 export const refundCheckpoint: CheckpointDefinition<typeof RpcTopics.refundCheckpoint> = {
   checkpoint: 'refund',
   rpcTopic: RpcTopics.refundCheckpoint,
+  ingestTopic: EventTopics.refundRequested,
   decisionTopic: EventTopics.refundScored,
   payloadClass: RefundRequestedEvent,
   subject: (payload) => ({ kind: 'customer', id: payload.customer.customerId }),
@@ -130,6 +135,7 @@ export const refundCheckpoint: CheckpointDefinition<typeof RpcTopics.refundCheck
 export const transactionCheckpoint: CheckpointDefinition<typeof RpcTopics.transactionCheckpoint> = {
   checkpoint: 'transaction',
   rpcTopic: RpcTopics.transactionCheckpoint,
+  ingestTopic: EventTopics.transactionUpdated,
   decisionTopic: EventTopics.transactionScored,
   payloadClass: TransactionUpdatedEvent,
   // Without a customer the transaction is scored on its own signals; its id stands in as subject.

@@ -1,6 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { MessageBus } from '@ringfence/bus';
-import { type Environment, type EventTopicMap, type MessageEnvelope, type RpcTopic, type RpcTopicMap, type WarningDto, toWireJson } from '@ringfence/contracts';
+import {
+  type Environment,
+  type EventTopicMap,
+  type GraphNetworkFeaturesReply,
+  type MessageEnvelope,
+  type RpcTopic,
+  type RpcTopicMap,
+  RpcTopics,
+  type WarningDto,
+  toWireJson,
+} from '@ringfence/contracts';
 import {
   ENTITY_DOCUMENT_REPOSITORY,
   type EntityDocument,
@@ -11,9 +21,9 @@ import {
 } from '@ringfence/entities';
 import { LABEL_REPOSITORY, type LabelRepository } from '@ringfence/labels';
 import { LOOKUP_INDICATOR_REPOSITORY, type LookupIndicatorRepository } from '@ringfence/lookup';
-import { newEventId, prefixedId } from '@ringfence/platform';
-import { DEFAULT_THRESHOLDS, decide, extractCustomerFeatures, scoreContributions, scoreCustomer } from '@ringfence/scoring-engine';
-import { MESSAGE_BUS, recommendationsGiven } from '@ringfence/service-runtime';
+import { type Logger, type RingfenceConfig, newEventId, prefixedId } from '@ringfence/platform';
+import { DEFAULT_THRESHOLDS, decide, extractCustomerFeatures, networkSignals, scoreContributions, scoreCustomer } from '@ringfence/scoring-engine';
+import { MESSAGE_BUS, RINGFENCE_CONFIG, ROOT_LOGGER, recommendationsGiven } from '@ringfence/service-runtime';
 import type { CheckpointDefinition, EntityReference } from './checkpoint-definition';
 import { indicatorsOf } from './payload-indicators';
 
@@ -44,6 +54,8 @@ export class CheckpointScorer {
     @Inject(ENTITY_DOCUMENT_REPOSITORY) private readonly documents: EntityDocumentRepository,
     @Inject(LABEL_REPOSITORY) private readonly labels: LabelRepository,
     @Inject(LOOKUP_INDICATOR_REPOSITORY) private readonly indicators: LookupIndicatorRepository,
+    @Inject(RINGFENCE_CONFIG) private readonly config: RingfenceConfig,
+    @Inject(ROOT_LOGGER) private readonly logger: Logger,
   ) {}
 
   async score<R extends RpcTopic>(
@@ -56,23 +68,23 @@ export class CheckpointScorer {
     // Generic walks over the payload read its wire form (open objects as the client sent them).
     const json = toWireJson(payload);
     const updates = definition.updates(json);
-    const [stored, labels, warnings] = await Promise.all([
+    const [stored, labels, warnings, network] = await Promise.all([
       this.documents.find({ accountId, environment, kind: subject.kind, entityId: subject.id }),
       this.labels.currentLabels(accountId, environment, subject.kind, subject.id),
       this.warnings(accountId, environment, definition.references(payload)),
+      subject.kind === 'customer' ? this.networkOf(definition, message, subject.id, timestamp, json) : null,
     ]);
     const fields = this.withRequest(stored, updates, subject, timestamp)?.fields ?? {};
     const known = await this.indicators.knownIndicators(accountId, environment, indicatorsOf(fields, json));
     const features = extractCustomerFeatures(fields, typeof fields.lastDeviceId === 'string', timestamp);
-    const signals = definition.signals(payload);
+    const signals = [...definition.signals(payload), ...networkSignals(network)];
     const model = definition.scoresIdentity ? scoreCustomer(features, DEFAULT_THRESHOLDS, signals) : scoreContributions(signals);
     const decision = decide({
       label: labels[FRAUD_CATEGORY[subject.kind]]?.review ?? null,
       unforgivenChargeback: subject.kind === 'customer' && hasUnforgivenChargeback(fields),
       ruleAction: null,
       knownFraudIndicators: known.length,
-      // Graph proximity arrives with the graph engine; until then the network never decides.
-      hopsToFraud: -1,
+      hopsToFraud: network?.hopsToFraud ?? -1,
       model,
     });
     const recommendation = definition.reply(payload, { decision, scoreId: prefixedId('scr'), warnings });
@@ -84,11 +96,35 @@ export class CheckpointScorer {
         checkpoint: definition.checkpoint,
         timestamp,
         recommendation,
-        features: { ...features, modelScore: model.score, modelAction: model.action, knownFraudIndicators: known.length },
+        features: { ...features, modelScore: model.score, modelAction: model.action, knownFraudIndicators: known.length, network },
       } as EventTopicMap[typeof definition.decisionTopic],
     });
     recommendationsGiven.labels(definition.checkpoint, decision.action, decision.source).inc();
     return recommendation;
+  }
+
+  /**
+   * The customer's network from the graph service, with this request's own links applied first.
+   * The graph informs the score but must not sink the checkpoint: when it does not answer in
+   * half the checkpoint's budget, the customer is scored without it (null; logged).
+   */
+  private async networkOf<R extends RpcTopic>(
+    definition: CheckpointDefinition<R>,
+    message: MessageEnvelope<unknown>,
+    customerId: string,
+    nowMs: number,
+    json: Record<string, unknown>,
+  ): Promise<GraphNetworkFeaturesReply | null> {
+    try {
+      return await this.bus.request(
+        RpcTopics.graphNetworkFeatures,
+        { ...message, eventId: newEventId(), payload: { customerId, nowMs, sourceTopic: definition.ingestTopic, sourcePayload: json } },
+        { timeoutMs: Math.max(1, Math.floor(this.config.rpcTimeoutMs / 2)) },
+      );
+    } catch (error) {
+      this.logger.warn({ checkpoint: definition.checkpoint, traceId: message.traceId, err: error }, 'scored without network features: the graph did not answer');
+      return null;
+    }
   }
 
   /** The subject as stored, with this request's fields merged the way ingestion will merge them. */

@@ -29,7 +29,7 @@ export class ConnectResponseDto {
  * `…Count` field is 5000 and `count` is 5000 times the number of node-kind counts.
  */
 export class ConnectFeaturesResponseDto {
-  @ApiProperty({ type: 'integer', example: 1763800000123, description: 'When handling finished, epoch milliseconds; also "now" for the edge ages.' }) timestamp!: number;
+  @ApiProperty({ type: 'integer', example: 1763800000123, description: 'When handling finished, epoch milliseconds. Edge ages and growth are measured from the request\'s `timestamp`, so an answer can be reproduced.' }) timestamp!: number;
   @ApiProperty({ example: 'acc_01JCZ3V9Q8', description: 'The client account identifier (the account id of the admin API).' }) clientID!: string;
   @ApiProperty({ example: 'cus-61213', description: 'The customer the traversal started from.' }) customerID!: string;
   @ApiProperty({ type: 'integer', example: 15, description: 'Nodes visited: the sum of the node-kind counts below.' }) count!: number;

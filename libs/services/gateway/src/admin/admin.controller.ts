@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ACCOUNT_REPOSITORY, API_KEY_REPOSITORY, AccountAdministration, type AccountRepository, type ApiKeyRepository } from '@ringfence/accounts';
 import { AdminRoute } from '@ringfence/service-runtime';
 import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
@@ -11,11 +11,13 @@ import {
   IssueKeyRequestDto,
   IssuedKeyResponseDto,
   UpdateAccountSettingsRequestDto,
+  VoucherTypeSettingsDto,
 } from './admin.dto';
 
 /** The operator's API for accounts and keys (decisions §2), behind ADMIN_API_KEY. */
 @ApiTags('Admin')
 @ApiSecurity('adminToken')
+@ApiExtraModels(VoucherTypeSettingsDto)
 @Controller('admin')
 export class AdminController {
   private readonly administration: AccountAdministration;

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ACTIONS, type Action } from '@ringfence/contracts';
 import { IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsVoucherTypeSettingsMap, VOUCHER_THRESHOLD_COMPARISONS as COMPARISONS } from './voucher-type-settings.validator';
 
 export class CreateAccountRequestDto {
   @ApiProperty({ example: 'acme-eats', minLength: 1, maxLength: 100 })
@@ -39,11 +40,21 @@ export class IssuedKeyResponseDto {
   @ApiProperty({ example: 'sk_live_…', description: 'The plaintext key: shown this once, never again.' }) key!: string;
 }
 
+/** What a voucher check of one voucher type uses when the request sends no depth or threshold (documentation only: `IsVoucherTypeSettingsMap` checks it). */
+export class VoucherTypeSettingsDto {
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 10, example: 4, description: 'Search depth; default 10.' }) depth?: number;
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, example: 5, description: 'Abuse threshold; default 3.' }) threshold?: number;
+  @ApiPropertyOptional({ enum: COMPARISONS, description: 'Overrides `voucherThresholdComparison` for this type.' }) comparison?: 'gte' | 'gt';
+}
+
 /** The settings as stored: only those ever set; the others have their defaults. */
 export class AccountSettingsDto {
   @ApiPropertyOptional({ example: true }) voucherAbuseEnabled?: boolean;
   @ApiPropertyOptional({ example: true }) potentialLabelsEnabled?: boolean;
   @ApiPropertyOptional({ enum: ACTIONS, example: 'REVIEW' }) defaultAction?: Action;
+  @ApiPropertyOptional({ enum: COMPARISONS }) voucherThresholdComparison?: 'gte' | 'gt';
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { $ref: '#/components/schemas/VoucherTypeSettingsDto' } })
+  voucherTypes?: Record<string, VoucherTypeSettingsDto>;
 }
 
 export class KeySummaryDto {
@@ -83,6 +94,20 @@ export class UpdateAccountSettingsRequestDto {
 
   @ApiPropertyOptional({ enum: ACTIONS, example: 'REVIEW', description: 'The action a rate-limited checkpoint answers; default ALLOW.' })
   @IsOptional() @IsIn(ACTIONS, { message: `must be one of ${ACTIONS.join(', ')}` }) defaultAction?: Action;
+
+  @ApiPropertyOptional({
+    enum: COMPARISONS,
+    description: 'Voucher check with an explicit threshold: `gte` (ABUSE when uses ≥ threshold, the default) or `gt` (uses > threshold). The default threshold 3 always means "at least 3" (decisions §4).',
+  })
+  @IsOptional() @IsIn(COMPARISONS, { message: 'must be one of gte, gt' }) voucherThresholdComparison?: 'gte' | 'gt';
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { $ref: '#/components/schemas/VoucherTypeSettingsDto' },
+    example: { REFERRAL: { depth: 4, threshold: 2, comparison: 'gt' } },
+    description: 'Per voucher type (`voucherType` of the check), the depth and threshold used when a check sends 0 or none. Replaces the whole map when sent.',
+  })
+  @IsOptional() @IsVoucherTypeSettingsMap() voucherTypes?: Record<string, VoucherTypeSettingsDto>;
 }
 
 export class AccountResponseDto {

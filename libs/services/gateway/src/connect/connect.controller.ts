@@ -7,10 +7,11 @@ import {
   ConnectRequestDto,
   ConnectResponseDto,
   EventTopics,
+  RpcTopics,
   connectCustomerId,
   normaliseTimestamps,
+  toWireJson,
 } from '@ringfence/contracts';
-import { AppError } from '@ringfence/platform';
 import { type BodyAndQuery, CurrentPrincipal, SecretKeyRoute, ValidBodyAndQuery } from '@ringfence/service-runtime';
 import type { FastifyRequest } from 'fastify';
 import { EventIntake } from '../intake/event-intake.service';
@@ -33,29 +34,31 @@ export class ConnectController {
   @ApiOperation({
     summary: 'Link entities to a customer in the graph; with `features=true`, get graph statistics',
     description:
-      'A `review` sets the customer\'s PAYMENT_FRAUD label exactly as POST /v2/customer/{customerId}/labels does. Links the customer (by `customerId` or `customer`) to the payment methods, identifications, vehicles, device, custom nodes, chargeback or dispute sent, each edge with its first-seen time (decisions §4), and stores them. Without `features` the answer is `{status, success: "true", timestamp, clientID, customerID}` once the links are durably accepted. **`features=true` answers 501 in this release**: the statistics need the graph engine, which is not built yet; nothing is stored then.',
+      'A `review` sets the customer\'s PAYMENT_FRAUD label exactly as POST /v2/customer/{customerId}/labels does. Links the customer (by `customerId` or `customer`) to the payment methods, identifications, vehicles, device, custom nodes, chargeback or dispute sent, each edge with its first-seen time (decisions §4), and stores them. Without `features` the answer is `{status, success: "true", timestamp, clientID, customerID}` once the links are durably accepted. With `features=true` the request\'s links are applied first, then the graph is searched breadth-first from the customer up to `depth` (1–20, default 20) and the answer is the statistics of docs/api.md "The graph": node counts per kind, degree and edge statistics, `hopsToFraud`, the caps (`maxNodesHit` at 5000 visited nodes saturates every `…Count`; nodes over 5000 edges are skipped and set `maxDegreeHit`) and `tags`. "Now" for edge ages and growth is the request\'s `timestamp`.',
   })
   @ApiBody({ type: ConnectRequestDto })
   @ApiOkResponse({ schema: { oneOf: [{ $ref: getSchemaPath(ConnectResponseDto) }, { $ref: getSchemaPath(ConnectFeaturesResponseDto) }] } })
-  @ApiErrorResponses(400, 401, 403, 413, 415, 429, 501, 503)
+  @ApiErrorResponses(400, 401, 403, 413, 415, 429, 503)
   async connect(
     @CurrentPrincipal() principal: Principal,
     @ValidBodyAndQuery(ConnectRequestDto, ConnectQueryDto) input: BodyAndQuery<ConnectRequestDto, ConnectQueryDto>,
     @Req() request: FastifyRequest,
-  ): Promise<ConnectResponseDto> {
-    if (input.query.features) {
-      throw new AppError('NOT_IMPLEMENTED', 'graph statistics (features=true) need the graph engine, which this release does not have yet; nothing was stored');
-    }
-    const { body } = input;
+  ): Promise<ConnectResponseDto | ConnectFeaturesResponseDto> {
+    const { body, query } = input;
     const customerId = connectCustomerId(body);
     // The review first: a review the account may not give (POTENTIALLY_…) refuses the request before anything is stored.
     if (body.review) await this.labels.applyConnectReview(principal, customerId, body.review, String(request.id));
-    await this.intake.ingest(EventTopics.connectLinked, {
-      principal,
-      subjectId: customerId,
-      payload: normaliseTimestamps(body),
-      traceId: String(request.id),
+    const submission = { principal, subjectId: customerId, payload: normaliseTimestamps(body), traceId: String(request.id) };
+    if (!query.features) {
+      await this.intake.ingest(EventTopics.connectLinked, submission);
+      return { status: 200, success: 'true', timestamp: Date.now(), clientID: principal.account.id, customerID: customerId };
+    }
+    const statistics = await this.intake.ingestAndRequest(EventTopics.connectLinked, submission, RpcTopics.graphConnect, {
+      customerId,
+      depth: query.depth,
+      nowMs: submission.payload.timestamp,
+      payload: toWireJson(submission.payload),
     });
-    return { status: 200, success: 'true', timestamp: Date.now(), clientID: principal.account.id, customerID: customerId };
+    return { timestamp: Date.now(), clientID: principal.account.id, customerID: customerId, ...statistics };
   }
 }

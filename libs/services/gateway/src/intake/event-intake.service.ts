@@ -78,6 +78,37 @@ export class EventIntake {
     return reply;
   }
 
+  /**
+   * Ingest routes whose answer is a query over the data just sent (connect with `features`):
+   * the event is published and, at the same time, the query is sent with the payload, so the
+   * answer reflects this request's own links (read your own writes).
+   */
+  async ingestAndRequest<E extends EventTopic, R extends RpcTopic>(
+    topic: E,
+    submission: Submission<EventTopicMap[E]>,
+    rpcTopic: R,
+    request: RpcTopicMap[R]['request'],
+  ): Promise<RpcTopicMap[R]['reply']> {
+    const envelope = this.envelope(submission);
+    const retryAfterSeconds = await this.limits.accountRetryAfterSeconds(submission.principal);
+    if (retryAfterSeconds !== null) {
+      await this.publish(topic, envelope);
+      throw this.overLimit(retryAfterSeconds);
+    }
+    const [, reply] = await Promise.all([
+      this.publish(topic, envelope),
+      this.bus.request(rpcTopic, { ...envelope, payload: request, eventId: newEventId() }, { timeoutMs: this.config.rpcTimeoutMs }),
+    ]);
+    return reply;
+  }
+
+  /** Read-only queries (the voucher check): the account's rate limit, then one request. */
+  async request<R extends RpcTopic>(rpcTopic: R, submission: Submission<RpcTopicMap[R]['request']>): Promise<RpcTopicMap[R]['reply']> {
+    const retryAfterSeconds = await this.limits.accountRetryAfterSeconds(submission.principal);
+    if (retryAfterSeconds !== null) throw this.overLimit(retryAfterSeconds);
+    return this.bus.request(rpcTopic, { ...this.envelope(submission), eventId: newEventId() }, { timeoutMs: this.config.rpcTimeoutMs });
+  }
+
   /** Publishes any event (decision events of rate-limited answers, for one). */
   publish<E extends EventTopic>(topic: E, envelope: Envelope<EventTopicMap[E]>): Promise<void> {
     return this.bus.publish(topic, { ...envelope, eventId: newEventId() });

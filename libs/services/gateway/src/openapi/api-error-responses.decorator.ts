@@ -11,7 +11,6 @@ const DESCRIPTIONS: Record<number, string> = {
   413: 'Body larger than the limit (1 MiB by default).',
   415: 'Body that is not application/json.',
   429: 'Rate limited.',
-  501: 'Not available in this release (the message says what is missing); nothing was stored.',
   503: 'A dependency (broker, database, scoring) is unavailable; nothing was accepted. Retry.',
 };
 

@@ -1,9 +1,10 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import type { Principal } from '@ringfence/accounts';
+import { type Principal, voucherCheckPolicy, voucherCheckRecommendation } from '@ringfence/accounts';
 import {
   CustomerRecommendationResponseDto,
   EventTopics,
+  RpcTopics,
   VoucherCheckRequestDto,
   VoucherCheckResponseDto,
   VoucherRedemptionQueryDto,
@@ -76,16 +77,24 @@ export class VoucherController {
   @Post('voucher/check')
   @HttpCode(200)
   @ApiOperation({
-    summary: 'Voucher-abuse recommendation (not yet available)',
+    summary: 'Voucher-abuse recommendation',
     description:
-      'Counts successful redemptions of `voucherCode` by the customers in `customerId`\'s network up to `depth` and answers ABUSE when the count reaches the threshold (decisions §4). The request is validated and the account switch honoured (403 when voucher abuse is disabled for the account), but this release answers **501**: the count needs the graph engine, which is not built yet.',
+      'Counts the successful redemptions (`success` not false) of `voucherCode` by the customers of `customerId`\'s network, the customer included, up to `depth` edges (the connect traversal and its caps), and answers `ABUSE` when the count reaches the threshold, else `OK` (decisions §4). `depth` and `threshold` of 0 or absent take the account\'s values for `voucherType` (`PATCH /admin/accounts/{id}/settings`, `voucherTypes`), else depth 10 and threshold 3. At the default threshold the rule is "at least 3"; for an explicit threshold the account setting `voucherThresholdComparison` (`gte`, the default, or `gt`) chooses. Nothing is stored. 403 when voucher abuse is disabled for the account.',
   })
   @ApiOkResponse({ type: VoucherCheckResponseDto })
-  @ApiErrorResponses(400, 401, 403, 413, 415, 429, 501)
-  check(@CurrentPrincipal() principal: Principal, @Body() _body: VoucherCheckRequestDto): VoucherCheckResponseDto {
-    if (principal.account.settings.voucherAbuseEnabled === false) {
+  @ApiErrorResponses(400, 401, 403, 413, 415, 429, 503)
+  async check(@CurrentPrincipal() principal: Principal, @Body() body: VoucherCheckRequestDto, @Req() request: FastifyRequest): Promise<VoucherCheckResponseDto> {
+    const { settings } = principal.account;
+    if (settings.voucherAbuseEnabled === false) {
       throw new AppError('FORBIDDEN', 'voucher-abuse recommendations are disabled for this account; an administrator can enable them');
     }
-    throw new AppError('NOT_IMPLEMENTED', 'the voucher check needs the graph engine, which this release does not have yet; nothing was stored');
+    const policy = voucherCheckPolicy(settings, body);
+    const { uses } = await this.intake.request(RpcTopics.graphVoucherUses, {
+      principal,
+      subjectId: body.customerId,
+      payload: { customerId: body.customerId, voucherCode: body.voucherCode, depth: policy.depth },
+      traceId: String(request.id),
+    });
+    return { timestamp: Date.now(), recommendation: voucherCheckRecommendation(uses, policy) };
   }
 }

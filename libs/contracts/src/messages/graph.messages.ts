@@ -1,0 +1,86 @@
+import { IsIn, IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import type { ConnectFeaturesResponseDto } from '../http/responses/connect.response';
+import { CONNECT_MAX_DEPTH } from '../http/connect/connect.query.dto';
+import { VOUCHER_CHECK_MAX_DEPTH } from '../http/voucher/voucher-check.request.dto';
+import { MAX_IDENTIFIER_LENGTH } from '../validation/patterns';
+import { EventTopics } from './topics';
+
+/**
+ * The ingest topics whose payloads add to the graph. A graph query may carry the payload of
+ * the request that asks it (read your own writes): the graph service applies that payload's
+ * links before it answers, exactly as it will when the ingest event itself arrives.
+ */
+export const GRAPH_SOURCE_TOPICS = [
+  EventTopics.customerUpdated,
+  EventTopics.supplierUpdated,
+  EventTopics.registrationSubmitted,
+  EventTopics.payoutRequested,
+  EventTopics.refundRequested,
+  EventTopics.voucherCreated,
+  EventTopics.voucherRedemptionSubmitted,
+  EventTopics.transactionUpdated,
+  EventTopics.disputeUpdated,
+  EventTopics.connectLinked,
+] as const;
+export type GraphSourceTopic = (typeof GRAPH_SOURCE_TOPICS)[number];
+
+/** A request's own payload, as published on its ingest topic (timestamps in epoch ms). */
+class WithSourcePayload {
+  @IsOptional() @IsIn(GRAPH_SOURCE_TOPICS) sourceTopic?: GraphSourceTopic;
+  /** Checked against its contract where it was accepted; here it is read structurally. */
+  @IsOptional() @IsObject() sourcePayload?: Record<string, unknown>;
+}
+
+/**
+ * `ringfence.rpc.graph.connect.v1`: POST /v2/connect?features=true. The graph applies the
+ * connect payload's links, then traverses from its customer (decisions §4).
+ */
+export class GraphConnectRequest {
+  @IsString() @MinLength(1) @MaxLength(MAX_IDENTIFIER_LENGTH) customerId!: string;
+  @IsInt() @Min(1) @Max(CONNECT_MAX_DEPTH) depth!: number;
+  /** "Now" for edge ages and growth: the request's timestamp, epoch ms. */
+  @IsInt() nowMs!: number;
+  /** The connect payload (`ConnectRequestDto`, timestamps in ms). */
+  @IsObject() payload!: Record<string, unknown>;
+}
+
+/** The statistics of the answer: every field but the envelope's. */
+export type GraphConnectReply = Omit<ConnectFeaturesResponseDto, 'timestamp' | 'clientID' | 'customerID'>;
+
+/**
+ * `ringfence.rpc.graph.voucher-uses.v1`: successful redemptions of a code across the
+ * customer's network up to `depth` (decisions §4). The gateway resolves depth and threshold
+ * from the request and the account's settings and compares.
+ */
+export class GraphVoucherUsesRequest {
+  @IsString() @MinLength(1) @MaxLength(MAX_IDENTIFIER_LENGTH) customerId!: string;
+  @IsString() @MinLength(1) @MaxLength(MAX_IDENTIFIER_LENGTH) voucherCode!: string;
+  @IsInt() @Min(1) @Max(VOUCHER_CHECK_MAX_DEPTH) depth!: number;
+}
+
+export interface GraphVoucherUsesReply {
+  /** Successful redemptions of the code by the customers of the network. */
+  uses: number;
+  /** Customers in the network, the customer included. */
+  networkCustomers: number;
+}
+
+/**
+ * `ringfence.rpc.graph.network-features.v1`: what scoring reads from the graph about the
+ * checkpoint's customer, after applying the checkpoint's own payload.
+ */
+export class GraphNetworkFeaturesRequest extends WithSourcePayload {
+  @IsString() @MinLength(1) @MaxLength(MAX_IDENTIFIER_LENGTH) customerId!: string;
+  @IsInt() nowMs!: number;
+}
+
+/** As `NetworkFeatures` of @ringfence/graph-engine, minus the per-attribute list. */
+export interface GraphNetworkFeaturesReply {
+  hopsToFraud: number;
+  networkSize: number;
+  networkCustomers: number;
+  maxNodesHit: boolean;
+  networkGrowthRate: number;
+  /** Per attribute kind, the most other customers sharing one of the customer's nodes. */
+  maxOtherCustomers: { device: number; card: number; email: number; phone: number };
+}

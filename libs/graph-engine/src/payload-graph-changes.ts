@@ -1,0 +1,189 @@
+import type { LabelCategory, LabelReview, LabelSubjectKind } from '@ringfence/contracts';
+import type { GraphChange } from './graph-change';
+import { type Fields, asId, changesOf, object, objects } from './payload-graph-changes/payload-changes';
+
+/**
+ * What each payload adds to a tenant's graph (decisions §4). Pure: the payload is wire JSON,
+ * timestamps already in epoch ms; every edge is first seen at the payload's `timestamp`, every
+ * state (tags, chargeback, redemption) is at that time too. Changes come in payload order, each
+ * node and edge once; anything without an identity is skipped, never an error.
+ *
+ * | payload                        | nodes                                 | edges and states                                                        |
+ * |--------------------------------|---------------------------------------|-------------------------------------------------------------------------|
+ * | POST /v2/customer              | customer, order suppliers             | customer–email/phone/device; order: customer–email/phone/supplier; tags |
+ * | POST /v2/supplier              | supplier                              | supplier–email/phone/device/identification/vehicle                      |
+ * | POST /v2/registration          | customer and/or supplier              | each–email/phone/device; customer tags                                  |
+ * | POST /v2/payout                | supplier, order suppliers             | supplier–email/phone/card (paymentMethod, paymentMethods)               |
+ * | POST /v2/refund                | customer, order suppliers             | customer–email/phone/device/card; order: customer–email/phone/supplier; tags |
+ * | POST /v2/voucher               | customer (referrerId)                 | none                                                                    |
+ * | POST /v2/paymentmethod/voucher | customer                              | customer–email/phone; tags; redemption                                  |
+ * | POST /psp/transaction          | customer, order suppliers             | customer–email/phone/device/card; order as above; tags                  |
+ * | POST /psp/dispute              | customer (resolved by the caller)     | customer–chargeback (disputeId); chargeback state                       |
+ * | POST /v2/connect               | customer                              | customer–email/phone/device/card/identification/vehicle/custom/chargeback; tags; chargeback states |
+ * | label event                    | (the label creates its customer)      | customer PAYMENT_FRAUD label                                            |
+ *
+ * The `registration` object is never read: it holds the password hash, and its username is not
+ * an e-mail address by contract. The connect `review` is not read either: the gateway applies it
+ * through the labelling service like the label endpoint (decisions §4), whose event reaches
+ * `labelGraphChanges` with the label's own time.
+ */
+
+/** A payload as wire JSON; its `timestamp` (epoch ms) is always there once validated. */
+export type WirePayload = Fields;
+
+/** POST /v2/customer. */
+export function customerPayloadGraphChanges(payload: WirePayload): GraphChange[] {
+  return changesOf(payload, (changes) => {
+    const fields = object(payload.customer);
+    const customer = changes.customer(asId(fields?.customerId), fields);
+    changes.device([customer], payload);
+    changes.order(customer, object(payload.order));
+  });
+}
+
+/** POST /v2/supplier. */
+export function supplierPayloadGraphChanges(payload: WirePayload): GraphChange[] {
+  return changesOf(payload, (changes) => {
+    const fields = object(payload.supplier);
+    const supplier = changes.supplier(asId(fields?.supplierId), fields);
+    changes.device([supplier], payload);
+    changes.identifications(supplier, payload.nationalIdentifications);
+    changes.vehicles(supplier, payload.vehicles);
+  });
+}
+
+/** POST /v2/registration: the customer or supplier registering, and the device they used. */
+export function registrationPayloadGraphChanges(payload: WirePayload): GraphChange[] {
+  return changesOf(payload, (changes) => {
+    const customerFields = object(payload.customer);
+    const supplierFields = object(payload.supplier);
+    const customer = changes.customer(asId(customerFields?.customerId), customerFields);
+    const supplier = changes.supplier(asId(supplierFields?.supplierId), supplierFields);
+    changes.device([customer, supplier], payload);
+  });
+}
+
+/** POST /v2/payout: the recipient and the cards the payout goes to (the deprecated array too). */
+export function payoutPayloadGraphChanges(payload: WirePayload): GraphChange[] {
+  return changesOf(payload, (changes) => {
+    const fields = object(payload.supplier);
+    const supplier = changes.supplier(asId(fields?.supplierId), fields);
+    changes.paymentMethodCards(supplier, [...objects([payload.paymentMethod]), ...objects(payload.paymentMethods)]);
+    // A payout names no customer: an order's suppliers are nodes, linked to nobody.
+    changes.order(undefined, object(payload.order));
+  });
+}
+
+/**
+ * POST /v2/refund. The refund `transactions` only name payment methods by id, which the
+ * `paymentMethods` carry with their cards.
+ */
+export function refundPayloadGraphChanges(payload: WirePayload): GraphChange[] {
+  return changesOf(payload, (changes) => {
+    const fields = object(payload.customer);
+    const customer = changes.customer(asId(fields?.customerId), fields);
+    changes.device([customer], payload);
+    changes.paymentMethodCards(customer, objects(payload.paymentMethods));
+    changes.order(customer, object(payload.order));
+  });
+}
+
+/**
+ * POST /v2/voucher: the referrer is a customer, so it becomes a node; nothing links. A voucher is
+ * not a node kind, and joining the referrer to whoever redeems would be a customer–customer edge,
+ * which decisions §4 does not have (the voucher check counts redemptions instead).
+ */
+export function voucherPayloadGraphChanges(payload: WirePayload): GraphChange[] {
+  return changesOf(payload, (changes) => {
+    changes.customer(asId(object(payload.voucher)?.referrerId), undefined);
+  });
+}
+
+/**
+ * POST /v2/paymentmethod/voucher: the customer redeeming (top-level `customerId`, else
+ * `customer.customerId`, as `redeemingCustomerId` of the contracts) and the redemption. A guest's
+ * customerId is often its e-mail address; it stays an identifier, not an e-mail node.
+ */
+export function voucherRedemptionPayloadGraphChanges(payload: WirePayload): GraphChange[] {
+  return changesOf(payload, (changes) => {
+    const fields = object(payload.customer);
+    const customerId = asId(payload.customerId) ?? asId(fields?.customerId);
+    changes.customer(customerId, fields);
+    const redemption = object(payload.voucherRedemption);
+    const voucherCode = asId(redemption?.voucherCode);
+    if (customerId && redemption && voucherCode) {
+      const { redemptionTime } = redemption;
+      const redemptionTimeMs = typeof redemptionTime === 'number' && Number.isFinite(redemptionTime) ? redemptionTime : changes.timestampMs;
+      changes.redemption(customerId, voucherCode, redemptionTimeMs, redemption.success !== false);
+    }
+  });
+}
+
+/**
+ * POST /psp/transaction: the paying customer, its device and card. The PSP `paymentMethod` is
+ * a card whatever its `methodType` (decisions §4 lists it as a card source; its fields are a
+ * card's and its methodType values are not shown). Without a customer nothing links.
+ */
+export function pspTransactionPayloadGraphChanges(payload: WirePayload): GraphChange[] {
+  return changesOf(payload, (changes) => {
+    const fields = object(payload.customer);
+    const customer = changes.customer(asId(fields?.customerId), fields);
+    changes.device([customer], payload);
+    changes.card(customer, object(payload.paymentMethod));
+    changes.order(customer, object(payload.order));
+  });
+}
+
+/**
+ * POST /psp/dispute: `customerId` is the customer of the dispute's transaction, resolved by the
+ * caller; without one only the chargeback's state is known.
+ */
+export function pspDisputePayloadGraphChanges(payload: WirePayload, customerId: string | undefined): GraphChange[] {
+  return changesOf(payload, (changes) => {
+    const customer = changes.customer(customerId, undefined);
+    const dispute = object(payload.dispute);
+    if (dispute) changes.chargeback(customer, asId(dispute.disputeId), dispute);
+  });
+}
+
+/** POST /v2/connect: everything in the body joins the customer (`customerId`, else `customer.customerId`). */
+export function connectPayloadGraphChanges(payload: WirePayload): GraphChange[] {
+  return changesOf(payload, (changes) => {
+    const fields = object(payload.customer);
+    const customer = changes.customer(asId(payload.customerId) ?? asId(fields?.customerId), fields);
+    changes.device([customer], payload);
+    for (const method of objects(payload.paymentMethods)) changes.card(customer, object(method.card));
+    changes.identifications(customer, payload.nationalIdentifications);
+    changes.vehicles(customer, payload.vehicles);
+    changes.customNodes(customer, [...objects([payload.customNode]), ...objects(payload.customNodes)]);
+    const chargeback = object(payload.chargeback);
+    if (chargeback) changes.chargeback(customer, asId(chargeback.chargebackId), chargeback);
+    const dispute = object(payload.dispute);
+    if (dispute) changes.chargeback(customer, asId(dispute.disputeId), dispute);
+  });
+}
+
+/** A stored label, as the labelling service publishes it (`LabelUpdatedEvent` satisfies this). */
+export interface GraphLabelEvent {
+  subjectKind: string;
+  subjectId: string;
+  category: string;
+  review: string;
+  /** When the label was applied, epoch ms. */
+  eventTime: number;
+}
+
+// Typed by the label vocabulary, so a renamed value breaks the build rather than the graph.
+const LABELLED_SUBJECT: LabelSubjectKind = 'customer';
+const GRAPH_LABEL_CATEGORY: LabelCategory = 'PAYMENT_FRAUD';
+const CLEARING_REVIEW: LabelReview = 'UNREVIEWED';
+
+/**
+ * Only a customer's PAYMENT_FRAUD label decides who is a fraudster in the graph (decisions §4);
+ * REFUND_ABUSE and supplier labels change nothing there. UNREVIEWED clears the label.
+ */
+export function labelGraphChanges(event: GraphLabelEvent): GraphChange[] {
+  if (event.subjectKind !== LABELLED_SUBJECT || event.category !== GRAPH_LABEL_CATEGORY || !event.subjectId) return [];
+  const label = event.review === CLEARING_REVIEW ? null : event.review;
+  return [{ type: 'label', customerId: event.subjectId, label, atMs: event.eventTime }];
+}

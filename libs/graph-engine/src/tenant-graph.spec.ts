@@ -1,0 +1,145 @@
+import fc from 'fast-check';
+import type { GraphChange, GraphNodeRef } from './graph-change';
+import { customNodeIdentity } from './node-identity';
+import { TenantGraph } from './tenant-graph';
+
+const NOW = 1_700_000_000_000;
+const HOUR = 3_600_000;
+const CUSTOMERS = ['c0', 'c1', 'c2', 'c3'];
+
+const customer = fc.constantFrom(...CUSTOMERS).map((identity): GraphNodeRef => ({ kind: 'customer', identity }));
+const attribute = fc.oneof(
+  fc.tuple(fc.constantFrom('email', 'device', 'card', 'phone', 'chargeback', 'supplier' as const), fc.constantFrom('0', '1', '2')).map(
+    ([kind, identity]): GraphNodeRef => ({ kind, identity }),
+  ),
+  fc.constantFrom('store', 'driver').map((nodeType): GraphNodeRef => ({ kind: 'custom', nodeType, identity: customNodeIdentity(nodeType, '1') })),
+);
+const time = fc.integer({ min: NOW - 48 * HOUR, max: NOW });
+const change: fc.Arbitrary<GraphChange> = fc.oneof(
+  { weight: 8, arbitrary: fc.record({ type: fc.constant('link' as const), a: customer, b: attribute, firstSeenMs: time }) },
+  { weight: 1, arbitrary: fc.record({ type: fc.constant('node' as const), node: customer }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      type: fc.constant('label' as const),
+      customerId: fc.constantFrom(...CUSTOMERS),
+      label: fc.constantFrom('FRAUDSTER', 'GENUINE', null),
+      atMs: time,
+    }),
+  },
+  { weight: 2, arbitrary: fc.record({ type: fc.constant('chargeback' as const), chargebackId: fc.constantFrom('0', '1', '2'), forgiven: fc.boolean(), atMs: time }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ type: fc.constant('tags' as const), customerId: fc.constantFrom(...CUSTOMERS), tags: fc.dictionary(fc.constantFrom('vip', 'new'), fc.boolean()), atMs: time }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      type: fc.constant('redemption' as const),
+      customerId: fc.constantFrom(...CUSTOMERS),
+      voucherCode: fc.constantFrom('V1', 'V2'),
+      redemptionTimeMs: fc.constantFrom(NOW - HOUR, NOW),
+      success: fc.boolean(),
+      atMs: time,
+    }),
+  },
+);
+// Distinct times per label and chargeback: with two facts of equal time the order decides (an
+// equal time replaces), which is the one case the store resolves by arrival order.
+const changes = fc.array(change, { maxLength: 40 }).map(withDistinctStateTimes);
+
+function withDistinctStateTimes(list: GraphChange[]): GraphChange[] {
+  const seen = new Set<string>();
+  return list.filter((item) => {
+    if (item.type !== 'label' && item.type !== 'chargeback' && item.type !== 'tags' && item.type !== 'redemption') return true;
+    const key = JSON.stringify([item.type, 'customerId' in item ? item.customerId : item.chargebackId, item.atMs]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** Everything a caller can observe of a tenant graph, for every customer. */
+function observe(graph: TenantGraph) {
+  return CUSTOMERS.map((id) => ({
+    connect: graph.index.connect(id, { depth: 20, nowMs: NOW }),
+    fraudster: graph.index.isFraudster(id),
+    label: graph.index.labelOf(id),
+    uses: ['V1', 'V2'].map((code) => graph.redemptions.successfulUses(code, graph.index.customersWithin(id, 10))),
+  }));
+}
+
+const applied = (list: readonly GraphChange[]) => {
+  const graph = new TenantGraph();
+  graph.applyAll(list);
+  return graph;
+};
+
+describe('TenantGraph', () => {
+  it('gives the same graph whatever order the changes arrive in (what a rebuild and redelivery rely on)', () => {
+    fc.assert(
+      fc.property(changes, fc.infiniteStream(fc.double({ noNaN: true })), (list, keys) => {
+        const order = list.map((item, index) => ({ item, key: keys.next().value as number, index }));
+        order.sort((left, right) => left.key - right.key || left.index - right.index);
+        // Custom slots follow first appearance, so both orders declare the types the same way first.
+        const slots = ['store', 'driver'];
+        const first = new TenantGraph({ customNodeTypes: slots });
+        first.applyAll(list);
+        const second = new TenantGraph({ customNodeTypes: slots });
+        second.applyAll(order.map(({ item }) => item));
+        expect(observe(second)).toEqual(observe(first));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('changes nothing when the same changes are applied again', () => {
+    fc.assert(
+      fc.property(changes, (list) => {
+        const twice = applied(list);
+        twice.applyAll(list);
+        expect(observe(twice)).toEqual(observe(applied(list)));
+      }),
+    );
+  });
+
+  it('keeps the newest label; an equal time replaces; an older one is ignored', () => {
+    const graph = applied([
+      { type: 'label', customerId: 'c0', label: 'FRAUDSTER', atMs: NOW },
+      { type: 'label', customerId: 'c0', label: 'GENUINE', atMs: NOW - 1 },
+    ]);
+    expect(graph.index.labelOf('c0')).toBe('FRAUDSTER');
+    graph.apply({ type: 'label', customerId: 'c0', label: null, atMs: NOW });
+    expect(graph.index.labelOf('c0')).toBeNull();
+  });
+
+  it('counts a redemption once per customer, code and time, with its newest success', () => {
+    const graph = applied([
+      { type: 'link', a: { kind: 'customer', identity: 'c0' }, b: { kind: 'email', identity: 'shared@x.io' }, firstSeenMs: NOW },
+      { type: 'link', a: { kind: 'customer', identity: 'c1' }, b: { kind: 'email', identity: 'shared@x.io' }, firstSeenMs: NOW },
+      { type: 'redemption', customerId: 'c0', voucherCode: 'V1', redemptionTimeMs: NOW, success: true, atMs: NOW },
+      { type: 'redemption', customerId: 'c0', voucherCode: 'V1', redemptionTimeMs: NOW, success: true, atMs: NOW },
+      { type: 'redemption', customerId: 'c1', voucherCode: 'V1', redemptionTimeMs: NOW, success: true, atMs: NOW },
+      { type: 'redemption', customerId: 'c1', voucherCode: 'V1', redemptionTimeMs: NOW, success: false, atMs: NOW + 1 },
+      { type: 'redemption', customerId: 'c1', voucherCode: 'V1', redemptionTimeMs: NOW + 5, success: true, atMs: NOW + 5 },
+    ]);
+    expect(graph.redemptions.successfulUses('V1', graph.index.customersWithin('c0', 2))).toBe(2);
+    expect(graph.redemptions.successfulUses('V1', graph.index.customersWithin('c0', 1))).toBe(1);
+    expect(graph.redemptions.successfulUses('V2', ['c0', 'c1'])).toBe(0);
+  });
+
+  it('gives five custom node types their slots and links nothing for a sixth', () => {
+    const types = ['t1', 't2', 't3', 't4', 't5', 't6'];
+    const graph = applied(
+      types.map((nodeType): GraphChange => ({
+        type: 'link',
+        a: { kind: 'customer', identity: 'c0' },
+        b: { kind: 'custom', nodeType, identity: customNodeIdentity(nodeType, 'x') },
+        firstSeenMs: NOW,
+      })),
+    );
+    expect(graph.index.customNodeTypes()).toEqual(types.slice(0, 5));
+    expect(graph.index.degreeOf('customer', 'c0')).toBe(5);
+    expect(graph.index.connect('c0', { depth: 1, nowMs: NOW }).customNode5Count).toBe(1);
+  });
+});

@@ -1,0 +1,13 @@
+import { TypeOrmAccountRepository } from '@ringfence/persistence';
+import { itBehavesLikeAGraphStore } from '../test-support/graph-store.behaviour';
+import { insertTestAccount } from '../test-support/test-accounts';
+import { useEmbeddedTestDatabase } from '../test-support/test-databases';
+import { TypeOrmGraphStore } from './typeorm-graph.store';
+
+describe(`${TypeOrmGraphStore.name} on the embedded database`, () => {
+  const database = useEmbeddedTestDatabase();
+
+  itBehavesLikeAGraphStore(() => new TypeOrmGraphStore(database.dataSource()), {
+    newAccountId: () => insertTestAccount(new TypeOrmAccountRepository(database.dataSource())),
+  });
+});

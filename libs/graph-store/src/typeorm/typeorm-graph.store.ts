@@ -1,0 +1,268 @@
+import { type FixedNodeKind, type GraphChange, type GraphNodeRef, type GraphScope, type GraphStore, type NodeKind } from '@ringfence/graph-engine';
+import { DataSource, type QueryRunner } from 'typeorm';
+import type { QueryResult } from 'typeorm/query-runner/QueryResult';
+import { assignCustomNodeTypes, customNodeTypesIn, customSlotOf, type GraphWriteRows, needsNewCustomSlots, toWriteRows } from '../graph-write-rows';
+import { chunks } from '../chunks';
+import { DEFAULT_LOAD_BATCH_SIZE, requireBatchSize } from '../load-batch-size';
+import {
+  CUSTOM_SLOTS_LOCK_NAMESPACE,
+  INSERT_CUSTOM_NODE_TYPES,
+  LOCK_CUSTOM_SLOTS,
+  PAGE_CHARGEBACKS,
+  PAGE_EDGES,
+  PAGE_LABELS,
+  PAGE_NODES,
+  PAGE_REDEMPTIONS,
+  PAGE_TAGS,
+  type PagedSelect,
+  SELECT_CUSTOM_NODE_TYPES,
+  SELECT_SCOPES,
+  UPSERT_CHARGEBACKS,
+  UPSERT_EDGES,
+  UPSERT_LABELS,
+  UPSERT_NODES,
+  UPSERT_REDEMPTIONS,
+  UPSERT_TAGS,
+} from './graph-sql';
+
+/**
+ * Rows per write statement. The arrays are single parameters, so this bounds the size of one
+ * statement (and what PGlite's worker holds at once), not a parameter count.
+ */
+export const WRITE_CHUNK_ROWS = 10_000;
+
+type Source = DataSource | QueryRunner;
+
+// One row of a page, the columns of its PAGE_* statement in order (bigint as JSON numbers).
+type NodeTuple = [kind: NodeKind, identity: string];
+type EdgeTuple = [firstSeenMs: number, kindA: NodeKind, identityA: string, kindB: NodeKind, identityB: string];
+type LabelTuple = [customerId: string, label: string | null, atMs: number];
+type ChargebackTuple = [chargebackId: string, forgiven: boolean, atMs: number];
+type TagTuple = [customerId: string, name: string, value: boolean, atMs: number];
+type RedemptionTuple = [customerId: string, voucherCode: string, redemptionTimeMs: number, success: boolean, atMs: number];
+
+/**
+ * The graph's store of record in tables (embedded mode: PGlite; or PostgreSQL), with the
+ * merge rules of `TenantGraph.apply` (see `GraphStore`). Tables: migration
+ * `GraphStore1764300000000` of `@ringfence/persistence`.
+ */
+export class TypeOrmGraphStore implements GraphStore {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * One transaction: the tenant's slots first (only when the batch brings a custom type not yet
+   * known), then one `unnest` statement per table and chunk, nodes before edges.
+   */
+  async write(scope: GraphScope, changes: readonly GraphChange[]): Promise<void> {
+    if (changes.length === 0) return;
+    const appearing = customNodeTypesIn(changes);
+    // Without custom types the rows need no slots; build them (and fail on bad input) before
+    // the transaction starts.
+    const plainRows = appearing.length === 0 ? toWriteRows(changes, []) : undefined;
+    await this.dataSource.transaction(async (manager) => {
+      const runner = manager.queryRunner as QueryRunner;
+      const rows = plainRows ?? toWriteRows(changes, await this.slotsFor(runner, scope, appearing));
+      await this.writeRows(runner, scope, rows);
+    });
+  }
+
+  async scopes(): Promise<GraphScope[]> {
+    const rows = await queryRows<{ account_id: string; environment: string }>(this.dataSource, SELECT_SCOPES, []);
+    return rows.map((row) => ({ accountId: row.account_id, environment: row.environment }));
+  }
+
+  async customNodeTypes(scope: GraphScope): Promise<string[]> {
+    return this.selectCustomNodeTypes(this.dataSource, scope);
+  }
+
+  /**
+   * Keyset pages of each table, one statement per page and no transaction held between them
+   * (on PGlite the one session would be blocked while the caller works on a batch). A write
+   * that lands during a load may or may not be in it; the caller applies live changes on top,
+   * and the merge rules make the overlap harmless.
+   */
+  async *load(scope: GraphScope, batchSize = DEFAULT_LOAD_BATCH_SIZE): AsyncIterable<GraphChange[]> {
+    requireBatchSize(batchSize);
+    const slots = new CustomSlotNames(() => this.customNodeTypes(scope));
+    yield* this.pages<NodeTuple>(
+      scope,
+      PAGE_NODES,
+      batchSize,
+      ([kind, identity]) => [kind, identity],
+      ([kind, identity]) => ({ type: 'node', node: slots.ref(kind, identity) }),
+      (rows) => slots.cover(rows.map(([kind]) => kind)),
+    );
+    yield* this.pages<EdgeTuple>(
+      scope,
+      PAGE_EDGES,
+      batchSize,
+      (row) => row,
+      ([firstSeenMs, kindA, identityA, kindB, identityB]) => ({ type: 'link', a: slots.ref(kindA, identityA), b: slots.ref(kindB, identityB), firstSeenMs }),
+      (rows) => slots.cover(rows.flatMap(([, kindA, , kindB]) => [kindA, kindB])),
+    );
+    yield* this.pages<LabelTuple>(
+      scope,
+      PAGE_LABELS,
+      batchSize,
+      ([customerId]) => [customerId],
+      ([customerId, label, atMs]) => ({ type: 'label', customerId, label, atMs }),
+    );
+    yield* this.pages<ChargebackTuple>(
+      scope,
+      PAGE_CHARGEBACKS,
+      batchSize,
+      ([chargebackId]) => [chargebackId],
+      ([chargebackId, forgiven, atMs]) => ({ type: 'chargeback', chargebackId, forgiven, atMs }),
+    );
+    yield* this.pages<TagTuple>(
+      scope,
+      PAGE_TAGS,
+      batchSize,
+      ([customerId, name]) => [customerId, name],
+      ([customerId, name, value, atMs]) => ({ type: 'tags', customerId, tags: { [name]: value }, atMs }),
+    );
+    yield* this.pages<RedemptionTuple>(
+      scope,
+      PAGE_REDEMPTIONS,
+      batchSize,
+      ([customerId, voucherCode, redemptionTimeMs]) => [customerId, voucherCode, redemptionTimeMs],
+      ([customerId, voucherCode, redemptionTimeMs, success, atMs]) => ({ type: 'redemption', customerId, voucherCode, redemptionTimeMs, success, atMs }),
+    );
+  }
+
+  /**
+   * The tenant's slots once the batch's types have theirs. Reads without a lock first: a batch
+   * whose types all hold slots (or that arrives when all five are taken) needs none.
+   */
+  private async slotsFor(runner: QueryRunner, scope: GraphScope, appearing: readonly string[]): Promise<string[]> {
+    const known = await this.selectCustomNodeTypes(runner, scope);
+    if (!needsNewCustomSlots(known, appearing)) return known;
+    await queryRows(runner, LOCK_CUSTOM_SLOTS, [CUSTOM_SLOTS_LOCK_NAMESPACE, JSON.stringify([scope.accountId, scope.environment])]);
+    const current = await this.selectCustomNodeTypes(runner, scope);
+    const assigned = assignCustomNodeTypes(current, appearing);
+    const added = assigned.slice(current.length);
+    if (added.length > 0) {
+      const slots = added.map((_, index) => current.length + index + 1);
+      await queryRows(runner, INSERT_CUSTOM_NODE_TYPES, [scope.accountId, scope.environment, slots, added]);
+    }
+    return assigned;
+  }
+
+  private async selectCustomNodeTypes(source: Source, scope: GraphScope): Promise<string[]> {
+    const rows = await queryRows<{ node_type: string }>(source, SELECT_CUSTOM_NODE_TYPES, [scope.accountId, scope.environment]);
+    return rows.map((row) => row.node_type);
+  }
+
+  private async writeRows(runner: QueryRunner, scope: GraphScope, rows: GraphWriteRows): Promise<void> {
+    const tenant = [scope.accountId, scope.environment];
+    for (const chunk of chunks(rows.nodes, WRITE_CHUNK_ROWS)) {
+      await queryRows(runner, UPSERT_NODES, [...tenant, chunk.map((row) => row.kind), chunk.map((row) => row.identity)]);
+    }
+    for (const chunk of chunks(rows.links, WRITE_CHUNK_ROWS)) {
+      await queryRows(runner, UPSERT_EDGES, [
+        ...tenant,
+        chunk.map((row) => row.kindA),
+        chunk.map((row) => row.identityA),
+        chunk.map((row) => row.kindB),
+        chunk.map((row) => row.identityB),
+        chunk.map((row) => row.firstSeenMs),
+      ]);
+    }
+    for (const chunk of chunks(rows.labels, WRITE_CHUNK_ROWS)) {
+      await queryRows(runner, UPSERT_LABELS, [...tenant, chunk.map((row) => row.customerId), chunk.map((row) => row.label), chunk.map((row) => row.atMs)]);
+    }
+    for (const chunk of chunks(rows.chargebacks, WRITE_CHUNK_ROWS)) {
+      await queryRows(runner, UPSERT_CHARGEBACKS, [
+        ...tenant,
+        chunk.map((row) => row.chargebackId),
+        chunk.map((row) => row.forgiven),
+        chunk.map((row) => row.atMs),
+      ]);
+    }
+    for (const chunk of chunks(rows.tags, WRITE_CHUNK_ROWS)) {
+      await queryRows(runner, UPSERT_TAGS, [
+        ...tenant,
+        chunk.map((row) => row.customerId),
+        chunk.map((row) => row.name),
+        chunk.map((row) => row.value),
+        chunk.map((row) => row.atMs),
+      ]);
+    }
+    for (const chunk of chunks(rows.redemptions, WRITE_CHUNK_ROWS)) {
+      await queryRows(runner, UPSERT_REDEMPTIONS, [
+        ...tenant,
+        chunk.map((row) => row.customerId),
+        chunk.map((row) => row.voucherCode),
+        chunk.map((row) => row.redemptionTimeMs),
+        chunk.map((row) => row.success),
+        chunk.map((row) => row.atMs),
+      ]);
+    }
+  }
+
+  /** Pages of `query` after the last row's key, until a page comes back short. */
+  private async *pages<Row extends unknown[]>(
+    scope: GraphScope,
+    query: PagedSelect,
+    batchSize: number,
+    keyOf: (row: Row) => unknown[],
+    toChange: (row: Row) => GraphChange,
+    prepare?: (rows: Row[]) => Promise<void>,
+  ): AsyncIterable<GraphChange[]> {
+    const tenant = [scope.accountId, scope.environment, batchSize];
+    let rows = await selectPage<Row>(this.dataSource, query.first, tenant);
+    while (rows.length > 0) {
+      await prepare?.(rows);
+      yield rows.map(toChange);
+      if (rows.length < batchSize) return;
+      rows = await selectPage<Row>(this.dataSource, query.after, [...tenant, ...keyOf(rows[rows.length - 1])]);
+    }
+  }
+}
+
+/** The rows of one page (json_agg gives null for none). */
+async function selectPage<Row>(source: Source, sql: string, parameters: readonly unknown[]): Promise<Row[]> {
+  const [{ page }] = await queryRows<{ page: Row[] | null }>(source, sql, parameters);
+  return page ?? [];
+}
+
+/**
+ * Stored nodes back as payloads name them: a slot kind becomes its custom type. The slots are
+ * read when a page first holds a custom node, and again when one holds a slot taken since (a
+ * write during the load); slots never change once taken.
+ */
+class CustomSlotNames {
+  private types: string[] = [];
+
+  constructor(private readonly read: () => Promise<string[]>) {}
+
+  async cover(kinds: readonly NodeKind[]): Promise<void> {
+    const needed = kinds.reduce((highest, kind) => Math.max(highest, customSlotOf(kind)), 0);
+    if (needed > this.types.length) this.types = await this.read();
+  }
+
+  ref(kind: NodeKind, identity: string): GraphNodeRef {
+    const slot = customSlotOf(kind);
+    if (slot === 0) return { kind: kind as FixedNodeKind, identity };
+    const nodeType = this.types[slot - 1];
+    if (nodeType === undefined) throw new Error(`graph node of ${kind} without a custom node type in slot ${slot}`);
+    return { kind: 'custom', nodeType, identity };
+  }
+}
+
+/**
+ * One parameterised statement's rows (as `@ringfence/persistence` runs its own); given a
+ * DataSource it borrows a connection for the one statement.
+ */
+async function queryRows<Row>(source: Source, sql: string, parameters: readonly unknown[]): Promise<Row[]> {
+  if (source instanceof DataSource) {
+    const runner = source.createQueryRunner();
+    try {
+      return await queryRows<Row>(runner, sql, parameters);
+    } finally {
+      await runner.release();
+    }
+  }
+  const result = (await source.query(sql, [...parameters], true)) as QueryResult<Row>;
+  return result.records;
+}

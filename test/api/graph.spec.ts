@@ -1,0 +1,155 @@
+import { ENTITY_DOCUMENT_REPOSITORY, type EntityDocumentRepository } from '@ringfence/entities';
+import { GRAPH_STORE, type GraphChange, type GraphStore } from '@ringfence/graph-engine';
+import { type EmbeddedService, TEST_ADMIN_KEY, TEST_BOOTSTRAP_KEY, eventually, startEmbeddedService } from '../support/embedded-service';
+
+// Bodies are free-form JSON here.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Body = Record<string, any>;
+
+const HOUR = 3_600_000;
+let sequence = 0;
+/** Identifiers unique to one test, so tests share the service without sharing networks. */
+const unique = (name: string) => `${name}-${++sequence}-${Math.random().toString(36).slice(2, 8)}`;
+
+describe('the graph over HTTPS (embedded): connect, voucher check, network features, rebuild', () => {
+  let service: EmbeddedService;
+  let accountId: string;
+
+  beforeAll(async () => {
+    service = await startEmbeddedService();
+    const accounts = await service.client.send<{ accounts: Array<{ accountId: string; name: string }> }>({ path: '/admin/accounts', apiKey: TEST_ADMIN_KEY });
+    accountId = accounts.body.accounts.find((account) => account.name === 'default')!.accountId;
+  }, 60_000);
+
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  const post = (path: string, body: unknown) => service.client.send<Body>({ method: 'POST', path, body, apiKey: TEST_BOOTSTRAP_KEY });
+  const connectFeatures = async (customerId: string, extra: Body = {}, query = '') => {
+    const response = await post(`/v2/connect?features=true${query}`, { timestamp: Date.now(), customerId, ...extra });
+    expect(response.status).toBe(200);
+    return response.body;
+  };
+  /** Waits until the graph has consumed the ingest events (the network reaches `customers`). */
+  const networkOf = (customerId: string, customers: number) =>
+    eventually(async () => {
+      const features = await connectFeatures(customerId);
+      return features.customerCount === customers ? features : null;
+    });
+  const customer = (customerId: string, fields: Body = {}, deviceId?: string) =>
+    post('/v2/customer', { timestamp: Date.now(), customer: { customerId, ...fields }, ...(deviceId ? { deviceId } : {}) });
+
+  it('connect: the request\'s own links count, and the answer has every statistic', async () => {
+    const [ada, grace] = [unique('ada'), unique('grace')];
+    const email = `${unique('shared')}@Example.COM`;
+    expect((await customer(grace, { email: email.toLowerCase() })).status).toBe(200);
+    await networkOf(grace, 1);
+    // A bare request about an unknown customer answers (and creates) a graph of one.
+    expect(await connectFeatures(ada)).toMatchObject({ count: 1, customerCount: 1, hopsToFraud: -1 });
+    // Ada's e-mail arrives with the connect request itself, and is lower-cased.
+    const linked = await post('/v2/connect?features=true&depth=2', { timestamp: Date.now(), customer: { customerId: ada, email } });
+    expect(linked.status).toBe(200);
+    expect(linked.body).toMatchObject({
+      clientID: accountId,
+      customerID: ada,
+      count: 3,
+      customerCount: 2,
+      emailCount: 1,
+      hopsToFraud: -1,
+      maxDepthReached: false,
+      maxNodesHit: false,
+      maxDegreeHit: false,
+      emailDegreeMin: 2,
+      emailDegreeMax: 2,
+      edgeLocalCount: 2,
+    });
+    expect(linked.body).not.toHaveProperty('status');
+    expect(linked.body.timestamp).toEqual(expect.any(Number));
+  });
+
+  it('connect: a FRAUDSTER label two hops away sets hopsToFraud, and the customer checkpoint answers REVIEW from the network', async () => {
+    const [honest, fraudster] = [unique('honest'), unique('fraudster')];
+    const device = unique('device');
+    expect((await customer(fraudster, {}, device)).status).toBe(200);
+    expect((await post(`/v2/customer/${fraudster}/labels`, { category: 'PAYMENT_FRAUD', review: 'FRAUDSTER' })).status).toBe(200);
+    expect((await customer(honest, { email: `${honest}@example.com`, emailVerifiedTime: Date.now() - 1000, registrationTime: Date.now() - 400 * 24 * HOUR, name: 'Honest Person', telephone: '+447700900123', telephoneVerifiedTime: Date.now() - 1000 }, device)).status).toBe(200);
+    const features = await eventually(async () => {
+      const answer = await connectFeatures(honest);
+      return answer.hopsToFraud === 2 ? answer : null;
+    });
+    expect(features).toMatchObject({ reviewedFraudsterCount: 1, deviceCount: 1, customerCount: 2 });
+    const checkpoint = await customer(honest, { email: `${honest}@example.com`, emailVerifiedTime: Date.now() - 1000, registrationTime: Date.now() - 400 * 24 * HOUR, name: 'Honest Person', telephone: '+447700900123', telephoneVerifiedTime: Date.now() - 1000 }, device);
+    expect(checkpoint.body.data).toMatchObject({ action: 'REVIEW', source: 'NETWORK' });
+  });
+
+  it('connect: a PSP dispute on the customer\'s transaction makes them a fraudster (hopsToFraud 0) until the merchant wins it', async () => {
+    const [buyer, transactionId, disputeId] = [unique('buyer'), unique('tx'), unique('dsp')];
+    const transaction = { timestamp: Date.now(), transaction: { transactionId, amount: 1000, currency: 'GBP', type: 'auth', success: true }, customer: { customerId: buyer } };
+    expect((await post('/psp/transaction', transaction)).status).toBe(200);
+    // The dispute names only the transaction: its customer comes from the stored transaction.
+    const documents = service.app.get<EntityDocumentRepository>(ENTITY_DOCUMENT_REPOSITORY);
+    await eventually(() => documents.find({ accountId, environment: 'test', kind: 'transaction', entityId: transactionId }));
+    const dispute = (fields: Body) => post('/psp/dispute', { timestamp: Date.now(), dispute: { disputeId, transactionId, amount: 1000, currency: 'GBP', ...fields } });
+    expect((await dispute({ stage: 'CHARGEBACK' })).status).toBe(200);
+    await eventually(async () => ((await connectFeatures(buyer)).hopsToFraud === 0 ? true : null));
+    expect((await dispute({ stage: 'CHARGEBACK', outcome: 'WON' })).status).toBe(200);
+    const after = await eventually(async () => {
+      const answer = await connectFeatures(buyer);
+      return answer.hopsToFraud === -1 ? answer : null;
+    });
+    expect(after.chargebackCount).toBe(1);
+  });
+
+  it('voucher check: counts successful uses across the network up to the depth, with the account\'s settings', async () => {
+    const [first, second, checker] = [unique('first'), unique('second'), unique('checker')];
+    const [device, code] = [unique('device'), unique('CODE')];
+    for (const customerId of [first, second, checker]) expect((await customer(customerId, {}, device)).status).toBe(200);
+    const redeem = (customerId: string, success: boolean) =>
+      post('/v2/paymentmethod/voucher', { timestamp: Date.now(), customerId, voucherRedemption: { voucherCode: code, redemptionTime: Date.now(), success } });
+    expect((await redeem(first, true)).status).toBe(200);
+    expect((await redeem(second, true)).status).toBe(200);
+    expect((await redeem(second, false)).status).toBe(200);
+    await networkOf(checker, 3);
+    const check = (body: Body) => post('/v2/voucher/check', { timestamp: Date.now(), customerId: checker, voucherCode: code, ...body });
+    // Two successful uses (the failed one does not count): under the default threshold of 3 …
+    await eventually(async () => ((await check({ threshold: 2 })).body.recommendation === 'ABUSE' ? true : null));
+    expect((await check({})).body).toEqual({ timestamp: expect.any(Number), recommendation: 'OK' });
+    // … and the device is one hop away, the other customers two: depth 1 sees none of their uses.
+    expect((await check({ threshold: 1, depth: 1 })).body.recommendation).toBe('OK');
+    expect((await check({ depth: 11 })).status).toBe(400);
+
+    const settings = (body: Body) => service.client.send<Body>({ method: 'PATCH', path: `/admin/accounts/${accountId}/settings`, body, apiKey: TEST_ADMIN_KEY });
+    expect((await settings({ voucherTypes: { REFERRAL: { threshold: 2, comparison: 'gt' } } })).status).toBe(200);
+    expect((await check({ voucherType: 'REFERRAL' })).body.recommendation).toBe('OK');
+    expect((await settings({ voucherTypes: { REFERRAL: { threshold: 2 } } })).status).toBe(200);
+    expect((await check({ voucherType: 'REFERRAL' })).body.recommendation).toBe('ABUSE');
+    expect((await settings({ voucherTypes: { REFERRAL: { depth: 11 } } })).status).toBe(400);
+    expect((await settings({ voucherAbuseEnabled: false })).status).toBe(200);
+    expect((await check({})).status).toBe(403);
+    expect((await settings({ voucherAbuseEnabled: true, voucherTypes: {} })).status).toBe(200);
+  });
+
+  it('keeps the graph across a restart: the index is rebuilt from the store of record', async () => {
+    const [left, right] = [unique('left'), unique('right')];
+    const number = String(100 + (sequence % 800));
+    expect((await customer(left, { telephone: `+44 7700 900${number}`, telephoneCountry: 'GBR' })).status).toBe(200);
+    expect((await customer(right, { telephone: `07700 900${number}`, telephoneCountry: 'GB' })).status).toBe(200);
+    const before = await networkOf(left, 2);
+    expect(before.phoneCount).toBe(1);
+    // Checkpoints apply their links in memory at once; wait until the graph consumer has written them.
+    const store = service.app.get<GraphStore>(GRAPH_STORE);
+    const storedLinksOf = async (customerId: string) => {
+      const links: GraphChange[] = [];
+      for await (const batch of store.load({ accountId, environment: 'test' })) links.push(...batch.filter((change) => change.type === 'link' && [change.a.identity, change.b.identity].includes(customerId)));
+      return links;
+    };
+    await eventually(async () => ((await storedLinksOf(right)).length === 1 ? true : null));
+    const dataDir = service.dataDir;
+    await service.close();
+    service = await startEmbeddedService({ DATA_DIR: dataDir });
+    const after = await connectFeatures(left);
+    const counts = (features: Body) => Object.fromEntries(Object.entries(features).filter(([name]) => /Count$|Degree|hopsToFraud|max/.test(name)));
+    expect(counts(after)).toEqual(counts(before));
+  }, 60_000);
+});

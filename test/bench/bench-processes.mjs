@@ -1,0 +1,37 @@
+// Processes for the load benchmarks: a free port, and a server started as a child process that
+// counts as up once its health path answers 200.
+import { spawn } from 'node:child_process';
+import { get } from 'node:https';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+export const ROOT = join(import.meta.dirname, '..', '..');
+
+export const freePort = () =>
+  new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+
+export const answers = (port, path = '/health/live') =>
+  new Promise((resolve) => {
+    get({ host: '127.0.0.1', port, path, rejectUnauthorized: false }, (res) => resolve(res.statusCode === 200))
+      .on('error', () => resolve(false));
+  });
+
+/** Starts a server process and resolves once `healthPath` answers 200 (at most `timeoutMs`). */
+export async function startProcess(args, env, port, healthPath = '/health/live', timeoutMs = 60_000) {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; ) {
+    if (exited) throw new Error(`${args[0]} exited before answering`);
+    if (await answers(port, healthPath)) return child;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill();
+  throw new Error(`${args[0]} did not answer within ${timeoutMs / 1000} s`);
+}
+

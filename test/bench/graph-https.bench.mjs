@@ -1,0 +1,151 @@
+// The graph at scale over HTTPS in the embedded mode (issue 4): `npm run bench:graph-https`.
+//
+// 1. A first start of the standalone server creates DATA_DIR (database, certificate, account).
+// 2. The synthetic graph of synthetic-graph.mjs (1,000,000 nodes, 3,000,000 edges) is written to
+//    the store of record (the graph_* tables of the embedded PGlite) through TypeOrmGraphStore.
+// 3. Rebuild: the index is rebuilt from the store in this process, as the graph service does at
+//    start (time and memory), then the server is started again and timed to /health/ready (which
+//    waits for the graph service's own rebuild).
+// 4. POST /v2/connect?features=true&depth=20 from random customers, 20 connections (autocannon),
+//    BENCH_ROUNDS rounds of BENCH_SECONDS: p50 and p99 of the median round.
+// Env: BENCH_NODES, BENCH_EDGES, BENCH_SEED, BENCH_CONNECTIONS (20), BENCH_SECONDS (15),
+// BENCH_ROUNDS (3), BENCH_DATA_DIR (reuse a data directory written by an earlier run: skips 1–2).
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import autocannon from 'autocannon';
+import { ROOT, freePort, startProcess } from './bench-processes.mjs';
+import { NOW, syntheticGraph } from './synthetic-graph.mjs';
+
+const require = createRequire(import.meta.url);
+const { openDataSource } = require(join(ROOT, 'dist/libs/persistence/src/index.js'));
+const { TypeOrmGraphStore } = require(join(ROOT, 'dist/libs/graph-store/src/index.js'));
+const { TenantGraph } = require(join(ROOT, 'dist/libs/graph-engine/src/index.js'));
+
+setFlagsFromString('--expose_gc');
+const gc = runInNewContext('gc');
+
+const NODES = Number(process.env.BENCH_NODES ?? 1_000_000);
+const EDGES = Number(process.env.BENCH_EDGES ?? 3_000_000);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const seconds = Number(process.env.BENCH_SECONDS ?? 15);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const KEY = 'sk_test_benchmarkbenchmarkbench01';
+const ADMIN = 'bench-admin-token-0123456789abcdef';
+const WRITE_BATCH = 5_000;
+const mib = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+const seconds3 = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+const serverEnv = (dataDir, port) => ({
+  PORT: String(port),
+  DATA_DIR: dataDir,
+  BOOTSTRAP_API_KEY: KEY,
+  ADMIN_API_KEY: ADMIN,
+  ACCOUNT_RATE_LIMIT_PER_MINUTE: '100000000',
+  CUSTOMER_RATE_LIMIT_PER_MINUTE: '100000000',
+  LOG_LEVEL: 'warn',
+});
+
+function getJson(port, path, token) {
+  return new Promise((resolve, reject) => {
+    request({ host: '127.0.0.1', port, path, rejectUnauthorized: false, headers: { authorization: `token ${token}` } }, (res) => {
+      let body = '';
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => resolve(JSON.parse(body)));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+const stopped = (child) => new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', resolve), child.kill('SIGTERM')));
+
+const synthetic = syntheticGraph({ nodes: NODES, edges: EDGES, seed: Number(process.env.BENCH_SEED ?? 42) });
+const { kinds, names, opA, opB, opTime, ops, customerNodes, states, pick } = synthetic;
+
+let dataDir = process.env.BENCH_DATA_DIR;
+let accountId;
+if (!dataDir) {
+  dataDir = mkdtempSync(join(tmpdir(), 'ringfence-graph-bench-'));
+  const port = await freePort();
+  const first = await startProcess(['dist/apps/standalone/src/main.js'], serverEnv(dataDir, port), port);
+  accountId = (await getJson(port, '/admin/accounts', ADMIN)).accounts.find((account) => account.name === 'default').accountId;
+  await stopped(first);
+
+  const dataSource = await openDataSource({ dataDir });
+  const store = new TypeOrmGraphStore(dataSource);
+  const scope = { accountId, environment: 'test' };
+  const started = performance.now();
+  let batch = [];
+  const flush = async () => {
+    await store.write(scope, batch);
+    batch = [];
+  };
+  for (let i = 0; i < ops; i += 1) {
+    batch.push({ type: 'link', a: { kind: kinds[opA[i]], identity: names[opA[i]] }, b: { kind: kinds[opB[i]], identity: names[opB[i]] }, firstSeenMs: opTime[i] });
+    if (batch.length === WRITE_BATCH) await flush();
+  }
+  batch.push(...states);
+  await flush();
+  const elapsed = performance.now() - started;
+  console.log(`store of record: ${(ops + states.length).toLocaleString('en')} changes written in ${seconds3(elapsed)} = ${Math.round((ops + states.length) / (elapsed / 1000)).toLocaleString('en')}/s (batches of ${WRITE_BATCH}, PGlite)`);
+  await dataSource.destroy();
+  console.log(`data directory (BENCH_DATA_DIR to reuse): ${dataDir}`);
+}
+
+// Rebuild in this process, as TenantGraphs does at start: time and memory of the index alone.
+{
+  const dataSource = await openDataSource({ dataDir });
+  const store = new TypeOrmGraphStore(dataSource);
+  const [scope] = await store.scopes();
+  accountId ??= scope.accountId;
+  gc();
+  const before = process.memoryUsage().rss;
+  const started = performance.now();
+  const graph = new TenantGraph({ customNodeTypes: await store.customNodeTypes(scope) });
+  for await (const changes of store.load(scope)) graph.applyAll(changes);
+  const elapsed = performance.now() - started;
+  gc();
+  const grown = process.memoryUsage().rss - before;
+  console.log(`rebuild from the store: ${graph.index.nodeCount.toLocaleString('en')} nodes, ${graph.index.edgeCount.toLocaleString('en')} edges in ${seconds3(elapsed)}; index +${mib(grown)} RSS`);
+  await dataSource.destroy();
+}
+gc();
+
+const port = await freePort();
+const startedAt = performance.now();
+const server = await startProcess(['dist/apps/standalone/src/main.js'], serverEnv(dataDir, port), port, '/health/ready', 600_000);
+console.log(`server start to /health/ready (rebuild included): ${seconds3(performance.now() - startedAt)}; server RSS ${mib(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))[1]) * 1024)}`);
+
+async function load() {
+  const result = await autocannon({
+    url: `https://127.0.0.1:${port}`,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        method: 'POST',
+        path: '/v2/connect?features=true&depth=20',
+        headers: { 'content-type': 'application/json', authorization: `token ${KEY}` },
+        setupRequest: (req) => ({ ...req, body: JSON.stringify({ timestamp: NOW, customerId: names[customerNodes[pick(customerNodes.length)]] }) }),
+      },
+    ],
+  });
+  return { rps: result.requests.average, p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max, non2xx: result.non2xx, errors: result.errors };
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+try {
+  await load(); // warm-up
+  const runs = [];
+  for (let round = 0; round < rounds; round += 1) runs.push(await load());
+  console.log(`POST /v2/connect?features=true&depth=20, random customers, ${connections} connections, ${seconds} s x ${rounds} rounds`);
+  console.table(runs);
+  console.log(`medians: ${Math.round(median(runs.map((run) => run.rps)))} req/s, p50 ${median(runs.map((run) => run.p50))} ms, p99 ${median(runs.map((run) => run.p99))} ms`);
+} finally {
+  await stopped(server);
+}

@@ -8,6 +8,6 @@ const app = Fastify({ https: { cert: readFileSync(certFile), key: readFileSync(k
 const answer = { status: 200, timestamp: 0, data: { action: 'ALLOW', score: 0, source: 'RINGFENCE', customerId: 'c', scoreId: 's', warnings: [] } };
 // Every route a benchmark loads answers the same constant: the baseline parses the body and
 // answers JSON, nothing more.
-for (const path of ['/v2/customer', '/v2/supplier']) app.post(path, async () => answer);
+for (const path of ['/v2/customer', '/v2/supplier', '/v2/connect', '/v2/voucher/check']) app.post(path, async () => answer);
 app.get('/health/live', async () => ({ status: 200 }));
 await app.listen({ port: Number(port), host: '127.0.0.1' });

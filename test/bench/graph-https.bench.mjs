@@ -6,8 +6,13 @@
 // 3. Rebuild: the index is rebuilt from the store in this process, as the graph service does at
 //    start (time and memory), then the server is started again and timed to /health/ready (which
 //    waits for the graph service's own rebuild).
-// 4. POST /v2/connect?features=true&depth=20 from random customers, 20 connections (autocannon),
-//    BENCH_ROUNDS rounds of BENCH_SECONDS: p50 and p99 of the median round.
+// 4. Over 20 connections (autocannon, as fast as they go), BENCH_ROUNDS rounds of BENCH_SECONDS,
+//    alternating with a bare Fastify HTTPS server answering a constant JSON (same certificate):
+//    - POST /v2/connect?features=true&depth=20 from random customers: the graph query plus the
+//      durable ingest of the connect event (and its consumers) that every connect costs;
+//    - POST /v2/voucher/check (depth 10) from random customers: a graph query alone, nothing
+//      stored, so the graph's own share of the cost over HTTPS.
+//    Medians of the rounds.
 // Env: BENCH_NODES, BENCH_EDGES, BENCH_SEED, BENCH_CONNECTIONS (20), BENCH_SECONDS (15),
 // BENCH_ROUNDS (3), BENCH_DATA_DIR (reuse a data directory written by an earlier run: skips 1–2).
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -85,8 +90,10 @@ if (!dataDir) {
     await store.write(scope, batch);
     batch = [];
   };
+  // The generator names custom nodes by their slot kind; a payload names them by nodeType.
+  const ref = (node) => (kinds[node] === 'customNode1' ? { kind: 'custom', nodeType: 'loyaltyCard', identity: names[node] } : { kind: kinds[node], identity: names[node] });
   for (let i = 0; i < ops; i += 1) {
-    batch.push({ type: 'link', a: { kind: kinds[opA[i]], identity: names[opA[i]] }, b: { kind: kinds[opB[i]], identity: names[opB[i]] }, firstSeenMs: opTime[i] });
+    batch.push({ type: 'link', a: ref(opA[i]), b: ref(opB[i]), firstSeenMs: opTime[i] });
     if (batch.length === WRITE_BATCH) await flush();
   }
   batch.push(...states);
@@ -121,17 +128,23 @@ const startedAt = performance.now();
 const server = await startProcess(['dist/apps/standalone/src/main.js'], serverEnv(dataDir, port), port, '/health/ready', 600_000);
 console.log(`server start to /health/ready (rebuild included): ${seconds3(performance.now() - startedAt)}; server RSS ${mib(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))[1]) * 1024)}`);
 
-async function load() {
+const randomCustomer = () => names[customerNodes[pick(customerNodes.length)]];
+const QUERIES = {
+  'connect features': { path: '/v2/connect?features=true&depth=20', body: () => ({ timestamp: NOW, customerId: randomCustomer() }) },
+  'voucher check': { path: '/v2/voucher/check', body: () => ({ timestamp: NOW, customerId: randomCustomer(), voucherCode: 'WELCOME10', depth: 10 }) },
+};
+
+async function load(targetPort, query) {
   const result = await autocannon({
-    url: `https://127.0.0.1:${port}`,
+    url: `https://127.0.0.1:${targetPort}`,
     connections,
     duration: seconds,
     requests: [
       {
         method: 'POST',
-        path: '/v2/connect?features=true&depth=20',
+        path: query.path,
         headers: { 'content-type': 'application/json', authorization: `token ${KEY}` },
-        setupRequest: (req) => ({ ...req, body: JSON.stringify({ timestamp: NOW, customerId: names[customerNodes[pick(customerNodes.length)]] }) }),
+        setupRequest: (req) => ({ ...req, body: JSON.stringify(query.body()) }),
       },
     ],
   });
@@ -139,13 +152,31 @@ async function load() {
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const summary = (runs) => ({
+  rps: Math.round(median(runs.map((run) => run.rps))),
+  p50: median(runs.map((run) => run.p50)),
+  p90: median(runs.map((run) => run.p90)),
+  p99: median(runs.map((run) => run.p99)),
+  non2xx: runs.reduce((sum, run) => sum + run.non2xx, 0),
+  errors: runs.reduce((sum, run) => sum + run.errors, 0),
+});
+
+const barePort = await freePort();
+const bare = await startProcess(['test/bench/bare-fastify-server.mjs', join(dataDir, 'tls', 'cert.pem'), join(dataDir, 'tls', 'key.pem'), String(barePort)], {}, barePort);
 try {
-  await load(); // warm-up
-  const runs = [];
-  for (let round = 0; round < rounds; round += 1) runs.push(await load());
-  console.log(`POST /v2/connect?features=true&depth=20, random customers, ${connections} connections, ${seconds} s x ${rounds} rounds`);
-  console.table(runs);
-  console.log(`medians: ${Math.round(median(runs.map((run) => run.rps)))} req/s, p50 ${median(runs.map((run) => run.p50))} ms, p99 ${median(runs.map((run) => run.p99))} ms`);
+  for (const [name, query] of Object.entries(QUERIES)) {
+    await load(port, query); // warm-up: JIT, connections
+    const service = [];
+    const baseline = [];
+    for (let round = 0; round < rounds; round += 1) {
+      // Alternate the two so machine noise falls on both alike.
+      service.push(await load(port, query));
+      baseline.push(await load(barePort, query));
+    }
+    console.log(`${name}: POST ${query.path}, random customers, ${connections} connections, ${seconds} s x ${rounds} rounds (medians)`);
+    console.table({ ringfence: summary(service), 'bare fastify': summary(baseline) });
+  }
 } finally {
   await stopped(server);
+  await stopped(bare);
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { ALL_TOPICS } from '@ringfence/contracts';
+import { startBoltServer } from '../tools/bolt/bolt-server';
 import { startKafkaMock } from '../tools/kafka-mock/kafka-mock';
 import { type ChildService, freePort, spawnService } from '../support/child-service';
 import { TestHttpClient } from '../support/https-client';
@@ -14,8 +15,9 @@ import { type TcpProxy, startTcpProxy } from '../support/tcp-proxy';
 const BOOTSTRAP_KEY = 'sk_test_distributedbootstrapkey1';
 
 /**
- * The distributed mode: gateway, ingestion and scoring as separate processes over a
- * Kafka-protocol broker (librdkafka's mock cluster) and PostgreSQL.
+ * The distributed mode: every app as a separate process over a Kafka-protocol broker
+ * (librdkafka's mock cluster) and PostgreSQL, with the graph's store of record in "Neo4j": the
+ * test Bolt server over an embedded Cypher engine (test/tools/bolt), reached by the real driver.
  */
 describe('distributed mode over Kafka', () => {
   let kafka: Awaited<ReturnType<typeof startKafkaMock>> | undefined;
@@ -26,6 +28,7 @@ describe('distributed mode over Kafka', () => {
   let gatewayPort: number;
   let databaseProxy: TcpProxy;
   let ca: string;
+  let neo4j: Awaited<ReturnType<typeof startBoltServer>> | undefined;
 
   async function waitReady(port: number, https: boolean, ca?: string) {
     const probe = new TestHttpClient(`${https ? 'https' : 'http'}://localhost:${port}`, ca);
@@ -34,6 +37,7 @@ describe('distributed mode over Kafka', () => {
 
   beforeAll(async () => {
     kafka = await startKafkaMock({ topics: [...ALL_TOPICS], partitions: 3 });
+    neo4j = await startBoltServer();
     database = await createScratchDatabase('ringfence_e2e');
     // The mock broker always waits the full fetch time; a real broker answers when data arrives.
     const shared = { DATABASE_URL: database.url, KAFKA_BROKERS: kafka.brokers.join(','), KAFKA_CONSUMER_MAX_WAIT_MS: '5', LOG_LEVEL: 'info' };
@@ -55,7 +59,8 @@ describe('distributed mode over Kafka', () => {
     const workers = await Promise.all(
       ['ingestion', 'scoring', 'graph', 'lookup', 'labelling'].map(async (app) => ({ app, port: await freePort() })),
     );
-    services = [gatewayLog, ...workers.map(({ app, port }) => spawnService(app, { ...shared, PORT: String(port) }))];
+    const graphStore = { NEO4J_URL: neo4j.url, NEO4J_USER: 'neo4j', NEO4J_PASSWORD: 'test' };
+    services = [gatewayLog, ...workers.map(({ app, port }) => spawnService(app, { ...shared, PORT: String(port), ...(app === 'graph' ? graphStore : {}) }))];
     await gatewayLog.waitForOutput(/"msg":"listening"/, 60_000);
     ca = readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8');
     await Promise.all([waitReady(gatewayPort, true, ca), ...workers.map(({ port }) => waitReady(port, false))]);
@@ -66,6 +71,7 @@ describe('distributed mode over Kafka', () => {
     await Promise.all(services.map((service) => service.stop()));
     await databaseProxy?.close();
     await kafka?.stop();
+    await neo4j?.close();
     await database?.drop();
   });
 
@@ -103,6 +109,29 @@ describe('distributed mode over Kafka', () => {
     } finally {
       await pg.end();
     }
+  });
+
+  it('answers connect statistics and the voucher check through the graph process, which keeps the graph in Neo4j', async () => {
+    const suffix = Date.now();
+    const [ada, grace] = [`cus-graph-a-${suffix}`, `cus-graph-g-${suffix}`];
+    const email = `shared-${suffix}@example.com`;
+    for (const customerId of [ada, grace]) {
+      const response = await client.send({ method: 'POST', path: '/v2/customer', body: { timestamp: Date.now(), customer: { customerId, email } }, apiKey: BOOTSTRAP_KEY });
+      expect(response.status).toBe(200);
+    }
+    const features = await eventually(async () => {
+      const response = await client.send<{ customerCount: number }>({ method: 'POST', path: '/v2/connect?features=true', body: { timestamp: Date.now(), customerId: ada }, apiKey: BOOTSTRAP_KEY });
+      return response.status === 200 && response.body.customerCount === 2 ? response.body : null;
+    }, 15_000);
+    expect(features).toMatchObject({ emailCount: 1, count: 3, hopsToFraud: -1, customerID: ada });
+    const check = await client.send({ method: 'POST', path: '/v2/voucher/check', body: { timestamp: Date.now(), customerId: ada, voucherCode: `V-${suffix}` }, apiKey: BOOTSTRAP_KEY });
+    expect(check.body).toEqual({ timestamp: expect.any(Number), recommendation: 'OK' });
+    // The graph process wrote the links to the store of record through the Bolt protocol.
+    const stored = await neo4j!.database.executeCypher(
+      'MATCH (c:Customer)-[:LINKED]-(e:Email {identity: $email}) RETURN c.identity AS customerId ORDER BY customerId',
+      { email },
+    );
+    expect(stored.toArray().map((row) => row.customerId)).toEqual([ada, grace].sort());
   });
 
   it('applies and reads a label through the labelling process, with the account settings it reads there', async () => {

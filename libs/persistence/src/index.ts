@@ -17,3 +17,4 @@ export {
   BreachedCredentialsStoreError,
   TypeOrmBreachedCredentialsRepository,
 } from './repositories/typeorm-breached-credentials.repository';
+export { queryRows } from './sql';

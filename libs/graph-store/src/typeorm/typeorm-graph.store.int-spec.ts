@@ -1,7 +1,7 @@
 import { TypeOrmAccountRepository } from '@ringfence/persistence';
 import { itBehavesLikeAGraphStore } from '../test-support/graph-store.behaviour';
 import { insertTestAccount } from '../test-support/test-accounts';
-import { usePostgresTestDatabase } from '../test-support/test-databases';
+import { usePostgresTestDatabase } from '@ringfence/persistence/testing';
 import { TypeOrmGraphStore } from './typeorm-graph.store';
 
 describe(`${TypeOrmGraphStore.name} on PostgreSQL`, () => {

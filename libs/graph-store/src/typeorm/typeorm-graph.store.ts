@@ -1,6 +1,6 @@
 import { type FixedNodeKind, type GraphChange, type GraphNodeRef, type GraphScope, type GraphStore, type NodeKind } from '@ringfence/graph-engine';
 import { DataSource, type QueryRunner } from 'typeorm';
-import type { QueryResult } from 'typeorm/query-runner/QueryResult';
+import { queryRows } from '@ringfence/persistence';
 import { assignCustomNodeTypes, customNodeTypesIn, customSlotOf, type GraphWriteRows, needsNewCustomSlots, toWriteRows } from '../graph-write-rows';
 import { chunks } from '../chunks';
 import { DEFAULT_LOAD_BATCH_SIZE, requireBatchSize } from '../load-batch-size';
@@ -248,21 +248,4 @@ class CustomSlotNames {
     if (nodeType === undefined) throw new Error(`graph node of ${kind} without a custom node type in slot ${slot}`);
     return { kind: 'custom', nodeType, identity };
   }
-}
-
-/**
- * One parameterised statement's rows (as `@ringfence/persistence` runs its own); given a
- * DataSource it borrows a connection for the one statement.
- */
-async function queryRows<Row>(source: Source, sql: string, parameters: readonly unknown[]): Promise<Row[]> {
-  if (source instanceof DataSource) {
-    const runner = source.createQueryRunner();
-    try {
-      return await queryRows<Row>(runner, sql, parameters);
-    } finally {
-      await runner.release();
-    }
-  }
-  const result = (await source.query(sql, [...parameters], true)) as QueryResult<Row>;
-  return result.records;
 }

@@ -2,12 +2,15 @@ import { AppError } from '@ringfence/platform';
 import { AccountAdministration } from './account-administration';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { hashApiKey, parseApiKey } from './api-key';
+import { CachingApiKeyRepository } from './caching-api-key.repository';
 import { InMemoryAccountRepository, InMemoryApiKeyRepository } from './test-support/in-memory-account-repositories';
 
+// The services run behind the key cache: every rule here must hold through it too.
 function setup() {
   const accounts = new InMemoryAccountRepository();
   const keys = new InMemoryApiKeyRepository(accounts);
-  return { accounts, keys, admin: new AccountAdministration(accounts, keys), auth: new ApiKeyAuthenticator(keys) };
+  const cached = new CachingApiKeyRepository(keys);
+  return { accounts, keys, admin: new AccountAdministration(accounts, cached), auth: new ApiKeyAuthenticator(cached) };
 }
 
 describe(AccountAdministration.name, () => {

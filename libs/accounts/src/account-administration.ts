@@ -67,11 +67,13 @@ export class AccountAdministration {
 
   /**
    * Sets the given settings and leaves the others unchanged. Authentication reads the settings
-   * with the key on every request, so the change applies from the next request on.
+   * with the key, so the change applies from this process's next request on (and within the
+   * key cache's second in other processes).
    */
   async updateSettings(accountId: string, settings: AccountSettings): Promise<Account> {
     const updated = await this.accounts.updateSettings(accountId, settings);
     if (!updated) throw new AppError('NOT_FOUND', `no account ${accountId}`);
+    this.keys.forgetAccount?.(accountId);
     return updated;
   }
 

@@ -66,6 +66,8 @@ export interface ApiKeyRepository {
   listForAccount(accountId: string): Promise<ApiKeyRecord[]>;
   /** Marks the key revoked; false when no unrevoked key has this id. */
   revoke(keyId: string, at: Date): Promise<boolean>;
+  /** A caching implementation drops what it holds of the account (its settings changed). */
+  forgetAccount?(accountId: string): void;
 }
 
 export const ACCOUNT_REPOSITORY = Symbol('AccountRepository');

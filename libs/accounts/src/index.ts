@@ -3,3 +3,4 @@ export * from './api-key';
 export * from './account-administration';
 export * from './api-key-authenticator';
 export * from './voucher-check-policy';
+export * from './caching-api-key.repository';

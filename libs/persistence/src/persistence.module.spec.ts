@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { ACCOUNT_REPOSITORY, API_KEY_REPOSITORY } from '@ringfence/accounts';
+import { ACCOUNT_REPOSITORY, API_KEY_REPOSITORY, CachingApiKeyRepository } from '@ringfence/accounts';
 import { EVENT_LOG_STORE } from '@ringfence/bus';
 import { ENTITY_DOCUMENT_REPOSITORY } from '@ringfence/entities';
 import { LOOKUP_INDICATOR_REPOSITORY } from '@ringfence/lookup';
@@ -35,7 +35,7 @@ describe(PersistenceModule.name, () => {
 
   it('provides each repository under its port token', () => {
     expect(app.get(ACCOUNT_REPOSITORY)).toBeInstanceOf(TypeOrmAccountRepository);
-    expect(app.get(API_KEY_REPOSITORY)).toBeInstanceOf(TypeOrmApiKeyRepository);
+    expect(app.get(API_KEY_REPOSITORY)).toBeInstanceOf(CachingApiKeyRepository);
     expect(app.get(ENTITY_DOCUMENT_REPOSITORY)).toBeInstanceOf(TypeOrmEntityDocumentRepository);
     expect(app.get(EVENT_LOG_STORE)).toBeInstanceOf(TypeOrmEventLogStore);
     expect(app.get(LOOKUP_INDICATOR_REPOSITORY)).toBeInstanceOf(TypeOrmLookupIndicatorRepository);

@@ -1,5 +1,5 @@
 import { type DynamicModule, Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { ACCOUNT_REPOSITORY, API_KEY_REPOSITORY } from '@ringfence/accounts';
+import { ACCOUNT_REPOSITORY, API_KEY_REPOSITORY, CachingApiKeyRepository } from '@ringfence/accounts';
 import { EVENT_LOG_STORE } from '@ringfence/bus';
 import { ENTITY_DOCUMENT_REPOSITORY } from '@ringfence/entities';
 import { LOOKUP_INDICATOR_REPOSITORY } from '@ringfence/lookup';
@@ -34,7 +34,12 @@ export class PersistenceModule implements OnApplicationShutdown {
       providers: [
         { provide: DataSource, useFactory: () => openDataSource(options) },
         { provide: ACCOUNT_REPOSITORY, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmAccountRepository(dataSource) },
-        { provide: API_KEY_REPOSITORY, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmApiKeyRepository(dataSource) },
+        {
+          provide: API_KEY_REPOSITORY,
+          inject: [DataSource],
+          // Every request authenticates; the cache spares the database one statement per request.
+          useFactory: (dataSource: DataSource) => new CachingApiKeyRepository(new TypeOrmApiKeyRepository(dataSource)),
+        },
         {
           provide: ENTITY_DOCUMENT_REPOSITORY,
           inject: [DataSource],

@@ -59,6 +59,9 @@ export class TypeOrmGraphStore implements GraphStore {
     // Without custom types the rows need no slots; build them (and fail on bad input) before
     // the transaction starts.
     const plainRows = appearing.length === 0 ? toWriteRows(changes, []) : undefined;
+    // One statement is atomic by itself: a payload that only names its customer (a bare connect,
+    // most checkpoints' repeat customers) costs one round trip instead of three.
+    if (plainRows !== undefined && statementCount(plainRows) === 1) return this.writeRows(this.dataSource, scope, plainRows);
     await this.dataSource.transaction(async (manager) => {
       const runner = manager.queryRunner as QueryRunner;
       const rows = plainRows ?? toWriteRows(changes, await this.slotsFor(runner, scope, appearing));
@@ -153,7 +156,7 @@ export class TypeOrmGraphStore implements GraphStore {
     return rows.map((row) => row.node_type);
   }
 
-  private async writeRows(runner: QueryRunner, scope: GraphScope, rows: GraphWriteRows): Promise<void> {
+  private async writeRows(runner: Source, scope: GraphScope, rows: GraphWriteRows): Promise<void> {
     const tenant = [scope.accountId, scope.environment];
     for (const chunk of chunks(rows.nodes, WRITE_CHUNK_ROWS)) {
       await queryRows(runner, UPSERT_NODES, [...tenant, chunk.map((row) => row.kind), chunk.map((row) => row.identity)]);
@@ -248,4 +251,9 @@ class CustomSlotNames {
     if (nodeType === undefined) throw new Error(`graph node of ${kind} without a custom node type in slot ${slot}`);
     return { kind: 'custom', nodeType, identity };
   }
+}
+
+/** How many upsert statements `writeRows` runs for these rows. */
+function statementCount(rows: GraphWriteRows): number {
+  return Object.values(rows).reduce((count: number, table: unknown[]) => count + Math.ceil(table.length / WRITE_CHUNK_ROWS), 0);
 }

@@ -11,7 +11,6 @@ import { DataSource } from 'typeorm';
 import { DatabaseHealth } from './database-health.service';
 import { PersistenceModule } from './persistence.module';
 import { TypeOrmAccountRepository } from './repositories/typeorm-account.repository';
-import { TypeOrmApiKeyRepository } from './repositories/typeorm-api-key.repository';
 import { TypeOrmEntityDocumentRepository } from './repositories/typeorm-entity-document.repository';
 import { TypeOrmEventLogStore } from './repositories/typeorm-event-log.store';
 import { TypeOrmLookupIndicatorRepository } from './repositories/typeorm-lookup-indicator.repository';

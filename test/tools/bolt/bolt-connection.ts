@@ -1,3 +1,4 @@
+import type { TransactionGate } from './transaction-gate';
 import type { Socket } from 'node:net';
 import type { GrafeoDB } from '@grafeo-db/js';
 import type { BoltFailure } from './bolt-failures';
@@ -35,8 +36,9 @@ export class BoltConnection implements ResponseChannel {
     private readonly socket: Socket,
     database: GrafeoDB,
     connectionId: string,
+    gate: TransactionGate,
   ) {
-    this.session = new BoltSession(database, this, { connectionId, advertisedAddress: formatAddress(socket.localAddress, socket.localPort) });
+    this.session = new BoltSession(database, this, { connectionId, advertisedAddress: formatAddress(socket.localAddress, socket.localPort) }, gate);
     socket.setNoDelay(true);
     socket.on('data', (data: Buffer) => this.receive(data));
     // A client that vanishes shows up as an error; 'close' follows and cleans up.

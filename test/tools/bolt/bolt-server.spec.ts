@@ -172,22 +172,23 @@ describe(startBoltServer.name, () => {
     expect(count.scalar()).toBe(0);
   });
 
-  it('reports a write-write conflict between transactions as a retryable transient error', async () => {
+  it('runs the transactions of different connections one after the other: a second BEGIN waits for the first to end', async () => {
     await server.database.executeCypher('CREATE (:Customer {id: "shared"})');
     const first = openSession().beginTransaction();
-    const second = openSession().beginTransaction();
     await first.run('MATCH (c:Customer {id: "shared"}) SET c.owner = "first"');
+    const secondSession = openSession();
+    const second = secondSession.executeWrite((tx) => tx.run('MATCH (c:Customer {id: "shared"}) SET c.previous = c.owner, c.owner = "second"'));
+    const secondDone = jest.fn();
+    void second.then(secondDone);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(secondDone).not.toHaveBeenCalled();
 
-    const conflict = await second.run('MATCH (c:Customer {id: "shared"}) SET c.owner = "second"').then(
-      () => null,
-      (caught: unknown) => caught as Neo4jError,
-    );
     await first.commit();
-    await second.close();
+    await second;
 
-    expect(conflict?.code).toBe(NEO4J_CODE.DEADLOCK_DETECTED);
-    expect(conflict?.retryable).toBe(true);
-    expect((await server.database.executeCypher('MATCH (c:Customer) RETURN c.owner AS owner')).scalar()).toBe('first');
+    // The second saw the first's committed write.
+    const row = (await server.database.executeCypher('MATCH (c:Customer) RETURN c.previous AS previous, c.owner AS owner')).toArray()[0];
+    expect(row).toEqual({ previous: 'first', owner: 'second' });
   });
 
   it('streams 10,000 rows to a small fetchSize in PULL batches of that size', async () => {

@@ -1,3 +1,4 @@
+import { TransactionGate } from './transaction-gate';
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { GrafeoDB } from '@grafeo-db/js';
@@ -31,8 +32,9 @@ export async function startBoltServer(options: BoltServerOptions = {}): Promise<
   const database = GrafeoDB.create();
   const connections = new Set<BoltConnection>();
   let connectionCount = 0;
+  const gate = new TransactionGate();
   const server = createServer((socket) => {
-    const connection = new BoltConnection(socket, database, `bolt-${++connectionCount}`);
+    const connection = new BoltConnection(socket, database, `bolt-${++connectionCount}`, gate);
     connections.add(connection);
     void connection.closed.then(() => connections.delete(connection));
   });

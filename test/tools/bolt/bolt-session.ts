@@ -1,3 +1,4 @@
+import type { TransactionGate } from './transaction-gate';
 import type { GrafeoDB, QueryResult, Transaction } from '@grafeo-db/js';
 import { BoltClientError, type BoltFailure, NEO4J_CODE, toBoltFailure } from './bolt-failures';
 import { toGrafeoParameters } from './grafeo-values';
@@ -62,6 +63,8 @@ type Phase = 'awaiting-hello' | 'awaiting-logon' | 'ready' | 'failed' | 'closed'
 
 interface OpenTransaction {
   grafeo: Transaction;
+  /** Releases the server's transaction gate. */
+  release: () => void;
   readOnly: boolean;
   cursors: Map<number, ResultCursor>;
   nextQueryId: number;
@@ -77,6 +80,7 @@ export class BoltSession {
     private readonly database: GrafeoDB,
     private readonly responses: ResponseChannel,
     private readonly identity: SessionIdentity,
+    private readonly gate: TransactionGate,
   ) {}
 
   /** Answers one request message. Never throws: a failure is an answer too. */
@@ -212,14 +216,19 @@ export class BoltSession {
 
   /** A read-mode auto-commit query runs in a transaction, so a write in it can be undone. */
   private async executeAutoCommit(query: string, parameters: PackStreamMap, readOnly: boolean): Promise<ResultCursor> {
-    if (!readOnly) return this.execute(this.database, query, parameters, false);
-    const transaction = this.database.beginTransaction();
+    const release = await this.gate.acquire();
     try {
-      const cursor = await this.execute(transaction, query, parameters, true);
-      transaction.commit();
-      return cursor;
+      if (!readOnly) return await this.execute(this.database, query, parameters, false);
+      const transaction = this.database.beginTransaction();
+      try {
+        const cursor = await this.execute(transaction, query, parameters, true);
+        transaction.commit();
+        return cursor;
+      } finally {
+        if (transaction.isActive) transaction.rollback();
+      }
     } finally {
-      if (transaction.isActive) transaction.rollback();
+      release();
     }
   }
 
@@ -280,10 +289,16 @@ export class BoltSession {
     return { cursor, queryId };
   }
 
-  private begin(extra: PackStreamMap): void {
+  private async begin(extra: PackStreamMap): Promise<void> {
     this.requireIdle('BEGIN');
     checkDatabase(extra.db);
-    this.transaction = { grafeo: this.database.beginTransaction(), readOnly: extra.mode === 'r', cursors: new Map(), nextQueryId: 0, lastQueryId: -1 };
+    const release = await this.gate.acquire();
+    try {
+      this.transaction = { grafeo: this.database.beginTransaction(), release, readOnly: extra.mode === 'r', cursors: new Map(), nextQueryId: 0, lastQueryId: -1 };
+    } catch (error) {
+      release();
+      throw error;
+    }
     this.responses.success({});
   }
 
@@ -302,14 +317,20 @@ export class BoltSession {
 
   /** Ends the open transaction, if any; it is gone afterwards even when its commit fails. */
   private closeTransaction(outcome: 'commit' | 'rollback'): void {
-    const transaction = this.transaction?.grafeo;
+    const open = this.transaction;
     this.transaction = null;
-    if (!transaction?.isActive) return;
+    if (open === null) return;
+    const transaction = open.grafeo;
     try {
-      if (outcome === 'commit') transaction.commit();
-      else transaction.rollback();
+      if (!transaction.isActive) return;
+      try {
+        if (outcome === 'commit') transaction.commit();
+        else transaction.rollback();
+      } finally {
+        if (transaction.isActive) transaction.rollback();
+      }
     } finally {
-      if (transaction.isActive) transaction.rollback();
+      open.release();
     }
   }
 

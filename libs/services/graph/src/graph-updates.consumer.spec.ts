@@ -1,0 +1,72 @@
+import type { MessageBus } from '@ringfence/bus';
+import { EventTopics, type MessageEnvelope } from '@ringfence/contracts';
+import type { EntityDocumentRepository } from '@ringfence/entities';
+import type { GraphChange, GraphScope, GraphStore } from '@ringfence/graph-engine';
+import { createLogger } from '@ringfence/platform';
+import { GraphUpdatesConsumer } from './graph-updates.consumer';
+import { graphRouteOf } from './graph-routes';
+import { TenantGraphs } from './tenant-graphs.service';
+
+const NOW = 1_700_000_000_000;
+const logger = createLogger({ level: 'silent', service: 'test' });
+
+function setup(transactionOwner?: string) {
+  const events: string[] = [];
+  const store: GraphStore = {
+    write: async (_scope: GraphScope, changes: readonly GraphChange[]) => {
+      events.push(`store:${changes.length}`);
+    },
+    scopes: async () => [],
+    customNodeTypes: async () => [],
+    load: async function* () {},
+  };
+  const graphs = new TenantGraphs(store, logger, []);
+  const apply = graphs.apply.bind(graphs);
+  jest.spyOn(graphs, 'apply').mockImplementation(async (scope, changes) => {
+    events.push(`index:${changes.length}`);
+    return apply(scope, changes);
+  });
+  const documents = {
+    find: async () => (transactionOwner ? { fields: { customerId: transactionOwner } } : null),
+  } as unknown as EntityDocumentRepository;
+  const consumer = new GraphUpdatesConsumer({} as MessageBus, store, documents, logger, graphs);
+  return { consumer, graphs, events };
+}
+
+const envelope = (payload: object): MessageEnvelope<object> => ({
+  eventId: 'e1',
+  accountId: 'acc_1',
+  environment: 'live',
+  subjectId: 's',
+  acceptedAt: NOW,
+  traceId: 't',
+  payload,
+});
+
+describe(GraphUpdatesConsumer.name, () => {
+  it('writes the store of record before the index, so the index never holds what a rebuild would lose', async () => {
+    const { consumer, graphs, events } = setup();
+    const route = graphRouteOf(EventTopics.customerUpdated)!;
+    await consumer.handle(route, envelope({ timestamp: NOW, customer: { customerId: 'c1', email: 'Ada@Example.com' } }));
+    expect(events).toEqual(['store:2', 'index:2']);
+    expect((await graphs.get('acc_1', 'live')).index.degreeOf('email', 'ada@example.com')).toBe(1);
+  });
+
+  it('marks the customer of a disputed transaction, found through the stored transaction', async () => {
+    const { consumer, graphs } = setup('c9');
+    const route = graphRouteOf(EventTopics.disputeUpdated)!;
+    await consumer.handle(route, envelope({ timestamp: NOW, dispute: { disputeId: 'd1', transactionId: 't1', stage: 'CHARGEBACK' } }));
+    expect((await graphs.get('acc_1', 'live')).index.isFraudster('c9')).toBe(true);
+  });
+
+  it('applies a customer label event, and writes nothing for a supplier label', async () => {
+    const { consumer, graphs, events } = setup();
+    const route = graphRouteOf(EventTopics.customerLabelUpdated)!;
+    const label = { accountId: 'acc_1', environment: 'live', subjectKind: 'customer', subjectId: 'c1', category: 'PAYMENT_FRAUD', review: 'FRAUDSTER', previous: null, eventTime: NOW, reviewer: null, comment: null };
+    await consumer.handle(route, envelope(label));
+    expect((await graphs.get('acc_1', 'live')).index.labelOf('c1')).toBe('FRAUDSTER');
+    events.length = 0;
+    await consumer.handle(route, envelope({ ...label, subjectKind: 'supplier' }));
+    expect(events).toEqual([]);
+  });
+});

@@ -18,7 +18,9 @@ function setup(transactionOwner?: string) {
     },
     scopes: async () => [],
     customNodeTypes: async () => [],
-    load: async function* () {},
+    load: async function* () {
+      yield* [];
+    },
   };
   const graphs = new TenantGraphs(store, logger, []);
   const apply = graphs.apply.bind(graphs);

@@ -130,6 +130,15 @@ describe('the graph over HTTPS (embedded): connect, voucher check, network featu
     expect((await settings({ voucherAbuseEnabled: true, voucherTypes: {} })).status).toBe(200);
   });
 
+  it('shows the graph on /metrics: its size, the last rebuild and the query times', async () => {
+    await connectFeatures(unique('metered'));
+    const metrics = await service.client.send<string>({ path: '/metrics' });
+    const text = String(metrics.body);
+    expect(Number(/^ringfence_graph_nodes (\d+)/m.exec(text)?.[1])).toBeGreaterThan(0);
+    expect(text).toMatch(/^ringfence_graph_rebuild_seconds \d/m);
+    expect(Number(/^ringfence_graph_query_duration_seconds_count\{query="connect"\} (\d+)/m.exec(text)?.[1])).toBeGreaterThan(0);
+  });
+
   it('keeps the graph across a restart: the index is rebuilt from the store of record', async () => {
     const [left, right] = [unique('left'), unique('right')];
     const number = String(100 + (sequence % 800));

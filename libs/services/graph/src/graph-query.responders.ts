@@ -16,6 +16,7 @@ import {
 import { ENTITY_DOCUMENT_REPOSITORY, type EntityDocumentRepository } from '@ringfence/entities';
 import type { GraphChange } from '@ringfence/graph-engine';
 import { MESSAGE_BUS, validatedRequestHandler } from '@ringfence/service-runtime';
+import { graphQueryDuration } from './graph-metrics';
 import { graphRouteOf } from './graph-routes';
 import { TenantGraphs } from './tenant-graphs.service';
 
@@ -51,21 +52,36 @@ export class GraphQueryResponders implements OnModuleInit {
     const graph = await this.graphs.apply(scope, await this.changesOf(scope, EventTopics.connectLinked, payload.payload));
     // decisions §4: the customer is created if new, so a bare request answers a graph of one.
     graph.index.ensureNode('customer', payload.customerId);
-    return graph.index.connect(payload.customerId, { depth: payload.depth, nowMs: payload.nowMs });
+    const timer = graphQueryDuration.startTimer({ query: 'connect' });
+    try {
+      return graph.index.connect(payload.customerId, { depth: payload.depth, nowMs: payload.nowMs });
+    } finally {
+      timer();
+    }
   }
 
   async voucherUses({ accountId, environment, payload }: MessageEnvelope<GraphVoucherUsesRequest>): Promise<GraphVoucherUsesReply> {
     const graph = await this.graphs.get(accountId, environment);
-    const customers = graph.index.customersWithin(payload.customerId, payload.depth);
-    return { uses: graph.redemptions.successfulUses(payload.voucherCode, customers), networkCustomers: customers.length };
+    const timer = graphQueryDuration.startTimer({ query: 'voucher-uses' });
+    try {
+      const customers = graph.index.customersWithin(payload.customerId, payload.depth);
+      return { uses: graph.redemptions.successfulUses(payload.voucherCode, customers), networkCustomers: customers.length };
+    } finally {
+      timer();
+    }
   }
 
   async networkFeatures({ accountId, environment, payload }: MessageEnvelope<GraphNetworkFeaturesRequest>): Promise<GraphNetworkFeaturesReply> {
     const scope = { accountId, environment };
     const changes = payload.sourceTopic && payload.sourcePayload ? await this.changesOf(scope, payload.sourceTopic, payload.sourcePayload) : [];
     const graph = await this.graphs.apply(scope, changes);
-    const { shared: _perAttribute, ...features } = graph.index.networkFeatures(payload.customerId, { depth: CONNECT_MAX_DEPTH, nowMs: payload.nowMs });
-    return features;
+    const timer = graphQueryDuration.startTimer({ query: 'network-features' });
+    try {
+      const { shared: _perAttribute, ...features } = graph.index.networkFeatures(payload.customerId, { depth: CONNECT_MAX_DEPTH, nowMs: payload.nowMs });
+      return features;
+    } finally {
+      timer();
+    }
   }
 
   private async changesOf(scope: { accountId: string; environment: Environment }, topic: string, payload: Record<string, unknown>): Promise<GraphChange[]> {

@@ -16,6 +16,7 @@ import {
 import { type EntityDocumentRepository, type EntityRef, customerOfTransaction } from '@ringfence/entities';
 import {
   type GraphChange,
+  type GraphLabelEvent,
   connectPayloadGraphChanges,
   customerPayloadGraphChanges,
   labelGraphChanges,
@@ -62,7 +63,8 @@ export const GRAPH_ROUTES: readonly GraphRoute[] = [
     return pspDisputePayloadGraphChanges(payload, customerId);
   }),
   route(EventTopics.connectLinked, ConnectLinkedEvent, connectPayloadGraphChanges),
-  route(EventTopics.customerLabelUpdated, LabelUpdatedEvent, (payload) => labelGraphChanges(payload as unknown as Parameters<typeof labelGraphChanges>[0])),
+  // Validated as a LabelUpdatedEvent before it gets here.
+  route(EventTopics.customerLabelUpdated, LabelUpdatedEvent, (payload) => labelGraphChanges(payload as unknown as GraphLabelEvent)),
 ];
 
 const ROUTES_BY_TOPIC = new Map<string, GraphRoute>(GRAPH_ROUTES.map((graphRoute) => [graphRoute.topic, graphRoute]));

@@ -83,3 +83,24 @@ describe(TenantGraphs.name, () => {
     expect(graph.index.connect('c2', { depth: 2, nowMs: NOW }).customerCount).toBe(2);
   });
 });
+
+describe(`${TenantGraphs.name} when the store cannot be read`, () => {
+  it('stays not ready and tries again until it can', async () => {
+    jest.useFakeTimers();
+    try {
+      const store = new ControlledStore({ [JSON.stringify(['acc_1', 'live'])]: { customNodeTypes: [], changes: [link('c1', 'a@x.io')] } });
+      store.release();
+      const scopes = jest.spyOn(store, 'scopes').mockRejectedValueOnce(new Error('connection refused'));
+      const { graphs, readiness } = setup(store);
+      const rebuilt = graphs.rebuild();
+      await jest.advanceTimersByTimeAsync(0);
+      await expect(readiness()).resolves.toBe(false);
+      await jest.advanceTimersByTimeAsync(500);
+      await expect(rebuilt).resolves.toMatchObject({ tenants: 1, edges: 1 });
+      expect(scopes).toHaveBeenCalledTimes(2);
+      await expect(readiness()).resolves.toBe(true);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+});

@@ -1,5 +1,4 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
-import type { Environment } from '@ringfence/contracts';
 import { GRAPH_STORE, type GraphChange, type GraphScope, type GraphStore, TenantGraph } from '@ringfence/graph-engine';
 import type { Logger } from '@ringfence/platform';
 import { READINESS_CHECKS, ROOT_LOGGER, type ReadinessCheck } from '@ringfence/service-runtime';
@@ -49,24 +48,32 @@ export class TenantGraphs implements OnModuleInit, OnApplicationBootstrap {
   }
 
   onApplicationBootstrap(): void {
-    void this.rebuild().catch(() => undefined);
+    void this.rebuild();
   }
 
-  /** Rebuilds every tenant from the store (once; later calls return the same promise). */
+  /**
+   * Rebuilds every tenant from the store (once; later calls return the same promise). A store
+   * that cannot be read (not up yet, say) is tried again, backing off up to 30 s, while the
+   * service stays alive and not ready.
+   */
   rebuild(): Promise<RebuildReport> {
-    this.rebuilt ??= this.loadAll().then(
-      (report) => {
+    this.rebuilt ??= this.loadWithRetries();
+    return this.rebuilt;
+  }
+
+  private async loadWithRetries(): Promise<RebuildReport> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const report = await this.loadAll();
         this.logger.info({ graph: report }, 'graph index rebuilt from the store of record');
         return report;
-      },
-      (error: unknown) => {
-        // Without its graph the service cannot answer; exiting lets the orchestrator retry.
-        this.logger.fatal({ err: error }, 'could not rebuild the graph index from the store of record');
-        process.exitCode = 1;
-        throw error;
-      },
-    );
-    return this.rebuilt;
+      } catch (error) {
+        this.graphs.clear();
+        const retryInMs = Math.min(30_000, 500 * 2 ** (attempt - 1));
+        this.logger.error({ err: error, attempt, retryInMs }, 'could not rebuild the graph index from the store of record; retrying');
+        await new Promise((resolve) => setTimeout(resolve, retryInMs));
+      }
+    }
   }
 
   /** Resolves once the rebuild is done. */
@@ -79,7 +86,7 @@ export class TenantGraphs implements OnModuleInit, OnApplicationBootstrap {
   }
 
   /** The tenant's graph (after the rebuild), created empty when new. */
-  async get(accountId: string, environment: Environment | string): Promise<TenantGraph> {
+  async get(accountId: string, environment: string): Promise<TenantGraph> {
     await this.ready();
     return this.graphOf({ accountId, environment });
   }

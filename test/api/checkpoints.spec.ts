@@ -4,7 +4,7 @@ import { EVENT_LOG_STORE, type EventLogStore } from '@ringfence/bus';
 import { EventTopics } from '@ringfence/contracts';
 import { ENTITY_DOCUMENT_REPOSITORY, type EntityDocumentRepository, type EntityKind } from '@ringfence/entities';
 import { FIXTURES_DIRECTORY } from '../contracts/fixture-loader';
-import { type EmbeddedService, TEST_ADMIN_KEY, TEST_BOOTSTRAP_KEY, eventually, startEmbeddedService } from '../support/embedded-service';
+import { type EmbeddedService, defaultAccountId, TEST_ADMIN_KEY, TEST_BOOTSTRAP_KEY, eventually, startEmbeddedService } from '../support/embedded-service';
 
 // Fixture bodies are free-form JSON, read and changed by path in these tests.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -25,8 +25,7 @@ describe('checkpoints and ingest routes (embedded, over HTTPS)', () => {
 
   beforeAll(async () => {
     service = await startEmbeddedService();
-    const accounts = await service.client.send<{ accounts: Array<{ accountId: string; name: string }> }>({ path: '/admin/accounts', apiKey: TEST_ADMIN_KEY });
-    accountId = accounts.body.accounts.find((account) => account.name === 'default')!.accountId;
+    accountId = await defaultAccountId(service);
   }, 60_000);
 
   afterAll(async () => {

@@ -1,6 +1,6 @@
 import { ENTITY_DOCUMENT_REPOSITORY, type EntityDocumentRepository } from '@ringfence/entities';
 import { customerRequest, pspTransactionRequest } from '../support/payload-factories';
-import { type EmbeddedService, TEST_ADMIN_KEY, TEST_BOOTSTRAP_KEY, eventually, startEmbeddedService } from '../support/embedded-service';
+import { type EmbeddedService, defaultAccountId, TEST_ADMIN_KEY, TEST_BOOTSTRAP_KEY, eventually, startEmbeddedService } from '../support/embedded-service';
 
 type Envelope = { status: number; message: string; timestamp: number; traceId: string };
 
@@ -10,11 +10,7 @@ describe('embedded API (standalone app over HTTPS)', () => {
 
   beforeAll(async () => {
     service = await startEmbeddedService();
-    const accounts = await service.client.send<{ accounts: Array<{ accountId: string; name: string }> }>({
-      path: '/admin/accounts',
-      apiKey: TEST_ADMIN_KEY,
-    });
-    accountId = accounts.body.accounts.find((account) => account.name === 'default')!.accountId;
+    accountId = await defaultAccountId(service);
   }, 60_000);
 
   afterAll(async () => {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { ENTITY_DOCUMENT_REPOSITORY, type EntityDocumentRepository } from '@ringfence/entities';
 import { type OpenApiDocument, OpenApiArbitraries } from '../support/openapi-arbitrary';
 import { customerRequest } from '../support/payload-factories';
-import { type EmbeddedService, TEST_ADMIN_KEY, TEST_BOOTSTRAP_KEY, startEmbeddedService } from '../support/embedded-service';
+import { type EmbeddedService, defaultAccountId, TEST_BOOTSTRAP_KEY, startEmbeddedService } from '../support/embedded-service';
 import type { TestResponse } from '../support/https-client';
 
 /**
@@ -27,8 +27,7 @@ describe('fuzzing every endpoint', () => {
     routes = Object.entries(document.paths)
       .filter(([template, operations]) => 'post' in operations && /^\/(v2|psp)\//.test(template))
       .map(([template]) => ({ template, path: template.replace(/\{[^}]+\}/g, 'fuzz-subject') }));
-    const accounts = await service.client.send<{ accounts: Array<{ accountId: string; name: string }> }>({ path: '/admin/accounts', apiKey: TEST_ADMIN_KEY });
-    accountId = accounts.body.accounts.find((account) => account.name === 'default')!.accountId;
+    accountId = await defaultAccountId(service);
   }, 60_000);
 
   afterAll(async () => {

@@ -1,6 +1,6 @@
 import { ENTITY_DOCUMENT_REPOSITORY, type EntityDocumentRepository } from '@ringfence/entities';
 import { GRAPH_STORE, type GraphChange, type GraphStore } from '@ringfence/graph-engine';
-import { type EmbeddedService, TEST_ADMIN_KEY, TEST_BOOTSTRAP_KEY, eventually, startEmbeddedService } from '../support/embedded-service';
+import { type EmbeddedService, defaultAccountId, TEST_ADMIN_KEY, TEST_BOOTSTRAP_KEY, eventually, startEmbeddedService } from '../support/embedded-service';
 
 // Bodies are free-form JSON here.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -17,8 +17,7 @@ describe('the graph over HTTPS (embedded): connect, voucher check, network featu
 
   beforeAll(async () => {
     service = await startEmbeddedService();
-    const accounts = await service.client.send<{ accounts: Array<{ accountId: string; name: string }> }>({ path: '/admin/accounts', apiKey: TEST_ADMIN_KEY });
-    accountId = accounts.body.accounts.find((account) => account.name === 'default')!.accountId;
+    accountId = await defaultAccountId(service);
   }, 60_000);
 
   afterAll(async () => {

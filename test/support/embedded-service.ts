@@ -37,6 +37,14 @@ export async function startEmbeddedService(env: Record<string, string> = {}): Pr
   };
 }
 
+/** The id of the `default` account the bootstrap key belongs to, through the admin API. */
+export async function defaultAccountId(service: EmbeddedService): Promise<string> {
+  const accounts = await service.client.send<{ accounts: Array<{ accountId: string; name: string }> }>({ path: '/admin/accounts', apiKey: TEST_ADMIN_KEY });
+  const account = accounts.body.accounts.find((candidate) => candidate.name === 'default');
+  if (!account) throw new Error('the embedded service has no default account');
+  return account.accountId;
+}
+
 /** Polls `probe` until it returns a value (not null/undefined) or the time is up. */
 export async function eventually<T>(probe: () => Promise<T | null | undefined>, timeoutMs = 5000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -71,11 +71,7 @@ export class EventIntake {
       await this.publish(route.ingestTopic, envelope);
       return this.rateLimitedAnswer(route, envelope, submission.principal);
     }
-    const [, reply] = await Promise.all([
-      this.publish(route.ingestTopic, envelope),
-      this.bus.request(route.rpcTopic, { ...envelope, eventId: newEventId() }, { timeoutMs: this.config.rpcTimeoutMs }),
-    ]);
-    return reply;
+    return this.publishWhileAsking(route.ingestTopic, envelope, route.rpcTopic, envelope.payload);
   }
 
   /**
@@ -95,11 +91,7 @@ export class EventIntake {
       await this.publish(topic, envelope);
       throw this.overLimit(retryAfterSeconds);
     }
-    const [, reply] = await Promise.all([
-      this.publish(topic, envelope),
-      this.bus.request(rpcTopic, { ...envelope, payload: request, eventId: newEventId() }, { timeoutMs: this.config.rpcTimeoutMs }),
-    ]);
-    return reply;
+    return this.publishWhileAsking(topic, envelope, rpcTopic, request);
   }
 
   /** Read-only queries (the voucher check): the account's rate limit, then one request. */
@@ -107,6 +99,20 @@ export class EventIntake {
     const retryAfterSeconds = await this.limits.accountRetryAfterSeconds(submission.principal);
     if (retryAfterSeconds !== null) throw this.overLimit(retryAfterSeconds);
     return this.bus.request(rpcTopic, { ...this.envelope(submission), eventId: newEventId() }, { timeoutMs: this.config.rpcTimeoutMs });
+  }
+
+  /** Publishes the event and sends the request at the same time; answers once both are done. */
+  private async publishWhileAsking<E extends EventTopic, R extends RpcTopic>(
+    topic: E,
+    envelope: Envelope<EventTopicMap[E]>,
+    rpcTopic: R,
+    request: RpcTopicMap[R]['request'],
+  ): Promise<RpcTopicMap[R]['reply']> {
+    const [, reply] = await Promise.all([
+      this.publish(topic, envelope),
+      this.bus.request(rpcTopic, { ...envelope, payload: request, eventId: newEventId() }, { timeoutMs: this.config.rpcTimeoutMs }),
+    ]);
+    return reply;
   }
 
   /** Publishes any event (decision events of rate-limited answers, for one). */

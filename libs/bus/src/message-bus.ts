@@ -25,6 +25,23 @@ export interface SubscribeOptions {
   group: string;
 }
 
+/** A consumer group whose state a responder reads, and the topics that feed that state. */
+export interface ReadDependency {
+  group: string;
+  topics: readonly string[];
+}
+
+export interface RespondOptions extends SubscribeOptions {
+  /**
+   * Read your writes: the consumer groups whose state the responder reads. Before the handler
+   * runs, the bus waits until each of them has handled every event on its topics that was
+   * published before the request was sent (once a write is answered, every later request sees
+   * it). The wait counts against the request's timeout; a group that cannot catch up in time
+   * makes the request time out rather than answer from stale state.
+   */
+  consistentWith?: readonly ReadDependency[];
+}
+
 export interface RequestOptions {
   /** The request fails with a `BusTimeoutError` after this many milliseconds. */
   timeoutMs: number;
@@ -39,6 +56,8 @@ export interface RequestOptions {
  * - Events with the same `key` are delivered to a group in publication order.
  * - `request` never hangs: it resolves with the reply, or rejects with `BusTimeoutError`,
  *   `BusRemoteError` (the handler failed) or `BusUnavailableError`.
+ * - A responder registered with `consistentWith` answers only once those consumer groups have
+ *   handled what the account published before the request (read your writes).
  */
 export interface MessageBus {
   publish<T extends EventTopic>(topic: T, message: MessageEnvelope<EventTopicMap[T]>): Promise<void>;
@@ -50,7 +69,7 @@ export interface MessageBus {
   /** Registers a consumer; call before `start`. */
   subscribe<T extends EventTopic>(topic: T, options: SubscribeOptions, handler: EventHandler<T>): void;
   /** Registers the responder of a request topic; call before `start`. */
-  handle<T extends RpcTopic>(topic: T, options: SubscribeOptions, handler: RpcHandler<T>): void;
+  handle<T extends RpcTopic>(topic: T, options: RespondOptions, handler: RpcHandler<T>): void;
   /** Connects and starts delivering to the registered consumers and responders. */
   start(): Promise<void>;
   /** Stops delivering, lets in-flight handlers finish, and disconnects. */

@@ -12,7 +12,7 @@ import { BusLifecycle } from '../bus-lifecycle';
 import { type BusLogger, SILENT_BUS_LOGGER } from '../bus-logger';
 import type { EventLogStore, LoggedEvent } from '../event-log';
 import { DEFAULT_HANDLER_RETRY, deliverUntilHandled, type HandlerRetryOptions, retryDelayMs, sleep } from '../handler-retry';
-import type { EventHandler, MessageBus, RequestOptions, RpcHandler, SubscribeOptions } from '../message-bus';
+import type { EventHandler, MessageBus, ReadDependency, RequestOptions, RespondOptions, RpcHandler, SubscribeOptions } from '../message-bus';
 import { answerRequest, remoteErrorFrom } from '../rpc-failure';
 
 /** Events appended in one statement at most; a burst larger than this takes several round trips. */
@@ -35,6 +35,11 @@ export interface InProcessMessageBusOptions {
 
 type AnyEventHandler = (message: MessageEnvelope<unknown>) => Promise<void>;
 type AnyRpcHandler = (message: MessageEnvelope<unknown>) => Promise<unknown>;
+
+interface Responder {
+  handler: AnyRpcHandler;
+  consistentWith: readonly ReadDependency[];
+}
 
 interface PendingRequest {
   topic: string;
@@ -66,6 +71,8 @@ class ConsumerLane {
   private catchingUp = true;
   private overflowed = false;
   private wake: (() => void) | undefined;
+  /** Requests waiting for this lane to reach a sequence (read your writes), oldest target first. */
+  private waiters: Array<{ sequence: number; resolve: () => void }> = [];
   private commitRun: Promise<void> | undefined;
   private loop: Promise<void> | undefined;
 
@@ -84,6 +91,22 @@ class ConsumerLane {
 
   start(signal: AbortSignal): void {
     this.loop = this.run(signal);
+  }
+
+  /**
+   * Resolves once every event up to `sequence` has been handled; undefined when that is already
+   * so, which spares the common case a promise.
+   */
+  handled(sequence: number): Promise<void> | undefined {
+    if (this.position >= sequence) return undefined;
+    return new Promise<void>((resolve) => {
+      this.waiters.push({ sequence, resolve });
+    });
+  }
+
+  /** Lets every waiter go (the bus is stopping; their requests have already been rejected). */
+  releaseWaiters(): void {
+    for (const waiter of this.waiters.splice(0)) waiter.resolve();
   }
 
   push(event: LoggedEvent): void {
@@ -184,9 +207,20 @@ class ConsumerLane {
     });
     if (handled) {
       this.position = event.sequence;
+      this.resolveWaiters();
       this.scheduleCommit();
     }
     return handled;
+  }
+
+  private resolveWaiters(): void {
+    if (this.waiters.length === 0) return;
+    const stillWaiting = [];
+    for (const waiter of this.waiters) {
+      if (waiter.sequence <= this.position) waiter.resolve();
+      else stillWaiting.push(waiter);
+    }
+    this.waiters = stillWaiting;
   }
 
   /**
@@ -228,7 +262,12 @@ export class InProcessMessageBus implements MessageBus {
   private readonly laneSettings: LaneSettings;
   private readonly lanes: ConsumerLane[] = [];
   private readonly lanesByTopic = new Map<string, ConsumerLane[]>();
-  private readonly responders = new Map<string, AnyRpcHandler>();
+  private readonly responders = new Map<string, Responder>();
+  /**
+   * The last sequence each tenant (account and data set) published on each topic: what a
+   * consistent responder waits for its groups to have handled. Tenants × topics entries.
+   */
+  private readonly tenantWrites = new Map<string, Map<string, number>>();
   private readonly pending = new Set<PendingRequest>();
   private readonly runningRequestHandlers = new Set<Promise<RpcReply<unknown>>>();
   private readonly lifecycle = new BusLifecycle();
@@ -272,10 +311,10 @@ export class InProcessMessageBus implements MessageBus {
     this.lanes.push(lane);
   }
 
-  handle<T extends RpcTopic>(topic: T, _options: SubscribeOptions, handler: RpcHandler<T>): void {
+  handle<T extends RpcTopic>(topic: T, options: RespondOptions, handler: RpcHandler<T>): void {
     this.lifecycle.assertRegistering();
     if (this.responders.has(topic)) throw new Error(`${topic} already has a responder`);
-    this.responders.set(topic, handler as AnyRpcHandler);
+    this.responders.set(topic, { handler: handler as AnyRpcHandler, consistentWith: options.consistentWith ?? [] });
   }
 
   async publish<T extends EventTopic>(topic: T, message: MessageEnvelope<EventTopicMap[T]>): Promise<void> {
@@ -287,6 +326,7 @@ export class InProcessMessageBus implements MessageBus {
     } catch (error) {
       throw new BusUnavailableError(`the event log did not take the event on ${topic}`, error);
     }
+    this.recordWrite(message, topic, sequence);
     const event: LoggedEvent = { sequence, topic, key, envelope: message };
     for (const lane of this.lanesByTopic.get(topic) ?? []) lane.push(event);
   }
@@ -298,11 +338,13 @@ export class InProcessMessageBus implements MessageBus {
   ): Promise<RpcTopicMap[T]['reply']> {
     const refusal = this.lifecycle.requestRefusal();
     if (refusal) return Promise.reject(refusal);
-    const handler = this.responders.get(topic);
-    if (handler === undefined) {
+    const responder = this.responders.get(topic);
+    if (responder === undefined) {
       // In one process a missing responder is a wiring mistake; waiting for the timeout hides it.
       return Promise.reject(new BusUnavailableError(`no module in this process answers ${topic}`));
     }
+    // Taken now: the writes answered before this request, not those that race with it.
+    const caughtUp = this.readBarrier(responder.consistentWith, message);
     return new Promise<RpcTopicMap[T]['reply']>((resolve, reject) => {
       const entry: PendingRequest = {
         topic,
@@ -313,7 +355,14 @@ export class InProcessMessageBus implements MessageBus {
         }, options.timeoutMs),
       };
       this.pending.add(entry);
-      const answering = answerRequest(topic, handler, message, this.logger);
+      const answer = () => answerRequest(topic, responder.handler, message, this.logger);
+      const answering =
+        caughtUp === undefined
+          ? answer()
+          : caughtUp.then((): Promise<RpcReply<unknown>> | RpcReply<unknown> =>
+              // A request that timed out while it waited must leave no trace: its handler never runs.
+              this.pending.has(entry) ? answer() : { ok: false, error: { code: 'TIMEOUT', status: 504, message: 'abandoned' } },
+            );
       this.runningRequestHandlers.add(answering);
       void answering.then((reply) => {
         this.runningRequestHandlers.delete(answering);
@@ -338,6 +387,36 @@ export class InProcessMessageBus implements MessageBus {
     return this.lifecycle.state === 'started';
   }
 
+  private recordWrite(message: MessageEnvelope<unknown>, topic: string, sequence: number): void {
+    const tenant = tenantOf(message);
+    let writes = this.tenantWrites.get(tenant);
+    if (writes === undefined) {
+      writes = new Map();
+      this.tenantWrites.set(tenant, writes);
+    }
+    writes.set(topic, Math.max(writes.get(topic) ?? 0, sequence));
+  }
+
+  /**
+   * What a consistent responder waits for: each named group's lane of each named topic must
+   * reach the tenant's last sequence there. Undefined when nothing is pending.
+   */
+  private readBarrier(dependencies: readonly ReadDependency[], message: MessageEnvelope<unknown>): Promise<void> | undefined {
+    if (dependencies.length === 0) return undefined;
+    const writes = this.tenantWrites.get(tenantOf(message));
+    if (writes === undefined) return undefined;
+    const waits: Array<Promise<void>> = [];
+    for (const { group, topics } of dependencies) {
+      for (const topic of topics) {
+        const sequence = writes.get(topic);
+        const lane = sequence === undefined ? undefined : this.lanesByTopic.get(topic)?.find((candidate) => candidate.group === group);
+        const wait = lane?.handled(sequence as number);
+        if (wait !== undefined) waits.push(wait);
+      }
+    }
+    return waits.length === 0 ? undefined : Promise.all(waits).then(() => undefined);
+  }
+
   private async startLanes(): Promise<void> {
     try {
       await Promise.all(this.lanes.map((lane) => lane.loadOffset()));
@@ -355,6 +434,7 @@ export class InProcessMessageBus implements MessageBus {
     }
     this.pending.clear();
     this.abort.abort();
+    for (const lane of this.lanes) lane.releaseWaiters();
     if (wasRunning) {
       for (const lane of this.lanes) lane.wakeUp();
       await Promise.all([
@@ -396,3 +476,7 @@ export class InProcessMessageBus implements MessageBus {
     }
   }
 }
+
+// JSON of the pair: no separator character can make two tenants collide.
+const tenantOf = (message: Pick<MessageEnvelope<unknown>, 'accountId' | 'environment'>): string =>
+  JSON.stringify([message.accountId, message.environment]);

@@ -137,6 +137,28 @@ describe(KafkaMessageBus.name, () => {
     expect(requesters.map((requester) => requester.inFlightRequests)).toEqual([0, 0]);
   });
 
+  it('waits, for read your writes, on a group that runs in another process through its committed offsets', async () => {
+    const runId = randomUUID();
+    const stateGroup = `state-${runId}`;
+    const applied: string[] = [];
+    // The consumer lives in one process (bus), the responder in another that does not run the group.
+    const consumer = createBus({ consumeReplies: false });
+    consumer.subscribe(TOPIC, { group: stateGroup }, async (message) => {
+      if (message.traceId !== runId) return;
+      await delay(300);
+      applied.push(markerOf(message));
+    });
+    const responder = createBus({ consumeReplies: false });
+    responder.handle(CHECKPOINT, { group: `reader-${runId}`, consistentWith: [{ group: stateGroup, topics: [TOPIC] }] }, async () => checkpointReply([...applied].sort().join(',')));
+    const requester = createBus();
+    await Promise.all([consumer, responder, requester].map((bus) => bus.start()));
+
+    await requester.publish(TOPIC, eventEnvelope(TOPIC, { traceId: runId, payload: { marker: 'w1' } }));
+    const reply = await requester.request(CHECKPOINT, requestEnvelope(CHECKPOINT, { traceId: runId }), { timeoutMs: DELIVERY_TIMEOUT_MS });
+
+    expect(reply).toEqual(checkpointReply('w1'));
+  });
+
   it('skips a record that is not a message envelope, logs it, and goes on with the next event', async () => {
     const runId = randomUUID();
     const logger = new RecordingBusLogger();

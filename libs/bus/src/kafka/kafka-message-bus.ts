@@ -27,9 +27,10 @@ import { BusTimeoutError, BusUnavailableError } from '../bus-errors';
 import { BusLifecycle } from '../bus-lifecycle';
 import { type BusLogger, SILENT_BUS_LOGGER } from '../bus-logger';
 import { DEFAULT_HANDLER_RETRY, deliverUntilHandled, type HandlerRetryOptions } from '../handler-retry';
-import type { EventHandler, MessageBus, RequestOptions, RpcHandler, SubscribeOptions } from '../message-bus';
+import type { EventHandler, MessageBus, ReadDependency, RequestOptions, RespondOptions, RpcHandler, SubscribeOptions } from '../message-bus';
 import { answerRequest, remoteErrorFrom } from '../rpc-failure';
 import { kafkaLogCreator } from './kafka-log-creator';
+import { KafkaReadBarrier } from './kafka-read-barrier';
 
 /** The headers the bus puts on Kafka records; other tools (and the warehouse) may read them. */
 export const KAFKA_HEADERS = {
@@ -194,6 +195,11 @@ export class KafkaMessageBus implements MessageBus {
   private readonly eventGroups = new Map<string, Map<string, AnyEventHandler>>();
   private readonly responderGroups = new Map<string, Map<string, AnyRpcHandler>>();
   private readonly respondedTopics = new Set<string>();
+  /** Per request topic, the groups whose state its responder reads (read your writes). */
+  private readonly consistentWith = new Map<string, readonly ReadDependency[]>();
+  private readonly readBarrier: KafkaReadBarrier;
+  /** Answers being worked out; a request never holds its partition while it waits or runs. */
+  private readonly runningAnswers = new Set<Promise<void>>();
   private readonly pending = new Map<string, PendingRequest>();
   private consumers: RunningConsumer[] = [];
   private producer: Producer | undefined;
@@ -212,6 +218,7 @@ export class KafkaMessageBus implements MessageBus {
     this.publishTimeoutMs = options.publishTimeoutMs ?? 5_000;
     this.startTimeoutMs = options.startTimeoutMs ?? 30_000;
     this.consumeReplies = options.consumeReplies ?? true;
+    this.readBarrier = new KafkaReadBarrier({ admin: () => this.admin, groupIdOf: (group) => `${this.groupIdPrefix}${group}` });
     this.kafka = new Kafka({
       brokers: options.brokers,
       clientId: options.clientId,
@@ -238,10 +245,11 @@ export class KafkaMessageBus implements MessageBus {
     this.eventGroups.set(options.group, handlers);
   }
 
-  handle<T extends RpcTopic>(topic: T, options: SubscribeOptions, handler: RpcHandler<T>): void {
+  handle<T extends RpcTopic>(topic: T, options: RespondOptions, handler: RpcHandler<T>): void {
     this.lifecycle.assertRegistering();
     if (this.respondedTopics.has(topic)) throw new Error(`${topic} already has a responder`);
     this.respondedTopics.add(topic);
+    if (options.consistentWith?.length) this.consistentWith.set(topic, options.consistentWith);
     const handlers = this.responderGroups.get(options.group) ?? new Map<string, AnyRpcHandler>();
     handlers.set(topic, handler as AnyRpcHandler);
     this.responderGroups.set(options.group, handlers);
@@ -450,9 +458,24 @@ export class KafkaMessageBus implements MessageBus {
       // Throwing keeps kafkajs from committing the event; a KafkaJSError is not logged as a crash.
       throw new KafkaJSError('the bus stopped before the event was handled', { retriable: true });
     }
+    this.readBarrier.recordHandled(group, topic, partition, message.offset);
   }
 
+  /**
+   * Requests are answered beside the consumer loop: one waiting for its read barrier, or a slow
+   * handler, must not hold back the requests behind it on the partition. Requests are never
+   * replayed (a new responder group starts at the end), so committing one before it is answered
+   * loses nothing a restart could have recovered.
+   */
   private async answerRequest(handlers: Map<string, AnyRpcHandler>, payload: EachMessagePayload): Promise<void> {
+    const answering = this.answer(handlers, payload).catch((error: unknown) =>
+      this.logger.error({ topic: payload.topic, offset: payload.message.offset, err: error }, 'could not answer a request'),
+    );
+    this.runningAnswers.add(answering);
+    void answering.finally(() => this.runningAnswers.delete(answering));
+  }
+
+  private async answer(handlers: Map<string, AnyRpcHandler>, payload: EachMessagePayload): Promise<void> {
     const { topic, message } = payload;
     const correlationId = headerText(message.headers, KAFKA_HEADERS.correlationId);
     const replyTo = headerText(message.headers, KAFKA_HEADERS.replyTo);
@@ -466,6 +489,15 @@ export class KafkaMessageBus implements MessageBus {
     if (Number.isFinite(deadline) && Date.now() > deadline) {
       this.logger.debug({ topic, correlationId }, 'skipped a request whose requester has already given up');
       return;
+    }
+    const dependencies = this.consistentWith.get(topic);
+    if (dependencies !== undefined) {
+      const waitUntil = Number.isFinite(deadline) ? deadline : Date.now() + this.requestTimeoutMs;
+      if (!(await this.readBarrier.caughtUp(dependencies, waitUntil))) {
+        // Answering from state that lacks the requester's writes would be a wrong answer; timing out is an honest one.
+        this.logger.warn({ topic, correlationId }, 'dropped a request: the state it reads did not catch up before its deadline');
+        return;
+      }
     }
     const reply = await this.replyTo(topic, handlers.get(topic), message.value);
     try {
@@ -535,6 +567,7 @@ export class KafkaMessageBus implements MessageBus {
       entry.reject(new BusUnavailableError(`the bus stopped before ${entry.topic} answered (${correlationId})`));
     }
     this.pending.clear();
+    await Promise.all(this.runningAnswers);
     const disconnected = this.disconnectAll();
     // Only now that the consumers are stopping, so kafkajs does not fetch an abandoned event again.
     this.abort.abort();

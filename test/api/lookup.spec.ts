@@ -307,7 +307,7 @@ describe('known-fraud lookup (/v2/lookup)', () => {
       const { message } = expectEnvelope(
         await add({
           timestamp: 2.5,
-          email: { address: 'not an address' },
+          email: { address: '   ' },
           ipAddress: { address: '300.1.2.3' },
           telephone: { number: '07700900123', countryCode: 'United Kingdom' },
           chargebacks: [{ amount: '12' }],
@@ -316,7 +316,7 @@ describe('known-fraud lookup (/v2/lookup)', () => {
         400,
       );
       expect(message).toContain('timestamp: must be an integer number');
-      expect(message).toContain('email.address: must be an email address');
+      expect(message).toContain('email.address: must not be blank');
       expect(message).toContain('ipAddress.address: must be an IPv4 or IPv6 address');
       expect(message).toContain('telephone.countryCode: must be an ISO 3166 alpha-3 or alpha-2 country code, or a calling code in digits');
       expect(message).toContain('chargebacks.0.amount: must be an integer number');

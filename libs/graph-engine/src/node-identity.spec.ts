@@ -18,6 +18,17 @@ describe('node identities (decisions §4)', () => {
     expect(phoneIdentity(' ', 'GBR')).toBeNull();
   });
 
+  it('e-mail and phone in formats nothing validates (any string is accepted) still give a node', () => {
+    expect(emailIdentity('ada at example dot com')).toBe('ada at example dot com');
+    expect(emailIdentity(' Ada Lovelace <ADA@Example.com> ')).toBe('ada lovelace <ada@example.com>');
+    // A national number without a country cannot be read: its digits, however it is written.
+    expect(phoneIdentity('020 7946 0958')).toBe('02079460958');
+    expect(phoneIdentity('(020) 7946-0958', null)).toBe('02079460958');
+    expect(phoneIdentity('020 7946 0958', 'GBR')).toBe('+442079460958');
+    expect(phoneIdentity('call reception, ext. 12')).toBe('12');
+    expect(phoneIdentity('no digits at all')).toBeNull();
+  });
+
   it('vehicle: the VIN, else country + state + plate', () => {
     expect(vehicleIdentity({ vin: '1HGCM82633A004352', plate: 'AB12' })).toBe('vin:1HGCM82633A004352');
     expect(vehicleIdentity({ plate: 'AB12', jurisdictionCountry: 'GBR' })).toBe('plate:["GBR","","AB12"]');

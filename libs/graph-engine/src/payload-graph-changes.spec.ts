@@ -372,6 +372,15 @@ describe('labelGraphChanges', () => {
 });
 
 describe('payload graph changes applied to a tenant graph', () => {
+  it('links two customers through an e-mail and a national number however each wrote them', () => {
+    const graph = new TenantGraph();
+    graph.applyAll(customerPayloadGraphChanges(fixture('customer', 'free-form-contact', CustomerRequestDto)));
+    graph.applyAll(
+      connectPayloadGraphChanges({ timestamp: T, customer: { customerId: 'c2', email: 'ada.lovelace@example.com', telephone: '(020) 7946-0958' } }),
+    );
+    expect(graph.index.connect('c2', { depth: 2, nowMs: T })).toMatchObject({ customerCount: 2, emailCount: 1, phoneCount: 1, emailDegreeMax: 2, phoneDegreeMax: 2 });
+  });
+
   it('joins a refunding customer to a disputed payer through their shared card', () => {
     const graph = new TenantGraph();
     graph.applyAll(refundPayloadGraphChanges(fixture('refund', 'full', RefundRequestDto)));

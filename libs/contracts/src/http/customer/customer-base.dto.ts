@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { MAX_IDENTIFIER_LENGTH } from '../../validation/patterns';
 import { IsOptionalTimestamp } from '../../validation/timestamp.decorator';
 
@@ -12,7 +12,7 @@ export abstract class CustomerBaseDto {
   @ApiProperty({ example: 'cus-61213', minLength: 1, maxLength: MAX_IDENTIFIER_LENGTH, description: "The merchant's identifier of the customer." })
   @IsString() @MinLength(1) @MaxLength(MAX_IDENTIFIER_LENGTH) customerId!: string;
   @ApiPropertyOptional({ example: 'ada@example.com' })
-  @IsOptional() @IsString() @IsEmail({}, { message: 'must be an email address' }) email?: string;
+  @IsOptional() @IsString() email?: string;
   @IsOptionalTimestamp('When the email address was verified.') emailVerifiedTime?: number;
   @ApiPropertyOptional({ example: 'Ada Lovelace' }) @IsOptional() @IsString() name?: string;
   @ApiPropertyOptional({ example: 'Lovelace' }) @IsOptional() @IsString() familyName?: string;

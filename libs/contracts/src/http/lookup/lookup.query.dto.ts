@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIP, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { MAX_IDENTIFIER_LENGTH } from '../../validation/patterns';
-import { LOOKUP_EMAIL_PATTERN, MAX_EMAIL_LENGTH } from './lookup.request.dto';
+import { LOOKUP_EMAIL_PATTERN, LOOKUP_EMAIL_RULE, MAX_EMAIL_LENGTH } from './lookup.request.dto';
 
 /** The indicator parameters of GET and DELETE /v2/lookup, by the names the answers use. */
 export const LOOKUP_QUERY_INDICATORS = ['email', 'telephone', 'ipAddress', 'instrumentId', 'payerId', 'bankId'] as const;
@@ -16,7 +16,7 @@ export const UNIX_SECONDS_PATTERN = /^[0-9]{1,19}$/;
  */
 export class LookupIndicatorQueryDto {
   @ApiPropertyOptional({ example: 'fraud.ster@example.com', description: 'Matched trimmed and lower-cased.' })
-  @IsOptional() @IsString() @MaxLength(MAX_EMAIL_LENGTH) @Matches(LOOKUP_EMAIL_PATTERN, { message: 'must be an email address' })
+  @IsOptional() @IsString() @MaxLength(MAX_EMAIL_LENGTH) @Matches(LOOKUP_EMAIL_PATTERN, LOOKUP_EMAIL_RULE)
   email?: string;
 
   @ApiPropertyOptional({

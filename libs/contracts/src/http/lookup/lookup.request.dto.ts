@@ -24,8 +24,14 @@ export const MAX_LOOKUP_EVIDENCE_ITEMS = 100;
 /** RFC 5321: an address is at most 254 characters; a little room for surrounding spaces. */
 export const MAX_EMAIL_LENGTH = 320;
 
-/** Trimmed, something@something: deliberately loose, known-fraud addresses are often odd. */
-export const LOOKUP_EMAIL_PATTERN = /^\s*[^\s@]+@[^\s@]+\s*$/;
+/**
+ * A lookup e-mail is any string with something in it besides white space: the specification
+ * fixes no format for addresses (known-fraud ones are often odd), and they are matched trimmed
+ * and lower-cased. A blank one would name no indicator.
+ */
+export const LOOKUP_EMAIL_PATTERN = /\S/;
+export const LOOKUP_EMAIL_RULE = { message: 'must not be blank' };
+
 /** Shape only; whether the country exists is checked where the number is normalised. */
 export const PHONE_COUNTRY_CODE_PATTERN = /^(\+?[0-9]{1,3}|[A-Za-z]{2,3})$/;
 
@@ -38,7 +44,7 @@ function OptionalLookupTime(description: string): PropertyDecorator {
 
 export class LookupEmailDto {
   @ApiProperty({ example: 'Fraud.Ster@example.com', description: 'Matched trimmed and lower-cased.', maxLength: MAX_EMAIL_LENGTH })
-  @IsString() @MaxLength(MAX_EMAIL_LENGTH) @Matches(LOOKUP_EMAIL_PATTERN, { message: 'must be an email address' })
+  @IsString() @MaxLength(MAX_EMAIL_LENGTH) @Matches(LOOKUP_EMAIL_PATTERN, LOOKUP_EMAIL_RULE)
   address!: string;
 
   @ApiPropertyOptional({ example: true }) @IsOptional() @IsBoolean() verified?: boolean;

@@ -1,10 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsOptional, IsString } from 'class-validator';
+import { IsOptional, IsString } from 'class-validator';
 
 /** Who made a manual review (specification §2.2, "Reviewer"); shown in the audit log. */
 export class ReviewerDto {
   @ApiPropertyOptional({ example: 'Grace Hopper' }) @IsOptional() @IsString() name?: string;
 
   @ApiPropertyOptional({ example: 'grace.hopper@merchant.example' })
-  @IsOptional() @IsString() @IsEmail({}, { message: 'must be an email address' }) email?: string;
+  @IsOptional() @IsString() email?: string;
 }

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsObject, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsObject, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { MAX_IDENTIFIER_LENGTH } from '../../validation/patterns';
 import { IsOptionalTimestamp } from '../../validation/timestamp.decorator';
 import { IsTagMap } from '../shared/tags';
@@ -16,7 +16,7 @@ export class RegistrationSupplierDto {
   @IsOptional() @IsString() groupId?: string;
   @ApiPropertyOptional({ example: 'London couriers' }) @IsOptional() @IsString() groupName?: string;
   @ApiPropertyOptional({ example: 'alan@couriers.example' })
-  @IsOptional() @IsString() @IsEmail({}, { message: 'must be an email address' }) email?: string;
+  @IsOptional() @IsString() email?: string;
   @IsOptionalTimestamp('When the email address was verified.') emailVerifiedTime?: number;
   @ApiPropertyOptional({ example: '+447700900456' }) @IsOptional() @IsString() telephone?: string;
   @IsOptionalTimestamp('When the telephone number was verified.') telephoneVerifiedTime?: number;

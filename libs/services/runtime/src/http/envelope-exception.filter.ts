@@ -11,10 +11,13 @@ interface Described {
   headers?: Record<string, string>;
 }
 
+/** The 415 answer: a body of any type but JSON, or a Content-Type header that is not one. */
+export const UNSUPPORTED_MEDIA_TYPE_MESSAGE = 'Content-Type: must be application/json';
+
 // Fastify's own request errors (raised before a handler runs), by code.
 const FASTIFY_ERRORS: Record<string, (error: { message: string }, bodyLimit: number) => Described> = {
   FST_ERR_CTP_BODY_TOO_LARGE: (_e, limit) => ({ status: 413, message: `body: larger than the limit of ${limit} bytes` }),
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => ({ status: 415, message: 'Content-Type: must be application/json' }),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => ({ status: 415, message: UNSUPPORTED_MEDIA_TYPE_MESSAGE }),
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => ({ status: 400, message: 'Content-Length: does not match the body' }),
   FST_ERR_CTP_EMPTY_JSON_BODY: () => ({ status: 400, message: 'body: must be a JSON object, got an empty body' }),
   FST_ERR_CTP_INVALID_JSON_BODY: () => ({ status: 400, message: 'body: is not valid JSON' }),
@@ -61,6 +64,9 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     if (exception instanceof NotFoundException) return this.notFound(request);
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
+      // Nest hands Fastify's own errors over as HttpExceptions with Fastify's text; a malformed
+      // Content-Type header arrives so.
+      if (status === 415) return { status, message: UNSUPPORTED_MEDIA_TYPE_MESSAGE };
       return { status, message: status >= 500 && status !== 503 ? INTERNAL_ERROR_MESSAGE : exception.message };
     }
     if (exception instanceof BusTimeoutError) return { status: 503, message: 'a dependency did not answer in time; retry' };

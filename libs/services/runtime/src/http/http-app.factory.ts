@@ -4,13 +4,14 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_IDENTIFIER_LENGTH } from '@ringfence/contracts';
-import { type Logger, type RingfenceConfig, errorEnvelope, newTraceId } from '@ringfence/platform';
+import { AppError, type Logger, type RingfenceConfig, errorEnvelope, newTraceId } from '@ringfence/platform';
 import { NestPinoLogger } from '../logging/nest-pino-logger';
 import { MAX_JSON_DEPTH, exceedsJsonDepth } from './json-depth';
 import { RequestLogController } from '../logging/request-log.controller';
 import { httpRequestDuration } from '../metrics/metrics';
-import { EnvelopeExceptionFilter } from './envelope-exception.filter';
+import { EnvelopeExceptionFilter, UNSUPPORTED_MEDIA_TYPE_MESSAGE } from './envelope-exception.filter';
 import { RouteTable } from './route-table';
+import { unstorableTextProblems } from './storable-text';
 import { StrictValidationPipe } from './strict-validation.pipe';
 import type { TlsMaterial } from './tls-certificate';
 
@@ -71,20 +72,33 @@ export async function createHttpApp(module: unknown, options: HttpAppOptions): P
   const fastify = adapter.getInstance();
   const routes = new RouteTable();
   fastify.addHook('onRoute', (route) => routes.add(route.url, route.method));
-  // JSON only: without the text/plain parser, any other Content-Type is a 415.
+  // JSON only: every other body is a 415. Fastify's own JSON parser reads `application/json`
+  // (with any parameters, such as `charset=utf-8`); its text/plain parser is removed, Nest's
+  // form-urlencoded one is never registered (`bodyParser: false` below), and the catch-all
+  // refuses every other type, and a body sent without a Content-Type. A request without a body
+  // may carry any Content-Type (a DELETE sent with one by habit), and an unknown path stays a 404.
   fastify.removeContentTypeParser('text/plain');
+  fastify.addContentTypeParser('*', (request, _payload, done) => {
+    const { 'content-length': length, 'transfer-encoding': chunked } = request.headers;
+    if (request.is404 || (chunked === undefined && (length === undefined || length === '0'))) done(null, undefined);
+    else done(new AppError('UNSUPPORTED_MEDIA_TYPE', UNSUPPORTED_MEDIA_TYPE_MESSAGE), undefined);
+  });
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('x-trace-id', request.id);
   });
   // Refused before anything walks the body: validation and transformation recurse, and a body
   // nested thousands of levels deep inside an open object would exhaust the stack (a 500).
+  // Then text that PostgreSQL cannot store (a NUL, a lone surrogate) in any path parameter, query
+  // parameter or body string, keys included, at any depth, of every route: one 400 naming each
+  // place, instead of a database error later.
   fastify.addHook('preValidation', async (request, reply) => {
+    const refuse = (message: string) => reply.status(400).type('application/json; charset=utf-8').send(errorEnvelope(400, message, String(request.id)));
     if (request.body !== undefined && exceedsJsonDepth(request.body)) {
-      await reply
-        .status(400)
-        .type('application/json; charset=utf-8')
-        .send(errorEnvelope(400, `body: must not nest objects and arrays more than ${MAX_JSON_DEPTH} levels deep`, String(request.id)));
+      await refuse(`body: must not nest objects and arrays more than ${MAX_JSON_DEPTH} levels deep`);
+      return;
     }
+    const problems = unstorableTextProblems(request);
+    if (problems.length > 0) await refuse(problems.join('; '));
   });
   fastify.addHook('onResponse', async (request, reply) => {
     httpRequestDuration
@@ -95,6 +109,8 @@ export async function createHttpApp(module: unknown, options: HttpAppOptions): P
   const app = await NestFactory.create<NestFastifyApplication>(module as never, adapter, {
     logger: new NestPinoLogger(logger),
     abortOnError: false,
+    // Nest's parsers would add application/x-www-form-urlencoded; Fastify's JSON parser is the only one.
+    bodyParser: false,
   });
   app.useGlobalFilters(new EnvelopeExceptionFilter(logger, routes, config.bodyLimitBytes));
   app.useGlobalPipes(new StrictValidationPipe());

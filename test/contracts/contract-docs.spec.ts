@@ -5,10 +5,13 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { ALL_TOPICS, EVENT_PAYLOAD_CLASSES, RPC_REPLY_TOPIC, RpcTopics, WAREHOUSE_FEED_TOPICS } from '@ringfence/contracts';
+import { JSON_SCHEMA_DRAFT, SCHEMA_ID_BASE, type Schema, topicMessageSchema } from './feed-json-schema';
 
 /**
- * `docs/contracts/` is generated from the contracts: one JSON Schema per event topic's payload
- * (from the same class metadata the OpenAPI document uses) and the topic catalogue. This test
+ * `docs/contracts/` is generated from the contracts: one JSON Schema (draft-07) per event topic,
+ * describing the whole message (envelope and payload; the payload from the same class metadata
+ * the OpenAPI document uses, rewritten from OpenAPI to JSON Schema by feed-json-schema.ts), and
+ * the topic catalogue. feed-schemas.spec.ts compiles them with a strict validator. This test
  * fails when the committed files differ from what the code says; `npm run docs:contracts`
  * rewrites them.
  */
@@ -19,39 +22,12 @@ const UPDATE = process.env.UPDATE_CONTRACT_DOCS === '1';
 @Module({})
 class NoRoutes {}
 
-type Schema = Record<string, unknown>;
-
-/** Inlines `#/components/schemas/X` references as `#/definitions/X` of a standalone JSON Schema. */
-function standaloneSchema(topic: string, rootName: string, components: Record<string, Schema>): Schema {
-  const used = new Set<string>();
-  const visit = (name: string) => {
-    if (!components[name]) throw new Error(`${topic}: the schema refers to ${name || '(empty $ref)'}, which the document does not define`);
-    if (used.has(name)) return;
-    used.add(name);
-    JSON.stringify(components[name], (key, value: unknown) => {
-      if (key === '$ref' && typeof value === 'string') visit(value.split('/').pop()!);
-      return value;
-    });
-  };
-  visit(rootName);
-  const rewrite = (schema: unknown): unknown =>
-    JSON.parse(JSON.stringify(schema).replaceAll('#/components/schemas/', '#/definitions/'));
-  return {
-    $schema: 'http://json-schema.org/draft-07/schema#',
-    $id: `https://ringfence.example/schemas/${topic}.json`,
-    title: `${topic} payload`,
-    description: `The payload of every message on ${topic}, inside the envelope {eventId, accountId, environment, subjectId, acceptedAt, traceId, payload}. Times are epoch milliseconds. Consumers must ignore fields they do not know.`,
-    ...(rewrite(components[rootName]) as Schema),
-    definitions: Object.fromEntries([...used].filter((name) => name !== rootName).sort().map((name) => [name, rewrite(components[name])])),
-  };
-}
-
 function catalogue(): string {
   const purpose = (topic: string) =>
     topic.startsWith('ringfence.ingest.') ? 'accepted data (warehouse feed)' : topic.startsWith('ringfence.decision.') ? 'recommendations (warehouse feed)' : topic.startsWith('ringfence.label.') ? 'label changes (warehouse feed)' : topic === RPC_REPLY_TOPIC ? 'replies to every request topic' : 'request (checkpoint or query), internal';
   const rows = ALL_TOPICS.map((topic) => {
     const payload = EVENT_PAYLOAD_CLASSES[topic as keyof typeof EVENT_PAYLOAD_CLASSES];
-    const schema = payload ? `[${payload.name}](schemas/${topic}.json)` : '—';
+    const schema = payload ? `[${topic}.json](schemas/${topic}.json) (payload: ${payload.name})` : '—';
     return `| \`${topic}\` | ${purpose(topic)} | ${schema} |`;
   });
   return [
@@ -63,9 +39,29 @@ function catalogue(): string {
     '',
     `Warehouse-feed topics: ${WAREHOUSE_FEED_TOPICS.length}. Request topics (\`ringfence.rpc.*\`, ${Object.keys(RpcTopics).length} of them) carry the same payload as the matching ingest topic or a small query, and are internal.`,
     '',
-    '| topic | carries | payload schema |',
+    '| topic | carries | message schema |',
     '|---|---|---|',
     ...rows,
+    '',
+    '## The schemas',
+    '',
+    `Each file under \`schemas/\` is a standalone JSON Schema, draft-07 (\`"$schema": "${JSON_SCHEMA_DRAFT}"\`), of one whole message of its topic: the envelope, with the payload under \`payload\`. Every type it uses is in its own \`definitions\` and every \`$ref\` is local (\`#/definitions/…\`), so each file can be registered on its own. Its \`$id\` (\`${SCHEMA_ID_BASE}<topic>.json\`) names the schema; nothing is served at that address. The schemas use only draft-07 keywords (OpenAPI's \`nullable\`, \`example\` and the like are rewritten) and only draft-07's own formats; fields that may be \`null\` say so (\`"type": ["string", "null"]\`, or \`anyOf\` with \`{"type": "null"}\`). No object forbids extra properties: consumers must ignore fields they do not know, so a producer may add fields without a new topic version.`,
+    '',
+    'The tests compile every schema with Ajv in strict mode (with ajv-formats), validate the golden request fixtures of `test/contracts/fixtures` against the topics they are published on, and validate every event the in-process API tests publish and, in the Kafka end-to-end test, every record on the feed topics (`test/contracts/feed-schemas.spec.ts`, `test/support/feed-schemas.ts`; `FEED_SCHEMA_REPORT=1` prints how many events each test file validated).',
+    '',
+    '### Loading them into a schema registry',
+    '',
+    'With Confluent Schema Registry (or one that speaks its API), register each file as the JSON Schema of the subject `<topic>-value` (the default topic-name strategy):',
+    '',
+    '```sh',
+    'for file in docs/contracts/schemas/*.json; do',
+    '  topic=$(basename "$file" .json)',
+    '  jq -n --rawfile schema "$file" \'{schemaType: "JSON", schema: $schema}\' |',
+    '    curl -sf -X POST -H \'Content-Type: application/vnd.schemaregistry.v1+json\' --data @- "$REGISTRY_URL/subjects/$topic-value/versions"',
+    'done',
+    '```',
+    '',
+    'The producers write plain JSON: a message does not start with a registry\'s schema-id prefix. Consume the topics with a plain string or JSON deserializer and validate each message with the schema registered for its topic (for example with Ajv), not with a registry-aware JSON Schema deserializer, which expects that prefix. The lines of `ringfence feed export` are the same envelopes with `sequence` and `key` added, and validate against the same schemas.',
     '',
   ].join('\n');
 }
@@ -81,7 +77,7 @@ describe('generated contract documentation (docs/contracts)', () => {
     const components = (document.components?.schemas ?? {}) as Record<string, Schema>;
     files = new Map([['topics.md', catalogue()]]);
     for (const [topic, payload] of Object.entries(EVENT_PAYLOAD_CLASSES)) {
-      files.set(join('schemas', `${topic}.json`), `${JSON.stringify(standaloneSchema(topic, payload.name, components), null, 2)}\n`);
+      files.set(join('schemas', `${topic}.json`), `${JSON.stringify(topicMessageSchema(topic, payload.name, components), null, 2)}\n`);
     }
     if (UPDATE) {
       rmSync(SCHEMAS, { recursive: true, force: true });
@@ -90,11 +86,24 @@ describe('generated contract documentation (docs/contracts)', () => {
     }
   });
 
-  it('has a schema for every event topic, with the payload\'s properties', () => {
+  it('has a schema for every event topic: the envelope, with the payload\'s properties', () => {
     for (const [topic, payload] of Object.entries(EVENT_PAYLOAD_CLASSES)) {
       const schema = JSON.parse(files.get(join('schemas', `${topic}.json`))!) as Schema;
-      expect({ topic, type: schema.type, hasProperties: Object.keys((schema.properties as Schema) ?? {}).length > 0 }).toEqual({ topic, type: 'object', hasProperties: true });
-      expect(payload.name.length).toBeGreaterThan(0);
+      const properties = schema.properties as Record<string, Schema>;
+      const payloadSchema = (schema.definitions as Record<string, Schema>)[payload.name];
+      expect({
+        topic,
+        type: schema.type,
+        envelope: Object.keys(properties),
+        payload: properties.payload,
+        payloadHasProperties: Object.keys((payloadSchema?.properties as Schema) ?? {}).length > 0,
+      }).toEqual({
+        topic,
+        type: 'object',
+        envelope: ['eventId', 'accountId', 'environment', 'subjectId', 'acceptedAt', 'traceId', 'payload'],
+        payload: { $ref: `#/definitions/${payload.name}` },
+        payloadHasProperties: true,
+      });
     }
   });
 

@@ -11,6 +11,8 @@ import { TestHttpClient } from '../support/https-client';
 import { customerRequest, pspTransactionRequest } from '../support/payload-factories';
 import { createScratchDatabase } from '../support/postgres-database';
 import { eventually } from '../support/embedded-service';
+import { FeedSchemaError, feedMessageProblems, feedSchemaTopics, reportFeedSchemaCounts } from '../support/feed-schemas';
+import { readKafkaTopics } from '../support/kafka-feed';
 import { type TcpProxy, startTcpProxy } from '../support/tcp-proxy';
 
 const BOOTSTRAP_KEY = 'sk_test_distributedbootstrapkey1';
@@ -152,6 +154,18 @@ describe('distributed mode over Kafka', () => {
     });
     const refused = await client.send({ method: 'POST', path, body: { review: 'POTENTIALLY_GENUINE' }, apiKey: BOOTSTRAP_KEY });
     expect(refused.body).toMatchObject({ status: 400, message: expect.stringMatching(/^review: POTENTIALLY_GENUINE is not enabled/) });
+  });
+
+  it('publishes every warehouse-feed event so far as its topic\'s published JSON Schema describes it', async () => {
+    const messages = await readKafkaTopics(kafka!.brokers, feedSchemaTopics());
+    const problems = messages.flatMap(({ topic, value }) => feedMessageProblems(topic, value));
+    reportFeedSchemaCounts('test/e2e/distributed-kafka.int-spec.ts (Kafka topics)', messages.length);
+    if (problems.length > 0) throw new FeedSchemaError(problems);
+    // The tests above sent 200+ scored customer checkpoints, a transaction and a label: ingest, decision and label topics.
+    expect(messages.length).toBeGreaterThan(400);
+    expect([...new Set(messages.map(({ topic }) => topic))]).toEqual(
+      expect.arrayContaining(['ringfence.ingest.customer.updated.v1', 'ringfence.decision.customer.scored.v1', 'ringfence.ingest.transaction.updated.v1', 'ringfence.label.customer.updated.v1']),
+    );
   });
 
   it('answers 503 quickly, never 200, when the broker is gone', async () => {

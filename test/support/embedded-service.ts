@@ -2,8 +2,10 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
+import { EVENT_LOG_STORE, type EventLogStore } from '@ringfence/bus';
 import { runService } from '@ringfence/service-runtime';
 import { standaloneService } from '../../apps/standalone/src/standalone.service';
+import { assertEventLogMatchesFeedSchemas, reportFeedSchemaCounts } from './feed-schemas';
 import { TestHttpClient } from './https-client';
 
 export const TEST_BOOTSTRAP_KEY = 'sk_test_integrationbootstrapkey01';
@@ -13,7 +15,23 @@ export interface EmbeddedService {
   app: INestApplication;
   client: TestHttpClient;
   dataDir: string;
+  /**
+   * Validates every event the service logged on a warehouse-feed topic against the topic's
+   * published JSON Schema (test/support/feed-schemas.ts), then closes the app; throws the schema
+   * problems, if any, after closing.
+   */
   close(): Promise<void>;
+}
+
+/** Per data directory, the last event-log sequence already validated per topic (a restart reads the same log). */
+const validatedUpTo = new Map<string, Map<string, number>>();
+
+async function checkPublishedFeed(app: INestApplication, dataDir: string): Promise<void> {
+  const log = app.get<EventLogStore>(EVENT_LOG_STORE, { strict: false });
+  const from = validatedUpTo.get(dataDir) ?? new Map<string, number>();
+  validatedUpTo.set(dataDir, from);
+  const checked = await assertEventLogMatchesFeedSchemas(log, from);
+  reportFeedSchemaCounts((typeof expect === 'undefined' ? undefined : expect.getState().testPath) ?? dataDir, checked);
 }
 
 /** The standalone app in this process (HTTPS on a free port, PGlite in a temp DATA_DIR). */
@@ -33,7 +51,16 @@ export async function startEmbeddedService(env: Record<string, string> = {}): Pr
     app,
     dataDir,
     client: new TestHttpClient(`https://localhost:${address.port}`, ca),
-    close: () => app.close(),
+    close: async () => {
+      let problem: unknown;
+      try {
+        await checkPublishedFeed(app, dataDir);
+      } catch (error) {
+        problem = error;
+      }
+      await app.close();
+      if (problem !== undefined) throw problem;
+    },
   };
 }
 

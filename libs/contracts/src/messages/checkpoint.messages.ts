@@ -34,9 +34,10 @@ export class CheckpointScoredEvent<TRecommendation = object> {
   recommendation!: TRecommendation;
   @ApiProperty({
     type: 'object',
-    additionalProperties: { oneOf: [{ type: 'number' }, { type: 'boolean' }, { type: 'string' }] },
+    // null: a feature that could not be computed (no registration time, no voucher network, …).
+    additionalProperties: { oneOf: [{ type: 'number' }, { type: 'boolean' }, { type: 'string' }], nullable: true },
     example: { emailVerified: true, accountAgeHours: 4210.5, modelScore: 10, knownFraudIndicators: 0 },
-    description: 'The features and signals the decision was made from, for analysts. Empty for rate-limited answers.',
+    description: 'The features and signals the decision was made from, for analysts: each a number, boolean, string or null (not computed). Empty for rate-limited answers.',
   })
   features!: Record<string, number | boolean | string | null>;
 }

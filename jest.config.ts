@@ -29,9 +29,14 @@ const shared = {
   transform: swcTransform,
   moduleNameMapper,
   modulePathIgnorePatterns: ['<rootDir>/dist/'],
+  // Jest's transform cache, out of the system's temporary directory (tests leave nothing there).
+  cacheDirectory: '<rootDir>/node_modules/.cache/jest',
 };
 
 const config: Config = {
+  // The run's own temporary directory (TMPDIR), checked empty and removed at the end.
+  globalSetup: '<rootDir>/test/support/jest-global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/jest-global-teardown.ts',
   projects: [
     {
       ...shared,

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
@@ -10,9 +10,10 @@ describe('operator TLS certificate and the plain-HTTP port', () => {
   let service: EmbeddedService;
   let cert: string;
   let httpPort: number;
+  let dir: string | undefined;
 
   beforeAll(async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ringfence-tls-'));
+    dir = mkdtempSync(join(tmpdir(), 'ringfence-tls-'));
     const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
       keySize: 2048,
       algorithm: 'sha256',
@@ -31,6 +32,7 @@ describe('operator TLS certificate and the plain-HTTP port', () => {
 
   afterAll(async () => {
     await service?.close();
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   });
 
   it('serves HTTPS with the operator certificate', async () => {

@@ -3,7 +3,7 @@
 // and `npm run bench:ingest` (POST /v2/supplier: ingest only).
 // Env: BENCH_ENDPOINT (customer | supplier), BENCH_CONNECTIONS (50), BENCH_SECONDS (15),
 // BENCH_ROUNDS (3; the median round is reported).
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -116,6 +116,9 @@ try {
   console.log(`throughput ratio ringfence / bare: ${(ringfence.rps / baseline.rps).toFixed(3)}`);
   console.log(`p99 ratio ringfence / bare: ${(ringfence.p99 / Math.max(baseline.p99, 1)).toFixed(1)}`);
 } finally {
+  const exited = (child) => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve)));
   service.kill('SIGTERM');
   bare.kill('SIGTERM');
+  await Promise.all([exited(service), exited(bare)]);
+  rmSync(dataDir, { recursive: true, force: true });
 }

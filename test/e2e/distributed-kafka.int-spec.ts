@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -38,6 +38,8 @@ describe('distributed mode over Kafka', () => {
     await eventually(async () => ((await probe.send({ path: '/health/ready' }).catch(() => null))?.status === 200 ? true : null), 60_000);
   }
 
+  let gatewayDataDir: string | undefined;
+
   beforeAll(async () => {
     kafka = await startKafkaMock({ topics: [...ALL_TOPICS], partitions: 3 });
     neo4j = await startBoltServer();
@@ -45,6 +47,7 @@ describe('distributed mode over Kafka', () => {
     // The mock broker always waits the full fetch time; a real broker answers when data arrives.
     const shared = { DATABASE_URL: database.url, KAFKA_BROKERS: kafka.brokers.join(','), KAFKA_CONSUMER_MAX_WAIT_MS: '5', LOG_LEVEL: 'info' };
     const dataDir = mkdtempSync(join(tmpdir(), 'ringfence-gw-'));
+    gatewayDataDir = dataDir;
     // The gateway reaches PostgreSQL through a proxy the last test cuts.
     const postgres = new URL(database.url);
     databaseProxy = await startTcpProxy(postgres.hostname, Number(postgres.port || 5432));
@@ -76,6 +79,7 @@ describe('distributed mode over Kafka', () => {
     await kafka?.stop();
     await neo4j?.close();
     await database?.drop();
+    if (gatewayDataDir !== undefined) rmSync(gatewayDataDir, { recursive: true, force: true });
   });
 
   it('answers the customer checkpoint through Kafka, and reports its latency', async () => {

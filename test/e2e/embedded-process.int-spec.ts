@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDataSource } from '@ringfence/persistence';
@@ -22,6 +22,8 @@ describe('embedded mode as a process', () => {
   afterEach(async () => {
     await service?.stop();
   });
+
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   async function start(): Promise<{ client: TestHttpClient; startMs: number }> {
     const started = Date.now();

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ALL_TOPICS } from '@ringfence/contracts';
@@ -30,11 +30,14 @@ describe('lookup in the distributed mode', () => {
     await eventually(async () => ((await probe.send({ path: '/health/ready' }).catch(() => null))?.status === 200 ? true : null), 60_000);
   }
 
+  let gatewayDataDir: string | undefined;
+
   beforeAll(async () => {
     kafka = await startKafkaMock({ topics: [...ALL_TOPICS], partitions: 3 });
     database = await createScratchDatabase('ringfence_lookup_e2e');
     const shared = { DATABASE_URL: database.url, KAFKA_BROKERS: kafka.brokers.join(','), KAFKA_CONSUMER_MAX_WAIT_MS: '5', LOG_LEVEL: 'info' };
     const dataDir = mkdtempSync(join(tmpdir(), 'ringfence-lookup-gw-'));
+    gatewayDataDir = dataDir;
     const [gatewayPort, lookupPort] = await Promise.all([freePort(), freePort()]);
     gateway = spawnService('gateway', { ...shared, PORT: String(gatewayPort), DATA_DIR: dataDir, BOOTSTRAP_API_KEY: BOOTSTRAP_KEY, ADMIN_API_KEY: ADMIN_KEY });
     services = [gateway, spawnService('lookup', { ...shared, PORT: String(lookupPort) })];
@@ -48,6 +51,7 @@ describe('lookup in the distributed mode', () => {
     await Promise.all(services.map((service) => service.stop()));
     await kafka?.stop();
     await database?.drop();
+    if (gatewayDataDir !== undefined) rmSync(gatewayDataDir, { recursive: true, force: true });
   });
 
   it('adds, reads and deletes indicators through the lookup process', async () => {

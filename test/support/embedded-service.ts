@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
@@ -34,9 +34,28 @@ async function checkPublishedFeed(app: INestApplication, dataDir: string): Promi
   reportFeedSchemaCounts((typeof expect === 'undefined' ? undefined : expect.getState().testPath) ?? dataDir, checked);
 }
 
-/** The standalone app in this process (HTTPS on a free port, PGlite in a temp DATA_DIR). */
+/** The temporary DATA_DIRs this file's services got (several services may restart on one). */
+const createdDataDirs = new Set<string>();
+
+// Registered when a test file imports this module, so at the file's top level: jest runs it after
+// every describe block's afterAll, where the services are closed.
+afterAll(() => {
+  for (const dataDir of createdDataDirs) rmSync(dataDir, { recursive: true, force: true });
+  createdDataDirs.clear();
+});
+
+function createDataDir(): string {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ringfence-test-'));
+  createdDataDirs.add(dataDir);
+  return dataDir;
+}
+
+/**
+ * The standalone app in this process (HTTPS on a free port, PGlite in a temp DATA_DIR that is
+ * removed once the test file is done; close the service in a describe block's afterAll).
+ */
 export async function startEmbeddedService(env: Record<string, string> = {}): Promise<EmbeddedService> {
-  const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'ringfence-test-'));
+  const dataDir = env.DATA_DIR ?? createDataDir();
   const { app } = await runService(standaloneService, {
     PORT: '0',
     DATA_DIR: dataDir,

@@ -59,17 +59,20 @@ describe(DatabaseHealth.name, () => {
     'reports the database not ready once it is closed, and closes it with the application',
     async () => {
       const dataDir = await makeMigratedDataDir();
-      const app = await NestFactory.createApplicationContext(PersistenceModule.forRoot({ dataDir }), {
-        logger: false,
-      });
-      const health = app.get(DatabaseHealth);
-      const dataSource = app.get(DataSource);
+      try {
+        const app = await NestFactory.createApplicationContext(PersistenceModule.forRoot({ dataDir }), {
+          logger: false,
+        });
+        const health = app.get(DatabaseHealth);
+        const dataSource = app.get(DataSource);
 
-      await app.close();
+        await app.close();
 
-      expect(dataSource.isInitialized).toBe(false);
-      await expect(health.isReady()).resolves.toBe(false);
-      await rm(dataDir, { recursive: true, force: true });
+        expect(dataSource.isInitialized).toBe(false);
+        await expect(health.isReady()).resolves.toBe(false);
+      } finally {
+        await rm(dataDir, { recursive: true, force: true });
+      }
     },
     EMBEDDED_OPEN_TIMEOUT_MS,
   );

@@ -32,7 +32,9 @@ export async function makeTempDataDir(): Promise<string> {
  * A temporary data directory holding a migrated embedded database, copied from a template
  * that the first test file of a run creates (a fresh PGlite directory takes seconds to
  * initialise; a copy takes milliseconds). The template's name includes the PGlite version and
- * the migrations, so it is rebuilt whenever either changes.
+ * the migrations, so it is rebuilt whenever either changes. Under jest the temporary directory is
+ * the run's own (test/support/test-tmpdir.ts), removed with the template when the run ends; the
+ * caller removes the data directory it gets.
  */
 export async function makeMigratedDataDir(): Promise<string> {
   const template = join(tmpdir(), `ringfence-persistence-template-${templateVersion()}`);

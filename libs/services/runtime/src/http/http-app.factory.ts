@@ -30,6 +30,11 @@ export interface HttpApp {
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
+function boundPort(server: { address(): unknown }, configured: number): number {
+  const address = server.address();
+  return typeof address === 'object' && address !== null && 'port' in address ? Number(address.port) : configured;
+}
+
 /**
  * One way to build every app's HTTP side: Fastify with the body limit, JSON logging with a
  * traceId per request (also sent as `x-trace-id`), the error envelope, strict validation,
@@ -119,15 +124,21 @@ export async function createHttpApp(module: unknown, options: HttpAppOptions): P
   return {
     app,
     async listen() {
-      await app.listen(config.port, '0.0.0.0');
+      const scheme = tls ? 'https' : 'http';
+      // The server comes from serverFactory, so Fastify cannot tell that it serves TLS: its own
+      // "Server listening at" lines (one per interface) take the scheme from here.
+      const listenTextResolver = (address: string) => `Server listening at ${address.replace(/^https?:/, `${scheme}:`)}`;
+      await app.listen({ port: config.port, host: '0.0.0.0', listenTextResolver });
       const plain = plainServer;
+      let httpPort: number | undefined;
       if (plain && config.httpPort !== undefined) {
         await new Promise<void>((resolve) => plain.listen(config.httpPort, '0.0.0.0', resolve));
         app.getHttpServer().on('close', () => plain.close());
+        httpPort = boundPort(plain, config.httpPort);
       }
-      const address = app.getHttpServer().address();
-      const port = typeof address === 'object' && address ? address.port : config.port;
-      logger.info({ port, https: Boolean(tls), httpPort: config.httpPort }, 'listening');
+      const port = boundPort(app.getHttpServer(), config.port);
+      const urls = [`${scheme}://0.0.0.0:${port}`, ...(httpPort === undefined ? [] : [`http://0.0.0.0:${httpPort}`])];
+      logger.info({ port, https: Boolean(tls), httpPort, urls }, 'listening');
     },
   };
 }

@@ -210,6 +210,141 @@ describe('checkpoints and ingest routes (embedded, over HTTPS)', () => {
     expect((await post('/v2/customer', clean)).body.data.source).toBe('RINGFENCE');
   });
 
+  /** The newest decision event on `topic` whose recommendation matches, read right after the answer (published before it). */
+  const decisionOn = async (topic: string, matches: (recommendation: Body) => boolean) => {
+    const event = (await feed(topic)).filter((item) => matches((item.payload as Body).recommendation)).at(-1);
+    expect(event).toBeDefined();
+    return (event!.payload as Body).features as Body;
+  };
+  const label = (customerId: string, body: Body) => post(`/v2/customer/${encodeURIComponent(customerId)}/labels`, body);
+  const YEAR_AGO = Date.now() - 365 * 86_400_000;
+
+  it('refund: a REFUND_ABUSE label prevents refunds (MANUAL_REVIEW), NOT_REFUND_ABUSE allows them; other checkpoints ignore it', async () => {
+    const n = `${Date.now()}-${(sequence += 1)}`;
+    const customerId = `cus-refund-abuse-${n}`;
+    let refunds = 0;
+    const refund = async () => {
+      refunds += 1;
+      const body = {
+        timestamp: Date.now(),
+        customer: { customerId },
+        refund: { refundId: `rfd-${n}-${refunds}`, amount: 500, currency: 'GBP' },
+        order: { orderId: `ord-${n}`, price: 1000, currency: 'GBP' },
+      };
+      const response = await post('/v2/refund', body);
+      expect(response.status).toBe(200);
+      return response.body.data as Body;
+    };
+    expect(await refund()).toMatchObject({ action: 'ALLOW', source: 'RINGFENCE' });
+
+    expect((await label(customerId, { category: 'REFUND_ABUSE', review: 'REFUND_ABUSE' })).status).toBe(200);
+    expect(await refund()).toMatchObject({ action: 'PREVENT', source: 'MANUAL_REVIEW' });
+    expect((await decisionOn(EventTopics.refundScored, (data) => data.customerId === customerId)).decisionReason).toBe('current label REFUND_ABUSE');
+    // A refund abuser is no payment fraudster: the customer checkpoint does not read that label.
+    expect((await post('/v2/customer', { timestamp: Date.now(), customer: { customerId } })).body.data).toMatchObject({ source: 'RINGFENCE' });
+    // A GENUINE payment-fraud verdict says nothing about refunds: the refund stays prevented.
+    expect((await label(customerId, { category: 'PAYMENT_FRAUD', review: 'GENUINE' })).status).toBe(200);
+    expect(await refund()).toMatchObject({ action: 'PREVENT', source: 'MANUAL_REVIEW' });
+    expect((await label(customerId, { category: 'PAYMENT_FRAUD', review: 'UNREVIEWED' })).status).toBe(200);
+
+    expect((await label(customerId, { category: 'REFUND_ABUSE', review: 'NOT_REFUND_ABUSE' })).status).toBe(200);
+    expect(await refund()).toMatchObject({ action: 'ALLOW', source: 'MANUAL_REVIEW' });
+    expect((await label(customerId, { category: 'REFUND_ABUSE', review: 'UNREVIEWED' })).status).toBe(200);
+    expect(await refund()).toMatchObject({ action: 'ALLOW', source: 'RINGFENCE' });
+  });
+
+  it("payout: a supplier whose order's customer has an unforgiven chargeback gets REVIEW (NETWORK), until it is forgiven", async () => {
+    const n = `${Date.now()}-${(sequence += 1)}`;
+    const [customerId, supplierId, chargebackId] = [`cus-buyer-${n}`, `sup-driver-${n}`, `cb-buyer-${n}`];
+    let payouts = 0;
+    const payout = async () => {
+      payouts += 1;
+      const body = {
+        timestamp: Date.now(),
+        payout: { payoutId: `pay-${n}-${payouts}`, earnings: { currency: 'GBP', totalNetAmount: 12_000 } },
+        supplier: { supplierId, email: `driver-${n}@example.com`, emailVerifiedTime: YEAR_AGO, name: 'Grace Hopper', registrationTime: YEAR_AGO, identityVerified: true },
+        paymentMethod: { methodType: 'card', paymentMethodId: `pm-${n}`, instrumentId: `inst-${n}` },
+      };
+      const response = await post('/v2/payout', body);
+      expect(response.status).toBe(200);
+      return { data: response.body.data as Body, payoutId: body.payout.payoutId };
+    };
+    // The refund's order links its customer and the supplier (the order's suppliers).
+    const refund = { timestamp: Date.now(), customer: { customerId }, refund: { refundId: `rfd-${n}` }, order: { orderId: `ord-${n}`, suppliers: [{ supplierId }] } };
+    expect((await post('/v2/refund', refund)).status).toBe(200);
+    expect((await payout()).data).toMatchObject({ action: 'ALLOW', source: 'RINGFENCE' });
+
+    const lost = await post('/v2/connect?features=true', { timestamp: Date.now(), customerId, chargeback: { chargebackId, status: 'LOST' } });
+    expect(lost.body).toMatchObject({ hopsToFraud: 0 });
+    const flagged = await payout();
+    expect(flagged.data).toMatchObject({ action: 'REVIEW', source: 'NETWORK' });
+    expect(await decisionOn(EventTopics.payoutScored, (data) => data.payoutId === flagged.payoutId)).toMatchObject({
+      networkAnswered: true,
+      networkHopsToFraud: 1,
+      decisionReason: 'a fraudster 1 hops away in the graph',
+    });
+
+    await post('/v2/connect?features=true', { timestamp: Date.now(), customerId, chargeback: { chargebackId, nonFraud: true } });
+    expect((await payout()).data).toMatchObject({ action: 'ALLOW', source: 'RINGFENCE' });
+  });
+
+  it("voucher redemption: a redemption whose network reaches the account's abuse threshold gets REVIEW (NETWORK), with the count on its decision event", async () => {
+    const n = `${Date.now()}-${(sequence += 1)}`;
+    // Letters only: a digit-heavy local part would raise the model's score by itself.
+    const email = `ring.${n.replace(/[^0-9]/g, '').replace(/[0-9]/g, (digit) => 'abcdefghij'[Number(digit)])}@example.com`;
+    const code = `RING-${n}`;
+    const redeem = async (customerId: string) => {
+      const body = {
+        timestamp: Date.now(),
+        customer: { customerId, email, emailVerifiedTime: YEAR_AGO, name: 'Ada Lovelace', registrationTime: YEAR_AGO },
+        voucherRedemption: { voucherCode: code, redemptionTime: Date.now(), success: true },
+      };
+      const response = await post('/v2/paymentmethod/voucher', body);
+      expect(response.status).toBe(200);
+      const features = await decisionOn(EventTopics.voucherRedemptionScored, (data) => data.customerId === customerId);
+      return { data: response.body.data as Body, features };
+    };
+    // Three customers share one e-mail, and so one network; each redeems the code once.
+    const first = await redeem(`ring-a-${n}`);
+    expect(first.data).toMatchObject({ action: 'ALLOW', source: 'RINGFENCE' });
+    expect(first.features).toMatchObject({ voucherNetworkUses: 1, voucherAbuseThreshold: 3, voucherAbuse: false });
+    const second = await redeem(`ring-b-${n}`);
+    expect(second.data).toMatchObject({ action: 'ALLOW', source: 'RINGFENCE' });
+    expect(second.features).toMatchObject({ voucherNetworkUses: 2, voucherAbuse: false });
+    // The third use reaches the default threshold of 3: what the voucher check would now answer ABUSE for.
+    const third = await redeem(`ring-c-${n}`);
+    expect(third.data).toMatchObject({ action: 'REVIEW', source: 'NETWORK' });
+    expect(third.features).toMatchObject({
+      voucherNetworkUses: 3,
+      voucherAbuseThreshold: 3,
+      voucherAbuse: true,
+      decisionReason: "voucher abuse: 3 successful uses of the code in the customer's network (threshold 3)",
+    });
+    const check = await post('/v2/voucher/check', { timestamp: Date.now(), customerId: `ring-c-${n}`, voucherCode: code });
+    expect(check.body.recommendation).toBe('ABUSE');
+
+    await service.client.send({ method: 'PATCH', path: `/admin/accounts/${accountId}/settings`, body: { voucherAbuseEnabled: false }, apiKey: TEST_ADMIN_KEY });
+    try {
+      const disabled = await redeem(`ring-d-${n}`);
+      expect(disabled.data).toMatchObject({ action: 'ALLOW', source: 'RINGFENCE' });
+      expect(disabled.features).toMatchObject({ voucherNetworkUses: null, voucherAbuse: false });
+    } finally {
+      await service.client.send({ method: 'PATCH', path: `/admin/accounts/${accountId}/settings`, body: { voucherAbuseEnabled: true }, apiKey: TEST_ADMIN_KEY });
+    }
+  });
+
+  it('PSP transaction: a large amount is judged in its own currency (ISO 4217 minor units)', async () => {
+    const scoreOf = async (amount: number, currency: string) => {
+      const body = { timestamp: Date.now(), transaction: { transactionId: `tx-currency-${Date.now()}-${(sequence += 1)}`, amount, currency } };
+      const response = await post('/psp/transaction?checkpoint=pspBeforeAuth', body);
+      expect(response.status).toBe(200);
+      return response.body.data.score as number;
+    };
+    // 120,000 minor units: 1,200.00 euros is large, 120,000 yen (no minor unit) is not.
+    expect(await scoreOf(120_000, 'EUR')).toBe((await scoreOf(120_000, 'JPY')) + 10);
+    expect(await scoreOf(150_000, 'JPY')).toBe(await scoreOf(120_000, 'EUR'));
+  });
+
   it('supplier: {status, success} and the supplier stored with identifications and vehicles', async () => {
     const body = fixtureBody('supplier/valid/full', ['sup-2231']);
     expect((await post('/v2/supplier', body)).body).toEqual({ status: 200, success: 'true' });

@@ -342,6 +342,109 @@ describe('known-fraud lookup (/v2/lookup)', () => {
     expectEnvelope(await service.client.send({ path: '/v2/lookup?email=a@example.com' }), 401);
   });
 
+  describe('at checkpoints: only the account\'s own indicators PREVENT; other accounts\' at most REVIEW, from enough of them', () => {
+    const YEAR_AGO_MS = Date.now() - 365 * 86_400_000;
+    /** An e-mail of letters only, so that the model's digit-ratio signal stays out of the answer. */
+    const letterEmail = () =>
+      `ring.${`${Date.now()}${(sequence += 1)}`.replace(/[0-9]/g, (digit) => 'abcdefghij'[Number(digit)])}@example.com`;
+    const settle = (accountId: string, settings: Record<string, unknown>) =>
+      service.client.send({ method: 'PATCH', path: `/admin/accounts/${accountId}/settings`, body: settings, apiKey: TEST_ADMIN_KEY });
+
+    /** The customer checkpoint for a new customer of `apiKey`'s account with `email`, and its decision event's features. */
+    async function customerWith(email: string, apiKey: string) {
+      const customerId = `cus-${(sequence += 1)}-${Date.now()}`;
+      const response = await service.client.send<{ data: Record<string, unknown> }>({
+        method: 'POST',
+        path: '/v2/customer',
+        body: { timestamp: Date.now(), customer: { customerId, email, emailVerifiedTime: YEAR_AGO_MS, name: 'Ada Lovelace', registrationTime: YEAR_AGO_MS } },
+        apiKey,
+      });
+      expect(response.status).toBe(200);
+      const decision = (await eventsOn('ringfence.decision.customer.scored.v1')).find(
+        (event) => (event.payload.recommendation as { customerId: string }).customerId === customerId,
+      );
+      expect(decision).toBeDefined();
+      return { data: response.body.data, features: decision!.payload.features as Record<string, unknown> };
+    }
+
+    const report = (email: string, apiKey: string) => add(lookupRequest({ email: { address: email } }), apiKey);
+
+    it("one other account's report does not PREVENT (nor REVIEW) this account's customer; it is recorded as a feature", async () => {
+      const [reporter, asker] = [await newAccount(), await newAccount()];
+      const email = letterEmail();
+      expect((await report(email, reporter.keys.secretLive)).status).toBe(200);
+
+      const { data, features } = await customerWith(email, asker.keys.secretLive);
+
+      expect(data).toMatchObject({ action: 'ALLOW', source: 'RINGFENCE' });
+      expect(features).toMatchObject({
+        knownFraudIndicators: 1,
+        lookupOwnIndicators: 0,
+        lookupConsortiumIndicators: 1,
+        lookupConsortiumAccounts: 1,
+        lookupConsortiumChargebacks: 1,
+        lookupConsortiumLastSeen: NOW_SECONDS * 1000,
+        lookupConsortiumLastSeenHoursAgo: expect.any(Number),
+      });
+      // The reporter's own customer with that e-mail is prevented.
+      expect((await customerWith(email, reporter.keys.secretLive)).data).toMatchObject({ action: 'PREVENT', source: 'LOOKUP' });
+    });
+
+    it('three distinct other accounts make it REVIEW (LOOKUP); the same account reporting twice counts once', async () => {
+      const [first, second, third, asker] = [await newAccount(), await newAccount(), await newAccount(), await newAccount()];
+      const email = letterEmail();
+      await report(email, first.keys.secretLive);
+      await report(email, first.keys.secretLive);
+      await report(email, second.keys.secretLive);
+      expect((await customerWith(email, asker.keys.secretLive)).data).toMatchObject({ action: 'ALLOW', source: 'RINGFENCE' });
+
+      await report(email, third.keys.secretLive);
+      const { data, features } = await customerWith(email, asker.keys.secretLive);
+
+      expect(data).toMatchObject({ action: 'REVIEW', source: 'LOOKUP' });
+      expect(features).toMatchObject({ lookupOwnIndicators: 0, lookupConsortiumAccounts: 3, decisionReason: expect.stringMatching(/other accounts/) });
+      // Never across data sets: the sandbox sees none of it.
+      expect((await customerWith(email, asker.keys.secretTest)).data).toMatchObject({ source: 'RINGFENCE' });
+      // Its own report makes it PREVENT.
+      await report(email, asker.keys.secretLive);
+      expect((await customerWith(email, asker.keys.secretLive)).data).toMatchObject({ action: 'PREVENT', source: 'LOOKUP' });
+    });
+
+    it('the number of other accounts is an account setting', async () => {
+      const [reporter, asker] = [await newAccount(), await newAccount()];
+      const email = letterEmail();
+      await report(email, reporter.keys.secretLive);
+      expect((await settle(asker.accountId, { lookupConsortiumMinAccounts: 1 })).status).toBe(200);
+      expect((await customerWith(email, asker.keys.secretLive)).data).toMatchObject({ action: 'REVIEW', source: 'LOOKUP' });
+
+      expect((await settle(asker.accountId, { lookupConsortiumMinAccounts: 2 })).status).toBe(200);
+      expect((await customerWith(email, asker.keys.secretLive)).data).toMatchObject({ action: 'ALLOW', source: 'RINGFENCE' });
+      for (const invalid of [0, 1.5, '3', 1001]) {
+        const refused = await settle(asker.accountId, { lookupConsortiumMinAccounts: invalid });
+        expect(refused.status).toBe(400);
+        expect((refused.body as Envelope).message).toMatch(/^lookupConsortiumMinAccounts: /);
+      }
+    });
+
+    it("with lookupLimitIndustry, only accounts of the same industry count", async () => {
+      const industry = `grocery-${Date.now()}-${(sequence += 1)}`;
+      const asker = await newAccount(industry);
+      const others = [await newAccount('travel'), await newAccount('travel'), await newAccount()];
+      const email = letterEmail();
+      for (const other of others) await report(email, other.keys.secretLive);
+      expect((await customerWith(email, asker.keys.secretLive)).data).toMatchObject({ action: 'REVIEW', source: 'LOOKUP' });
+
+      expect((await settle(asker.accountId, { lookupLimitIndustry: true, lookupConsortiumMinAccounts: 1 })).status).toBe(200);
+      const limited = await customerWith(email, asker.keys.secretLive);
+      expect(limited.data).toMatchObject({ action: 'ALLOW', source: 'RINGFENCE' });
+      expect(limited.features).toMatchObject({ lookupConsortiumAccounts: 0, knownFraudIndicators: 0 });
+
+      await report(email, (await newAccount(industry)).keys.secretLive);
+      expect((await customerWith(email, asker.keys.secretLive)).data).toMatchObject({ action: 'REVIEW', source: 'LOOKUP' });
+      expect((await settle(asker.accountId, { lookupLimitIndustry: 'yes' })).status).toBe(400);
+    });
+  });
+
   it('documents the three routes in the OpenAPI document', async () => {
     const document = await service.client.send<{ paths: Record<string, Record<string, { parameters?: Array<{ name: string }> }>> }>({
       path: '/openapi.json',

@@ -14,6 +14,13 @@ export interface AccountSettings {
   voucherThresholdComparison?: VoucherThresholdComparison;
   /** Per voucher type, what a voucher check uses when it sends no depth or threshold (or 0). */
   voucherTypes?: Record<string, VoucherTypeSettings>;
+  /**
+   * At checkpoints, how many distinct other accounts must have reported one of the request's
+   * known-fraud indicators before it makes the answer REVIEW; 3 when absent.
+   */
+  lookupConsortiumMinAccounts?: number;
+  /** At checkpoints, count other accounts' lookup evidence only from accounts of this account's industry; false when absent. */
+  lookupLimitIndustry?: boolean;
 }
 
 export type VoucherThresholdComparison = 'gte' | 'gt';

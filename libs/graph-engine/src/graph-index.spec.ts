@@ -239,4 +239,37 @@ describe('GraphIndex: decisions §4 rule by rule', () => {
     });
     expect(features.networkGrowthRate).toBeCloseTo(6 / 24, 12);
   });
+
+  it("a supplier's network: the same traversal from the supplier, fraud among its orders' customers and those sharing its details", () => {
+    const graph = new GraphIndex();
+    // An order links its customer and supplier; the supplier's payout card is also a customer's card.
+    graph.link('customer', 'buyer', 'supplier', 's', NOW);
+    graph.link('supplier', 's', 'card', 'k', NOW);
+    graph.link('customer', 'card-sharer', 'card', 'k', NOW);
+    graph.link('supplier', 's', 'email', 's@x', NOW);
+    expect(graph.networkFeatures('s', at(10), 'supplier')).toMatchObject({
+      hopsToFraud: -1,
+      networkSize: 5,
+      networkCustomers: 2,
+      maxOtherCustomers: { device: 0, card: 1, email: 0, phone: 0 },
+    });
+    graph.setLabel('card-sharer', 'FRAUDSTER');
+    expect(graph.networkFeatures('s', at(10), 'supplier').hopsToFraud).toBe(2);
+    // A customer of one of its orders with an unforgiven chargeback is one hop away.
+    graph.link('customer', 'buyer', 'chargeback', 'cb-1', NOW);
+    graph.setChargeback('cb-1', { forgiven: false });
+    expect(graph.networkFeatures('s', at(10), 'supplier').hopsToFraud).toBe(1);
+    graph.setChargeback('cb-1', { forgiven: true });
+    expect(graph.networkFeatures('s', at(10), 'supplier').hopsToFraud).toBe(2);
+    // A customer with the supplier's id is another node.
+    expect(graph.networkFeatures('s', at(10))).toMatchObject({ hopsToFraud: -1, networkSize: 1, networkCustomers: 1 });
+  });
+
+  it('an unknown supplier is a lone node with no customers, and asking does not create it', () => {
+    const graph = new GraphIndex();
+    graph.link('customer', 'c', 'supplier', 'known', NOW);
+    expect(graph.networkFeatures('unknown', at(10), 'supplier')).toMatchObject({ hopsToFraud: -1, networkSize: 1, networkCustomers: 0, shared: [] });
+    expect(graph.find('supplier', 'unknown')).toBeUndefined();
+    expect(graph.nodeCount).toBe(2);
+  });
 });

@@ -3,7 +3,7 @@ import type { ConnectFeatures, TraversalOptions } from './connect-features';
 import { resolveCaps } from './connect-features';
 import { connectStatistics } from './connect-statistics';
 import { CHARGEBACK, CUSTOM_NODE_KINDS, CUSTOMER, NODE_KINDS, type NodeKind, kindCode } from './node-kind';
-import type { NetworkFeatures, SharedAttribute, SharedAttributeKind } from './network-features';
+import type { NetworkFeatures, NetworkSubjectKind, SharedAttribute, SharedAttributeKind } from './network-features';
 import { SHARED_ATTRIBUTE_KINDS } from './network-features';
 import type { GraphView } from './traversal';
 import { LABEL_FRAUDSTER, LABEL_GENUINE, LABEL_NONE, LABEL_OTHER, TraversalScratch, TraversalStatistics, traverse } from './traversal';
@@ -196,8 +196,11 @@ export class GraphIndex implements GraphView {
    * bare request about an unknown customer.
    */
   connect(customerId: string, options: TraversalOptions): ConnectFeatures {
+    return this.connectFrom(this.find('customer', customerId) ?? this.ensureLone(CUSTOMER), options);
+  }
+
+  private connectFrom(start: number, options: TraversalOptions): ConnectFeatures {
     const caps = resolveCaps(options.caps);
-    const start = this.find('customer', customerId) ?? this.ensureLone();
     this.statistics.begin(caps, options.nowMs, this.hasTags);
     traverse(this, this.scratch, start, options.depth, caps, this.statistics);
     return connectStatistics(this.scratch, this.statistics, caps, (node) => this.trueTagsOf(node));
@@ -220,17 +223,22 @@ export class GraphIndex implements GraphView {
 
   /**
    * Network features for scoring: connect's traversal (hops to fraud, size, growth) plus, for
-   * each of the customer's devices, cards, e-mails and phones, the number of other customers
+   * each of the subject's devices, cards, e-mails and phones, the number of other customers
    * linked to it (counted over the node's full list, whatever its degree).
+   *
+   * The subject is a customer, or a supplier (payouts, supplier registrations): the same
+   * traversal from the supplier's node, so `hopsToFraud` is the distance to the nearest
+   * fraudster customer (1 for a customer of one of its orders, 2 for a customer sharing its
+   * e-mail, phone, device or card). An unknown subject is a lone node, not created.
    */
-  networkFeatures(customerId: string, options: TraversalOptions): NetworkFeatures {
-    const features = this.connect(customerId, options);
+  networkFeatures(subjectId: string, options: TraversalOptions, subjectKind: NetworkSubjectKind = 'customer'): NetworkFeatures {
+    const start = this.find(subjectKind, subjectId);
+    const features = this.connectFrom(start ?? this.ensureLone(kindCode(subjectKind)), options);
     const { queue, visited } = this.scratch;
     let networkCustomers = 0;
     for (let k = 0; k < visited; k += 1) if (this.kinds[queue[k]] === CUSTOMER) networkCustomers += 1;
     const maxOtherCustomers: Record<SharedAttributeKind, number> = { device: 0, card: 0, email: 0, phone: 0 };
     const shared: SharedAttribute[] = [];
-    const start = this.find('customer', customerId);
     if (start !== undefined) {
       const { neighbours, offset, degree } = this.arena;
       for (let i = offset[start]; i < offset[start] + degree[start]; i += 1) {
@@ -292,14 +300,14 @@ export class GraphIndex implements GraphView {
   }
 
   /**
-   * A traversal start for an unknown customer: a scratch node with no edges and no state,
-   * beyond the real ones, so the index's contents do not change.
+   * A traversal start for an unknown customer (or supplier): a scratch node of that kind with no
+   * edges and no state, beyond the real ones, so the index's contents do not change.
    */
-  private ensureLone(): number {
+  private ensureLone(kind: number): number {
     const lone = this.nodes;
     if (lone >= this.kinds.length) this.growNodes(lone + 1);
     this.arena.ensureNodes(lone + 1);
-    this.kinds[lone] = CUSTOMER;
+    this.kinds[lone] = kind;
     this.labels[lone] = LABEL_NONE;
     this.unforgivenChargebacks[lone] = 0;
     this.hasTags[lone] = 0;

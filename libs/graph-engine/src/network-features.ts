@@ -4,29 +4,32 @@ import type { NodeKind } from './node-kind';
 export const SHARED_ATTRIBUTE_KINDS = ['device', 'card', 'email', 'phone'] as const satisfies readonly NodeKind[];
 export type SharedAttributeKind = (typeof SHARED_ATTRIBUTE_KINDS)[number];
 
-/** One of the customer's devices, cards, e-mails or phones and how many others share it. */
+/** Whose network scoring asks about: a checkpoint's customer, or its supplier (payouts, supplier registrations). */
+export type NetworkSubjectKind = 'customer' | 'supplier';
+
+/** One of the subject's devices, cards, e-mails or phones and how many others share it. */
 export interface SharedAttribute {
   kind: SharedAttributeKind;
   identity: string;
-  /** Customers other than this one linked to the same node. */
+  /** Customers other than the subject linked to the same node. */
   otherCustomers: number;
 }
 
 /**
- * What the scoring service reads from the graph about one customer, from the same traversal and
- * caps as connect.
+ * What the scoring service reads from the graph about one customer (or supplier), from the same
+ * traversal and caps as connect.
  */
 export interface NetworkFeatures {
-  /** As connect's: edges to the nearest visited fraudster, 0 if the customer is one, else -1. */
+  /** As connect's: edges to the nearest visited fraudster customer, 0 if the subject is one, else -1. */
   hopsToFraud: number;
   /** Nodes visited (the customer included), not saturated at the node cap. */
   networkSize: number;
-  /** Customers visited, the customer included. */
+  /** Customers visited, a customer subject included. */
   networkCustomers: number;
   maxNodesHit: boolean;
   /** New edges per hour (the 24 h before now) among nodes visited at depth ≤ 6: connect's edgeGeneralGrowthRate. */
   networkGrowthRate: number;
-  /** Each of the customer's devices, cards, e-mails and phones, in the order first linked. */
+  /** Each of the subject's devices, cards, e-mails and phones, in the order first linked. */
   shared: SharedAttribute[];
   /** Per kind, the most customers other than this one sharing one of its nodes (0 when none). */
   maxOtherCustomers: Record<SharedAttributeKind, number>;

@@ -5,3 +5,4 @@ export * from './lookup-indicator.repository';
 export * from './lookup-submission';
 export * from './indicator-lookup';
 export * from './lookup-indicators';
+export * from './checkpoint-lookup';

@@ -1,4 +1,3 @@
-import type { Environment } from '@ringfence/contracts';
 import type { EvidenceKind, IndicatorRef, LookupTenant } from './indicator';
 
 /** An indicator as one POST reported it: when it was seen (epoch ms). */
@@ -56,6 +55,27 @@ export interface KnownIndicatorQuery {
   instrumentIds?: readonly string[];
 }
 
+/**
+ * What a checkpoint may know about one of its indicators: the asking account's own evidence in
+ * full, and the other accounts' only as a count of distinct accounts, their evidence by kind
+ * and when they last saw it. Only indicators with some such evidence are answered.
+ */
+export interface CheckpointIndicatorEvidence extends IndicatorRef {
+  /** The asking account's own evidence (same account, same data set). */
+  own: EvidenceCounts;
+  /** Distinct other accounts of the data set (of the asking account's industry, when limited) with evidence. */
+  otherAccounts: number;
+  /** Those accounts' evidence, counted by kind. */
+  otherEvidence: EvidenceCounts;
+  /** Epoch ms of those accounts' latest evidence; null when there is none. */
+  otherLastSeen: number | null;
+}
+
+export interface CheckpointEvidenceFilter {
+  /** Other accounts' evidence counts only when their industry equals the asking account's. */
+  limitIndustry?: boolean;
+}
+
 /** One evidence count per indicator the account removed. */
 export interface RemovedIndicator extends IndicatorRef {
   evidenceRemoved: number;
@@ -71,25 +91,30 @@ export interface LookupIndicatorRepository {
   add(tenant: LookupTenant, submission: IndicatorSubmission): Promise<void>;
   /** Summaries of the asked indicators that have visible evidence, in no particular order. */
   summarise(tenant: LookupTenant, indicators: readonly IndicatorRef[], filter?: EvidenceFilter): Promise<IndicatorEvidenceSummary[]>;
-  /** The scoring service's question: which of these are known, with how much evidence. Indexed. */
-  knownIndicators(
-    accountId: string,
-    environment: Environment,
-    values: KnownIndicatorQuery,
-    filter?: EvidenceFilter,
-  ): Promise<IndicatorEvidenceSummary[]>;
+  /**
+   * The scoring service's question at a checkpoint: which of these values have evidence, the
+   * account's own apart from the other accounts'. One indexed statement, also when nothing is known.
+   */
+  checkpointEvidence(tenant: LookupTenant, values: KnownIndicatorQuery, filter?: CheckpointEvidenceFilter): Promise<CheckpointIndicatorEvidence[]>;
   /** Removes the account's own records of these indicators and their evidence. */
   remove(tenant: LookupTenant, indicators: readonly IndicatorRef[]): Promise<RemovedIndicator[]>;
 }
 
 export const LOOKUP_INDICATOR_REPOSITORY = Symbol('LookupIndicatorRepository');
 
-/** The `knownIndicators` arguments as indicator references. */
+/** The `checkpointEvidence` arguments as indicator references, each (kind, value) once. */
 export function knownIndicatorRefs(values: KnownIndicatorQuery): IndicatorRef[] {
-  return [
+  const refs = [
     ...(values.emails ?? []).map((value) => ({ kind: 'email' as const, value })),
     ...(values.phones ?? []).map((value) => ({ kind: 'telephone' as const, value })),
     ...(values.ips ?? []).map((value) => ({ kind: 'ipAddress' as const, value })),
     ...(values.instrumentIds ?? []).map((value) => ({ kind: 'instrumentId' as const, value })),
   ];
+  const seen = new Set<string>();
+  return refs.filter(({ kind, value }) => {
+    const key = `${kind}\u0000${value}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

@@ -7,7 +7,7 @@ function repositoryWith(overrides: Partial<LookupIndicatorRepository> = {}): jes
   return {
     add: jest.fn().mockResolvedValue(undefined),
     summarise: jest.fn().mockResolvedValue([]),
-    knownIndicators: jest.fn().mockResolvedValue([]),
+    checkpointEvidence: jest.fn().mockResolvedValue([]),
     remove: jest.fn().mockResolvedValue([]),
     ...overrides,
   } as jest.Mocked<LookupIndicatorRepository>;

@@ -65,13 +65,19 @@ export interface GraphVoucherUsesReply {
   networkCustomers: number;
 }
 
+/** Whose network a checkpoint asks about: its customer, or its supplier (payouts, supplier registrations). */
+export const NETWORK_SUBJECT_KINDS = ['customer', 'supplier'] as const;
+
 /**
  * `ringfence.rpc.graph.network-features.v1`: what scoring reads from the graph about the
- * checkpoint's customer, after applying the checkpoint's own payload.
+ * checkpoint's customer (or supplier), after applying the checkpoint's own payload.
  */
 export class GraphNetworkFeaturesRequest extends WithSourcePayload {
+  /** The subject's id: a customerId, or a supplierId when `subjectKind` is `supplier`. */
   @IsString() @MinLength(1) @MaxLength(MAX_IDENTIFIER_LENGTH) customerId!: string;
   @IsInt() nowMs!: number;
+  /** Absent: `customer`. */
+  @IsOptional() @IsIn(NETWORK_SUBJECT_KINDS) subjectKind?: (typeof NETWORK_SUBJECT_KINDS)[number];
 }
 
 /** As `NetworkFeatures` of @ringfence/graph-engine, minus the per-attribute list. */

@@ -1,5 +1,6 @@
-import type { Environment } from '@ringfence/contracts';
 import {
+  type CheckpointEvidenceFilter,
+  type CheckpointIndicatorEvidence,
   type EvidenceCounts,
   type EvidenceFilter,
   type IndicatorEvidenceSummary,
@@ -26,6 +27,19 @@ interface SummaryRow {
   own_reports: number;
   first_seen: string;
   last_seen: string;
+}
+
+interface CheckpointEvidenceRow {
+  kind: IndicatorKind;
+  value: string;
+  own_chargebacks: number;
+  own_manual_reviews: number;
+  own_reports: number;
+  other_accounts: number;
+  other_chargebacks: number;
+  other_manual_reviews: number;
+  other_reports: number;
+  other_last_seen: string | null;
 }
 
 interface RemovedRow {
@@ -78,14 +92,29 @@ const SUMMARISE = `
                 WHERE other.industry = asking.industry))
    GROUP BY e.kind, e.value`;
 
-// Scoring asks at every checkpoint, and almost always about values nobody reported: this indexed
-// probe (about a third of the aggregate's cost on PGlite) answers those, and only a hit pays for
-// the aggregate. Without the filters it can only say yes more often than the aggregate, never less.
-const ANY_EVIDENCE = `
-  SELECT EXISTS (
-    SELECT 1 FROM unnest($2::text[], $3::text[]) AS asked(kind, value)
-      JOIN lookup_evidence e ON e.environment = $1 AND e.kind = asked.kind AND e.value = asked.value
-  ) AS known`;
+// Scoring asks at every checkpoint, and almost always about values nobody reported: one
+// statement, an index probe per asked value (`idx_lookup_evidence_indicator_seen_at`), which
+// returns no row when nothing matches. The asking account's evidence is counted apart; other
+// accounts' only as distinct accounts, counts and a latest time. `$5` limits other accounts to
+// the asking account's industry: a primary-key read of `accounts` per other account's matching
+// row, made only then (an account without an industry then sees only its own evidence).
+const CHECKPOINT_EVIDENCE = `
+  SELECT e.kind, e.value,
+         count(*) FILTER (WHERE e.account_id = $1 AND e.evidence_kind = 'chargeback')::int AS own_chargebacks,
+         count(*) FILTER (WHERE e.account_id = $1 AND e.evidence_kind = 'manualReview')::int AS own_manual_reviews,
+         count(*) FILTER (WHERE e.account_id = $1 AND e.evidence_kind = 'report')::int AS own_reports,
+         count(DISTINCT e.account_id) FILTER (WHERE e.account_id <> $1)::int AS other_accounts,
+         count(*) FILTER (WHERE e.account_id <> $1 AND e.evidence_kind = 'chargeback')::int AS other_chargebacks,
+         count(*) FILTER (WHERE e.account_id <> $1 AND e.evidence_kind = 'manualReview')::int AS other_manual_reviews,
+         count(*) FILTER (WHERE e.account_id <> $1 AND e.evidence_kind = 'report')::int AS other_reports,
+         max(e.seen_at) FILTER (WHERE e.account_id <> $1) AS other_last_seen
+    FROM unnest($3::text[], $4::text[]) AS asked(kind, value)
+    JOIN lookup_evidence e ON e.environment = $2 AND e.kind = asked.kind AND e.value = asked.value
+   WHERE e.account_id = $1
+      OR NOT $5::boolean
+      OR (SELECT other.industry FROM accounts other WHERE other.id = e.account_id)
+         = (SELECT asking.industry FROM accounts asking WHERE asking.id = $1)
+   GROUP BY e.kind, e.value`;
 
 // One statement, so a reader never sees the indicator without its evidence or the reverse.
 // The indicator's foreign key is checked at the end of the statement, when both are gone.
@@ -148,21 +177,21 @@ export class TypeOrmLookupIndicatorRepository implements LookupIndicatorReposito
     return rows.map(toSummary);
   }
 
-  async knownIndicators(
-    accountId: string,
-    environment: Environment,
+  async checkpointEvidence(
+    { accountId, environment }: LookupTenant,
     values: KnownIndicatorQuery,
-    filter?: EvidenceFilter,
-  ): Promise<IndicatorEvidenceSummary[]> {
+    filter: CheckpointEvidenceFilter = {},
+  ): Promise<CheckpointIndicatorEvidence[]> {
     const indicators = knownIndicatorRefs(values);
     if (indicators.length === 0) return [];
-    const [probe] = await queryRows<{ known: boolean }>(this.dataSource, ANY_EVIDENCE, [
+    const rows = await queryRows<CheckpointEvidenceRow>(this.dataSource, CHECKPOINT_EVIDENCE, [
+      accountId,
       environment,
       indicators.map((indicator) => indicator.kind),
       indicators.map((indicator) => indicator.value),
+      filter.limitIndustry ?? false,
     ]);
-    if (!probe?.known) return [];
-    return this.summarise({ accountId, environment }, indicators, filter);
+    return rows.map(toCheckpointEvidence);
   }
 
   async remove({ accountId, environment }: LookupTenant, indicators: readonly IndicatorRef[]): Promise<RemovedIndicator[]> {
@@ -198,5 +227,16 @@ function toSummary(row: SummaryRow): IndicatorEvidenceSummary {
     own,
     firstSeen: bigintToNumber(row.first_seen),
     lastSeen: bigintToNumber(row.last_seen),
+  };
+}
+
+function toCheckpointEvidence(row: CheckpointEvidenceRow): CheckpointIndicatorEvidence {
+  return {
+    kind: row.kind,
+    value: row.value,
+    own: { chargebacks: row.own_chargebacks, manualReviews: row.own_manual_reviews, reports: row.own_reports },
+    otherAccounts: row.other_accounts,
+    otherEvidence: { chargebacks: row.other_chargebacks, manualReviews: row.other_manual_reviews, reports: row.other_reports },
+    otherLastSeen: row.other_last_seen === null ? null : bigintToNumber(row.other_last_seen),
   };
 }

@@ -158,27 +158,109 @@ export function itBehavesLikeALookupIndicatorRepository(
     ]);
   });
 
-  it('answers the scoring question for e-mails, phones, IPs and instruments, only those known', async () => {
-    const tenant = await newTenant();
-    const theirs = await newTenant();
-    const email = buildSighting();
-    const phone = buildSighting({ kind: 'telephone', value: `+4477009${Math.floor(Math.random() * 1e5)}` });
-    const ip = buildSighting({ kind: 'ipAddress', value: '2001:db8::77' });
-    const card = buildSighting({ kind: 'instrumentId', value: `card-${email.value}` });
-    await lookup().add(tenant, buildSubmission({ indicators: [email, ip] }));
-    await lookup().add(theirs, buildSubmission({ indicators: [phone, card] }));
+  describe('at checkpoints (checkpointEvidence)', () => {
+    const none = { chargebacks: 0, manualReviews: 0, reports: 0 };
+    const byKind = <T extends IndicatorRef>(items: T[]) => [...items].sort((a, b) => a.kind.localeCompare(b.kind));
 
-    const known = await lookup().knownIndicators(tenant.accountId, tenant.environment, {
-      emails: [email.value, 'never-reported@example.com'],
-      phones: [phone.value],
-      ips: [ip.value],
-      instrumentIds: [card.value],
+    it('answers e-mails, phones, IPs and instruments with evidence, and only those', async () => {
+      const tenant = await newTenant();
+      const theirs = await newTenant();
+      const email = buildSighting();
+      const phone = buildSighting({ kind: 'telephone', value: `+4477009${Math.floor(Math.random() * 1e5)}` });
+      const ip = buildSighting({ kind: 'ipAddress', value: `2001:db8::${Math.floor(Math.random() * 0xffff).toString(16)}` });
+      const card = buildSighting({ kind: 'instrumentId', value: `card-${email.value}` });
+      await lookup().add(tenant, buildSubmission({ indicators: [email, ip] }));
+      await lookup().add(theirs, buildSubmission({ indicators: [phone, card] }));
+
+      const known = await lookup().checkpointEvidence(tenant, {
+        emails: [email.value, 'never-reported@example.com'],
+        phones: [phone.value],
+        ips: [ip.value],
+        instrumentIds: [card.value],
+      });
+
+      expect(byKind(known).map(refOf)).toEqual(byKind([email, ip, card, phone]).map(refOf));
+      await expect(lookup().checkpointEvidence(tenant, { emails: ['never-reported@example.com'] })).resolves.toEqual([]);
+      await expect(lookup().checkpointEvidence(tenant, {})).resolves.toEqual([]);
     });
 
-    expect(known.map(refOf).sort((a, b) => a.kind.localeCompare(b.kind))).toEqual(
-      [email, ip, card, phone].map(refOf).sort((a, b) => a.kind.localeCompare(b.kind)),
-    );
-    expect(known.find((summary) => summary.kind === 'instrumentId')).toMatchObject({ chargebacks: 1, own: { chargebacks: 0 } });
+    it("keeps the account's own evidence apart from other accounts', which it counts by distinct account", async () => {
+      const mine = await newTenant();
+      const [first, second] = [await newTenant(), await newTenant()];
+      const email = buildSighting({ seenAt: SEEN_AT });
+      await lookup().add(mine, { indicators: [email], evidence: [buildManualReview()] });
+      await lookup().add(first, { indicators: [{ ...email, seenAt: SEEN_AT - DAY_MS }], evidence: [buildChargeback(), buildChargeback()] });
+      await lookup().add(first, { indicators: [{ ...email, seenAt: SEEN_AT + DAY_MS }], evidence: [buildManualReview()] });
+      await lookup().add(second, { indicators: [{ ...email, seenAt: SEEN_AT - 2 * DAY_MS }], evidence: [buildReport()] });
+
+      await expect(lookup().checkpointEvidence(mine, { emails: [email.value, email.value] })).resolves.toEqual([
+        {
+          kind: 'email',
+          value: email.value,
+          own: { chargebacks: 0, manualReviews: 1, reports: 0 },
+          otherAccounts: 2,
+          otherEvidence: { chargebacks: 2, manualReviews: 1, reports: 1 },
+          otherLastSeen: SEEN_AT + DAY_MS,
+        },
+      ]);
+      // Seen from another account, the asking one is one of the others.
+      await expect(lookup().checkpointEvidence(second, { emails: [email.value] })).resolves.toMatchObject([
+        { own: { chargebacks: 0, manualReviews: 0, reports: 1 }, otherAccounts: 2, otherEvidence: { chargebacks: 2, manualReviews: 2, reports: 0 } },
+      ]);
+    });
+
+    it("answers only other accounts' evidence when the account has none of its own", async () => {
+      const mine = await newTenant();
+      const theirs = await newTenant();
+      const phone = buildSighting({ kind: 'telephone', value: `+4477008${Math.floor(Math.random() * 1e5)}` });
+      await lookup().add(theirs, { indicators: [phone], evidence: [buildReport()] });
+
+      await expect(lookup().checkpointEvidence(mine, { phones: [phone.value] })).resolves.toEqual([
+        { kind: 'telephone', value: phone.value, own: none, otherAccounts: 1, otherEvidence: { ...none, reports: 1 }, otherLastSeen: SEEN_AT },
+      ]);
+    });
+
+    it("answers the account's own evidence with no other account as zero others", async () => {
+      const mine = await newTenant();
+      const card = buildSighting({ kind: 'instrumentId', value: `card-${Math.random()}` });
+      await lookup().add(mine, { indicators: [card], evidence: [buildChargeback()] });
+
+      await expect(lookup().checkpointEvidence(mine, { instrumentIds: [card.value] })).resolves.toEqual([
+        { kind: 'instrumentId', value: card.value, own: { ...none, chargebacks: 1 }, otherAccounts: 0, otherEvidence: none, otherLastSeen: null },
+      ]);
+    });
+
+    it("limits other accounts to the asking account's industry when asked; its own evidence always counts", async () => {
+      const industry = `industry-${Date.now()}-${Math.random()}`;
+      const mine = await newTenant(industry);
+      const sameIndustry = await newTenant(industry);
+      const otherIndustry = await newTenant('travel');
+      const noIndustry = await newTenant(null);
+      const email = buildSighting();
+      await lookup().add(mine, { indicators: [email], evidence: [buildReport()] });
+      for (const tenant of [sameIndustry, otherIndustry, noIndustry]) await lookup().add(tenant, { indicators: [email], evidence: [buildChargeback()] });
+
+      await expect(lookup().checkpointEvidence(mine, { emails: [email.value] }, { limitIndustry: true })).resolves.toMatchObject([
+        { own: { reports: 1 }, otherAccounts: 1, otherEvidence: { chargebacks: 1 } },
+      ]);
+      await expect(lookup().checkpointEvidence(mine, { emails: [email.value] }, { limitIndustry: false })).resolves.toMatchObject([
+        { own: { reports: 1 }, otherAccounts: 3, otherEvidence: { chargebacks: 3 } },
+      ]);
+      await expect(lookup().checkpointEvidence(noIndustry, { emails: [email.value] }, { limitIndustry: true })).resolves.toEqual([
+        { kind: 'email', value: email.value, own: { ...none, chargebacks: 1 }, otherAccounts: 0, otherEvidence: none, otherLastSeen: null },
+      ]);
+    });
+
+    it('sees nothing of another data set, its own account\'s included', async () => {
+      const live = await newTenant('marketplace', 'live');
+      const email = buildSighting();
+      await lookup().add(live, buildSubmission({ indicators: [email] }));
+      const other = await newTenant();
+      await lookup().add(other, buildSubmission({ indicators: [email] }));
+
+      await expect(lookup().checkpointEvidence({ ...live, environment: 'test' }, { emails: [email.value] })).resolves.toEqual([]);
+      await expect(lookup().checkpointEvidence({ ...other, environment: 'test' }, { emails: [email.value] })).resolves.toEqual([]);
+    });
   });
 
   it("removes only the account's own records, answering the evidence removed per indicator", async () => {

@@ -77,7 +77,11 @@ export class GraphQueryResponders implements OnModuleInit {
     const graph = await this.graphs.apply(scope, changes);
     const timer = graphQueryDuration.startTimer({ query: 'network-features' });
     try {
-      const { shared: _perAttribute, ...features } = graph.index.networkFeatures(payload.customerId, { depth: CONNECT_MAX_DEPTH, nowMs: payload.nowMs });
+      const { shared: _perAttribute, ...features } = graph.index.networkFeatures(
+        payload.customerId,
+        { depth: CONNECT_MAX_DEPTH, nowMs: payload.nowMs },
+        payload.subjectKind ?? 'customer',
+      );
       return features;
     } finally {
       timer();

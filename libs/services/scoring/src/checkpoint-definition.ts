@@ -1,4 +1,4 @@
-import type { Checkpoint, EventTopic, GraphSourceTopic, RpcTopic, RpcTopicMap, WarningDto } from '@ringfence/contracts';
+import type { Checkpoint, EventTopic, GraphSourceTopic, LabelCategory, RpcTopic, RpcTopicMap, WarningDto } from '@ringfence/contracts';
 import type { EntityKind, EntityUpdate } from '@ringfence/entities';
 import type { Decision, ScoreContribution } from '@ringfence/scoring-engine';
 import type { InputClass } from '@ringfence/service-runtime';
@@ -15,8 +15,15 @@ export interface EntityReference {
   id: string;
 }
 
+/** A voucher redemption's code and type: the scorer asks the graph for the code's uses in the redeemer's network. */
+export interface VoucherUse {
+  voucherCode: string;
+  voucherType?: string;
+}
+
 /** What the scorer worked out, for the definition to shape into its checkpoint's reply. */
 export interface CheckpointOutcome {
+  /** Its `reason` is for the decision event only: replies take action, source and score. */
   decision: Decision;
   scoreId: string;
   warnings: WarningDto[];
@@ -44,5 +51,12 @@ export interface CheckpointDefinition<R extends RpcTopic = RpcTopic> {
    * is judged on its own signals: the PSP sends little about the customer.
    */
   scoresIdentity: boolean;
+  /**
+   * Label categories that decide this checkpoint besides the subject's fraud category
+   * (PAYMENT_FRAUD for customers, SUPPLIER_FRAUD for suppliers): REFUND_ABUSE at refunds.
+   */
+  customerLabelCategories?: readonly LabelCategory[];
+  /** The voucher a redemption uses, whose network abuse count the answer considers. */
+  voucherUse?(payload: RpcTopicMap[R]['request']): VoucherUse | null;
   reply(payload: RpcTopicMap[R]['request'], outcome: CheckpointOutcome): RpcTopicMap[R]['reply'];
 }

@@ -44,7 +44,14 @@ export const customerCheckpoint: CheckpointDefinition<typeof RpcTopics.customerC
   references: (payload) => reference('customer', payload.customer.customerId, onlyIdentifies(payload.customer, 'customerId')),
   signals: noSignals,
   scoresIdentity: true,
-  reply: (payload, { decision, scoreId, warnings }) => ({ ...decision, customerId: payload.customer.customerId, scoreId, warnings }),
+  reply: (payload, { decision, scoreId, warnings }) => ({
+    action: decision.action,
+    score: decision.score,
+    source: decision.source,
+    customerId: payload.customer.customerId,
+    scoreId,
+    warnings,
+  }),
 };
 
 export const voucherRedemptionCheckpoint: CheckpointDefinition<typeof RpcTopics.voucherRedemptionCheckpoint> = {
@@ -61,8 +68,11 @@ export const voucherRedemptionCheckpoint: CheckpointDefinition<typeof RpcTopics.
   ],
   signals: noSignals,
   scoresIdentity: true,
+  voucherUse: (payload) => ({ voucherCode: payload.voucherRedemption.voucherCode, voucherType: payload.voucherRedemption.voucherType }),
   reply: (payload, { decision, scoreId, warnings }) => ({
-    ...decision,
+    action: decision.action,
+    score: decision.score,
+    source: decision.source,
     customerId: redeemingCustomerId(payload),
     scoreId,
     warnings,
@@ -129,6 +139,8 @@ export const refundCheckpoint: CheckpointDefinition<typeof RpcTopics.refundCheck
   ],
   signals: (payload) => refundSignals(fields(payload)),
   scoresIdentity: true,
+  // A refund abuser's refunds are prevented; NOT_REFUND_ABUSE allows them (the most severe label wins).
+  customerLabelCategories: ['REFUND_ABUSE'],
   reply: (payload, { decision }) => ({ customerId: payload.customer.customerId, action: decision.action, source: decision.source, rules: noRules }),
 };
 

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { ACCOUNT_REPOSITORY, type AccountRepository, type AccountSettings, voucherCheckPolicy, voucherCheckRecommendation } from '@ringfence/accounts';
 import type { MessageBus } from '@ringfence/bus';
 import {
   type Environment,
@@ -20,11 +21,19 @@ import {
   mergeDocument,
 } from '@ringfence/entities';
 import { LABEL_REPOSITORY, type LabelRepository } from '@ringfence/labels';
-import { LOOKUP_INDICATOR_REPOSITORY, type LookupIndicatorRepository } from '@ringfence/lookup';
+import { LOOKUP_INDICATOR_REPOSITORY, type LookupIndicatorRepository, checkpointLookup, checkpointLookupPolicy } from '@ringfence/lookup';
 import { type Logger, type RingfenceConfig, newEventId, prefixedId } from '@ringfence/platform';
-import { DEFAULT_THRESHOLDS, decide, extractCustomerFeatures, networkSignals, scoreContributions, scoreCustomer } from '@ringfence/scoring-engine';
+import {
+  DEFAULT_THRESHOLDS,
+  type VoucherNetworkSignal,
+  decide,
+  extractCustomerFeatures,
+  networkSignals,
+  scoreContributions,
+  scoreCustomer,
+} from '@ringfence/scoring-engine';
 import { MESSAGE_BUS, RINGFENCE_CONFIG, ROOT_LOGGER, recommendationsGiven } from '@ringfence/service-runtime';
-import type { CheckpointDefinition, EntityReference } from './checkpoint-definition';
+import type { CheckpointDefinition, CheckpointSubject, EntityReference } from './checkpoint-definition';
 import { indicatorsOf } from './payload-indicators';
 
 const WARNING_CLASSES: Record<EntityReference['kind'], string> = {
@@ -41,11 +50,19 @@ export const WARNINGS_HELP_URL = 'https://github.com/ringfence/ringfence/blob/ma
 /** The label category whose verdict decides a subject's checkpoints. */
 const FRAUD_CATEGORY = { customer: 'PAYMENT_FRAUD', supplier: 'SUPPLIER_FRAUD' } as const;
 
+/** What the graph said about the subject: its network, and a redemption's voucher network. */
+interface GraphAnswer {
+  network: GraphNetworkFeaturesReply | null;
+  voucherNetwork: VoucherNetworkSignal | null;
+}
+
 /**
  * Scores any checkpoint the same way: the subject as stored merged in memory with this request
- * (read your own writes), its identity model plus the checkpoint's own signals, then decisions
- * §1's precedence over labels, chargebacks, known-fraud lookups and the model. Every
- * recommendation is published on the decision feed.
+ * (read your own writes), its identity model plus the checkpoint's own signals and its network
+ * (customers and suppliers alike), then decisions §1's precedence over labels, chargebacks,
+ * known-fraud lookups, the network (a redemption's voucher network included) and the model.
+ * Every recommendation is published on the decision feed with the features it was made from
+ * and the reason of its source.
  */
 @Injectable()
 export class CheckpointScorer {
@@ -54,6 +71,7 @@ export class CheckpointScorer {
     @Inject(ENTITY_DOCUMENT_REPOSITORY) private readonly documents: EntityDocumentRepository,
     @Inject(LABEL_REPOSITORY) private readonly labels: LabelRepository,
     @Inject(LOOKUP_INDICATOR_REPOSITORY) private readonly indicators: LookupIndicatorRepository,
+    @Inject(ACCOUNT_REPOSITORY) private readonly accounts: AccountRepository,
     @Inject(RINGFENCE_CONFIG) private readonly config: RingfenceConfig,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
   ) {}
@@ -68,23 +86,32 @@ export class CheckpointScorer {
     // Generic walks over the payload read its wire form (open objects as the client sent them).
     const json = toWireJson(payload);
     const updates = definition.updates(json);
-    const [stored, labels, warnings, network] = await Promise.all([
+    const settingsRead = this.settingsOf(accountId);
+    const [stored, labels, warnings, settings, graph] = await Promise.all([
       this.documents.find({ accountId, environment, kind: subject.kind, entityId: subject.id }),
       this.labels.currentLabels(accountId, environment, subject.kind, subject.id),
       this.warnings(accountId, environment, definition.references(payload)),
-      subject.kind === 'customer' ? this.networkOf(definition, message, subject.id, timestamp, json) : null,
+      settingsRead,
+      this.graphOf(definition, message, subject, timestamp, json, settingsRead),
     ]);
+    const { network, voucherNetwork } = graph;
     const fields = this.withRequest(stored, updates, subject, timestamp)?.fields ?? {};
-    const known = await this.indicators.knownIndicators(accountId, environment, indicatorsOf(fields, json));
+    const lookupPolicy = checkpointLookupPolicy(settings);
+    const evidence = await this.indicators.checkpointEvidence({ accountId, environment }, indicatorsOf(fields, json), {
+      limitIndustry: lookupPolicy.limitIndustry,
+    });
+    const lookup = checkpointLookup(evidence, lookupPolicy, timestamp);
     const features = extractCustomerFeatures(fields, typeof fields.lastDeviceId === 'string', timestamp);
-    const signals = [...definition.signals(payload), ...networkSignals(network)];
+    const signals = [...definition.signals(payload), ...networkSignals(subject.kind === 'customer' ? network : null)];
     const model = definition.scoresIdentity ? scoreCustomer(features, DEFAULT_THRESHOLDS, signals) : scoreContributions(signals);
+    const labelCategories = [FRAUD_CATEGORY[subject.kind], ...(subject.kind === 'customer' ? (definition.customerLabelCategories ?? []) : [])];
     const decision = decide({
-      label: labels[FRAUD_CATEGORY[subject.kind]]?.review ?? null,
+      labels: labelCategories.map((category) => labels[category]?.review).filter((review): review is NonNullable<typeof review> => review !== undefined),
       unforgivenChargeback: subject.kind === 'customer' && hasUnforgivenChargeback(fields),
       ruleAction: null,
-      knownFraudIndicators: known.length,
+      lookup: lookup.verdict,
       hopsToFraud: network?.hopsToFraud ?? -1,
+      voucherNetwork,
       model,
     });
     const recommendation = definition.reply(payload, { decision, scoreId: prefixedId('scr'), warnings });
@@ -96,30 +123,85 @@ export class CheckpointScorer {
         checkpoint: definition.checkpoint,
         timestamp,
         recommendation,
-        features: { ...features, modelScore: model.score, modelAction: model.action, knownFraudIndicators: known.length, network },
+        features: {
+          ...features,
+          modelScore: model.score,
+          modelAction: model.action,
+          ...lookup.features,
+          ...(definition.voucherUse
+            ? { voucherNetworkUses: voucherNetwork?.uses ?? null, voucherAbuseThreshold: voucherNetwork?.threshold ?? null, voucherAbuse: voucherNetwork?.abuse ?? false }
+            : {}),
+          ...networkFeatureFields(network),
+          decisionReason: decision.reason,
+        },
       } as EventTopicMap[typeof definition.decisionTopic],
     });
     recommendationsGiven.labels(definition.checkpoint, decision.action, decision.source).inc();
     return recommendation;
   }
 
+  /** The account's settings (defaults when it is unknown), read with the checkpoint's other reads. */
+  private async settingsOf(accountId: string): Promise<AccountSettings> {
+    return (await this.accounts.findById(accountId))?.settings ?? {};
+  }
+
   /**
-   * The customer's network from the graph service, with this request's own links applied first.
-   * The graph informs the score but must not sink the checkpoint: when it does not answer in
-   * half the checkpoint's budget, the customer is scored without it (null; logged).
+   * What the graph says within half the checkpoint's budget: the subject's network, with this
+   * request's links applied first; then, for a voucher redemption, the voucher check's count of
+   * the code's successful uses in the redeemer's network, this redemption included (asked after
+   * the network, so that the request's own links and redemption are in the graph). Neither may
+   * sink the checkpoint: what does not answer in time is left out (null; logged).
+   */
+  private async graphOf<R extends RpcTopic>(
+    definition: CheckpointDefinition<R>,
+    message: MessageEnvelope<RpcTopicMap[R]['request']>,
+    subject: CheckpointSubject,
+    nowMs: number,
+    json: Record<string, unknown>,
+    settingsRead: Promise<AccountSettings>,
+  ): Promise<GraphAnswer> {
+    const deadline = Date.now() + Math.max(1, Math.floor(this.config.rpcTimeoutMs / 2));
+    const network = await this.networkOf(definition, message, subject, nowMs, json, deadline);
+    const voucher = definition.voucherUse?.(message.payload) ?? null;
+    if (voucher === null || network === null || subject.kind !== 'customer') return { network, voucherNetwork: null };
+    const settings = await settingsRead;
+    if (settings.voucherAbuseEnabled === false) return { network, voucherNetwork: null };
+    const policy = voucherCheckPolicy(settings, { voucherType: voucher.voucherType });
+    try {
+      const { uses } = await this.bus.request(
+        RpcTopics.graphVoucherUses,
+        { ...message, eventId: newEventId(), payload: { customerId: subject.id, voucherCode: voucher.voucherCode, depth: policy.depth } },
+        { timeoutMs: Math.max(1, deadline - Date.now()) },
+      );
+      return { network, voucherNetwork: { uses, threshold: policy.threshold, abuse: voucherCheckRecommendation(uses, policy) === 'ABUSE' } };
+    } catch (error) {
+      this.logger.warn({ checkpoint: definition.checkpoint, traceId: message.traceId, err: error }, 'scored without the voucher network: the graph did not answer');
+      return { network, voucherNetwork: null };
+    }
+  }
+
+  /**
+   * The subject's network (a customer's or a supplier's) from the graph service, with this
+   * request's own links applied first. The graph informs the score but must not sink the
+   * checkpoint: when it does not answer by `deadline`, the subject is scored without it (null; logged).
    */
   private async networkOf<R extends RpcTopic>(
     definition: CheckpointDefinition<R>,
     message: MessageEnvelope<unknown>,
-    customerId: string,
+    subject: CheckpointSubject,
     nowMs: number,
     json: Record<string, unknown>,
+    deadline: number,
   ): Promise<GraphNetworkFeaturesReply | null> {
     try {
       return await this.bus.request(
         RpcTopics.graphNetworkFeatures,
-        { ...message, eventId: newEventId(), payload: { customerId, nowMs, sourceTopic: definition.ingestTopic, sourcePayload: json } },
-        { timeoutMs: Math.max(1, Math.floor(this.config.rpcTimeoutMs / 2)) },
+        {
+          ...message,
+          eventId: newEventId(),
+          payload: { customerId: subject.id, subjectKind: subject.kind, nowMs, sourceTopic: definition.ingestTopic, sourcePayload: json },
+        },
+        { timeoutMs: Math.max(1, deadline - Date.now()) },
       );
     } catch (error) {
       this.logger.warn({ checkpoint: definition.checkpoint, traceId: message.traceId, err: error }, 'scored without network features: the graph did not answer');
@@ -145,4 +227,24 @@ export class CheckpointScorer {
         msg: `No ${reference.kind} with id ${reference.id} is known to this account.`,
       }));
   }
+}
+
+/**
+ * The graph's answer as flat decision-event features (the feed's features are scalars):
+ * `networkAnswered` false when the graph did not answer in time, and then nothing else.
+ */
+function networkFeatureFields(network: GraphNetworkFeaturesReply | null): Record<string, number | boolean> {
+  if (network === null) return { networkAnswered: false };
+  return {
+    networkAnswered: true,
+    networkHopsToFraud: network.hopsToFraud,
+    networkSize: network.networkSize,
+    networkCustomers: network.networkCustomers,
+    networkMaxNodesHit: network.maxNodesHit,
+    networkGrowthRate: network.networkGrowthRate,
+    networkSharedDeviceCustomers: network.maxOtherCustomers.device,
+    networkSharedCardCustomers: network.maxOtherCustomers.card,
+    networkSharedEmailCustomers: network.maxOtherCustomers.email,
+    networkSharedPhoneCustomers: network.maxOtherCustomers.phone,
+  };
 }

@@ -1,7 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ACTIONS, type Action } from '@ringfence/contracts';
-import { IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { IsVoucherTypeSettingsMap, VOUCHER_THRESHOLD_COMPARISONS as COMPARISONS } from './voucher-type-settings.validator';
+
+/** The most distinct other accounts a checkpoint's lookup REVIEW may be set to require. */
+const LOOKUP_CONSORTIUM_MAX_ACCOUNTS = 1000;
 
 export class CreateAccountRequestDto {
   @ApiProperty({ example: 'acme-eats', minLength: 1, maxLength: 100 })
@@ -55,6 +58,8 @@ export class AccountSettingsDto {
   @ApiPropertyOptional({ enum: COMPARISONS }) voucherThresholdComparison?: 'gte' | 'gt';
   @ApiPropertyOptional({ type: 'object', additionalProperties: { $ref: '#/components/schemas/VoucherTypeSettingsDto' } })
   voucherTypes?: Record<string, VoucherTypeSettingsDto>;
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: LOOKUP_CONSORTIUM_MAX_ACCOUNTS, example: 3 }) lookupConsortiumMinAccounts?: number;
+  @ApiPropertyOptional({ example: false }) lookupLimitIndustry?: boolean;
 }
 
 export class KeySummaryDto {
@@ -108,6 +113,22 @@ export class UpdateAccountSettingsRequestDto {
     description: 'Per voucher type (`voucherType` of the check), the depth and threshold used when a check sends 0 or none. Replaces the whole map when sent.',
   })
   @IsOptional() @IsVoucherTypeSettingsMap() voucherTypes?: Record<string, VoucherTypeSettingsDto>;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: LOOKUP_CONSORTIUM_MAX_ACCOUNTS,
+    example: 3,
+    description:
+      "At checkpoints, how many distinct other accounts must have reported one of the request's known-fraud indicators (POST /v2/lookup) before that alone makes the answer REVIEW (`source: LOOKUP`); default 3. Other accounts' reports never make it PREVENT; the account's own do.",
+  })
+  @IsOptional() @IsInt() @Min(1) @Max(LOOKUP_CONSORTIUM_MAX_ACCOUNTS) lookupConsortiumMinAccounts?: number;
+
+  @ApiPropertyOptional({
+    example: true,
+    description: "At checkpoints, count other accounts' lookup evidence only from accounts of this account's industry (as `limitIndustry=true` on GET /v2/lookup); default false.",
+  })
+  @IsOptional() @IsBoolean() lookupLimitIndustry?: boolean;
 }
 
 export class AccountResponseDto {

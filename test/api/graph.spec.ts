@@ -30,12 +30,12 @@ describe('the graph over HTTPS (embedded): connect, voucher check, network featu
     expect(response.status).toBe(200);
     return response.body;
   };
-  /** Waits until the graph has consumed the ingest events (the network reaches `customers`). */
-  const networkOf = (customerId: string, customers: number) =>
-    eventually(async () => {
-      const features = await connectFeatures(customerId);
-      return features.customerCount === customers ? features : null;
-    });
+  /** The network on the very next request: every write answered before it counts (read your writes). */
+  const networkOf = async (customerId: string, customers: number) => {
+    const features = await connectFeatures(customerId);
+    expect(features.customerCount).toBe(customers);
+    return features;
+  };
   const customer = (customerId: string, fields: Body = {}, deviceId?: string) =>
     post('/v2/customer', { timestamp: Date.now(), customer: { customerId, ...fields }, ...(deviceId ? { deviceId } : {}) });
 
@@ -73,11 +73,8 @@ describe('the graph over HTTPS (embedded): connect, voucher check, network featu
     expect((await customer(fraudster, {}, device)).status).toBe(200);
     expect((await post(`/v2/customer/${fraudster}/labels`, { category: 'PAYMENT_FRAUD', review: 'FRAUDSTER' })).status).toBe(200);
     expect((await customer(honest, { email: `${honest}@example.com`, emailVerifiedTime: Date.now() - 1000, registrationTime: Date.now() - 400 * 24 * HOUR, name: 'Honest Person', telephone: '+447700900123', telephoneVerifiedTime: Date.now() - 1000 }, device)).status).toBe(200);
-    const features = await eventually(async () => {
-      const answer = await connectFeatures(honest);
-      return answer.hopsToFraud === 2 ? answer : null;
-    });
-    expect(features).toMatchObject({ reviewedFraudsterCount: 1, deviceCount: 1, customerCount: 2 });
+    const features = await connectFeatures(honest);
+    expect(features).toMatchObject({ hopsToFraud: 2, reviewedFraudsterCount: 1, deviceCount: 1, customerCount: 2 });
     const checkpoint = await customer(honest, { email: `${honest}@example.com`, emailVerifiedTime: Date.now() - 1000, registrationTime: Date.now() - 400 * 24 * HOUR, name: 'Honest Person', telephone: '+447700900123', telephoneVerifiedTime: Date.now() - 1000 }, device);
     expect(checkpoint.body.data).toMatchObject({ action: 'REVIEW', source: 'NETWORK' });
   });
@@ -87,17 +84,17 @@ describe('the graph over HTTPS (embedded): connect, voucher check, network featu
     const transaction = { timestamp: Date.now(), transaction: { transactionId, amount: 1000, currency: 'GBP', type: 'auth', success: true }, customer: { customerId: buyer } };
     expect((await post('/psp/transaction', transaction)).status).toBe(200);
     // The dispute names only the transaction: its customer comes from the stored transaction.
+    // Known gap: ingestion and the graph resolve that customer from the entity store, which the
+    // transaction's own event fills asynchronously; a dispute handled before it stays unlinked.
+    // Until disputes are resolved in either order, the test waits for the stored transaction.
     const documents = service.app.get<EntityDocumentRepository>(ENTITY_DOCUMENT_REPOSITORY);
     await eventually(() => documents.find({ accountId, environment: 'test', kind: 'transaction', entityId: transactionId }));
     const dispute = (fields: Body) => post('/psp/dispute', { timestamp: Date.now(), dispute: { disputeId, transactionId, amount: 1000, currency: 'GBP', ...fields } });
     expect((await dispute({ stage: 'CHARGEBACK' })).status).toBe(200);
-    await eventually(async () => ((await connectFeatures(buyer)).hopsToFraud === 0 ? true : null));
+    expect((await connectFeatures(buyer)).hopsToFraud).toBe(0);
     expect((await dispute({ stage: 'CHARGEBACK', outcome: 'WON' })).status).toBe(200);
-    const after = await eventually(async () => {
-      const answer = await connectFeatures(buyer);
-      return answer.hopsToFraud === -1 ? answer : null;
-    });
-    expect(after.chargebackCount).toBe(1);
+    const after = await connectFeatures(buyer);
+    expect(after).toMatchObject({ hopsToFraud: -1, chargebackCount: 1 });
   });
 
   it('voucher check: counts successful uses across the network up to the depth, with the account\'s settings', async () => {
@@ -112,7 +109,7 @@ describe('the graph over HTTPS (embedded): connect, voucher check, network featu
     await networkOf(checker, 3);
     const check = (body: Body) => post('/v2/voucher/check', { timestamp: Date.now(), customerId: checker, voucherCode: code, ...body });
     // Two successful uses (the failed one does not count): under the default threshold of 3 …
-    await eventually(async () => ((await check({ threshold: 2 })).body.recommendation === 'ABUSE' ? true : null));
+    expect((await check({ threshold: 2 })).body.recommendation).toBe('ABUSE');
     expect((await check({})).body).toEqual({ timestamp: expect.any(Number), recommendation: 'OK' });
     // … and the device is one hop away, the other customers two: depth 1 sees none of their uses.
     expect((await check({ threshold: 1, depth: 1 })).body.recommendation).toBe('OK');
@@ -145,14 +142,14 @@ describe('the graph over HTTPS (embedded): connect, voucher check, network featu
     expect((await customer(right, { telephone: `07700 900${number}`, telephoneCountry: 'GB' })).status).toBe(200);
     const before = await networkOf(left, 2);
     expect(before.phoneCount).toBe(1);
-    // Checkpoints apply their links in memory at once; wait until the graph consumer has written them.
+    // The graph consumer writes the store before the index, and the connect above waited for it.
     const store = service.app.get<GraphStore>(GRAPH_STORE);
     const storedLinksOf = async (customerId: string) => {
       const links: GraphChange[] = [];
       for await (const batch of store.load({ accountId, environment: 'test' })) links.push(...batch.filter((change) => change.type === 'link' && [change.a.identity, change.b.identity].includes(customerId)));
       return links;
     };
-    await eventually(async () => ((await storedLinksOf(right)).length === 1 ? true : null));
+    expect(await storedLinksOf(right)).toHaveLength(1);
     const dataDir = service.dataDir;
     await service.close();
     service = await startEmbeddedService({ DATA_DIR: dataDir });

@@ -23,6 +23,13 @@ export interface SubscribeOptions {
    * the work (Kafka consumer-group semantics, reproduced by the in-process bus).
    */
   group: string;
+  /**
+   * For handlers that apply an event to memory and leave its durable write for later (write
+   * behind): the bus awaits this before it commits the offsets of handled events, so an
+   * offset is never committed for an event whose effects are not yet durable. A throw leaves
+   * the offsets uncommitted (tried again later; a crash redelivers).
+   */
+  beforeCommit?: () => Promise<void>;
 }
 
 /** A consumer group whose state a responder reads, and the topics that feed that state. */

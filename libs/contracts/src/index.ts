@@ -87,3 +87,4 @@ export * from './http/labels/label-vocabulary';
 export * from './http/labels/label-request.dto';
 export * from './http/labels/label.response.dto';
 export * from './messages/topic-payloads';
+export * from './http/responses/warning-help';

@@ -81,6 +81,7 @@ class ConsumerLane {
     readonly topic: string,
     private readonly handler: AnyEventHandler,
     private readonly settings: LaneSettings,
+    private readonly beforeCommit: (() => Promise<void>) | undefined,
   ) {}
 
   async loadOffset(): Promise<void> {
@@ -237,6 +238,7 @@ class ConsumerLane {
     while (this.committed < this.position) {
       const target = this.position;
       try {
+        await this.beforeCommit?.();
         await this.settings.eventLog.commitOffset(this.group, this.topic, target);
         this.committed = target;
       } catch (error) {
@@ -305,7 +307,7 @@ export class InProcessMessageBus implements MessageBus {
     if (lanes.some((lane) => lane.group === options.group)) {
       throw new Error(`group ${options.group} already consumes ${topic}`);
     }
-    const lane = new ConsumerLane(options.group, topic, handler as AnyEventHandler, this.laneSettings);
+    const lane = new ConsumerLane(options.group, topic, handler as AnyEventHandler, this.laneSettings, options.beforeCommit);
     lanes.push(lane);
     this.lanesByTopic.set(topic, lanes);
     this.lanes.push(lane);

@@ -197,6 +197,8 @@ export class KafkaMessageBus implements MessageBus {
   private readonly respondedTopics = new Set<string>();
   /** Per request topic, the groups whose state its responder reads (read your writes). */
   private readonly consistentWith = new Map<string, readonly ReadDependency[]>();
+  /** Per group and topic, what makes handled events durable before kafkajs commits them. */
+  private readonly beforeCommits = new Map<string, () => Promise<void>>();
   private readonly readBarrier: KafkaReadBarrier;
   /** Answers being worked out; a request never holds its partition while it waits or runs. */
   private readonly runningAnswers = new Set<Promise<void>>();
@@ -243,6 +245,7 @@ export class KafkaMessageBus implements MessageBus {
     if (handlers.has(topic)) throw new Error(`group ${options.group} already consumes ${topic}`);
     handlers.set(topic, handler as AnyEventHandler);
     this.eventGroups.set(options.group, handlers);
+    if (options.beforeCommit) this.beforeCommits.set(`${options.group}\u0000${topic}`, options.beforeCommit);
   }
 
   handle<T extends RpcTopic>(topic: T, options: RespondOptions, handler: RpcHandler<T>): void {
@@ -441,8 +444,13 @@ export class KafkaMessageBus implements MessageBus {
       this.logger.error({ group, topic, partition, offset: message.offset }, 'skipped a record that is not a message envelope');
       return;
     }
+    const beforeCommit = this.beforeCommits.get(`${group}\u0000${topic}`);
     const handled = await deliverUntilHandled({
-      handle: () => handler(envelope),
+      // kafkajs commits once eachMessage resolves, so a write-behind handler is made durable here, per event.
+      handle: async () => {
+        await handler(envelope);
+        await beforeCommit?.();
+      },
       retry: this.handlerRetry,
       signal: this.abort.signal,
       onFailure: (error, attempt, retryInMs) =>

@@ -1,15 +1,11 @@
-import { IsIn, IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import type { ConnectFeaturesResponseDto } from '../http/responses/connect.response';
 import { CONNECT_MAX_DEPTH } from '../http/connect/connect.query.dto';
 import { VOUCHER_CHECK_MAX_DEPTH } from '../http/voucher/voucher-check.request.dto';
 import { MAX_IDENTIFIER_LENGTH } from '../validation/patterns';
 import { EventTopics } from './topics';
 
-/**
- * The ingest topics whose payloads add to the graph. A graph query may carry the payload of
- * the request that asks it (read your own writes): the graph service applies that payload's
- * links before it answers, exactly as it will when the ingest event itself arrives.
- */
+/** The ingest topics whose payloads add to the graph (a checkpoint names its own among them). */
 export const GRAPH_SOURCE_TOPICS = [
   EventTopics.customerUpdated,
   EventTopics.supplierUpdated,
@@ -24,24 +20,16 @@ export const GRAPH_SOURCE_TOPICS = [
 ] as const;
 export type GraphSourceTopic = (typeof GRAPH_SOURCE_TOPICS)[number];
 
-/** A request's own payload, as published on its ingest topic (timestamps in epoch ms). */
-class WithSourcePayload {
-  @IsOptional() @IsIn(GRAPH_SOURCE_TOPICS) sourceTopic?: GraphSourceTopic;
-  /** Checked against its contract where it was accepted; here it is read structurally. */
-  @IsOptional() @IsObject() sourcePayload?: Record<string, unknown>;
-}
-
 /**
- * `ringfence.rpc.graph.connect.v1`: POST /v2/connect?features=true. The graph applies the
- * connect payload's links, then traverses from its customer (decisions §4).
+ * `ringfence.rpc.graph.connect.v1`: POST /v2/connect?features=true, sent once the connect
+ * event is published; the graph answers after its consumer has applied it, then traverses
+ * from its customer.
  */
 export class GraphConnectRequest {
   @IsString() @MinLength(1) @MaxLength(MAX_IDENTIFIER_LENGTH) customerId!: string;
   @IsInt() @Min(1) @Max(CONNECT_MAX_DEPTH) depth!: number;
   /** "Now" for edge ages and growth: the request's timestamp, epoch ms. */
   @IsInt() nowMs!: number;
-  /** The connect payload (`ConnectRequestDto`, timestamps in ms). */
-  @IsObject() payload!: Record<string, unknown>;
 }
 
 /** The statistics of the answer: every field but the envelope's. */
@@ -70,9 +58,9 @@ export const NETWORK_SUBJECT_KINDS = ['customer', 'supplier'] as const;
 
 /**
  * `ringfence.rpc.graph.network-features.v1`: what scoring reads from the graph about the
- * checkpoint's customer (or supplier), after applying the checkpoint's own payload.
+ * checkpoint's customer (or supplier), once the graph has applied the checkpoint's own event.
  */
-export class GraphNetworkFeaturesRequest extends WithSourcePayload {
+export class GraphNetworkFeaturesRequest {
   /** The subject's id: a customerId, or a supplierId when `subjectKind` is `supplier`. */
   @IsString() @MinLength(1) @MaxLength(MAX_IDENTIFIER_LENGTH) customerId!: string;
   @IsInt() nowMs!: number;

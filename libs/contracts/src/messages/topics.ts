@@ -150,3 +150,46 @@ export const ALL_TOPICS: readonly string[] = [
 export const WAREHOUSE_FEED_TOPICS: readonly string[] = Object.values(EventTopics).filter((topic) =>
   /^ringfence\.(ingest|decision|label)\./.test(topic),
 );
+
+/**
+ * The consumer groups whose state other requests read, and the topics that feed each. A
+ * responder that reads a group's state names it (`consistentWith` on the bus), and the bus
+ * answers only once that group has handled what the account wrote before the request: once a
+ * write is answered, every later request of the account sees it. The consuming services
+ * subscribe with exactly these groups and topics (their specs check it).
+ */
+export const StateGroups = {
+  /** Entity documents (ingestion): what scoring reads for stored fields and warnings. */
+  ingestion: {
+    group: 'ingestion',
+    topics: [
+      EventTopics.customerUpdated,
+      EventTopics.supplierUpdated,
+      EventTopics.registrationSubmitted,
+      EventTopics.payoutRequested,
+      EventTopics.refundRequested,
+      EventTopics.voucherCreated,
+      EventTopics.voucherRedemptionSubmitted,
+      EventTopics.transactionUpdated,
+      EventTopics.disputeUpdated,
+      EventTopics.connectLinked,
+    ],
+  },
+  /** The graph index: what connect, the voucher check and network features read. */
+  graph: {
+    group: 'graph',
+    topics: [
+      EventTopics.customerUpdated,
+      EventTopics.supplierUpdated,
+      EventTopics.registrationSubmitted,
+      EventTopics.payoutRequested,
+      EventTopics.refundRequested,
+      EventTopics.voucherCreated,
+      EventTopics.voucherRedemptionSubmitted,
+      EventTopics.transactionUpdated,
+      EventTopics.disputeUpdated,
+      EventTopics.connectLinked,
+      EventTopics.customerLabelUpdated,
+    ],
+  },
+} as const satisfies Record<string, { group: string; topics: readonly string[] }>;

@@ -2,55 +2,54 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { MessageBus } from '@ringfence/bus';
 import {
   CONNECT_MAX_DEPTH,
-  EventTopics,
   GraphConnectRequest,
   type GraphConnectReply,
   GraphNetworkFeaturesRequest,
   type GraphNetworkFeaturesReply,
   GraphVoucherUsesRequest,
   type GraphVoucherUsesReply,
-  type Environment,
   type MessageEnvelope,
   RpcTopics,
+  StateGroups,
 } from '@ringfence/contracts';
-import { ENTITY_DOCUMENT_REPOSITORY, type EntityDocumentRepository } from '@ringfence/entities';
-import type { GraphChange } from '@ringfence/graph-engine';
 import { MESSAGE_BUS, validatedRequestHandler } from '@ringfence/service-runtime';
 import { graphQueryDuration } from './graph-metrics';
-import { graphRouteOf } from './graph-routes';
 import { TenantGraphs } from './tenant-graphs.service';
+
+/** Every graph query reads the index that the `graph` group keeps: it waits for the account's writes. */
+const GRAPH_QUERY = { group: 'graph', consistentWith: [StateGroups.graph] };
 
 /**
  * Answers the graph queries (responder group `graph`): connect statistics, voucher uses and
  * scoring's network features.
  *
- * A query that carries its request's payload applies that payload's changes to the index first
- * (read your own writes: the request's links count in its own answer). It does not write the
- * store: the same payload's ingest event, published by the gateway at the same time, does that
- * through `GraphUpdatesConsumer`, and applying it again there changes nothing.
+ * Queries only read. A request's own links reach the index the one way every link does: its
+ * ingest event, published (durably) before the query is sent, through `GraphUpdatesConsumer`;
+ * the bus runs a query only once that consumer has handled the account's earlier events (read
+ * your writes). So a query never shows a link that is not stored and published, and a request
+ * that fails leaves nothing behind in the index.
  */
 @Injectable()
 export class GraphQueryResponders implements OnModuleInit {
   constructor(
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
-    @Inject(ENTITY_DOCUMENT_REPOSITORY) private readonly documents: EntityDocumentRepository,
     private readonly graphs: TenantGraphs,
   ) {}
 
   onModuleInit(): void {
-    this.bus.handle(RpcTopics.graphConnect, { group: 'graph' }, validatedRequestHandler(GraphConnectRequest, (message) => this.connect(message)));
-    this.bus.handle(RpcTopics.graphVoucherUses, { group: 'graph' }, validatedRequestHandler(GraphVoucherUsesRequest, (message) => this.voucherUses(message)));
+    this.bus.handle(RpcTopics.graphConnect, GRAPH_QUERY, validatedRequestHandler(GraphConnectRequest, (message) => this.connect(message)));
+    this.bus.handle(RpcTopics.graphVoucherUses, GRAPH_QUERY, validatedRequestHandler(GraphVoucherUsesRequest, (message) => this.voucherUses(message)));
     this.bus.handle(
       RpcTopics.graphNetworkFeatures,
-      { group: 'graph' },
+      GRAPH_QUERY,
       validatedRequestHandler(GraphNetworkFeaturesRequest, (message) => this.networkFeatures(message)),
     );
   }
 
   async connect({ accountId, environment, payload }: MessageEnvelope<GraphConnectRequest>): Promise<GraphConnectReply> {
-    const scope = { accountId, environment };
-    const graph = await this.graphs.apply(scope, await this.changesOf(scope, EventTopics.connectLinked, payload.payload));
-    // decisions §4: the customer is created if new, so a bare request answers a graph of one.
+    const graph = await this.graphs.get(accountId, environment);
+    // The customer is created if new, so a bare request answers a graph of one. Its connect
+    // event (already published) creates the same node in the store.
     graph.index.ensureNode('customer', payload.customerId);
     const timer = graphQueryDuration.startTimer({ query: 'connect' });
     try {
@@ -72,9 +71,7 @@ export class GraphQueryResponders implements OnModuleInit {
   }
 
   async networkFeatures({ accountId, environment, payload }: MessageEnvelope<GraphNetworkFeaturesRequest>): Promise<GraphNetworkFeaturesReply> {
-    const scope = { accountId, environment };
-    const changes = payload.sourceTopic && payload.sourcePayload ? await this.changesOf(scope, payload.sourceTopic, payload.sourcePayload) : [];
-    const graph = await this.graphs.apply(scope, changes);
+    const graph = await this.graphs.get(accountId, environment);
     const timer = graphQueryDuration.startTimer({ query: 'network-features' });
     try {
       const { shared: _perAttribute, ...features } = graph.index.networkFeatures(
@@ -86,10 +83,5 @@ export class GraphQueryResponders implements OnModuleInit {
     } finally {
       timer();
     }
-  }
-
-  private async changesOf(scope: { accountId: string; environment: Environment }, topic: string, payload: Record<string, unknown>): Promise<GraphChange[]> {
-    const graphRoute = graphRouteOf(topic);
-    return graphRoute ? graphRoute.changes(payload, scope, this.documents) : [];
   }
 }

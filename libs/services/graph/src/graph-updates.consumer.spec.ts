@@ -32,7 +32,7 @@ function setup(transactionOwner?: string) {
     find: async () => (transactionOwner ? { fields: { customerId: transactionOwner } } : null),
   } as unknown as EntityDocumentRepository;
   const consumer = new GraphUpdatesConsumer({} as MessageBus, store, documents, logger, graphs);
-  return { consumer, graphs, events };
+  return { consumer, graphs, events, store };
 }
 
 const envelope = (payload: object): MessageEnvelope<object> => ({
@@ -46,12 +46,33 @@ const envelope = (payload: object): MessageEnvelope<object> => ({
 });
 
 describe(GraphUpdatesConsumer.name, () => {
-  it('writes the store of record before the index, so the index never holds what a rebuild would lose', async () => {
+  it('applies to the index at once and writes the store behind it, one write per flush for every event handled meanwhile', async () => {
     const { consumer, graphs, events } = setup();
     const route = graphRouteOf(EventTopics.customerUpdated)!;
     await consumer.handle(route, envelope({ timestamp: NOW, customer: { customerId: 'c1', email: 'Ada@Example.com' } }));
-    expect(events).toEqual(['store:2', 'index:2']);
-    expect((await graphs.get('acc_1', 'live')).index.degreeOf('email', 'ada@example.com')).toBe(1);
+    await consumer.handle(route, envelope({ timestamp: NOW, customer: { customerId: 'c2', email: 'ada@example.com' } }));
+    expect(events).toEqual(['index:2', 'index:2']);
+    expect((await graphs.get('acc_1', 'live')).index.degreeOf('email', 'ada@example.com')).toBe(2);
+    await consumer.flush();
+    expect(events).toEqual(['index:2', 'index:2', 'store:4']);
+    await consumer.flush();
+    expect(events).toHaveLength(3);
+  });
+
+  it('keeps the changes of a failed store write for the next flush, so no offset passes an unwritten change', async () => {
+    const { consumer, store } = setup();
+    const written: number[] = [];
+    let failures = 1;
+    store.write = async (_scope, changes) => {
+      if (failures-- > 0) throw new Error('the store is down');
+      written.push(changes.length);
+    };
+    const route = graphRouteOf(EventTopics.customerUpdated)!;
+    await consumer.handle(route, envelope({ timestamp: NOW, customer: { customerId: 'c1', email: 'ada@example.com' } }));
+    await expect(consumer.flush()).rejects.toThrow('the store is down');
+    await consumer.handle(route, envelope({ timestamp: NOW, customer: { customerId: 'c2', email: 'ada@example.com' } }));
+    await consumer.flush();
+    expect(written).toEqual([4]);
   });
 
   it('marks the customer of a disputed transaction, found through the stored transaction', async () => {

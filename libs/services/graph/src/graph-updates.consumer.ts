@@ -1,8 +1,8 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { MessageBus } from '@ringfence/bus';
-import { type MessageEnvelope, toWireJson } from '@ringfence/contracts';
+import { type MessageEnvelope, StateGroups, toWireJson } from '@ringfence/contracts';
 import { ENTITY_DOCUMENT_REPOSITORY, type EntityDocumentRepository } from '@ringfence/entities';
-import { GRAPH_STORE, type GraphStore } from '@ringfence/graph-engine';
+import { GRAPH_STORE, type GraphChange, type GraphScope, type GraphStore } from '@ringfence/graph-engine';
 import type { Logger } from '@ringfence/platform';
 import { MESSAGE_BUS, ROOT_LOGGER, validatedEventHandler } from '@ringfence/service-runtime';
 import { GRAPH_ROUTES, type GraphRoute } from './graph-routes';
@@ -10,12 +10,15 @@ import { TenantGraphs } from './tenant-graphs.service';
 
 /**
  * Keeps the graph: every ingest event that names customers, suppliers or their attributes,
- * and every customer label, becomes graph changes that are written to the store of record and
- * then applied to the in-memory index (group `graph`).
+ * and every customer label, becomes graph changes that are applied to the in-memory index at
+ * once and written to the store of record behind it, in batches (group `graph`).
  *
- * Store first, index second: after a crash between the two, the event is redelivered (its
- * offset was not committed) and both writes are idempotent; the index never holds what the
- * store lacks, so a rebuild loses nothing.
+ * Index first, store behind, offsets last: the bus commits a handled event's offset only after
+ * `flush` has written its changes (`beforeCommit`). After a crash the store lacks at most what
+ * follows the committed offset, and that is delivered again; both writes are idempotent, so a
+ * rebuild from the store plus the redelivery gives the same index. Queries read the index, so
+ * they see an event as soon as it is handled (the bus's read-your-writes barrier waits for
+ * exactly that), and one store write covers every event handled meanwhile.
  */
 @Injectable()
 export class GraphUpdatesConsumer implements OnModuleInit {
@@ -27,11 +30,15 @@ export class GraphUpdatesConsumer implements OnModuleInit {
     private readonly graphs: TenantGraphs,
   ) {}
 
+  /** Changes applied to the index and not yet in the store, per tenant, in arrival order. */
+  private pending = new Map<string, { scope: GraphScope; changes: GraphChange[] }>();
+  private flushing: Promise<void> = Promise.resolve();
+
   onModuleInit(): void {
     for (const graphRoute of GRAPH_ROUTES) {
       this.bus.subscribe(
         graphRoute.topic,
-        { group: 'graph' },
+        { group: StateGroups.graph.group, beforeCommit: () => this.flush() },
         validatedEventHandler(graphRoute.topic, graphRoute.payloadClass, this.logger, (message) => this.handle(graphRoute, message)),
       );
     }
@@ -41,7 +48,38 @@ export class GraphUpdatesConsumer implements OnModuleInit {
     const scope = { accountId, environment };
     const changes = await graphRoute.changes(toWireJson(payload), scope, this.documents);
     if (changes.length === 0) return;
-    await this.store.write(scope, changes);
     await this.graphs.apply(scope, changes);
+    const key = JSON.stringify([accountId, environment]);
+    const tenant = this.pending.get(key);
+    if (tenant === undefined) this.pending.set(key, { scope, changes: [...changes] });
+    else tenant.changes.push(...changes);
+  }
+
+  /**
+   * Writes everything handled so far to the store. Flushes run one after another, so a caller
+   * returns only once the changes pending at its call are written; a failed write puts its
+   * changes back for the next flush.
+   */
+  flush(): Promise<void> {
+    const run = this.flushing.then(() => this.writePending());
+    this.flushing = run.catch(() => undefined);
+    return run;
+  }
+
+  private async writePending(): Promise<void> {
+    const batch = this.pending;
+    this.pending = new Map();
+    try {
+      for (const [key, { scope, changes }] of batch) {
+        await this.store.write(scope, changes);
+        batch.delete(key);
+      }
+    } catch (error) {
+      for (const [key, { scope, changes }] of batch) {
+        const newer = this.pending.get(key);
+        this.pending.set(key, { scope, changes: newer ? [...changes, ...newer.changes] : changes });
+      }
+      throw error;
+    }
   }
 }

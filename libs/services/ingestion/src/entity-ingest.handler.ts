@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { MessageBus } from '@ringfence/bus';
-import { type MessageEnvelope, toWireJson } from '@ringfence/contracts';
+import { type MessageEnvelope, StateGroups, toWireJson } from '@ringfence/contracts';
 import { ENTITY_DOCUMENT_REPOSITORY, type EntityDocumentRepository, mergeDocument } from '@ringfence/entities';
 import type { Logger } from '@ringfence/platform';
 import { MESSAGE_BUS, ROOT_LOGGER, validatedEventHandler } from '@ringfence/service-runtime';
@@ -24,7 +24,7 @@ export class EntityIngestHandler implements OnModuleInit {
     for (const route of INGEST_ROUTES) {
       this.bus.subscribe(
         route.topic,
-        { group: 'ingestion' },
+        { group: StateGroups.ingestion.group },
         validatedEventHandler(route.topic, route.payloadClass, this.logger, (message) => this.handle(route, message)),
       );
     }

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { MessageBus } from '@ringfence/bus';
-import { EventTopics, TransactionUpdatedEvent } from '@ringfence/contracts';
+import { EventTopics, StateGroups, TransactionUpdatedEvent } from '@ringfence/contracts';
 import type { Logger } from '@ringfence/platform';
 import { MESSAGE_BUS, ROOT_LOGGER, validatedEventHandler, validatedRequestHandler } from '@ringfence/service-runtime';
 import type { CheckpointDefinition } from './checkpoint-definition';
@@ -24,7 +24,8 @@ export class CheckpointResponders implements OnModuleInit {
     for (const definition of CHECKPOINT_DEFINITIONS as readonly CheckpointDefinition[]) {
       this.bus.handle(
         definition.rpcTopic,
-        { group: 'scoring' },
+        // Scoring reads the entity store that ingestion keeps; the graph's state has its own barrier.
+        { group: 'scoring', consistentWith: [StateGroups.ingestion] },
         validatedRequestHandler(definition.payloadClass, (message) => this.scorer.score(definition, message)),
       );
     }

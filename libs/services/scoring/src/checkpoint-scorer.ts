@@ -199,7 +199,7 @@ export class CheckpointScorer {
         {
           ...message,
           eventId: newEventId(),
-          payload: { customerId: subject.id, subjectKind: subject.kind, nowMs, sourceTopic: definition.ingestTopic, sourcePayload: json },
+          payload: { customerId: subject.id, subjectKind: subject.kind, nowMs },
         },
         { timeoutMs: Math.max(1, deadline - Date.now()) },
       );

@@ -1,5 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { ACTIONS, type Action, DECISION_SOURCES, type DecisionSource } from './customer-recommendation.response';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ACTIONS, type Action, DECISION_SOURCES, type DecisionSource, WarningDto } from './customer-recommendation.response';
 import { RulesBlockDto } from './rules.response';
 
 /** `data` of the payout answer (specification §4.8). */
@@ -9,6 +9,8 @@ export class PayoutRecommendationDto {
   @ApiProperty({ enum: ACTIONS, example: 'ALLOW' }) action!: Action;
   @ApiProperty({ enum: DECISION_SOURCES, example: 'RINGFENCE', description: 'Which part of the service decided (decisions §1).' }) source!: DecisionSource;
   @ApiProperty({ type: () => RulesBlockDto }) rules!: RulesBlockDto;
+  @ApiPropertyOptional({ type: () => [WarningDto], description: 'Present when the answer is degraded (class `degraded`): the data was kept but a part missed its time budget.' })
+  warnings?: WarningDto[];
 }
 
 /** POST /v2/payout: the recommendation for the payout. */

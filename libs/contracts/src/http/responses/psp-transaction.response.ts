@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ACTIONS, type Action } from './customer-recommendation.response';
+import { ACTIONS, type Action, WarningDto } from './customer-recommendation.response';
 import { RulesBlockDto } from './rules.response';
 
 /** `data` of the PSP transaction answer: the recommendation at the requested checkpoint. */
@@ -9,6 +9,8 @@ export class PspTransactionRecommendationDto {
   @ApiProperty({ type: 'integer', example: 12, description: 'Risk score, 0 (safe) to 100 (fraud).' }) score!: number;
   @ApiProperty({ example: 'scr_01JD2XK8Q3', description: 'Identifies this scoring, e.g. when reporting on it later.' }) scoreId!: string;
   @ApiProperty({ example: 'tx-0001', description: 'The transaction scored.' }) transactionId!: string;
+  @ApiPropertyOptional({ type: () => [WarningDto], description: 'Present when the answer is degraded (class `degraded`): the data was kept but a part missed its time budget.' })
+  warnings?: WarningDto[];
 }
 
 /**

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ACTIONS, type Action, DECISION_SOURCES, type DecisionSource } from './customer-recommendation.response';
+import { ACTIONS, type Action, DECISION_SOURCES, type DecisionSource, WarningDto } from './customer-recommendation.response';
 import { RulesBlockDto } from './rules.response';
 
 /**
@@ -22,6 +22,8 @@ export class RegistrationRecommendationDto {
   registrationId!: string;
   @ApiProperty({ type: () => RulesBlockDto }) rules!: RulesBlockDto;
   @ApiProperty({ type: () => CredentialStatusDto }) credentialStatus!: CredentialStatusDto;
+  @ApiPropertyOptional({ type: () => [WarningDto], description: 'Present when the answer is degraded (class `degraded`): the data was kept but a part missed its time budget.' })
+  warnings?: WarningDto[];
 }
 
 /**

@@ -10,7 +10,6 @@ import {
   RpcTopics,
   connectCustomerId,
   normaliseTimestamps,
-  toWireJson,
 } from '@ringfence/contracts';
 import { type BodyAndQuery, CurrentPrincipal, SecretKeyRoute, ValidBodyAndQuery } from '@ringfence/service-runtime';
 import type { FastifyRequest } from 'fastify';
@@ -57,7 +56,6 @@ export class ConnectController {
       customerId,
       depth: query.depth,
       nowMs: submission.payload.timestamp,
-      payload: toWireJson(submission.payload),
     });
     return { timestamp: Date.now(), clientID: principal.account.id, customerID: customerId, ...statistics };
   }

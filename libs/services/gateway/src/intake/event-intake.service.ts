@@ -1,9 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Principal } from '@ringfence/accounts';
-import type { MessageBus } from '@ringfence/bus';
-import type { Action, Checkpoint, CheckpointScoredEvent, EventTopic, EventTopicMap, MessageEnvelope, RpcTopic, RpcTopicMap } from '@ringfence/contracts';
-import { type RingfenceConfig, RateLimitedError, newEventId } from '@ringfence/platform';
-import { MESSAGE_BUS, RINGFENCE_CONFIG } from '@ringfence/service-runtime';
+import { BusRemoteError, type MessageBus } from '@ringfence/bus';
+import {
+  type Action,
+  type Checkpoint,
+  type CheckpointScoredEvent,
+  type DecisionSource,
+  type EventTopic,
+  type EventTopicMap,
+  type MessageEnvelope,
+  type RpcTopic,
+  type RpcTopicMap,
+  type WarningDto,
+  warningHelpUrl,
+} from '@ringfence/contracts';
+import { type Logger, type RingfenceConfig, RateLimitedError, newEventId } from '@ringfence/platform';
+import { MESSAGE_BUS, RINGFENCE_CONFIG, ROOT_LOGGER } from '@ringfence/service-runtime';
 import { RateLimits } from '../rate-limit/rate-limits.service';
 
 type Envelope<T> = Omit<MessageEnvelope<T>, 'eventId'>;
@@ -17,11 +29,16 @@ export interface Submission<T> {
   traceId: string;
 }
 
-/** decisions §1: what a checkpoint answers for a customer over its own limit. */
-export interface RateLimitedDecision {
+/**
+ * What a checkpoint answers without a score: for a customer over its own limit (source
+ * RATE_LIMIT), or when its data was kept but scoring missed the time budget (source RINGFENCE,
+ * with a `degraded` warning). Either way the account's default action.
+ */
+export interface FallbackDecision {
   action: Action;
-  source: 'RATE_LIMIT';
+  source: Extract<DecisionSource, 'RATE_LIMIT' | 'RINGFENCE'>;
   score: number;
+  warnings: WarningDto[];
 }
 
 export interface CheckpointRoute<E extends EventTopic, R extends RpcTopic, D extends EventTopic> {
@@ -29,20 +46,26 @@ export interface CheckpointRoute<E extends EventTopic, R extends RpcTopic, D ext
   ingestTopic: E;
   rpcTopic: R;
   decisionTopic: D;
-  /** The checkpoint's answer, shaped around the account's default action (source RATE_LIMIT). */
-  rateLimitedReply: (payload: EventTopicMap[E], decision: RateLimitedDecision) => RpcTopicMap[R]['reply'];
+  /** The checkpoint's answer shaped around a decision that is not a score (see `FallbackDecision`). */
+  fallbackReply: (payload: EventTopicMap[E], decision: FallbackDecision) => RpcTopicMap[R]['reply'];
 }
 
 /**
- * The one path by which the gateway accepts data (architecture: every route maps to one bus
- * message). The ingest event is durable on the bus before any answer; an account over its
- * limit gets 429 after its data was accepted (decisions §1).
+ * The one path by which the gateway accepts data: every route maps to one bus message. The
+ * ingest event is durable on the bus before any answer; an account over its limit gets 429
+ * after its data was accepted.
+ *
+ * Read your writes: a request that reads (a checkpoint's score, connect statistics) is sent
+ * only after its own event is durable, and the responders wait until the state they read has
+ * handled the account's earlier events (the bus's `consistentWith`). So the answer reflects
+ * this request and every write answered before it, in both modes.
  */
 @Injectable()
 export class EventIntake {
   constructor(
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(RINGFENCE_CONFIG) private readonly config: RingfenceConfig,
+    @Inject(ROOT_LOGGER) private readonly logger: Logger,
     private readonly limits: RateLimits,
   ) {}
 
@@ -54,8 +77,9 @@ export class EventIntake {
   }
 
   /**
-   * Checkpoints: the payload is published for ingestion and, at the same time, sent to scoring
-   * with the payload itself, so the answer reflects this request's data (read your own writes).
+   * Checkpoints: the payload is published, then scored. Once it is published the data is kept,
+   * so a scoring that fails or misses the budget gets the degraded answer, never a 5xx; a
+   * publish that fails is a 503 (nothing was accepted).
    */
   async checkpoint<E extends EventTopic, R extends RpcTopic, D extends EventTopic>(
     route: CheckpointRoute<E, R, D>,
@@ -69,15 +93,22 @@ export class EventIntake {
     }
     if (await this.limits.customerIsLimited(submission.principal, submission.subjectId)) {
       await this.publish(route.ingestTopic, envelope);
-      return this.rateLimitedAnswer(route, envelope, submission.principal);
+      return this.fallbackAnswer(route, envelope, submission.principal, { source: 'RATE_LIMIT', warnings: [] });
     }
-    return this.publishWhileAsking(route.ingestTopic, envelope, route.rpcTopic, envelope.payload);
+    await this.publish(route.ingestTopic, envelope);
+    try {
+      return await this.ask(route.rpcTopic, envelope, envelope.payload);
+    } catch (error) {
+      if (error instanceof BusRemoteError && error.status < 500) throw error;
+      this.logger.warn({ checkpoint: route.checkpoint, traceId: submission.traceId, err: error }, 'answered a degraded recommendation: the data was kept, scoring did not answer');
+      return this.fallbackAnswer(route, envelope, submission.principal, { source: 'RINGFENCE', warnings: [degradedWarning(this.config.rpcTimeoutMs)] });
+    }
   }
 
   /**
    * Ingest routes whose answer is a query over the data just sent (connect with `features`):
-   * the event is published and, at the same time, the query is sent with the payload, so the
-   * answer reflects this request's own links (read your own writes).
+   * the event is published, then the query is sent; the graph answers once its consumer has
+   * handled the event, so the answer includes this request's own links.
    */
   async ingestAndRequest<E extends EventTopic, R extends RpcTopic>(
     topic: E,
@@ -91,28 +122,20 @@ export class EventIntake {
       await this.publish(topic, envelope);
       throw this.overLimit(retryAfterSeconds);
     }
-    return this.publishWhileAsking(topic, envelope, rpcTopic, request);
+    await this.publish(topic, envelope);
+    return this.ask(rpcTopic, envelope, request);
   }
 
   /** Read-only queries (the voucher check): the account's rate limit, then one request. */
   async request<R extends RpcTopic>(rpcTopic: R, submission: Submission<RpcTopicMap[R]['request']>): Promise<RpcTopicMap[R]['reply']> {
     const retryAfterSeconds = await this.limits.accountRetryAfterSeconds(submission.principal);
     if (retryAfterSeconds !== null) throw this.overLimit(retryAfterSeconds);
-    return this.bus.request(rpcTopic, { ...this.envelope(submission), eventId: newEventId() }, { timeoutMs: this.config.rpcTimeoutMs });
+    const envelope = this.envelope(submission);
+    return this.ask(rpcTopic, envelope, envelope.payload);
   }
 
-  /** Publishes the event and sends the request at the same time; answers once both are done. */
-  private async publishWhileAsking<E extends EventTopic, R extends RpcTopic>(
-    topic: E,
-    envelope: Envelope<EventTopicMap[E]>,
-    rpcTopic: R,
-    request: RpcTopicMap[R]['request'],
-  ): Promise<RpcTopicMap[R]['reply']> {
-    const [, reply] = await Promise.all([
-      this.publish(topic, envelope),
-      this.bus.request(rpcTopic, { ...envelope, payload: request, eventId: newEventId() }, { timeoutMs: this.config.rpcTimeoutMs }),
-    ]);
-    return reply;
+  private ask<R extends RpcTopic>(rpcTopic: R, envelope: Envelope<unknown>, request: RpcTopicMap[R]['request']): Promise<RpcTopicMap[R]['reply']> {
+    return this.bus.request(rpcTopic, { ...envelope, payload: request, eventId: newEventId() }, { timeoutMs: this.config.rpcTimeoutMs });
   }
 
   /** Publishes any event (decision events of rate-limited answers, for one). */
@@ -120,17 +143,25 @@ export class EventIntake {
     return this.bus.publish(topic, { ...envelope, eventId: newEventId() });
   }
 
-  /** The rate-limited answer is a recommendation too: it goes on the decision feed like any other. */
-  private async rateLimitedAnswer<E extends EventTopic, R extends RpcTopic, D extends EventTopic>(
+  /**
+   * A fallback answer is a recommendation too: it goes on the decision feed like any other. Its
+   * data is already kept, so a feed that cannot take the decision is logged, not a 5xx.
+   */
+  private async fallbackAnswer<E extends EventTopic, R extends RpcTopic, D extends EventTopic>(
     route: CheckpointRoute<E, R, D>,
     envelope: Envelope<EventTopicMap[E]>,
     principal: Principal,
+    { source, warnings }: Pick<FallbackDecision, 'source' | 'warnings'>,
   ): Promise<RpcTopicMap[R]['reply']> {
-    const decision: RateLimitedDecision = { action: principal.account.settings.defaultAction ?? 'ALLOW', source: 'RATE_LIMIT', score: 0 };
-    const recommendation = route.rateLimitedReply(envelope.payload, decision);
+    const decision: FallbackDecision = { action: principal.account.settings.defaultAction ?? 'ALLOW', source, score: 0, warnings };
+    const recommendation = route.fallbackReply(envelope.payload, decision);
     const timestamp = (envelope.payload as { timestamp: number }).timestamp;
     const scored: CheckpointScoredEvent = { checkpoint: route.checkpoint, timestamp, recommendation: { ...recommendation }, features: {} };
-    await this.publish(route.decisionTopic, { ...envelope, payload: scored as EventTopicMap[D] });
+    try {
+      await this.publish(route.decisionTopic, { ...envelope, payload: scored as EventTopicMap[D] });
+    } catch (error) {
+      this.logger.error({ checkpoint: route.checkpoint, traceId: envelope.traceId, err: error }, 'could not publish a fallback decision');
+    }
     return recommendation;
   }
 
@@ -144,4 +175,13 @@ export class EventIntake {
       `the account is over its limit of ${this.config.accountRateLimitPerMinute} requests a minute; the data was accepted, no recommendation was made`,
     );
   }
+}
+
+/** The warning of an answer whose data was kept but whose scoring missed its budget. */
+function degradedWarning(budgetMs: number): WarningDto {
+  return {
+    class: 'degraded',
+    help: warningHelpUrl('degraded'),
+    msg: `The data was kept, but scoring did not answer within ${budgetMs} ms; this is the account's default action, not a score.`,
+  };
 }

@@ -9,7 +9,9 @@ import {
   type RpcTopic,
   type RpcTopicMap,
   RpcTopics,
+  type WarningClass,
   type WarningDto,
+  warningHelpUrl,
   toWireJson,
 } from '@ringfence/contracts';
 import {
@@ -36,16 +38,13 @@ import { MESSAGE_BUS, RINGFENCE_CONFIG, ROOT_LOGGER, recommendationsGiven } from
 import type { CheckpointDefinition, CheckpointSubject, EntityReference } from './checkpoint-definition';
 import { indicatorsOf } from './payload-indicators';
 
-const WARNING_CLASSES: Record<EntityReference['kind'], string> = {
+const WARNING_CLASSES: Record<EntityReference['kind'], WarningClass> = {
   customer: 'customer-not-found',
   supplier: 'supplier-not-found',
   order: 'order-not-found',
   transaction: 'transaction-not-found',
   paymentMethod: 'paymentmethod-not-found',
 };
-
-/** decisions §1: a warning's `help` links into the project's own docs. */
-export const WARNINGS_HELP_URL = 'https://github.com/ringfence/ringfence/blob/main/docs/api.md#warnings';
 
 /** The label category whose verdict decides a subject's checkpoints. */
 const FRAUD_CATEGORY = { customer: 'PAYMENT_FRAUD', supplier: 'SUPPLIER_FRAUD' } as const;
@@ -223,7 +222,7 @@ export class CheckpointScorer {
       .filter((_reference, index) => found[index] === null)
       .map((reference) => ({
         class: WARNING_CLASSES[reference.kind],
-        help: `${WARNINGS_HELP_URL}-${WARNING_CLASSES[reference.kind]}`,
+        help: warningHelpUrl(WARNING_CLASSES[reference.kind]),
         msg: `No ${reference.kind} with id ${reference.id} is known to this account.`,
       }));
   }

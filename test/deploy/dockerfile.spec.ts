@@ -120,11 +120,19 @@ describe('docker/Dockerfile', () => {
 describe('docker/Dockerfile.dockerignore (the build context of `docker build -f docker/Dockerfile .`)', () => {
   const isIgnored = () => dockerignoreMatcher(readFileSync(DOCKERIGNORE, 'utf8'));
 
-  /** What `npm run build` reads: package.json's build script, tsconfig.build.json, its bases and sources. */
+  /**
+   * What `npm run build` reads: package.json's build script, the files it copies into dist/
+   * (`copyFileSync('docs/api.md', …)`), tsconfig.build.json, its bases and sources.
+   */
   function buildInputs(): string[] {
     const packageJson = JSON.parse(readFileSync(resolve(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string>; bin?: Record<string, string> };
     const buildScript = /^node\s+(\S+)/.exec(packageJson.scripts.build)?.[1];
     const inputs = ['package.json', 'package-lock.json', ...(buildScript ? [buildScript] : []), ...Object.values(packageJson.bin ?? {})];
+    if (buildScript) {
+      const copied = [...readFileSync(resolve(REPO_ROOT, buildScript), 'utf8').matchAll(/copyFileSync\('([^']+)'/g)].map((match) => match[1]);
+      expect(copied).toContain('docs/api.md');
+      inputs.push(...copied);
+    }
     for (let config: string | undefined = resolve(REPO_ROOT, 'tsconfig.build.json'); config; ) {
       inputs.push(relative(REPO_ROOT, config));
       const { config: content } = ts.readConfigFile(config, ts.sys.readFile) as { config: { extends?: string; include?: string[] } };

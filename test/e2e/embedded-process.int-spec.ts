@@ -38,6 +38,8 @@ describe('embedded mode as a process', () => {
     const keyFile = join(dataDir, 'bootstrap-key');
     const key = readFileSync(keyFile, 'utf8').trim();
     expect(key).toMatch(/^sk_test_/);
+    // The build copies docs/api.md into dist/ for /docs/api, where warnings' `help` points.
+    expect((await first.client.send({ path: '/docs/api' })).status).toBe(200);
     expect(statSync(keyFile).mode & 0o777).toBe(0o600);
     expect(service!.output.join('\n')).toContain(key);
 

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AdminController } from './admin/admin.controller';
+import { ApiDocsController } from './api-docs/api-docs.controller';
 import { BootstrapAccountService } from './admin/bootstrap-account.service';
 import { AuthController } from './auth/auth.controller';
 import { CustomerController } from './customer/customer.controller';
@@ -38,7 +39,7 @@ import { LookupUseCase } from './lookup/lookup.use-case';
     ConnectController,
     PspTransactionController,
     PspDisputeController,
-    FeedController, AuthController, AdminController, LabelsController, LookupController, CredentialsCheckController, BreachedCredentialsAdminController],
+    FeedController, AuthController, AdminController, ApiDocsController, LabelsController, LookupController, CredentialsCheckController, BreachedCredentialsAdminController],
   providers: [EventIntake, BootstrapAccountService, RateLimits, LabelsUseCase, LookupUseCase, CredentialsCheckUseCase, commonPasswordsProvider],
 })
 export class GatewayModule {}

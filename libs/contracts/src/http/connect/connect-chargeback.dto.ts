@@ -14,7 +14,7 @@ export class ConnectChargebackDto {
     example: 'cb-88120',
     minLength: 1,
     maxLength: MAX_IDENTIFIER_LENGTH,
-    description: 'Required: the chargeback node of the graph is identified by it (decisions §4), and a later update names it.',
+    description: 'Required: the chargeback node of the graph is identified by it, and a later update names it.',
   })
   @IsString() @MinLength(1) @MaxLength(MAX_IDENTIFIER_LENGTH) chargebackId!: string;
   @ApiPropertyOptional({ example: 'stripe' }) @IsOptional() @IsString() gateway?: string;

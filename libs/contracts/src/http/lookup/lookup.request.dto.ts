@@ -36,7 +36,7 @@ export const LOOKUP_EMAIL_RULE = { message: 'must not be blank' };
 export const PHONE_COUNTRY_CODE_PATTERN = /^(\+?[0-9]{1,3}|[A-Za-z]{2,3})$/;
 
 const TIME_IN_SECONDS =
-  'Unix time in seconds (the lookup POST documents seconds, specification §2.1); milliseconds and nanoseconds are recognised by magnitude as everywhere.';
+  'Unix time in seconds (the lookup POST is documented in seconds); milliseconds and nanoseconds are recognised by magnitude as everywhere.';
 
 function OptionalLookupTime(description: string): PropertyDecorator {
   return applyDecorators(ApiPropertyOptional({ type: 'integer', example: 1763800000, description }), IsOptional(), IsInt(), Min(0));

@@ -21,6 +21,6 @@ export class PayoutRequestDto {
 
   @IsOptionalPaymentMethod('Where the payout goes.') paymentMethod?: PaymentMethodVariant;
 
-  @IsOptionalPaymentMethods('Deprecated (specification §9): send `paymentMethod`. Still accepted and stored like it.')
+  @IsOptionalPaymentMethods('Deprecated: send `paymentMethod`. Still accepted and stored like it.')
   paymentMethods?: PaymentMethodVariant[];
 }

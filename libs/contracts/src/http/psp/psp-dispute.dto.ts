@@ -18,7 +18,7 @@ export class PspDisputeDto {
   @IsOptionalText('adyen', 'The payment gateway that reported the dispute.') gateway?: string;
   @IsOptionalText('DSP-8834-2211', "The gateway's reference of the dispute.") gatewayReference?: string;
   @IsOptionalFlag(false, 'Whether liability shifted to the issuer (e.g. after 3-D Secure).') liabilityShifted?: boolean;
-  @IsOptionalText('LOST', 'Outcome so far; value seen: `LOST`. `WON` forgives the dispute (decisions §4).') outcome?: string;
+  @IsOptionalText('LOST', 'Outcome so far; value seen: `LOST`. `WON` forgives the dispute: it no longer makes the customer a fraudster.') outcome?: string;
   @IsOptionalText('fraudulent', "The scheme's or issuer's dispute reason.") reason?: string;
-  @IsOptionalText('CHARGEBACK', 'Stage of the dispute; value seen: `CHARGEBACK`. `CHARGEBACK_REVERSED` forgives it (decisions §4).') stage?: string;
+  @IsOptionalText('CHARGEBACK', 'Stage of the dispute; value seen: `CHARGEBACK`. `CHARGEBACK_REVERSED` forgives it: it no longer makes the customer a fraudster.') stage?: string;
 }

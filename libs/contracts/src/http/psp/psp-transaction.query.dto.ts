@@ -7,7 +7,7 @@ export class PspTransactionQueryDto {
   @ApiPropertyOptional({
     enum: PSP_CHECKPOINTS,
     example: 'pspBeforeAuth',
-    description: 'Request a recommendation at this checkpoint; without it the update is only ingested (decisions §9).',
+    description: 'Request a recommendation at this checkpoint; without it the update is only ingested.',
   })
   @IsOptional()
   @IsIn(PSP_CHECKPOINTS, { message: `must be one of ${PSP_CHECKPOINTS.join(', ')}` })

@@ -21,7 +21,7 @@ export class PasswordMechanismDto extends PasswordOutcomeDto {
     example: '03ac674216f3e15c761ee1a5e255f067953623c8b388b4459e13f978d7c846f4',
     pattern: SHA256_HEX_PATTERN.source,
     description:
-      'SHA-256 of the password, hex encoded (never the password). Checked against the breached-credentials store in the gateway, then discarded: never stored, logged or published (decisions §6).',
+      'SHA-256 of the password, hex encoded (never the password). Checked against the breached-credentials store in the gateway, then discarded: never stored, logged or published.',
   })
   @IsOptional() @IsString(PASSWORD_HASH_RULE) @Matches(SHA256_HEX_PATTERN, PASSWORD_HASH_RULE) passwordHashed?: string;
 }

@@ -6,7 +6,7 @@ import { RulesBlockDto } from './rules.response';
 export class RefundRecommendationDto {
   @ApiProperty({ example: 'cus-61213', description: 'The customer requesting the refund.' }) customerId!: string;
   @ApiProperty({ enum: ACTIONS, example: 'ALLOW' }) action!: Action;
-  @ApiProperty({ enum: DECISION_SOURCES, example: 'RINGFENCE', description: 'Which part of the service decided (decisions §1).' }) source!: DecisionSource;
+  @ApiProperty({ enum: DECISION_SOURCES, example: 'RINGFENCE', description: 'Which part of the service decided: the first that applies of MANUAL_REVIEW (a label of the subject), CHARGEBACK, RULE, LOOKUP, NETWORK and RINGFENCE (the model), in that order; RATE_LIMIT when the customer is over its limit.' }) source!: DecisionSource;
   @ApiProperty({ type: () => RulesBlockDto }) rules!: RulesBlockDto;
   @ApiPropertyOptional({ type: () => [WarningDto], description: 'Present when the answer is degraded (class `degraded`): the data was kept but a part missed its time budget.' })
   warnings?: WarningDto[];

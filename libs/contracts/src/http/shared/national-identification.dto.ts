@@ -8,7 +8,7 @@ export class IdentificationDocumentDto {
   @ApiProperty({
     example: 'MORGA753116SM9IJ',
     minLength: 1,
-    description: 'Document number. Required: with the kind and jurisdiction it identifies the node in the graph (decisions §4).',
+    description: 'Document number. Required: with the kind and jurisdiction it identifies the node in the graph.',
   })
   @IsString() @MinLength(1) idNumber!: string;
   @ApiPropertyOptional({ example: 'GBR', description: 'Issuing country, three-letter code.' }) @IsOptional() @IsString() jurisdictionCountry?: string;

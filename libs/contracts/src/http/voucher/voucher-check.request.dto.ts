@@ -17,7 +17,7 @@ export class VoucherCheckRequestDto {
 
   @IsOptionalEventType() eventType?: string;
 
-  @ApiProperty({ example: 'cus-61213', minLength: 1, maxLength: MAX_IDENTIFIER_LENGTH, description: 'The customer attempting to redeem. Required (decisions §9).' })
+  @ApiProperty({ example: 'cus-61213', minLength: 1, maxLength: MAX_IDENTIFIER_LENGTH, description: 'The customer attempting to redeem. Required.' })
   @IsString() @MinLength(1) @MaxLength(MAX_IDENTIFIER_LENGTH) customerId!: string;
 
   @ApiProperty({ example: 'WELCOME-ADA-25', minLength: 1, maxLength: MAX_IDENTIFIER_LENGTH, description: 'The code being redeemed. Required.' })
@@ -43,7 +43,7 @@ export class VoucherCheckRequestDto {
     minimum: 0,
     example: 3,
     description:
-      'Abuse threshold. 0 or absent: the account’s configured threshold, else 3. `ABUSE` when the redemptions found are at least the threshold (the account setting `voucherThresholdComparison: "gt"` makes it "more than"; decisions §4).',
+      'Abuse threshold. 0 or absent: the account’s configured threshold, else 3. `ABUSE` when the redemptions found are at least the threshold (the account setting `voucherThresholdComparison: "gt"` makes it "more than").',
   })
   @IsOptional() @IsIntegerInRange(0) threshold?: number;
 }

@@ -7,13 +7,13 @@ import { VOUCHER_TYPES, type VoucherType } from './voucher.dto';
 
 /** `voucherRedemption` of POST /v2/paymentmethod/voucher (specification §2.2, "Voucher redemption"). */
 export class VoucherRedemptionDto {
-  @ApiProperty({ example: 'WELCOME-ADA-25', minLength: 1, maxLength: MAX_IDENTIFIER_LENGTH, description: 'The code redeemed. Required (decisions §9).' })
+  @ApiProperty({ example: 'WELCOME-ADA-25', minLength: 1, maxLength: MAX_IDENTIFIER_LENGTH, description: 'The code redeemed. Required.' })
   @IsString() @MinLength(1) @MaxLength(MAX_IDENTIFIER_LENGTH) voucherCode!: string;
   @IsOptionalIdentifier('pm-voucher-0001', 'The merchant’s identifier of the redemption as a payment method.') paymentMethodId?: string;
   @IsOptionalTimestamp('When the voucher was redeemed (Unix time).') redemptionTime?: number;
   @ApiPropertyOptional({
     example: true,
-    description: 'Whether the redemption succeeded. Absent counts as successful for the voucher-abuse check (decisions §4); `false` does not count.',
+    description: 'Whether the redemption succeeded. Absent counts as successful for the voucher-abuse check; `false` does not count.',
   })
   @IsOptional() @IsBoolean() success?: boolean;
   @ApiPropertyOptional({ type: 'integer', example: 1000, description: 'Value redeemed in minor units, integer.' }) @IsOptional() @IsInt() value?: number;

@@ -14,7 +14,7 @@ export class VoucherDto {
     example: 'WELCOME-ADA-25',
     minLength: 1,
     maxLength: MAX_IDENTIFIER_LENGTH,
-    description: 'Unique identifier of the voucher, usually the code a customer enters. Required (decisions §9).',
+    description: 'Unique identifier of the voucher, usually the code a customer enters. Required.',
   })
   @IsString() @MinLength(1) @MaxLength(MAX_IDENTIFIER_LENGTH) voucherCode!: string;
   @IsOptionalIdentifier('cus-61213', 'customerId of the customer who created (owns) the voucher, e.g. the referrer.') referrerId?: string;

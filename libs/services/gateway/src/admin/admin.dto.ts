@@ -102,7 +102,7 @@ export class UpdateAccountSettingsRequestDto {
 
   @ApiPropertyOptional({
     enum: COMPARISONS,
-    description: 'Voucher check with an explicit threshold: `gte` (ABUSE when uses ≥ threshold, the default) or `gt` (uses > threshold). The default threshold 3 always means "at least 3" (decisions §4).',
+    description: 'Voucher check with an explicit threshold: `gte` (ABUSE when uses ≥ threshold, the default) or `gt` (uses > threshold). The default threshold 3 always means "at least 3".',
   })
   @IsOptional() @IsIn(COMPARISONS, { message: 'must be one of gte, gt' }) voucherThresholdComparison?: 'gte' | 'gt';
 

@@ -34,7 +34,7 @@ export class LookupController {
       'Records the indicators sent (`email`, `telephone`, `ipAddress`, `paymentMethod` with exactly one of instrumentId, payerId, bankId; at least one) for this account.',
       'Every chargeback and manual review of the body is evidence for **every** indicator of the same body; an indicator sent without evidence is recorded as a bare report and is known all the same.',
       'Evidence is identified by `chargebackId` / `reviewId` (else by its content), so sending it again counts it once.',
-      '`timestamp` is in **seconds** (specification §2.1); milliseconds and nanoseconds are recognised by magnitude. An indicator is seen at its own `timestamp`, else the body\'s.',
+      '`timestamp` is in **seconds**; milliseconds and nanoseconds are recognised by magnitude. An indicator is seen at its own `timestamp`, else the body\'s.',
       'Indicators are normalised: e-mail trimmed and lower-cased; telephone as E.164 (read with `countryCode`: ISO alpha-3, alpha-2 or a calling code), else its digits; IP addresses in canonical form.',
       'The answer lists the indicators as stored. Additions are published on `ringfence.ingest.lookup.indicators-added.v1`.',
       CONSORTIUM,

@@ -8,7 +8,7 @@ import { EventIntake } from '../intake/event-intake.service';
 import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
 
 const DESCRIPTION =
-  'The dispute is stored by `disputeId` (later updates merge by timestamp) and linked to the customer of its transaction: a dispute not WON and not at stage CHARGEBACK_REVERSED makes that customer a fraudster (decisions §4). Answers once the dispute is durably accepted.';
+  'The dispute is stored by `disputeId` (later updates merge by timestamp) and linked to the customer of its transaction: a dispute not WON and not at stage CHARGEBACK_REVERSED makes that customer a fraudster. Answers once the dispute is durably accepted.';
 
 @ApiTags('Payment processor')
 @ApiSecurity('apiKey')

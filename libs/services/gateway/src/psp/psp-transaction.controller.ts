@@ -39,7 +39,7 @@ export class PspTransactionController {
   @ApiOperation({
     summary: 'Ingest a transaction update; with `checkpoint`, get a recommendation',
     description:
-      'Updates of one transaction (authorised amount updated, captured amount incremented, …) merge into one record by `transactionId`, each field keeping its newest value. With `checkpoint` the answer carries `data` (action, rules, score, scoreId, transactionId), reflecting this update; without it, the update is only ingested and the answer has no `data` (decisions §9).',
+      'Updates of one transaction (authorised amount updated, captured amount incremented, …) merge into one record by `transactionId`, each field keeping its newest value. With `checkpoint` the answer carries `data` (action, rules, score, scoreId, transactionId), reflecting this update; without it, the update is only ingested and the answer has no `data`.',
   })
   @ApiBody({ type: PspTransactionRequestDto })
   @ApiOkResponse({ type: PspTransactionResponseDto })

@@ -20,7 +20,7 @@ export class RefundController {
   @ApiOperation({
     summary: 'Get a recommendation for a refund request',
     description:
-      'The refund checkpoint. The customer, the refund, the order (with its items and suppliers), the payment methods the refund goes to and the refund transactions are stored; the answer `{status, timestamp, data: {customerId, action, source, rules}}` reflects this request (decisions §9).',
+      'The refund checkpoint. The customer, the refund, the order (with its items and suppliers), the payment methods the refund goes to and the refund transactions are stored; the answer `{status, timestamp, data: {customerId, action, source, rules}}` reflects this request.',
   })
   @ApiOkResponse({ type: RefundRecommendationResponseDto })
   @ApiErrorResponses(400, 401, 403, 413, 415, 429, 503)

@@ -37,7 +37,7 @@ export class RegistrationController {
   @ApiOperation({
     summary: 'Report a registration attempt and get a recommendation',
     description:
-      'The account-registration checkpoint, for a `customer` or a `supplier` (one of them, or neither for an anonymous attempt). `registration.username` and `registration.registrationMechanism.password.passwordHashed` (SHA-256 hex) are checked against the breached-credentials store here, in the gateway: the hash is never stored, logged or put on the bus (decisions §6). The verdict is `credentialStatus`, inside `data` and mirrored at the top level (decisions §9).',
+      'The account-registration checkpoint, for a `customer` or a `supplier` (one of them, or neither for an anonymous attempt). `registration.username` and `registration.registrationMechanism.password.passwordHashed` (SHA-256 hex) are checked against the breached-credentials store here, in the gateway: the hash is never stored, logged or put on the bus. The verdict is `credentialStatus`, inside `data` and mirrored at the top level.',
   })
   @ApiOkResponse({ type: RegistrationRecommendationResponseDto })
   @ApiErrorResponses(400, 401, 403, 413, 415, 429, 503)

@@ -53,7 +53,7 @@ export class VoucherController {
   @ApiOperation({
     summary: 'Redeem a voucher and get a recommendation',
     description:
-      'The voucher-redemption checkpoint; the answer has the customer endpoint\'s shape. For guest checkouts send the lower-cased email address as `customerId`. A replayed identical redemption (same customer, code and redemption time) is stored, and counted, once (decisions §9). `?score=true` is accepted for compatibility: this endpoint always scores.',
+      'The voucher-redemption checkpoint; the answer has the customer endpoint\'s shape. For guest checkouts send the lower-cased email address as `customerId`. A replayed identical redemption (same customer, code and redemption time) is stored, and counted, once. `?score=true` is accepted for compatibility: this endpoint always scores.',
   })
   @ApiBody({ type: VoucherRedemptionRequestDto })
   @ApiOkResponse({ type: CustomerRecommendationResponseDto })
@@ -79,7 +79,7 @@ export class VoucherController {
   @ApiOperation({
     summary: 'Voucher-abuse recommendation',
     description:
-      'Counts the successful redemptions (`success` not false) of `voucherCode` by the customers of `customerId`\'s network, the customer included, up to `depth` edges (the connect traversal and its caps), and answers `ABUSE` when the count reaches the threshold, else `OK` (decisions §4). `depth` and `threshold` of 0 or absent take the account\'s values for `voucherType` (`PATCH /admin/accounts/{id}/settings`, `voucherTypes`), else depth 10 and threshold 3. At the default threshold the rule is "at least 3"; for an explicit threshold the account setting `voucherThresholdComparison` (`gte`, the default, or `gt`) chooses. Nothing is stored. 403 when voucher abuse is disabled for the account.',
+      'Counts the successful redemptions (`success` not false) of `voucherCode` by the customers of `customerId`\'s network, the customer included, up to `depth` edges (the connect traversal and its caps), and answers `ABUSE` when the count reaches the threshold, else `OK`. `depth` and `threshold` of 0 or absent take the account\'s values for `voucherType` (`PATCH /admin/accounts/{id}/settings`, `voucherTypes`), else depth 10 and threshold 3. At the default threshold the rule is "at least 3"; for an explicit threshold the account setting `voucherThresholdComparison` (`gte`, the default, or `gt`) chooses. Nothing is stored. 403 when voucher abuse is disabled for the account.',
   })
   @ApiOkResponse({ type: VoucherCheckResponseDto })
   @ApiErrorResponses(400, 401, 403, 413, 415, 429, 503)

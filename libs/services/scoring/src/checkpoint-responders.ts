@@ -1,8 +1,8 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { MessageBus } from '@ringfence/bus';
 import { EventTopics, StateGroups, TransactionUpdatedEvent } from '@ringfence/contracts';
-import type { Logger } from '@ringfence/platform';
-import { MESSAGE_BUS, ROOT_LOGGER, validatedEventHandler, validatedRequestHandler } from '@ringfence/service-runtime';
+import type { Logger, RingfenceConfig } from '@ringfence/platform';
+import { MESSAGE_BUS, RINGFENCE_CONFIG, ROOT_LOGGER, validatedEventHandler, validatedRequestHandler } from '@ringfence/service-runtime';
 import type { CheckpointDefinition } from './checkpoint-definition';
 import { CHECKPOINT_DEFINITIONS, transactionCheckpoint } from './checkpoint-definitions';
 import { CheckpointScorer } from './checkpoint-scorer';
@@ -17,6 +17,7 @@ export class CheckpointResponders implements OnModuleInit {
   constructor(
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
+    @Inject(RINGFENCE_CONFIG) private readonly config: RingfenceConfig,
     private readonly scorer: CheckpointScorer,
   ) {}
 
@@ -26,7 +27,7 @@ export class CheckpointResponders implements OnModuleInit {
         definition.rpcTopic,
         // Scoring reads the entity store that ingestion keeps; the graph's state has its own barrier.
         { group: 'scoring', consistentWith: [StateGroups.ingestion] },
-        validatedRequestHandler(definition.payloadClass, (message) => this.scorer.score(definition, message)),
+        validatedRequestHandler(definition.payloadClass, (message) => this.scorer.score(definition, message, message.acceptedAt + this.config.rpcTimeoutMs)),
       );
     }
     this.bus.subscribe(

@@ -24,7 +24,7 @@ import {
 } from '@ringfence/entities';
 import { LABEL_REPOSITORY, type LabelRepository } from '@ringfence/labels';
 import { LOOKUP_INDICATOR_REPOSITORY, type LookupIndicatorRepository, checkpointLookup, checkpointLookupPolicy } from '@ringfence/lookup';
-import { type Logger, type RingfenceConfig, newEventId, prefixedId } from '@ringfence/platform';
+import { AppError, type Logger, type RingfenceConfig, newEventId, prefixedId } from '@ringfence/platform';
 import {
   DEFAULT_THRESHOLDS,
   type VoucherNetworkSignal,
@@ -45,6 +45,12 @@ const WARNING_CLASSES: Record<EntityReference['kind'], WarningClass> = {
   transaction: 'transaction-not-found',
   paymentMethod: 'paymentmethod-not-found',
 };
+
+/**
+ * How long before the requester's deadline scoring stops publishing: the reply still has to
+ * travel back, and a decision published just as the gateway gives up would be a second one.
+ */
+const LATE_MARGIN_MS = 10;
 
 /** The label category whose verdict decides a subject's checkpoints. */
 const FRAUD_CATEGORY = { customer: 'PAYMENT_FRAUD', supplier: 'SUPPLIER_FRAUD' } as const;
@@ -75,9 +81,15 @@ export class CheckpointScorer {
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
   ) {}
 
+  /**
+   * `answerBy` (epoch ms) is when the requester stops waiting; past it the recommendation is
+   * neither published nor returned, since the gateway has already answered without it (the
+   * degraded answer, which it publishes itself). Scoring of `/async` events has no deadline.
+   */
   async score<R extends RpcTopic>(
     definition: CheckpointDefinition<R>,
     message: MessageEnvelope<RpcTopicMap[R]['request']>,
+    answerBy?: number,
   ): Promise<RpcTopicMap[R]['reply']> {
     const { accountId, environment, payload } = message;
     const timestamp = (payload as { timestamp: number }).timestamp;
@@ -114,6 +126,10 @@ export class CheckpointScorer {
       model,
     });
     const recommendation = definition.reply(payload, { decision, scoreId: prefixedId('scr'), warnings });
+    if (answerBy !== undefined && Date.now() >= answerBy - LATE_MARGIN_MS) {
+      // No late decision event: the gateway has (or is about to have) answered without this one.
+      throw new AppError('DEPENDENCY_UNAVAILABLE', `scoring of ${definition.checkpoint} finished after its requester's budget`);
+    }
     await this.bus.publish(definition.decisionTopic, {
       ...message,
       eventId: newEventId(),

@@ -1,4 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { WarningDto } from './customer-recommendation.response';
 
 /**
  * The node kinds of the connect graph (decisions §4), in the order of the answer's fields. Each
@@ -21,6 +22,11 @@ export class ConnectResponseDto {
   @ApiProperty({ type: 'integer', example: 1763800000123, description: 'When handling finished, epoch milliseconds.' }) timestamp!: number;
   @ApiProperty({ example: 'acc_01JCZ3V9Q8', description: 'The client account identifier (the account id of the admin API).' }) clientID!: string;
   @ApiProperty({ example: 'cus-61213', description: 'The customer connected.' }) customerID!: string;
+  @ApiPropertyOptional({
+    type: () => [WarningDto],
+    description: 'Only when `features=true` was asked and the graph did not answer within the budget: the links were kept, the statistics are missing (class `degraded`).',
+  })
+  warnings?: WarningDto[];
 }
 
 /**

@@ -13,7 +13,7 @@ import {
 } from '@ringfence/contracts';
 import { type BodyAndQuery, CurrentPrincipal, SecretKeyRoute, ValidBodyAndQuery } from '@ringfence/service-runtime';
 import type { FastifyRequest } from 'fastify';
-import { EventIntake } from '../intake/event-intake.service';
+import { EventIntake, isDegraded } from '../intake/event-intake.service';
 import { LabelsUseCase } from '../labels/labels.use-case';
 import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
 
@@ -33,7 +33,7 @@ export class ConnectController {
   @ApiOperation({
     summary: 'Link entities to a customer in the graph; with `features=true`, get graph statistics',
     description:
-      'A `review` sets the customer\'s PAYMENT_FRAUD label exactly as POST /v2/customer/{customerId}/labels does. Links the customer (by `customerId` or `customer`) to the payment methods, identifications, vehicles, device, custom nodes, chargeback or dispute sent, each edge with its first-seen time, and stores them. Without `features` the answer is `{status, success: "true", timestamp, clientID, customerID}` once the links are durably accepted. With `features=true` the request\'s links are applied first, then the graph is searched breadth-first from the customer up to `depth` (1–20, default 20) and the answer is the statistics of docs/api.md "The graph": node counts per kind, degree and edge statistics, `hopsToFraud`, the caps (`maxNodesHit` at 5000 visited nodes saturates every `…Count`; nodes over 5000 edges are skipped and set `maxDegreeHit`) and `tags`. "Now" for edge ages and growth is the request\'s `timestamp`.',
+      'A `review` sets the customer\'s PAYMENT_FRAUD label exactly as POST /v2/customer/{customerId}/labels does. Links the customer (by `customerId` or `customer`) to the payment methods, identifications, vehicles, device, custom nodes, chargeback or dispute sent, each edge with its first-seen time, and stores them. Without `features` the answer is `{status, success: "true", timestamp, clientID, customerID}` once the links are durably accepted. With `features=true` the answer includes the request\'s own links and every write answered before it; the graph is searched breadth-first from the customer up to `depth` (1–20, default 20) and the answer is the statistics of docs/api.md "The graph": node counts per kind, degree and edge statistics, `hopsToFraud`, the caps (`maxNodesHit` at 5000 visited nodes saturates every `…Count`; nodes over 5000 edges are skipped and set `maxDegreeHit`) and `tags`. "Now" for edge ages and growth is the request\'s `timestamp`. If the graph does not answer within the budget, the links are still kept and the answer is the one without `features`, with a `degraded` warning.',
   })
   @ApiBody({ type: ConnectRequestDto })
   @ApiOkResponse({ schema: { oneOf: [{ $ref: getSchemaPath(ConnectResponseDto) }, { $ref: getSchemaPath(ConnectFeaturesResponseDto) }] } })
@@ -57,6 +57,10 @@ export class ConnectController {
       depth: query.depth,
       nowMs: submission.payload.timestamp,
     });
+    if (isDegraded(statistics)) {
+      // The links are kept; only the statistics are missing, and the answer says so.
+      return { status: 200, success: 'true', timestamp: Date.now(), clientID: principal.account.id, customerID: customerId, warnings: [statistics.degraded] };
+    }
     return { timestamp: Date.now(), clientID: principal.account.id, customerID: customerId, ...statistics };
   }
 }

@@ -96,26 +96,23 @@ export class EventIntake {
       return this.fallbackAnswer(route, envelope, submission.principal, { source: 'RATE_LIMIT', warnings: [] });
     }
     await this.publish(route.ingestTopic, envelope);
-    try {
-      return await this.ask(route.rpcTopic, envelope, envelope.payload);
-    } catch (error) {
-      if (error instanceof BusRemoteError && error.status < 500) throw error;
-      this.logger.warn({ checkpoint: route.checkpoint, traceId: submission.traceId, err: error }, 'answered a degraded recommendation: the data was kept, scoring did not answer');
-      return this.fallbackAnswer(route, envelope, submission.principal, { source: 'RINGFENCE', warnings: [degradedWarning(this.config.rpcTimeoutMs)] });
-    }
+    const answer = await this.askKept(route.rpcTopic, envelope, envelope.payload, 'scoring');
+    if (!isDegraded(answer)) return answer;
+    return this.fallbackAnswer(route, envelope, submission.principal, { source: 'RINGFENCE', warnings: [answer.degraded] });
   }
 
   /**
    * Ingest routes whose answer is a query over the data just sent (connect with `features`):
    * the event is published, then the query is sent; the graph answers once its consumer has
-   * handled the event, so the answer includes this request's own links.
+   * handled the event, so the answer includes this request's own links. A query that fails
+   * after the event was kept is a `DegradedAnswer`, for the route to answer 200 with.
    */
   async ingestAndRequest<E extends EventTopic, R extends RpcTopic>(
     topic: E,
     submission: Submission<EventTopicMap[E]>,
     rpcTopic: R,
     request: RpcTopicMap[R]['request'],
-  ): Promise<RpcTopicMap[R]['reply']> {
+  ): Promise<RpcTopicMap[R]['reply'] | DegradedAnswer> {
     const envelope = this.envelope(submission);
     const retryAfterSeconds = await this.limits.accountRetryAfterSeconds(submission.principal);
     if (retryAfterSeconds !== null) {
@@ -123,7 +120,7 @@ export class EventIntake {
       throw this.overLimit(retryAfterSeconds);
     }
     await this.publish(topic, envelope);
-    return this.ask(rpcTopic, envelope, request);
+    return this.askKept(rpcTopic, envelope, request, 'the graph');
   }
 
   /** Read-only queries (the voucher check): the account's rate limit, then one request. */
@@ -132,6 +129,26 @@ export class EventIntake {
     if (retryAfterSeconds !== null) throw this.overLimit(retryAfterSeconds);
     const envelope = this.envelope(submission);
     return this.ask(rpcTopic, envelope, envelope.payload);
+  }
+
+  /**
+   * Asks about data already kept: a client error (4xx) still fails the request, anything else
+   * (timeout, unavailable, internal) becomes a degraded answer, since a 5xx would tell the
+   * client to resend data that was accepted.
+   */
+  private async askKept<R extends RpcTopic>(
+    rpcTopic: R,
+    envelope: Envelope<unknown>,
+    request: RpcTopicMap[R]['request'],
+    responder: string,
+  ): Promise<RpcTopicMap[R]['reply'] | DegradedAnswer> {
+    try {
+      return await this.ask(rpcTopic, envelope, request);
+    } catch (error) {
+      if (error instanceof BusRemoteError && error.status < 500) throw error;
+      this.logger.warn({ topic: rpcTopic, traceId: envelope.traceId, err: error }, `answered degraded: the data was kept, ${responder} did not answer`);
+      return { degraded: degradedWarning(responder, this.config.rpcTimeoutMs) };
+    }
   }
 
   private ask<R extends RpcTopic>(rpcTopic: R, envelope: Envelope<unknown>, request: RpcTopicMap[R]['request']): Promise<RpcTopicMap[R]['reply']> {
@@ -177,11 +194,19 @@ export class EventIntake {
   }
 }
 
-/** The warning of an answer whose data was kept but whose scoring missed its budget. */
-function degradedWarning(budgetMs: number): WarningDto {
+/** The answer to a request whose data was kept but whose query did not answer in time. */
+export interface DegradedAnswer {
+  degraded: WarningDto;
+}
+
+export function isDegraded(answer: object): answer is DegradedAnswer {
+  return 'degraded' in answer;
+}
+
+function degradedWarning(responder: string, budgetMs: number): WarningDto {
   return {
     class: 'degraded',
     help: warningHelpUrl('degraded'),
-    msg: `The data was kept, but scoring did not answer within ${budgetMs} ms; this is the account's default action, not a score.`,
+    msg: `The data was kept, but ${responder} did not answer within ${budgetMs} ms; this answer is not based on it.`,
   };
 }

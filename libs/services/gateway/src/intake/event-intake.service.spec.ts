@@ -1,0 +1,96 @@
+import type { Principal } from '@ringfence/accounts';
+import { BusUnavailableError, InProcessMessageBus } from '@ringfence/bus';
+import { InMemoryEventLogStore } from '@ringfence/bus/testing';
+import { EventTopics, RpcTopics } from '@ringfence/contracts';
+import { AppError, createLogger, loadConfig } from '@ringfence/platform';
+import { RateLimits } from '../rate-limit/rate-limits.service';
+import { CheckpointRoutes } from './checkpoint-routes';
+import { EventIntake, isDegraded } from './event-intake.service';
+
+const NOW = 1_763_800_000_000;
+const config = loadConfig({ RPC_TIMEOUT_MS: '50' }, { port: 8443 });
+const principal = {
+  account: { id: 'acc_1', name: 'acme', industry: null, settings: { defaultAction: 'REVIEW' }, createdAt: new Date(NOW) },
+  environment: 'test',
+  keyKind: 'secret',
+  keyId: 'key_1',
+} as Principal;
+const customerSubmission = () => ({
+  principal,
+  subjectId: 'cus-1',
+  payload: { timestamp: NOW, customer: { customerId: 'cus-1' } },
+  traceId: 'trace-1',
+});
+
+type Answer = 'late' | 'client-error' | 'ok';
+
+/** The intake over a real in-process bus whose checkpoint and graph responders answer as told. */
+async function setup(answer: Answer) {
+  const log = new InMemoryEventLogStore();
+  const bus = new InProcessMessageBus({ eventLog: log });
+  const asked: string[] = [];
+  const respond = async <T>(topic: string, value: T): Promise<T> => {
+    asked.push(topic);
+    // Well past the 50 ms budget, but it does finish, so the bus can stop.
+    if (answer === 'late') await new Promise((resolve) => setTimeout(resolve, 200));
+    if (answer === 'client-error') throw new AppError('VALIDATION_FAILED', 'customer.customerId: must be a string');
+    return value;
+  };
+  bus.handle(RpcTopics.customerCheckpoint, { group: 'scoring' }, () =>
+    respond(RpcTopics.customerCheckpoint, { customerId: 'cus-1', action: 'ALLOW', score: 7, source: 'RINGFENCE', scoreId: 'scr_1', warnings: [] }),
+  );
+  bus.handle(RpcTopics.graphConnect, { group: 'graph' }, () => respond(RpcTopics.graphConnect, { count: 1 } as never));
+  await bus.start();
+  const intake = new EventIntake(bus, config, createLogger({ level: 'silent', service: 'test' }), new RateLimits(config));
+  return { intake, log, bus, asked };
+}
+
+describe(EventIntake.name, () => {
+  it('publishes a checkpoint\'s event before it asks scoring, and answers with the score', async () => {
+    const { intake, log, bus } = await setup('ok');
+    const answer = await intake.checkpoint(CheckpointRoutes.customer, customerSubmission());
+    expect(answer).toMatchObject({ action: 'ALLOW', score: 7 });
+    expect(log.events.map((event) => event.topic)).toEqual([EventTopics.customerUpdated]);
+    await bus.stop();
+  });
+
+  it('answers the default action with a degraded warning, and publishes that decision, when scoring misses the budget after the data was kept', async () => {
+    const { intake, log, bus } = await setup('late');
+    const answer = await intake.checkpoint(CheckpointRoutes.customer, customerSubmission());
+    expect(answer).toMatchObject({
+      customerId: 'cus-1',
+      action: 'REVIEW',
+      source: 'RINGFENCE',
+      score: 0,
+      warnings: [{ class: 'degraded', help: '/docs/api#warning-degraded', msg: expect.stringContaining('scoring did not answer within 50 ms') }],
+    });
+    expect(log.events.map((event) => event.topic)).toEqual([EventTopics.customerUpdated, EventTopics.customerScored]);
+    await bus.stop();
+  });
+
+  it('still refuses a request scoring calls invalid (4xx): that is the client\'s to fix, not a degraded answer', async () => {
+    const { intake, bus } = await setup('client-error');
+    await expect(intake.checkpoint(CheckpointRoutes.customer, customerSubmission())).rejects.toMatchObject({ status: 400 });
+    await bus.stop();
+  });
+
+  it('answers 503 and asks nobody when the event could not be kept', async () => {
+    const { intake, log, bus, asked } = await setup('ok');
+    log.failWith('appendBatch', new Error('disk full'));
+    await expect(intake.checkpoint(CheckpointRoutes.customer, customerSubmission())).rejects.toBeInstanceOf(BusUnavailableError);
+    expect(asked).toEqual([]);
+    await bus.stop();
+  });
+
+  it('gives a degraded answer for a query over kept data (connect with features) when the graph does not answer', async () => {
+    const { intake, log, bus } = await setup('late');
+    const answer = await intake.ingestAndRequest(EventTopics.connectLinked, { ...customerSubmission(), payload: { timestamp: NOW, customerId: 'cus-1' } as never }, RpcTopics.graphConnect, {
+      customerId: 'cus-1',
+      depth: 20,
+      nowMs: NOW,
+    });
+    expect(isDegraded(answer) && answer.degraded).toMatchObject({ class: 'degraded', msg: expect.stringContaining('the graph did not answer') });
+    expect(log.events.map((event) => event.topic)).toEqual([EventTopics.connectLinked]);
+    await bus.stop();
+  });
+});

@@ -74,6 +74,20 @@ describe('consistency (embedded): every answered write is visible to the next re
     }
   }, 60_000);
 
+  it('links what a connect body carries (identifications, device, payment methods, vehicles) through the one consumer path', async () => {
+    const [first, second] = [unique('first'), unique('second')];
+    const shared = {
+      paymentMethods: [{ card: { instrumentId: unique('ins'), cardBin: '424242', cardLastFour: '4242' } }],
+      nationalIdentifications: [{ passport: { idNumber: unique('P'), jurisdictionCountry: 'GBR' } }],
+      vehicles: [{ vin: unique('VIN') }],
+      device: { deviceId: unique('dev') },
+    };
+    expect((await post('/v2/connect', { timestamp: Date.now(), customerId: first, ...shared })).status).toBe(200);
+    expect((await post('/v2/connect', { timestamp: Date.now(), customerId: second, ...shared })).status).toBe(200);
+
+    expect(await connect(first)).toMatchObject({ customerCount: 2, cardCount: 1, identificationCount: 1, vehicleCount: 1, deviceCount: 1 });
+  });
+
   it('answers a burst of 200 simultaneous scored checkpoints with 200 each, and every one of their writes is visible afterwards', async () => {
     const device = unique('burst-device');
     const customers = Array.from({ length: 200 }, () => unique('burst'));

@@ -38,7 +38,11 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Map);
 }
 
-function toNationalIdentifications({ value, options }: TransformFnParams): unknown {
+function toNationalIdentifications({ obj, key, options }: TransformFnParams): unknown {
+  // The source value, not `value`: when the source already holds NationalIdentificationDto Maps
+  // (an in-process message validated again by its consumer), class-transformer's own Map
+  // handling has emptied each document before `value` gets here.
+  const value: unknown = (obj as Record<string, unknown>)[key];
   if (!Array.isArray(value)) return value;
   return value.map((item: unknown) => {
     // Anything but an object stays as sent and fails validation as "must be an object".

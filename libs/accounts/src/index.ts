@@ -4,3 +4,4 @@ export * from './account-administration';
 export * from './api-key-authenticator';
 export * from './voucher-check-policy';
 export * from './caching-api-key.repository';
+export * from './caching-account.repository';

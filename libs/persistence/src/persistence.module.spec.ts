@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { ACCOUNT_REPOSITORY, API_KEY_REPOSITORY, CachingApiKeyRepository } from '@ringfence/accounts';
+import { ACCOUNT_REPOSITORY, API_KEY_REPOSITORY, CachingAccountRepository, CachingApiKeyRepository } from '@ringfence/accounts';
 import { EVENT_LOG_STORE } from '@ringfence/bus';
 import { ENTITY_DOCUMENT_REPOSITORY } from '@ringfence/entities';
 import { LOOKUP_INDICATOR_REPOSITORY } from '@ringfence/lookup';
@@ -10,7 +10,6 @@ import { LABEL_REPOSITORY } from '@ringfence/labels';
 import { DataSource } from 'typeorm';
 import { DatabaseHealth } from './database-health.service';
 import { PersistenceModule } from './persistence.module';
-import { TypeOrmAccountRepository } from './repositories/typeorm-account.repository';
 import { TypeOrmEntityDocumentRepository } from './repositories/typeorm-entity-document.repository';
 import { TypeOrmEventLogStore } from './repositories/typeorm-event-log.store';
 import { TypeOrmLookupIndicatorRepository } from './repositories/typeorm-lookup-indicator.repository';
@@ -33,7 +32,7 @@ describe(PersistenceModule.name, () => {
   });
 
   it('provides each repository under its port token', () => {
-    expect(app.get(ACCOUNT_REPOSITORY)).toBeInstanceOf(TypeOrmAccountRepository);
+    expect(app.get(ACCOUNT_REPOSITORY)).toBeInstanceOf(CachingAccountRepository);
     expect(app.get(API_KEY_REPOSITORY)).toBeInstanceOf(CachingApiKeyRepository);
     expect(app.get(ENTITY_DOCUMENT_REPOSITORY)).toBeInstanceOf(TypeOrmEntityDocumentRepository);
     expect(app.get(EVENT_LOG_STORE)).toBeInstanceOf(TypeOrmEventLogStore);

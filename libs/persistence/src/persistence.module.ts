@@ -1,5 +1,5 @@
 import { type DynamicModule, Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { ACCOUNT_REPOSITORY, API_KEY_REPOSITORY, CachingApiKeyRepository } from '@ringfence/accounts';
+import { ACCOUNT_REPOSITORY, API_KEY_REPOSITORY, CachingAccountRepository, CachingApiKeyRepository } from '@ringfence/accounts';
 import { EVENT_LOG_STORE } from '@ringfence/bus';
 import { ENTITY_DOCUMENT_REPOSITORY } from '@ringfence/entities';
 import { LOOKUP_INDICATOR_REPOSITORY } from '@ringfence/lookup';
@@ -33,7 +33,7 @@ export class PersistenceModule implements OnApplicationShutdown {
       module: PersistenceModule,
       providers: [
         { provide: DataSource, useFactory: () => openDataSource(options) },
-        { provide: ACCOUNT_REPOSITORY, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmAccountRepository(dataSource) },
+        { provide: ACCOUNT_REPOSITORY, inject: [DataSource], useFactory: (dataSource: DataSource) => new CachingAccountRepository(new TypeOrmAccountRepository(dataSource)) },
         {
           provide: API_KEY_REPOSITORY,
           inject: [DataSource],

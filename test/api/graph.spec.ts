@@ -1,6 +1,5 @@
-import { ENTITY_DOCUMENT_REPOSITORY, type EntityDocumentRepository } from '@ringfence/entities';
 import { GRAPH_STORE, type GraphChange, type GraphStore } from '@ringfence/graph-engine';
-import { type EmbeddedService, defaultAccountId, TEST_ADMIN_KEY, TEST_BOOTSTRAP_KEY, eventually, startEmbeddedService } from '../support/embedded-service';
+import { type EmbeddedService, defaultAccountId, TEST_ADMIN_KEY, TEST_BOOTSTRAP_KEY, startEmbeddedService } from '../support/embedded-service';
 
 // Bodies are free-form JSON here.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -83,12 +82,7 @@ describe('the graph over HTTPS (embedded): connect, voucher check, network featu
     const [buyer, transactionId, disputeId] = [unique('buyer'), unique('tx'), unique('dsp')];
     const transaction = { timestamp: Date.now(), transaction: { transactionId, amount: 1000, currency: 'GBP', type: 'auth', success: true }, customer: { customerId: buyer } };
     expect((await post('/psp/transaction', transaction)).status).toBe(200);
-    // The dispute names only the transaction: its customer comes from the stored transaction.
-    // Known gap: ingestion and the graph resolve that customer from the entity store, which the
-    // transaction's own event fills asynchronously; a dispute handled before it stays unlinked.
-    // Until disputes are resolved in either order, the test waits for the stored transaction.
-    const documents = service.app.get<EntityDocumentRepository>(ENTITY_DOCUMENT_REPOSITORY);
-    await eventually(() => documents.find({ accountId, environment: 'test', kind: 'transaction', entityId: transactionId }));
+    // The dispute names only the transaction; either order reaches the customer (dispute-ordering.spec.ts).
     const dispute = (fields: Body) => post('/psp/dispute', { timestamp: Date.now(), dispute: { disputeId, transactionId, amount: 1000, currency: 'GBP', ...fields } });
     expect((await dispute({ stage: 'CHARGEBACK' })).status).toBe(200);
     expect((await connectFeatures(buyer)).hopsToFraud).toBe(0);

@@ -49,18 +49,3 @@ export interface EntityDocumentRepository {
 }
 
 export const ENTITY_DOCUMENT_REPOSITORY = Symbol('EntityDocumentRepository');
-
-/**
- * The customer a PSP transaction belongs to, from its stored record: a dispute names only its
- * transaction. Undefined when the transaction is unknown (not yet ingested) or has no customer.
- */
-export async function customerOfTransaction(
-  documents: EntityDocumentRepository,
-  tenant: Pick<EntityRef, 'accountId' | 'environment'>,
-  transactionId: string | undefined,
-): Promise<string | undefined> {
-  if (!transactionId) return undefined;
-  const transaction = await documents.find({ ...tenant, kind: 'transaction', entityId: transactionId });
-  const customerId = transaction?.fields.customerId;
-  return typeof customerId === 'string' ? customerId : undefined;
-}

@@ -94,8 +94,15 @@ describe('entity updates of each payload', () => {
     expect(hasUnforgivenChargeback(customer(applyAll([{ updates: lost, timestamp: T }, { updates: forgiven, timestamp: T + 1 }])))).toBe(false);
     // The forgiveness arriving first does not let the older "lost" state win.
     expect(hasUnforgivenChargeback(customer(applyAll([{ updates: forgiven, timestamp: T + 1 }, { updates: lost, timestamp: T }])))).toBe(false);
-    const won = pspDisputePayloadUpdates({ dispute: { disputeId: 'd1', stage: 'CHARGEBACK', outcome: 'WON' } }, 'c2');
-    expect(hasUnforgivenChargeback(applyAll([{ updates: won, timestamp: T }]).get('customer:c2')?.fields)).toBe(false);
+  });
+
+  it('records a PSP dispute on the transaction it names, never on a customer (it names none)', () => {
+    const updates = pspDisputePayloadUpdates({ timestamp: T, dispute: { disputeId: 'd1', transactionId: 't1', stage: 'CHARGEBACK', outcome: 'WON', amount: 5 } });
+    expect(updates).toEqual([
+      { kind: 'dispute', entityId: 'd1', fields: { transactionId: 't1', stage: 'CHARGEBACK', outcome: 'WON', amount: 5 } },
+      { kind: 'transaction', entityId: 't1', fields: { chargebacks: { d1: { forgiven: true } } } },
+    ]);
+    expect(pspDisputePayloadUpdates({ timestamp: T, dispute: { disputeId: 'd1' } })).toEqual([{ kind: 'dispute', entityId: 'd1', fields: {} }]);
   });
 
   it('gives the same store whatever order payloads arrive in, and replays change nothing', () => {

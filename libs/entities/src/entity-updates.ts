@@ -69,6 +69,13 @@ function chargebackEntries(items: Array<[string | undefined, ChargebackState | u
 
 const lastDevice = (deviceId: string | undefined): Fields => (deviceId ? { lastDeviceId: deviceId } : {});
 
+/**
+ * A transaction's customer: `customerId` (the newest), and `customerIds`, every customer the
+ * transaction was ever stored with (a set: one leaf per customer), which its disputes reach
+ * (`transactionChargebacksForCustomers`).
+ */
+const transactionCustomer = (customerId: string | undefined): Fields => (customerId ? { customerId, customerIds: { [customerId]: true } } : {});
+
 /** POST /v2/customer: the customer and its device. */
 export function customerPayloadUpdates(payload: Identified<'customer' | 'device' | 'deviceId'>): EntityUpdate[] {
   const updates = new Updates();
@@ -147,7 +154,7 @@ export function refundPayloadUpdates(payload: Fields): EntityUpdate[] {
   for (const transaction of objects(payload.transactions)) {
     updates.add('transaction', asId(transaction.transactionId), {
       ...withoutKey(transaction, 'transactionId'),
-      ...owner,
+      ...transactionCustomer(customerId),
       ...(orderId ? { orderId } : {}),
     });
   }
@@ -208,19 +215,25 @@ export function pspTransactionPayloadUpdates(payload: Fields): EntityUpdate[] {
     ...withoutKey(transactionFields, 'transactionId'),
     ...context,
     ...(method ? { paymentMethod: method } : {}),
-    ...(customerId ? { customerId } : {}),
+    ...transactionCustomer(customerId),
     ...(deviceId ? { deviceId } : {}),
   });
   return updates.list;
 }
 
-/** POST /psp/dispute: the dispute, by its id. The customer is found through its transaction. */
-export function pspDisputePayloadUpdates(payload: Fields, customerId: string | undefined): EntityUpdate[] {
+/**
+ * POST /psp/dispute: the dispute, by its id, and its chargeback recorded on the transaction it
+ * names (upserted by transactionId, whether or not the transaction is stored yet). A dispute
+ * names no customer: storing the transaction's document carries its chargebacks to the
+ * transaction's customers (`transactionChargebacksForCustomers`), in whichever order the dispute
+ * and the transaction arrive.
+ */
+export function pspDisputePayloadUpdates(payload: Fields): EntityUpdate[] {
   const updates = new Updates();
   const dispute = object(payload.dispute);
   const disputeId = asId(dispute?.disputeId);
-  updates.add('dispute', disputeId, { ...withoutKey(dispute, 'disputeId'), ...(customerId ? { customerId } : {}) });
-  if (dispute && disputeId) updates.add('customer', customerId, chargebackEntry(disputeId, dispute));
+  updates.add('dispute', disputeId, withoutKey(dispute, 'disputeId'));
+  if (dispute && disputeId) updates.add('transaction', asId(dispute.transactionId), chargebackEntry(disputeId, dispute));
   return updates.list;
 }
 

@@ -2,3 +2,4 @@ export * from './entity-document';
 export * from './merge-document';
 export * from './entity-updates';
 export * from './chargebacks';
+export * from './store-entity-updates';

@@ -9,6 +9,9 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 const escapeKey = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 const unescapeKey = (key: string) => key.replace(/~1/g, '/').replace(/~0/g, '~');
 
+/** The path of a leaf as `fieldTimestamps` keys it: `leafPath('chargebacks', id, 'forgiven')`. */
+export const leafPath = (...keys: string[]): string => keys.map((key) => `/${escapeKey(key)}`).join('');
+
 /**
  * Every leaf of a payload object by path. Arrays are leaves: they are replaced whole. An empty
  * object carries no field, so it sets nothing.

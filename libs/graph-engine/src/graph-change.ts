@@ -17,9 +17,10 @@ export type GraphNodeRef =
 
 /**
  * One change to a tenant's graph, as the payloads describe it. Changes are facts, not
- * commands: applying one twice, or applying a set in any order, gives the same graph (edges
- * keep their earliest first-seen time; labels, chargeback states, tags and redemptions keep
- * the newest `atMs`), which is what at-least-once delivery and a rebuild from the store need.
+ * commands: applying one twice, or applying a set in any order, gives the same graph (edges,
+ * transaction owners and disputes keep their earliest first-seen time; labels, chargeback
+ * states, tags and redemptions keep the newest `atMs`), which is what at-least-once delivery
+ * and a rebuild from the store need.
  */
 export type GraphChange =
   /** A customer or supplier named by a payload, linked or not (so connect finds it). */
@@ -33,7 +34,18 @@ export type GraphChange =
   /** A customer's tags as a payload sent them. */
   | { type: 'tags'; customerId: string; tags: Readonly<Record<string, boolean>>; atMs: number }
   /** One redemption of a voucher (one per customer, code and redemption time). */
-  | { type: 'redemption'; customerId: string; voucherCode: string; redemptionTimeMs: number; success: boolean; atMs: number };
+  | { type: 'redemption'; customerId: string; voucherCode: string; redemptionTimeMs: number; success: boolean; atMs: number }
+  /**
+   * A PSP transaction's customer. Transactions are no nodes: the pair only lets a dispute of the
+   * transaction reach its customer, whichever of the two facts arrives first.
+   */
+  | { type: 'transaction-owner'; transactionId: string; customerId: string; firstSeenMs: number }
+  /**
+   * A PSP dispute (a chargeback) of a transaction, which names no customer: the chargeback is
+   * linked to every customer the transaction has (`transaction-owner`), as soon as both facts
+   * are known, the edge first seen at the dispute's time. Its state is a separate `chargeback`.
+   */
+  | { type: 'dispute'; chargebackId: string; transactionId: string; firstSeenMs: number };
 
 export type GraphChangeType = GraphChange['type'];
 

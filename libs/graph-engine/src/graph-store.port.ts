@@ -11,9 +11,9 @@ export interface GraphScope {
  * in the distributed mode). The in-memory index is only a cache of it: on start every tenant's
  * index is rebuilt by streaming `load`.
  *
- * Both adapters keep the same facts with the same merge rules as `TenantGraph.apply`: an
- * edge's earliest first-seen time; the newest (by `atMs`, equal replaces) label, chargeback
- * state, tag value and redemption state; custom-node slots in order of first appearance, five
+ * Both adapters keep the same facts with the same merge rules as `TenantGraph.apply`: the
+ * earliest first-seen time of an edge, a transaction owner and a dispute; the newest (by
+ * `atMs`, equal replaces) label, chargeback state, tag value and redemption state; custom-node slots in order of first appearance, five
  * at most (a link to a sixth type is not stored). Writing the same changes twice, or in
  * another order, leaves the same store.
  */
@@ -26,7 +26,9 @@ export interface GraphStore {
   customNodeTypes(scope: GraphScope): Promise<string[]>;
   /**
    * The tenant's graph as batches of changes that rebuild it: nodes, then links (earliest
-   * first), then labels, chargeback states, tags and redemptions. Streams: memory stays
+   * first), then labels, chargeback states, tags, redemptions, transaction owners and
+   * disputes (`apply` links a dispute's chargeback to the transaction's customers whichever of
+   * the two it meets first, so the order is free). Streams: memory stays
    * bounded by the batch size whatever the graph's size.
    */
   load(scope: GraphScope, batchSize?: number): AsyncIterable<GraphChange[]>;

@@ -57,6 +57,8 @@ const node = (ref: GraphNodeRef): GraphChange => ({ type: 'node', node: ref });
 const link = (a: GraphNodeRef, b: GraphNodeRef, firstSeenMs = T): GraphChange => ({ type: 'link', a, b, firstSeenMs });
 const tags = (customerId: string, values: Record<string, boolean>, atMs = T): GraphChange => ({ type: 'tags', customerId, tags: values, atMs });
 const chargeback = (chargebackId: string, forgiven: boolean, atMs = T): GraphChange => ({ type: 'chargeback', chargebackId, forgiven, atMs });
+const owner = (transactionId: string, customerId: string, firstSeenMs = T): GraphChange => ({ type: 'transaction-owner', transactionId, customerId, firstSeenMs });
+const dispute = (chargebackId: string, transactionId: string, firstSeenMs = T): GraphChange => ({ type: 'dispute', chargebackId, transactionId, firstSeenMs });
 
 const ADA = 'cus-61213';
 const ADA_EMAIL = email('ada.lovelace@example.com');
@@ -190,7 +192,7 @@ describe('payoutPayloadGraphChanges', () => {
 });
 
 describe('refundPayloadGraphChanges', () => {
-  it('links the customer to contact, device, card and the order’s supplier, each edge once', () => {
+  it('links the customer to contact, device, card and the order’s supplier, each edge once, and owns its refund transactions', () => {
     expect(refundPayloadGraphChanges(fixture('refund', 'full', RefundRequestDto))).toEqual([
       node(customer(ADA)),
       link(customer(ADA), email('ada@example.com')),
@@ -199,6 +201,7 @@ describe('refundPayloadGraphChanges', () => {
       link(customer(ADA), card(cardIdentity({ instrumentId: 'inst-9f2c61d0' }, { kind: 'customer', id: ADA }))),
       node(supplier('sup-courier-12')),
       link(customer(ADA), supplier('sup-courier-12')),
+      owner('tx-rfd-0001', ADA),
     ]);
   });
 
@@ -259,13 +262,14 @@ describe('voucherRedemptionPayloadGraphChanges', () => {
 });
 
 describe('pspTransactionPayloadGraphChanges', () => {
-  it('links the paying customer to its contact, device and card', () => {
+  it('links the paying customer to its contact, device and card, and records it as the transaction’s owner', () => {
     expect(pspTransactionPayloadGraphChanges(fixture('psp-transaction', 'full', PspTransactionRequestDto))).toEqual([
       node(customer(ADA)),
       link(customer(ADA), email('ada@example.com')),
       link(customer(ADA), ADA_PHONE),
       link(customer(ADA), DEVICE),
       link(customer(ADA), card(cardIdentity({ instrumentId: 'inst-9f2c61d0' }, { kind: 'customer', id: ADA }))),
+      owner('tx-0001', ADA),
     ]);
   });
 
@@ -277,23 +281,47 @@ describe('pspTransactionPayloadGraphChanges', () => {
 
   it('links the customer to the suppliers of an order it carries', () => {
     const payload = { timestamp: T, transaction: { transactionId: 't1' }, customer: { customerId: 'c1' }, order: { suppliers: [{ supplierId: 's1' }] } };
-    expect(pspTransactionPayloadGraphChanges(payload)).toEqual([node(customer('c1')), node(supplier('s1')), link(customer('c1'), supplier('s1'))]);
+    expect(pspTransactionPayloadGraphChanges(payload)).toEqual([
+      node(customer('c1')),
+      node(supplier('s1')),
+      link(customer('c1'), supplier('s1')),
+      owner('t1', 'c1'),
+    ]);
   });
 });
 
 describe('pspDisputePayloadGraphChanges', () => {
-  it('links the dispute to its transaction’s customer as an unforgiven chargeback', () => {
-    expect(pspDisputePayloadGraphChanges(fixture('psp-dispute', 'full', PspDisputeRequestDto), ADA)).toEqual([
-      node(customer(ADA)),
-      link(customer(ADA), chargebackNode('dsp-20251122-0042')),
+  it('gives the dispute of its transaction and the chargeback’s state, without reading anything', () => {
+    expect(pspDisputePayloadGraphChanges(fixture('psp-dispute', 'full', PspDisputeRequestDto))).toEqual([
+      dispute('dsp-20251122-0042', 'tx-0001'),
       chargeback('dsp-20251122-0042', false),
     ]);
   });
 
-  it('without a customer gives only the chargeback’s state (a reversal forgives it; nanoseconds normalised)', () => {
-    expect(pspDisputePayloadGraphChanges(fixture('psp-dispute', 'reversed', PspDisputeRequestDto), undefined)).toEqual([
+  it('forgives a reversed dispute (nanoseconds normalised), and without a transaction gives only the state', () => {
+    expect(pspDisputePayloadGraphChanges(fixture('psp-dispute', 'reversed', PspDisputeRequestDto))).toEqual([
+      dispute('dsp-20251122-0042', 'tx-0001', 1_763_900_000_000),
       chargeback('dsp-20251122-0042', true, 1_763_900_000_000),
     ]);
+    expect(pspDisputePayloadGraphChanges(fixture('psp-dispute', 'minimal', PspDisputeRequestDto))).toEqual([chargeback('dsp-1', false)]);
+  });
+
+  it('marks the transaction’s customer whether the dispute comes before or after the transaction, until a later state forgives it', () => {
+    const payment = pspTransactionPayloadGraphChanges(fixture('psp-transaction', 'full', PspTransactionRequestDto));
+    const lost = pspDisputePayloadGraphChanges(fixture('psp-dispute', 'full', PspDisputeRequestDto));
+    const reversed = pspDisputePayloadGraphChanges(fixture('psp-dispute', 'reversed', PspDisputeRequestDto));
+    for (const order of [[payment, lost], [lost, payment]]) {
+      const graph = new TenantGraph();
+      for (const changes of order) graph.applyAll(changes);
+      expect(graph.index.isFraudster(ADA)).toBe(true);
+      expect(graph.index.connect(ADA, { depth: 1, nowMs: T })).toMatchObject({ hopsToFraud: 0, chargebackCount: 1 });
+    }
+    for (const order of [[payment, lost, reversed], [reversed, lost, payment], [lost, reversed, payment], [reversed, payment, lost]]) {
+      const graph = new TenantGraph();
+      for (const changes of order) graph.applyAll(changes);
+      expect(graph.index.isFraudster(ADA)).toBe(false);
+      expect(graph.index.connect(ADA, { depth: 1, nowMs: T })).toMatchObject({ hopsToFraud: -1, chargebackCount: 1 });
+    }
   });
 });
 
@@ -386,7 +414,7 @@ describe('payload graph changes applied to a tenant graph', () => {
     graph.applyAll(refundPayloadGraphChanges(fixture('refund', 'full', RefundRequestDto)));
     const payment = fixture('psp-transaction', 'full', PspTransactionRequestDto);
     graph.applyAll(pspTransactionPayloadGraphChanges({ ...payment, customer: { customerId: 'payer' } }));
-    graph.applyAll(pspDisputePayloadGraphChanges(fixture('psp-dispute', 'full', PspDisputeRequestDto), 'payer'));
+    graph.applyAll(pspDisputePayloadGraphChanges(fixture('psp-dispute', 'full', PspDisputeRequestDto)));
     expect(graph.index.isFraudster('payer')).toBe(true);
     expect(graph.index.connect(ADA, { depth: 20, nowMs: T }).hopsToFraud).toBe(2);
   });
@@ -417,6 +445,7 @@ describe('payload graph changes of arbitrary payloads', () => {
   const state = partial({
     chargebackId: or(id),
     disputeId: or(id),
+    transactionId: or(id),
     nonFraud: or(fc.boolean()),
     outcome: or(fc.constantFrom('WON', 'LOST')),
     stage: or(fc.constantFrom('CHARGEBACK', 'CHARGEBACK_REVERSED')),
@@ -438,6 +467,8 @@ describe('payload graph changes of arbitrary payloads', () => {
         order: partial({ email: or(text), telephone: or(text), telephoneCountry: or(text), suppliers: list(partial({ supplierId: or(id) })) }),
         chargeback: state,
         dispute: state,
+        transaction: partial({ transactionId: or(id) }),
+        transactions: list(partial({ transactionId: or(id) })),
         voucher: partial({ referrerId: or(id) }),
         voucherRedemption: partial({ voucherCode: or(id), redemptionTime: or(fc.integer()), success: or(fc.boolean()) }),
         registration: json,
@@ -447,7 +478,7 @@ describe('payload graph changes of arbitrary payloads', () => {
     )
     .map((fields): WirePayload => fields);
 
-  const extractors: Array<(payload: WirePayload, customerId: string | undefined) => GraphChange[]> = [
+  const extractors: Array<(payload: WirePayload) => GraphChange[]> = [
     customerPayloadGraphChanges,
     supplierPayloadGraphChanges,
     registrationPayloadGraphChanges,
@@ -464,18 +495,22 @@ describe('payload graph changes of arbitrary payloads', () => {
   it('add nothing for a payload without a numeric timestamp', () => {
     fc.assert(
       fc.property(payload, fc.constantFrom(undefined, '1763800000000', Number.NaN), (body, timestamp) => {
-        for (const extract of extractors) expect(extract({ ...body, timestamp }, 'c1')).toEqual([]);
+        for (const extract of extractors) expect(extract({ ...body, timestamp })).toEqual([]);
       }),
     );
   });
 
   it('never throw, link only a customer or supplier to something else, and apply cleanly', () => {
     fc.assert(
-      fc.property(payload, fc.option(fc.constantFrom('c1', 'payer')), (body, disputeCustomer) => {
+      fc.property(payload, (body) => {
         const graph = new TenantGraph();
         for (const extract of extractors) {
-          const changes = extract(body, disputeCustomer ?? undefined);
+          const changes = extract(body);
           for (const change of changes) {
+            if (change.type === 'transaction-owner' || change.type === 'dispute') {
+              expect(change.transactionId).not.toBe('');
+              expect(change.firstSeenMs).toBe(body.timestamp);
+            }
             if (change.type !== 'link') continue;
             expect(isSubjectNode(change.a) || isSubjectNode(change.b)).toBe(true);
             expect(sameNode(change.a, change.b)).toBe(false);
@@ -483,7 +518,7 @@ describe('payload graph changes of arbitrary payloads', () => {
             expect(change.b.identity).not.toBe('');
             expect(change.firstSeenMs).toBe(body.timestamp);
           }
-          expect(extract(body, disputeCustomer ?? undefined)).toEqual(changes);
+          expect(extract(body)).toEqual(changes);
           graph.applyAll(changes);
         }
       }),

@@ -14,11 +14,11 @@ import { type Fields, asId, changesOf, object, objects } from './payload-graph-c
  * | POST /v2/supplier              | supplier                              | supplier–email/phone/device/identification/vehicle                      |
  * | POST /v2/registration          | customer and/or supplier              | each–email/phone/device; customer tags                                  |
  * | POST /v2/payout                | supplier, order suppliers             | supplier–email/phone/card (paymentMethod, paymentMethods)               |
- * | POST /v2/refund                | customer, order suppliers             | customer–email/phone/device/card; order: customer–email/phone/supplier; tags |
+ * | POST /v2/refund                | customer, order suppliers             | customer–email/phone/device/card; order: customer–email/phone/supplier; tags; owner of its transactions |
  * | POST /v2/voucher               | customer (referrerId)                 | none                                                                    |
  * | POST /v2/paymentmethod/voucher | customer                              | customer–email/phone; tags; redemption                                  |
- * | POST /psp/transaction          | customer, order suppliers             | customer–email/phone/device/card; order as above; tags                  |
- * | POST /psp/dispute              | customer (resolved by the caller)     | customer–chargeback (disputeId); chargeback state                       |
+ * | POST /psp/transaction          | customer, order suppliers             | customer–email/phone/device/card; order as above; tags; transaction owner |
+ * | POST /psp/dispute              | chargeback (disputeId)                | dispute of its transaction (customer–chargeback once the owner is known); chargeback state |
  * | POST /v2/connect               | customer                              | customer–email/phone/device/card/identification/vehicle/custom/chargeback; tags; chargeback states |
  * | label event                    | (the label creates its customer)      | customer PAYMENT_FRAUD label                                            |
  *
@@ -76,7 +76,8 @@ export function payoutPayloadGraphChanges(payload: WirePayload): GraphChange[] {
 
 /**
  * POST /v2/refund. The refund `transactions` only name payment methods by id, which the
- * `paymentMethods` carry with their cards.
+ * `paymentMethods` carry with their cards; their customer is the refund's, so a dispute of one
+ * of them reaches it (as the entity store keeps them: transactions with their customer).
  */
 export function refundPayloadGraphChanges(payload: WirePayload): GraphChange[] {
   return changesOf(payload, (changes) => {
@@ -85,6 +86,7 @@ export function refundPayloadGraphChanges(payload: WirePayload): GraphChange[] {
     changes.device([customer], payload);
     changes.paymentMethodCards(customer, objects(payload.paymentMethods));
     changes.order(customer, object(payload.order));
+    for (const transaction of objects(payload.transactions)) changes.transactionOwner(customer, asId(transaction.transactionId));
   });
 }
 
@@ -122,7 +124,8 @@ export function voucherRedemptionPayloadGraphChanges(payload: WirePayload): Grap
 /**
  * POST /psp/transaction: the paying customer, its device and card. The PSP `paymentMethod` is
  * a card whatever its `methodType` (decisions §4 lists it as a card source; its fields are a
- * card's and its methodType values are not shown). Without a customer nothing links.
+ * card's and its methodType values are not shown). Without a customer nothing links. With one,
+ * the transaction's owner, which its disputes reach (`pspDisputePayloadGraphChanges`).
  */
 export function pspTransactionPayloadGraphChanges(payload: WirePayload): GraphChange[] {
   return changesOf(payload, (changes) => {
@@ -131,18 +134,19 @@ export function pspTransactionPayloadGraphChanges(payload: WirePayload): GraphCh
     changes.device([customer], payload);
     changes.card(customer, object(payload.paymentMethod));
     changes.order(customer, object(payload.order));
+    changes.transactionOwner(customer, asId(object(payload.transaction)?.transactionId));
   });
 }
 
 /**
- * POST /psp/dispute: `customerId` is the customer of the dispute's transaction, resolved by the
- * caller; without one only the chargeback's state is known.
+ * POST /psp/dispute: the chargeback's state, and the dispute of the transaction it names. The
+ * dispute names no customer: `TenantGraph` links the chargeback to the transaction's customer
+ * once it knows both, whichever of the dispute and the transaction came first.
  */
-export function pspDisputePayloadGraphChanges(payload: WirePayload, customerId: string | undefined): GraphChange[] {
+export function pspDisputePayloadGraphChanges(payload: WirePayload): GraphChange[] {
   return changesOf(payload, (changes) => {
-    const customer = changes.customer(customerId, undefined);
     const dispute = object(payload.dispute);
-    if (dispute) changes.chargeback(customer, asId(dispute.disputeId), dispute);
+    if (dispute) changes.dispute(asId(dispute.disputeId), asId(dispute.transactionId), dispute);
   });
 }
 

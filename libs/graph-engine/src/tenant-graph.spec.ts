@@ -6,6 +6,7 @@ import { TenantGraph } from './tenant-graph';
 const NOW = 1_700_000_000_000;
 const HOUR = 3_600_000;
 const CUSTOMERS = ['c0', 'c1', 'c2', 'c3'];
+const TRANSACTIONS = ['t0', 't1', 't2'];
 
 const customer = fc.constantFrom(...CUSTOMERS).map((identity): GraphNodeRef => ({ kind: 'customer', identity }));
 const attribute = fc.oneof(
@@ -42,6 +43,20 @@ const change: fc.Arbitrary<GraphChange> = fc.oneof(
       success: fc.boolean(),
       atMs: time,
     }),
+  },
+  // PSP transactions and their disputes, over the chargebacks the other changes name too.
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      type: fc.constant('transaction-owner' as const),
+      transactionId: fc.constantFrom(...TRANSACTIONS),
+      customerId: fc.constantFrom(...CUSTOMERS),
+      firstSeenMs: time,
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ type: fc.constant('dispute' as const), chargebackId: fc.constantFrom('0', '1', '2'), transactionId: fc.constantFrom(...TRANSACTIONS), firstSeenMs: time }),
   },
 );
 // Distinct times per label and chargeback: with two facts of equal time the order decides (an
@@ -126,6 +141,53 @@ describe('TenantGraph', () => {
     expect(graph.redemptions.successfulUses('V1', graph.index.customersWithin('c0', 2))).toBe(2);
     expect(graph.redemptions.successfulUses('V1', graph.index.customersWithin('c0', 1))).toBe(1);
     expect(graph.redemptions.successfulUses('V2', ['c0', 'c1'])).toBe(0);
+  });
+
+  describe('PSP disputes, which name only their transaction', () => {
+    const owner = (transactionId: string, customerId: string, firstSeenMs = NOW): GraphChange => ({ type: 'transaction-owner', transactionId, customerId, firstSeenMs });
+    const dispute = (chargebackId: string, transactionId: string, firstSeenMs = NOW): GraphChange => ({ type: 'dispute', chargebackId, transactionId, firstSeenMs });
+    const state = (chargebackId: string, forgiven: boolean, atMs: number): GraphChange => ({ type: 'chargeback', chargebackId, forgiven, atMs });
+    const orders = <T>(items: readonly T[]): T[][] =>
+      items.length <= 1 ? [[...items]] : items.flatMap((item, index) => orders([...items.slice(0, index), ...items.slice(index + 1)]).map((rest) => [item, ...rest]));
+
+    it('mark the transaction’s customer whether the dispute arrives before, with or after the transaction', () => {
+      for (const list of orders([owner('t0', 'c0'), dispute('d1', 't0'), state('d1', false, NOW)])) {
+        const graph = applied(list);
+        expect(graph.index.isFraudster('c0')).toBe(true);
+        expect(graph.index.connect('c0', { depth: 1, nowMs: NOW })).toMatchObject({ hopsToFraud: 0, chargebackCount: 1 });
+        expect(graph.customersOfTransaction('t0')).toEqual(['c0']);
+      }
+      // Both in one batch, dispute first.
+      expect(applied([dispute('d1', 't0'), owner('t0', 'c0')]).index.isFraudster('c0')).toBe(true);
+    });
+
+    it('are forgiven by a later state whatever the order, and a replay changes nothing', () => {
+      const list = [owner('t0', 'c0'), dispute('d1', 't0', NOW), state('d1', false, NOW), dispute('d1', 't0', NOW + HOUR), state('d1', true, NOW + HOUR)];
+      for (const order of orders(list)) {
+        const graph = applied(order);
+        graph.applyAll(order);
+        expect(graph.index.isFraudster('c0')).toBe(false);
+        expect(graph.index.connect('c0', { depth: 1, nowMs: NOW + HOUR })).toMatchObject({ hopsToFraud: -1, chargebackCount: 1 });
+      }
+    });
+
+    it('link the chargeback at the earliest time the dispute was seen, to every customer the transaction names', () => {
+      const graph = applied([dispute('d1', 't0', NOW), owner('t0', 'c0', NOW - 3 * HOUR), owner('t0', 'c1', NOW), dispute('d1', 't0', NOW - HOUR), owner('t0', 'c0', NOW)]);
+      expect(graph.customersOfTransaction('t0')).toEqual(['c0', 'c1']);
+      expect(graph.index.degreeOf('chargeback', 'd1')).toBe(2);
+      // One edge per customer, first seen an hour before "now".
+      expect(graph.index.connect('c0', { depth: 1, nowMs: NOW })).toMatchObject({ edgeLocalCount: 1, edgeLocalMeanAge: 3600 });
+      expect(graph.index.isFraudster('c1')).toBe(true);
+    });
+
+    it('leave other transactions’ customers alone, and a dispute without a known customer only makes its chargeback node', () => {
+      const graph = applied([owner('t0', 'c0'), dispute('d1', 't1'), owner('t2', 'c2')]);
+      expect(graph.index.isFraudster('c0')).toBe(false);
+      expect(graph.index.isFraudster('c2')).toBe(false);
+      expect(graph.index.degreeOf('chargeback', 'd1')).toBe(0);
+      expect(graph.index.nodeCount).toBe(3);
+      expect(graph.customersOfTransaction('t1')).toEqual([]);
+    });
   });
 
   it('gives five custom node types their slots and links nothing for a sixth', () => {

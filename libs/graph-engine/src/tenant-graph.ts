@@ -12,12 +12,21 @@ import { VoucherRedemptions } from './voucher-redemptions';
  * rebuild from the store, a replay after a crash and the request's own links (applied by the
  * RPC before its event arrives) meet in one state. Only labelled customers and chargebacks
  * carry a time, so this costs nothing per ordinary node.
+ *
+ * A PSP dispute names only its transaction, and the transaction's customer arrives on another
+ * topic, in either order: the graph keeps each transaction's customers and disputes and links
+ * customer and chargeback as soon as both are known, whichever came first. That costs one map
+ * entry per PSP transaction with a customer (its id and the customer's node id).
  */
 export class TenantGraph {
   readonly index: GraphIndex;
   readonly redemptions = new VoucherRedemptions();
   private readonly labelTimes = new Map<string, number>();
   private readonly chargebackTimes = new Map<string, number>();
+  /** Per PSP transaction, the node id of its customer (an array in the rare case of several). */
+  private readonly transactionOwners = new Map<string, number | number[]>();
+  /** Per PSP transaction, its disputes: chargeback id → earliest first-seen time. */
+  private readonly transactionDisputes = new Map<string, Map<string, number>>();
 
   constructor(options: GraphIndexOptions = {}) {
     this.index = new GraphIndex(options);
@@ -52,7 +61,50 @@ export class TenantGraph {
         this.index.ensureNode('customer', change.customerId);
         this.redemptions.record(change.customerId, change.voucherCode, change.redemptionTimeMs, change.success, change.atMs);
         return;
+      case 'transaction-owner':
+        this.addTransactionOwner(change.transactionId, change.customerId);
+        return;
+      case 'dispute':
+        this.addDispute(change.transactionId, change.chargebackId, change.firstSeenMs);
+        return;
     }
+  }
+
+  /** The customers of a PSP transaction, in order of first appearance (none when unknown). */
+  customersOfTransaction(transactionId: string): string[] {
+    const owners = this.transactionOwners.get(transactionId);
+    if (owners === undefined) return [];
+    return (typeof owners === 'number' ? [owners] : owners).map((node) => this.index.identityOf(node));
+  }
+
+  /** Records a customer of the transaction and links it to the transaction's disputes known so far. */
+  private addTransactionOwner(transactionId: string, customerId: string): void {
+    const owner = this.index.ensureNode('customer', customerId);
+    const owners = this.transactionOwners.get(transactionId);
+    if (owners === undefined) this.transactionOwners.set(transactionId, owner);
+    else if (owners === owner || (typeof owners !== 'number' && owners.includes(owner))) return;
+    else this.transactionOwners.set(transactionId, typeof owners === 'number' ? [owners, owner] : [...owners, owner]);
+    const disputes = this.transactionDisputes.get(transactionId);
+    if (disputes === undefined) return;
+    for (const [chargebackId, firstSeenMs] of disputes) this.index.link('customer', customerId, 'chargeback', chargebackId, firstSeenMs);
+  }
+
+  /**
+   * Records a dispute of the transaction and links its chargeback to the transaction's customers
+   * known so far. An earlier first-seen time than the one known links again (an edge keeps the
+   * earliest); a later or equal one changes nothing.
+   */
+  private addDispute(transactionId: string, chargebackId: string, firstSeenMs: number): void {
+    this.index.ensureNode('chargeback', chargebackId);
+    let disputes = this.transactionDisputes.get(transactionId);
+    if (disputes === undefined) {
+      disputes = new Map();
+      this.transactionDisputes.set(transactionId, disputes);
+    }
+    const known = disputes.get(chargebackId);
+    if (known !== undefined && known <= firstSeenMs) return;
+    disputes.set(chargebackId, firstSeenMs);
+    for (const customerId of this.customersOfTransaction(transactionId)) this.index.link('customer', customerId, 'chargeback', chargebackId, firstSeenMs);
   }
 
   private ensure(node: GraphNodeRef): void {

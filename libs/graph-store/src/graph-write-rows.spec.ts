@@ -55,6 +55,38 @@ describe('graph write rows', () => {
     expect(rows.tags).toEqual([{ customerId: 'c1', name: 'vip', value: true, atMs: NOW }]);
   });
 
+  it('keeps one transaction owner and one dispute per pair at its earliest time, with their customer and chargeback nodes', () => {
+    const rows = toWriteRows(
+      [
+        { type: 'dispute', chargebackId: 'd1', transactionId: 't1', firstSeenMs: NOW },
+        { type: 'transaction-owner', transactionId: 't1', customerId: 'c1', firstSeenMs: NOW },
+        { type: 'dispute', chargebackId: 'd1', transactionId: 't1', firstSeenMs: NOW - 5 },
+        { type: 'transaction-owner', transactionId: 't1', customerId: 'c1', firstSeenMs: NOW + 5 },
+        { type: 'transaction-owner', transactionId: 't0', customerId: 'c2', firstSeenMs: NOW },
+        { type: 'dispute', chargebackId: 'd0', transactionId: 't1', firstSeenMs: NOW },
+      ],
+      [],
+    );
+
+    expect(rows.nodes).toEqual([
+      { kind: 'chargeback', identity: 'd0' },
+      { kind: 'chargeback', identity: 'd1' },
+      { kind: 'customer', identity: 'c1' },
+      { kind: 'customer', identity: 'c2' },
+    ]);
+    expect(rows.transactionOwners).toEqual([
+      { transactionId: 't0', customerId: 'c2', firstSeenMs: NOW },
+      { transactionId: 't1', customerId: 'c1', firstSeenMs: NOW },
+    ]);
+    expect(rows.disputes).toEqual([
+      { transactionId: 't1', chargebackId: 'd0', firstSeenMs: NOW },
+      { transactionId: 't1', chargebackId: 'd1', firstSeenMs: NOW - 5 },
+    ]);
+    // The customer–chargeback edge is derived by TenantGraph (on write and on rebuild), not stored.
+    expect(rows.links).toEqual([]);
+    expect(() => toWriteRows([{ type: 'dispute', chargebackId: 'd1', transactionId: 't1', firstSeenMs: NOW + 0.5 }], [])).toThrow(RangeError);
+  });
+
   it('refuses a kind outside the list and a time that is not whole milliseconds', () => {
     expect(() => toWriteRows([{ type: 'node', node: { kind: 'customNode1' as 'customer', identity: 'x' } }], [])).toThrow(TypeError);
     expect(() => toWriteRows([{ type: 'chargeback', chargebackId: 'cb', forgiven: false, atMs: Number.NaN }], [])).toThrow(RangeError);

@@ -42,6 +42,20 @@ export interface RedemptionRow {
   atMs: number;
 }
 
+/** A PSP transaction's customer, first seen at `firstSeenMs`. */
+export interface TransactionOwnerRow {
+  transactionId: string;
+  customerId: string;
+  firstSeenMs: number;
+}
+
+/** A PSP dispute (chargeback) of a transaction, first seen at `firstSeenMs`. */
+export interface DisputeRow {
+  transactionId: string;
+  chargebackId: string;
+  firstSeenMs: number;
+}
+
 /**
  * One batch of changes as rows, one per key, each table sorted by its key. One row per key
  * because a single `INSERT … ON CONFLICT DO UPDATE` (or an `UNWIND … MERGE`) must not meet a
@@ -54,6 +68,8 @@ export interface GraphWriteRows {
   chargebacks: ChargebackRow[];
   tags: TagRow[];
   redemptions: RedemptionRow[];
+  transactionOwners: TransactionOwnerRow[];
+  disputes: DisputeRow[];
 }
 
 /** Five custom-node slots per tenant (decisions §4). */
@@ -101,11 +117,13 @@ export function needsNewCustomSlots(known: readonly string[], appearing: readonl
 
 /**
  * Merges a batch into rows with the rules of `TenantGraph.apply`, given the tenant's slots
- * (already including the batch's new types): an edge keeps its earliest first-seen time; a
- * label, chargeback state, tag value or redemption state keeps the newest `atMs`, a later
- * change with an equal one replacing it; a node or link touching a type without a slot is
- * dropped; a node is never linked to itself. Labels, tags and redemptions also store their
- * customer and a chargeback state its chargeback node, as `apply` creates them.
+ * (already including the batch's new types): an edge, a transaction owner and a dispute keep
+ * their earliest first-seen time; a label, chargeback state, tag value or redemption state
+ * keeps the newest `atMs`, a later change with an equal one replacing it; a node or link
+ * touching a type without a slot is dropped; a node is never linked to itself. Labels, tags,
+ * redemptions and transaction owners also store their customer, chargeback states and
+ * disputes their chargeback node, as `apply` creates them. The customer–chargeback edges that
+ * `apply` derives from owners and disputes are not rows: a rebuild derives them again.
  * Throws a `TypeError` or `RangeError` for a kind that is not one or a time that is not an
  * integer number of milliseconds (a caller bug; nothing of the batch is written).
  */
@@ -116,6 +134,8 @@ export function toWriteRows(changes: readonly GraphChange[], customNodeTypes: re
   const chargebacks = new Map<string, ChargebackRow>();
   const tags = new Map<string, TagRow>();
   const redemptions = new Map<string, RedemptionRow>();
+  const transactionOwners = new Map<string, TransactionOwnerRow>();
+  const disputes = new Map<string, DisputeRow>();
 
   const addNode = (row: NodeRow) => {
     nodes.set(nodeKey(row), row);
@@ -178,6 +198,18 @@ export function toWriteRows(changes: readonly GraphChange[], customNodeTypes: re
         keepNewest(redemptions, JSON.stringify([row.customerId, row.voucherCode, row.redemptionTimeMs]), row);
         break;
       }
+      case 'transaction-owner': {
+        addNode({ kind: 'customer', identity: change.customerId });
+        const row = { transactionId: change.transactionId, customerId: change.customerId, firstSeenMs: epochMs(change.firstSeenMs, 'firstSeenMs') };
+        keepEarliest(transactionOwners, JSON.stringify([row.transactionId, row.customerId]), row);
+        break;
+      }
+      case 'dispute': {
+        addNode({ kind: 'chargeback', identity: change.chargebackId });
+        const row = { transactionId: change.transactionId, chargebackId: change.chargebackId, firstSeenMs: epochMs(change.firstSeenMs, 'firstSeenMs') };
+        keepEarliest(disputes, JSON.stringify([row.transactionId, row.chargebackId]), row);
+        break;
+      }
     }
   }
 
@@ -190,6 +222,8 @@ export function toWriteRows(changes: readonly GraphChange[], customNodeTypes: re
     redemptions: [...redemptions.values()].sort(
       (x, y) => compareText(x.customerId, y.customerId) || compareText(x.voucherCode, y.voucherCode) || x.redemptionTimeMs - y.redemptionTimeMs,
     ),
+    transactionOwners: [...transactionOwners.values()].sort((x, y) => compareText(x.transactionId, y.transactionId) || compareText(x.customerId, y.customerId)),
+    disputes: [...disputes.values()].sort((x, y) => compareText(x.transactionId, y.transactionId) || compareText(x.chargebackId, y.chargebackId)),
   };
 }
 
@@ -212,6 +246,11 @@ export function customSlotOf(kind: NodeKind): number {
 function keepNewest<Row extends { atMs: number }>(rows: Map<string, Row>, key: string, row: Row): void {
   const known = rows.get(key);
   if (known === undefined || row.atMs >= known.atMs) rows.set(key, row);
+}
+
+function keepEarliest<Row extends { firstSeenMs: number }>(rows: Map<string, Row>, key: string, row: Row): void {
+  const known = rows.get(key);
+  if (known === undefined || row.firstSeenMs < known.firstSeenMs) rows.set(key, row);
 }
 
 /** Times are stored as bigint (SQL) and integers (Neo4j): whole milliseconds only. */

@@ -12,6 +12,7 @@ import { LookupIndicators1764200000000 } from './migrations/1764200000000-lookup
 import { BreachedCredentials1764210000000 } from './migrations/1764210000000-breached-credentials.migration';
 import { Labels1764100000000 } from './migrations/1764100000000-labels.migration';
 import { GraphStore1764300000000 } from './migrations/1764300000000-graph-store.migration';
+import { GraphTransactionDisputes1764400000000 } from './migrations/1764400000000-graph-transaction-disputes.migration';
 
 /** Every table this library owns, in both modes. */
 export const PERSISTENCE_ENTITIES = [
@@ -28,4 +29,4 @@ export const PERSISTENCE_ENTITIES = [
 ];
 
 /** Applied in order by `runMigrations`; never `synchronize`. */
-export const PERSISTENCE_MIGRATIONS = [InitialSchema1763800000000, EntityDocumentRevision1763900000000, Labels1764100000000, LookupIndicators1764200000000, BreachedCredentials1764210000000, GraphStore1764300000000];
+export const PERSISTENCE_MIGRATIONS = [InitialSchema1763800000000, EntityDocumentRevision1763900000000, Labels1764100000000, LookupIndicators1764200000000, BreachedCredentials1764210000000, GraphStore1764300000000, GraphTransactionDisputes1764400000000];

@@ -162,6 +162,22 @@ export class PayloadChanges {
     this.list.push({ type: 'chargeback', chargebackId, forgiven: isChargebackForgiven(state), atMs: this.timestampMs });
   }
 
+  /** A PSP transaction's customer, so that the transaction's disputes reach it. */
+  transactionOwner(customer: Subject | undefined, transactionId: string | undefined): void {
+    if (customer?.kind !== 'customer' || !transactionId) return;
+    this.list.push({ type: 'transaction-owner', transactionId, customerId: customer.identity, firstSeenMs: this.timestampMs });
+  }
+
+  /**
+   * A PSP dispute: the dispute of its transaction (without one the chargeback reaches nobody)
+   * and the chargeback's state either way.
+   */
+  dispute(chargebackId: string | undefined, transactionId: string | undefined, state: ChargebackState): void {
+    if (!chargebackId) return;
+    if (transactionId) this.list.push({ type: 'dispute', chargebackId, transactionId, firstSeenMs: this.timestampMs });
+    this.chargeback(undefined, chargebackId, state);
+  }
+
   redemption(customerId: string, voucherCode: string, redemptionTimeMs: number, success: boolean): void {
     this.list.push({ type: 'redemption', customerId, voucherCode, redemptionTimeMs, success, atMs: this.timestampMs });
   }

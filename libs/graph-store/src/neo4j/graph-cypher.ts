@@ -16,6 +16,10 @@ import { CUSTOM_NODE_KINDS, type FixedNodeKind, NODE_KINDS, type NodeKind } from
  * - `(:Customer)-[:HAS_TAG]->(:CustomerTag {accountId, environment, customerId, name, value, atMs})`
  * - `(:Customer)-[:REDEEMED]->(:VoucherRedemption {accountId, environment, customerId,
  *   voucherCode, redemptionTimeMs, success, atMs})`
+ * - `(:Customer)-[:OWNS {firstSeenMs}]->(:PspTransaction {accountId, environment, transactionId})`
+ *   and `(:Chargeback)-[:DISPUTES {firstSeenMs}]->(:PspTransaction)`: a PSP dispute names only its
+ *   transaction, so its chargeback reaches the customer through the transaction (the index links
+ *   them directly; that derived edge is not stored as `:LINKED`).
  * - `(:GraphScope {accountId, environment, customNodeTypes})`: one per tenant with graph data;
  *   `customNodeTypes[i]` holds slot i + 1.
  * Times are integers, epoch milliseconds.
@@ -50,9 +54,11 @@ export const SCHEMA_STATEMENTS: readonly string[] = [
   'CREATE CONSTRAINT graph_scope_key IF NOT EXISTS FOR (s:GraphScope) REQUIRE (s.accountId, s.environment) IS UNIQUE',
   'CREATE CONSTRAINT customer_tag_key IF NOT EXISTS FOR (t:CustomerTag) REQUIRE (t.accountId, t.environment, t.customerId, t.name) IS UNIQUE',
   'CREATE CONSTRAINT voucher_redemption_key IF NOT EXISTS FOR (r:VoucherRedemption) REQUIRE (r.accountId, r.environment, r.customerId, r.voucherCode, r.redemptionTimeMs) IS UNIQUE',
+  'CREATE CONSTRAINT psp_transaction_key IF NOT EXISTS FOR (t:PspTransaction) REQUIRE (t.accountId, t.environment, t.transactionId) IS UNIQUE',
   'CREATE INDEX graph_node_scope IF NOT EXISTS FOR (n:GraphNode) ON (n.accountId, n.environment)',
   'CREATE INDEX customer_tag_scope IF NOT EXISTS FOR (t:CustomerTag) ON (t.accountId, t.environment)',
   'CREATE INDEX voucher_redemption_scope IF NOT EXISTS FOR (r:VoucherRedemption) ON (r.accountId, r.environment)',
+  'CREATE INDEX psp_transaction_scope IF NOT EXISTS FOR (t:PspTransaction) ON (t.accountId, t.environment)',
 ];
 
 // Every write starts here: the tenant's scope node (what `scopes()` lists) and its slots. On an
@@ -138,6 +144,25 @@ export const MERGE_REDEMPTIONS = `
   SET r.success = CASE WHEN r.atMs IS NULL OR r.atMs <= redemption.atMs THEN redemption.success ELSE r.success END,
       r.atMs = CASE WHEN r.atMs IS NULL OR r.atMs <= redemption.atMs THEN redemption.atMs ELSE r.atMs END`;
 
+// A PSP transaction's customer: one node per transaction, one relationship per customer with
+// its earliest first-seen time (reading r.firstSeenMs on the right-hand side locks it first).
+export const MERGE_TRANSACTION_OWNERS = `
+  UNWIND $owners AS owner
+  MATCH (c:GraphNode {accountId: $accountId, environment: $environment, kind: 'customer', identity: owner.customerId})
+  MERGE (t:PspTransaction {accountId: $accountId, environment: $environment, transactionId: owner.transactionId})
+  MERGE (c)-[r:OWNS]->(t)
+    ON CREATE SET r.firstSeenMs = owner.firstSeenMs
+    ON MATCH SET r.firstSeenMs = CASE WHEN owner.firstSeenMs < r.firstSeenMs THEN owner.firstSeenMs ELSE r.firstSeenMs END`;
+
+// A dispute of a PSP transaction; same rule.
+export const MERGE_DISPUTES = `
+  UNWIND $disputes AS dispute
+  MATCH (c:GraphNode {accountId: $accountId, environment: $environment, kind: 'chargeback', identity: dispute.chargebackId})
+  MERGE (t:PspTransaction {accountId: $accountId, environment: $environment, transactionId: dispute.transactionId})
+  MERGE (c)-[r:DISPUTES]->(t)
+    ON CREATE SET r.firstSeenMs = dispute.firstSeenMs
+    ON MATCH SET r.firstSeenMs = CASE WHEN dispute.firstSeenMs < r.firstSeenMs THEN dispute.firstSeenMs ELSE r.firstSeenMs END`;
+
 // Every tenant that was written to (each write merges its scope node first).
 export const SELECT_SCOPES = `
   MATCH (s:GraphScope)
@@ -183,3 +208,13 @@ export const LOAD_REDEMPTIONS = `
   RETURN r.customerId AS customerId, r.voucherCode AS voucherCode, r.redemptionTimeMs AS redemptionTimeMs,
          r.success AS success, r.atMs AS atMs
   ORDER BY customerId, voucherCode, redemptionTimeMs`;
+
+export const LOAD_TRANSACTION_OWNERS = `
+  MATCH (t:PspTransaction {accountId: $accountId, environment: $environment})<-[r:OWNS]-(c:GraphNode)
+  RETURN t.transactionId AS transactionId, c.identity AS customerId, r.firstSeenMs AS firstSeenMs
+  ORDER BY transactionId, customerId`;
+
+export const LOAD_DISPUTES = `
+  MATCH (t:PspTransaction {accountId: $accountId, environment: $environment})<-[r:DISPUTES]-(c:GraphNode)
+  RETURN t.transactionId AS transactionId, c.identity AS chargebackId, r.firstSeenMs AS firstSeenMs
+  ORDER BY transactionId, chargebackId`;

@@ -13,17 +13,21 @@ import { DEFAULT_LOAD_BATCH_SIZE, requireBatchSize } from '../load-batch-size';
 import {
   ASSIGN_CUSTOM_NODE_TYPES,
   LOAD_CHARGEBACKS,
+  LOAD_DISPUTES,
   LOAD_LABELS,
   LOAD_LINKS,
   LOAD_NODES,
   LOAD_REDEMPTIONS,
   LOAD_TAGS,
+  LOAD_TRANSACTION_OWNERS,
   MERGE_CUSTOM_NODES,
+  MERGE_DISPUTES,
   MERGE_LINKS,
   MERGE_NODES,
   MERGE_REDEMPTIONS,
   MERGE_SCOPE,
   MERGE_TAGS,
+  MERGE_TRANSACTION_OWNERS,
   SCHEMA_STATEMENTS,
   SELECT_CUSTOM_NODE_TYPES,
   SELECT_SCOPES,
@@ -62,7 +66,7 @@ export class Neo4jGraphStore implements GraphStore {
    * One managed write transaction (the driver retries it whole on a transient failure, such
    * as a deadlock between two writers): the tenant's scope node and slots, then the nodes one
    * statement per kind (labels are part of the text), then links, labels, chargeback states,
-   * tags and redemptions.
+   * tags, redemptions, transaction owners and disputes.
    */
   async write(scope: GraphScope, changes: readonly GraphChange[]): Promise<void> {
     if (changes.length === 0) return;
@@ -138,6 +142,18 @@ export class Neo4jGraphStore implements GraphStore {
         success: record.get('success') === true,
         atMs: fromNeo4jInteger(record.get('atMs'), 'atMs'),
       }));
+      yield* stream(LOAD_TRANSACTION_OWNERS, (record) => ({
+        type: 'transaction-owner',
+        transactionId: String(record.get('transactionId')),
+        customerId: String(record.get('customerId')),
+        firstSeenMs: fromNeo4jInteger(record.get('firstSeenMs'), 'firstSeenMs'),
+      }));
+      yield* stream(LOAD_DISPUTES, (record) => ({
+        type: 'dispute',
+        chargebackId: String(record.get('chargebackId')),
+        transactionId: String(record.get('transactionId')),
+        firstSeenMs: fromNeo4jInteger(record.get('firstSeenMs'), 'firstSeenMs'),
+      }));
     } finally {
       await session.close();
     }
@@ -183,6 +199,12 @@ async function writeRows(tx: ManagedTransaction, tenant: { accountId: string; en
         atMs: toNeo4jInteger(redemption.atMs),
       })),
     });
+  }
+  for (const chunk of chunks(rows.transactionOwners, NEO4J_CHUNK_ROWS)) {
+    await tx.run(MERGE_TRANSACTION_OWNERS, { ...tenant, owners: chunk.map((owner) => ({ ...owner, firstSeenMs: toNeo4jInteger(owner.firstSeenMs) })) });
+  }
+  for (const chunk of chunks(rows.disputes, NEO4J_CHUNK_ROWS)) {
+    await tx.run(MERGE_DISPUTES, { ...tenant, disputes: chunk.map((dispute) => ({ ...dispute, firstSeenMs: toNeo4jInteger(dispute.firstSeenMs) })) });
   }
 }
 

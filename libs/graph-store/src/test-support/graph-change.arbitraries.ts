@@ -5,6 +5,7 @@ export const NOW = 1_764_000_000_000;
 export const HOUR = 3_600_000;
 export const CUSTOMERS = ['c0', 'c1', 'c2', 'c3', 'c4'];
 export const VOUCHER_CODES = ['V1', 'V2'];
+export const TRANSACTIONS = ['t0', 't1', 't2'];
 const LABELS = ['FRAUDSTER', 'GENUINE', 'POTENTIALLY_GENUINE', null];
 const TAG_NAMES = ['vip', 'new', 'é'];
 
@@ -70,6 +71,19 @@ export function graphChanges(options: { customNodeTypes: number; stateFromTime: 
           success: value,
           atMs,
         })),
+    },
+    // PSP transactions and their disputes, over the chargebacks the links name too.
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(fc.constantFrom(...TRANSACTIONS), fc.constantFrom(...CUSTOMERS), time)
+        .map(([transactionId, customerId, firstSeenMs]): GraphChange => ({ type: 'transaction-owner', transactionId, customerId, firstSeenMs })),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(fc.constantFrom('0', '1', '2'), fc.constantFrom(...TRANSACTIONS), time)
+        .map(([chargebackId, transactionId, firstSeenMs]): GraphChange => ({ type: 'dispute', chargebackId, transactionId, firstSeenMs })),
     },
   );
   return fc.array(change, { maxLength: options.maxLength ?? 40, size: 'max' });

@@ -46,6 +46,10 @@ export function canonical(changes: readonly GraphChange[]): string[] {
           return Object.entries(change.tags).map(([name, value]) => ['tag', change.customerId, name, value, change.atMs]);
         case 'redemption':
           return [['redemption', change.customerId, change.voucherCode, change.redemptionTimeMs, change.success, change.atMs]];
+        case 'transaction-owner':
+          return [['transaction-owner', change.transactionId, change.customerId, change.firstSeenMs]];
+        case 'dispute':
+          return [['dispute', change.transactionId, change.chargebackId, change.firstSeenMs]];
       }
     })
     .map((fact) => JSON.stringify(fact))
@@ -72,7 +76,7 @@ export function itBehavesLikeAGraphStore(makeStore: () => GraphStore | Promise<G
   const numRuns = options.numRuns ?? 25;
   const newScope = async (environment = 'test'): Promise<GraphScope> => ({ accountId: await newAccountId(), environment });
 
-  it('loads what was written: nodes, links earliest first, labels, chargebacks, tags, redemptions, in that order', async () => {
+  it('loads what was written: nodes, links earliest first, labels, chargebacks, tags, redemptions, transaction owners, disputes, in that order', async () => {
     const store = await makeStore();
     const scope = await newScope();
     await store.write(scope, [
@@ -84,6 +88,8 @@ export function itBehavesLikeAGraphStore(makeStore: () => GraphStore | Promise<G
       { type: 'chargeback', chargebackId: 'cb1', forgiven: true, atMs: NOW },
       { type: 'tags', customerId: 'c2', tags: { vip: true, new: false }, atMs: NOW },
       { type: 'redemption', customerId: 'c2', voucherCode: 'V1', redemptionTimeMs: NOW - HOUR, success: true, atMs: NOW },
+      { type: 'dispute', chargebackId: 'cb1', transactionId: 't1', firstSeenMs: NOW },
+      { type: 'transaction-owner', transactionId: 't1', customerId: 'c2', firstSeenMs: NOW - HOUR },
     ]);
 
     const loaded = await loadAll(store, scope);
@@ -105,8 +111,43 @@ export function itBehavesLikeAGraphStore(makeStore: () => GraphStore | Promise<G
       { type: 'tags', customerId: 'c2', tags: { new: false }, atMs: NOW },
       { type: 'tags', customerId: 'c2', tags: { vip: true }, atMs: NOW },
       { type: 'redemption', customerId: 'c2', voucherCode: 'V1', redemptionTimeMs: NOW - HOUR, success: true, atMs: NOW },
+      { type: 'transaction-owner', transactionId: 't1', customerId: 'c2', firstSeenMs: NOW - HOUR },
+      { type: 'dispute', chargebackId: 'cb1', transactionId: 't1', firstSeenMs: NOW },
     ]);
     await expect(store.customNodeTypes(scope)).resolves.toEqual(['store']);
+  });
+
+  it('keeps each transaction owner and dispute once with its earliest time, and a rebuild links the chargeback to the customer whichever came first', async () => {
+    const store = await makeStore();
+    const scope = await newScope();
+    const owner = (transactionId: string, customerId: string, firstSeenMs: number): GraphChange => ({ type: 'transaction-owner', transactionId, customerId, firstSeenMs });
+    const dispute = (chargebackId: string, transactionId: string, firstSeenMs: number): GraphChange => ({ type: 'dispute', chargebackId, transactionId, firstSeenMs });
+    // The dispute is written before its transaction's owner, in another batch.
+    await store.write(scope, [dispute('cb1', 't1', NOW), dispute('cb1', 't1', NOW - HOUR), dispute('cb2', 't2', NOW)]);
+    await store.write(scope, [owner('t1', 'c1', NOW), owner('t1', 'c1', NOW + HOUR)]);
+    await store.write(scope, [owner('t1', 'c1', NOW - 2 * HOUR), dispute('cb1', 't1', NOW + HOUR), owner('t3', 'c3', NOW)]);
+
+    const loaded = await loadAll(store, scope);
+
+    expect(loaded.filter((change) => change.type === 'transaction-owner' || change.type === 'dispute')).toEqual([
+      owner('t1', 'c1', NOW - 2 * HOUR),
+      owner('t3', 'c3', NOW),
+      dispute('cb1', 't1', NOW - HOUR),
+      dispute('cb2', 't2', NOW),
+    ]);
+    // Each fact stores its customer or chargeback node; the derived edge is no stored link.
+    expect(loaded.filter((change) => change.type === 'node')).toEqual([
+      { type: 'node', node: { kind: 'chargeback', identity: 'cb1' } },
+      { type: 'node', node: { kind: 'chargeback', identity: 'cb2' } },
+      { type: 'node', node: customer('c1') },
+      { type: 'node', node: customer('c3') },
+    ]);
+    expect(loaded.filter((change) => change.type === 'link')).toEqual([]);
+    const rebuilt = new TenantGraph();
+    rebuilt.applyAll(loaded);
+    expect(rebuilt.index.isFraudster('c1')).toBe(true);
+    expect(rebuilt.index.connect('c1', { depth: 1, nowMs: NOW })).toMatchObject({ hopsToFraud: 0, chargebackCount: 1, edgeLocalCount: 1, edgeLocalMeanAge: 3600 });
+    expect(rebuilt.index.isFraudster('c3')).toBe(false);
   });
 
   it('stores one undirected edge per pair with its earliest first-seen time, in one batch or across batches', async () => {

@@ -1,5 +1,6 @@
 /**
- * Every statement of `TypeOrmGraphStore` (tables of the `GraphStore1764300000000` migration).
+ * Every statement of `TypeOrmGraphStore` (tables of the `GraphStore1764300000000` and
+ * `GraphTransactionDisputes1764400000000` migrations).
  * The same SQL runs on PGlite and PostgreSQL. Every statement names the tenant first ($1
  * account, $2 environment). Writes pass each column as one array parameter and `unnest` it, so
  * a statement has a fixed handful of parameters however many rows it carries (PostgreSQL's
@@ -75,6 +76,25 @@ export const UPSERT_REDEMPTIONS = `
    WHERE graph_redemptions.at_ms < EXCLUDED.at_ms
       OR (graph_redemptions.at_ms = EXCLUDED.at_ms AND graph_redemptions.success <> EXCLUDED.success)`;
 
+// A PSP transaction's customer; the earliest first-seen time wins, as for edges (a replay
+// writes nothing).
+export const UPSERT_TRANSACTION_OWNERS = `
+  INSERT INTO graph_transaction_owners (account_id, environment, transaction_id, customer_id, first_seen_ms)
+  SELECT $1, $2, transaction_id, customer_id, first_seen_ms
+    FROM unnest($3::text[], $4::text[], $5::bigint[]) AS row (transaction_id, customer_id, first_seen_ms)
+  ON CONFLICT (account_id, environment, transaction_id, customer_id) DO UPDATE
+     SET first_seen_ms = EXCLUDED.first_seen_ms
+   WHERE EXCLUDED.first_seen_ms < graph_transaction_owners.first_seen_ms`;
+
+// A dispute of a PSP transaction; same rule.
+export const UPSERT_DISPUTES = `
+  INSERT INTO graph_disputes (account_id, environment, transaction_id, chargeback_id, first_seen_ms)
+  SELECT $1, $2, transaction_id, chargeback_id, first_seen_ms
+    FROM unnest($3::text[], $4::text[], $5::bigint[]) AS row (transaction_id, chargeback_id, first_seen_ms)
+  ON CONFLICT (account_id, environment, transaction_id, chargeback_id) DO UPDATE
+     SET first_seen_ms = EXCLUDED.first_seen_ms
+   WHERE EXCLUDED.first_seen_ms < graph_disputes.first_seen_ms`;
+
 // The tenants with nodes, by a skip scan of the primary key (one index probe per tenant, not a
 // scan of every node), plus those that only hold slots (a link whose other end was a sixth type).
 export const SELECT_SCOPES = `
@@ -131,3 +151,9 @@ export const PAGE_REDEMPTIONS = pagedSelect(
   ['customer_id', 'voucher_code', 'redemption_time_ms', 'success', 'at_ms'],
   ['customer_id', 'voucher_code', 'redemption_time_ms'],
 );
+export const PAGE_TRANSACTION_OWNERS = pagedSelect(
+  'graph_transaction_owners',
+  ['transaction_id', 'customer_id', 'first_seen_ms'],
+  ['transaction_id', 'customer_id'],
+);
+export const PAGE_DISPUTES = pagedSelect('graph_disputes', ['transaction_id', 'chargeback_id', 'first_seen_ms'], ['transaction_id', 'chargeback_id']);

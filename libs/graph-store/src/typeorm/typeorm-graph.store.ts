@@ -9,20 +9,24 @@ import {
   INSERT_CUSTOM_NODE_TYPES,
   LOCK_CUSTOM_SLOTS,
   PAGE_CHARGEBACKS,
+  PAGE_DISPUTES,
   PAGE_EDGES,
   PAGE_LABELS,
   PAGE_NODES,
   PAGE_REDEMPTIONS,
   PAGE_TAGS,
+  PAGE_TRANSACTION_OWNERS,
   type PagedSelect,
   SELECT_CUSTOM_NODE_TYPES,
   SELECT_SCOPES,
   UPSERT_CHARGEBACKS,
+  UPSERT_DISPUTES,
   UPSERT_EDGES,
   UPSERT_LABELS,
   UPSERT_NODES,
   UPSERT_REDEMPTIONS,
   UPSERT_TAGS,
+  UPSERT_TRANSACTION_OWNERS,
 } from './graph-sql';
 
 /**
@@ -40,11 +44,13 @@ type LabelTuple = [customerId: string, label: string | null, atMs: number];
 type ChargebackTuple = [chargebackId: string, forgiven: boolean, atMs: number];
 type TagTuple = [customerId: string, name: string, value: boolean, atMs: number];
 type RedemptionTuple = [customerId: string, voucherCode: string, redemptionTimeMs: number, success: boolean, atMs: number];
+type TransactionOwnerTuple = [transactionId: string, customerId: string, firstSeenMs: number];
+type DisputeTuple = [transactionId: string, chargebackId: string, firstSeenMs: number];
 
 /**
  * The graph's store of record in tables (embedded mode: PGlite; or PostgreSQL), with the
- * merge rules of `TenantGraph.apply` (see `GraphStore`). Tables: migration
- * `GraphStore1764300000000` of `@ringfence/persistence`.
+ * merge rules of `TenantGraph.apply` (see `GraphStore`). Tables: migrations
+ * `GraphStore1764300000000` and `GraphTransactionDisputes1764400000000` of `@ringfence/persistence`.
  */
 export class TypeOrmGraphStore implements GraphStore {
   constructor(private readonly dataSource: DataSource) {}
@@ -131,6 +137,20 @@ export class TypeOrmGraphStore implements GraphStore {
       ([customerId, voucherCode, redemptionTimeMs]) => [customerId, voucherCode, redemptionTimeMs],
       ([customerId, voucherCode, redemptionTimeMs, success, atMs]) => ({ type: 'redemption', customerId, voucherCode, redemptionTimeMs, success, atMs }),
     );
+    yield* this.pages<TransactionOwnerTuple>(
+      scope,
+      PAGE_TRANSACTION_OWNERS,
+      batchSize,
+      ([transactionId, customerId]) => [transactionId, customerId],
+      ([transactionId, customerId, firstSeenMs]) => ({ type: 'transaction-owner', transactionId, customerId, firstSeenMs }),
+    );
+    yield* this.pages<DisputeTuple>(
+      scope,
+      PAGE_DISPUTES,
+      batchSize,
+      ([transactionId, chargebackId]) => [transactionId, chargebackId],
+      ([transactionId, chargebackId, firstSeenMs]) => ({ type: 'dispute', chargebackId, transactionId, firstSeenMs }),
+    );
   }
 
   /**
@@ -199,6 +219,22 @@ export class TypeOrmGraphStore implements GraphStore {
         chunk.map((row) => row.redemptionTimeMs),
         chunk.map((row) => row.success),
         chunk.map((row) => row.atMs),
+      ]);
+    }
+    for (const chunk of chunks(rows.transactionOwners, WRITE_CHUNK_ROWS)) {
+      await queryRows(runner, UPSERT_TRANSACTION_OWNERS, [
+        ...tenant,
+        chunk.map((row) => row.transactionId),
+        chunk.map((row) => row.customerId),
+        chunk.map((row) => row.firstSeenMs),
+      ]);
+    }
+    for (const chunk of chunks(rows.disputes, WRITE_CHUNK_ROWS)) {
+      await queryRows(runner, UPSERT_DISPUTES, [
+        ...tenant,
+        chunk.map((row) => row.transactionId),
+        chunk.map((row) => row.chargebackId),
+        chunk.map((row) => row.firstSeenMs),
       ]);
     }
   }

@@ -13,7 +13,6 @@ import {
   VoucherCreatedEvent,
   VoucherRedemptionSubmittedEvent,
 } from '@ringfence/contracts';
-import { type EntityDocumentRepository, type EntityRef, customerOfTransaction } from '@ringfence/entities';
 import {
   type GraphChange,
   type GraphLabelEvent,
@@ -31,22 +30,22 @@ import {
 } from '@ringfence/graph-engine';
 import type { InputClass } from '@ringfence/service-runtime';
 
-type Tenant = Pick<EntityRef, 'accountId' | 'environment'>;
 type Json = Record<string, unknown>;
 
-/** How one topic's payload (wire JSON, times in ms) becomes graph changes. */
+/** How one topic's payload (wire JSON, times in ms) becomes graph changes: a pure function of it. */
 export interface GraphRoute {
   topic: GraphSourceTopic | typeof EventTopics.customerLabelUpdated;
   payloadClass: InputClass<object>;
-  changes(payload: Json, tenant: Tenant, documents: EntityDocumentRepository): Promise<GraphChange[]> | GraphChange[];
+  changes(payload: Json): GraphChange[];
 }
 
 const route = (topic: GraphRoute['topic'], payloadClass: InputClass<object>, changes: GraphRoute['changes']): GraphRoute => ({ topic, payloadClass, changes });
 
 /**
  * Every topic the graph consumes (decisions §4: "linking from every endpoint"), and the labels
- * that mark fraudsters. The pure extractors live in @ringfence/graph-engine; only the dispute
- * needs the entity store, to find the customer of the transaction it names.
+ * that mark fraudsters. The pure extractors live in @ringfence/graph-engine. None reads a store:
+ * a dispute names only its transaction, and the graph itself pairs it with the transaction's
+ * customer (`TenantGraph`), whichever of the two events it handles first.
  */
 export const GRAPH_ROUTES: readonly GraphRoute[] = [
   route(EventTopics.customerUpdated, CustomerUpdatedEvent, customerPayloadGraphChanges),
@@ -57,11 +56,7 @@ export const GRAPH_ROUTES: readonly GraphRoute[] = [
   route(EventTopics.voucherCreated, VoucherCreatedEvent, voucherPayloadGraphChanges),
   route(EventTopics.voucherRedemptionSubmitted, VoucherRedemptionSubmittedEvent, voucherRedemptionPayloadGraphChanges),
   route(EventTopics.transactionUpdated, TransactionUpdatedEvent, pspTransactionPayloadGraphChanges),
-  route(EventTopics.disputeUpdated, DisputeUpdatedEvent, async (payload, tenant, documents) => {
-    const transactionId = (payload.dispute as Json | undefined)?.transactionId;
-    const customerId = await customerOfTransaction(documents, tenant, typeof transactionId === 'string' ? transactionId : undefined);
-    return pspDisputePayloadGraphChanges(payload, customerId);
-  }),
+  route(EventTopics.disputeUpdated, DisputeUpdatedEvent, pspDisputePayloadGraphChanges),
   route(EventTopics.connectLinked, ConnectLinkedEvent, connectPayloadGraphChanges),
   // Validated as a LabelUpdatedEvent before it gets here.
   route(EventTopics.customerLabelUpdated, LabelUpdatedEvent, (payload) => labelGraphChanges(payload as unknown as GraphLabelEvent)),

@@ -1,6 +1,5 @@
 import type { MessageBus } from '@ringfence/bus';
 import { EventTopics, type MessageEnvelope } from '@ringfence/contracts';
-import type { EntityDocumentRepository } from '@ringfence/entities';
 import type { GraphChange, GraphScope, GraphStore } from '@ringfence/graph-engine';
 import { createLogger } from '@ringfence/platform';
 import { GraphUpdatesConsumer } from './graph-updates.consumer';
@@ -10,7 +9,7 @@ import { TenantGraphs } from './tenant-graphs.service';
 const NOW = 1_700_000_000_000;
 const logger = createLogger({ level: 'silent', service: 'test' });
 
-function setup(transactionOwner?: string) {
+function setup() {
   const events: string[] = [];
   const store: GraphStore = {
     write: async (_scope: GraphScope, changes: readonly GraphChange[]) => {
@@ -28,10 +27,7 @@ function setup(transactionOwner?: string) {
     events.push(`index:${changes.length}`);
     return apply(scope, changes);
   });
-  const documents = {
-    find: async () => (transactionOwner ? { fields: { customerId: transactionOwner } } : null),
-  } as unknown as EntityDocumentRepository;
-  const consumer = new GraphUpdatesConsumer({} as MessageBus, store, documents, logger, graphs);
+  const consumer = new GraphUpdatesConsumer({} as MessageBus, store, logger, graphs);
   return { consumer, graphs, events, store };
 }
 
@@ -75,11 +71,29 @@ describe(GraphUpdatesConsumer.name, () => {
     expect(written).toEqual([4]);
   });
 
-  it('marks the customer of a disputed transaction, found through the stored transaction', async () => {
-    const { consumer, graphs } = setup('c9');
-    const route = graphRouteOf(EventTopics.disputeUpdated)!;
-    await consumer.handle(route, envelope({ timestamp: NOW, dispute: { disputeId: 'd1', transactionId: 't1', stage: 'CHARGEBACK' } }));
-    expect((await graphs.get('acc_1', 'live')).index.isFraudster('c9')).toBe(true);
+  it('marks the customer of a disputed transaction whether the dispute is handled before or after the transaction, and stores both facts', async () => {
+    const transaction = { timestamp: NOW, transaction: { transactionId: 't1' }, customer: { customerId: 'c9' } };
+    const dispute = { timestamp: NOW + 1, dispute: { disputeId: 'd1', transactionId: 't1', stage: 'CHARGEBACK' } };
+    const events: Array<[string, object]> = [
+      [EventTopics.disputeUpdated, dispute],
+      [EventTopics.transactionUpdated, transaction],
+    ];
+    for (const order of [events, [...events].reverse()]) {
+      const { consumer, graphs, store } = setup();
+      const written: GraphChange[] = [];
+      store.write = async (_scope, changes) => {
+        written.push(...changes);
+      };
+      for (const [topic, payload] of order) await consumer.handle(graphRouteOf(topic)!, envelope(payload));
+      expect((await graphs.get('acc_1', 'live')).index.isFraudster('c9')).toBe(true);
+      await consumer.flush();
+      expect(written).toEqual(
+        expect.arrayContaining([
+          { type: 'transaction-owner', transactionId: 't1', customerId: 'c9', firstSeenMs: NOW },
+          { type: 'dispute', chargebackId: 'd1', transactionId: 't1', firstSeenMs: NOW + 1 },
+        ]),
+      );
+    }
   });
 
   it('applies a customer label event, and writes nothing for a supplier label', async () => {

@@ -1,7 +1,6 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { MessageBus } from '@ringfence/bus';
 import { type MessageEnvelope, StateGroups, toWireJson } from '@ringfence/contracts';
-import { ENTITY_DOCUMENT_REPOSITORY, type EntityDocumentRepository } from '@ringfence/entities';
 import { GRAPH_STORE, type GraphChange, type GraphScope, type GraphStore } from '@ringfence/graph-engine';
 import type { Logger } from '@ringfence/platform';
 import { MESSAGE_BUS, ROOT_LOGGER, validatedEventHandler } from '@ringfence/service-runtime';
@@ -25,7 +24,6 @@ export class GraphUpdatesConsumer implements OnModuleInit {
   constructor(
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(GRAPH_STORE) private readonly store: GraphStore,
-    @Inject(ENTITY_DOCUMENT_REPOSITORY) private readonly documents: EntityDocumentRepository,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
     private readonly graphs: TenantGraphs,
   ) {}
@@ -46,7 +44,7 @@ export class GraphUpdatesConsumer implements OnModuleInit {
 
   async handle(graphRoute: GraphRoute, { accountId, environment, payload }: MessageEnvelope<object>): Promise<void> {
     const scope = { accountId, environment };
-    const changes = await graphRoute.changes(toWireJson(payload), scope, this.documents);
+    const changes = graphRoute.changes(toWireJson(payload));
     if (changes.length === 0) return;
     await this.graphs.apply(scope, changes);
     const key = JSON.stringify([accountId, environment]);

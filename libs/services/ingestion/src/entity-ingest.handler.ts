@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { MessageBus } from '@ringfence/bus';
 import { type MessageEnvelope, StateGroups, toWireJson } from '@ringfence/contracts';
-import { ENTITY_DOCUMENT_REPOSITORY, type EntityDocumentRepository, mergeDocument } from '@ringfence/entities';
+import { ENTITY_DOCUMENT_REPOSITORY, type EntityDocumentRepository, storeEntityUpdates } from '@ringfence/entities';
 import type { Logger } from '@ringfence/platform';
 import { MESSAGE_BUS, ROOT_LOGGER, validatedEventHandler } from '@ringfence/service-runtime';
 import { INGEST_ROUTES, type IngestRoute } from './ingest-routes';
@@ -10,7 +10,10 @@ import { INGEST_ROUTES, type IngestRoute } from './ingest-routes';
  * Consumes every ingest topic and keeps the entity store: each entity a payload describes is
  * merged field by field by timestamp, so late or replayed payloads never undo newer data and
  * a replay writes nothing (decisions §5). One customer's events arrive in order (the partition
- * key), and each entity update is a compare-and-set, so concurrent consumers stay correct.
+ * key), and each entity update is a compare-and-set, so concurrent consumers stay correct. A
+ * PSP dispute and its transaction come on different topics, in either order: both meet on the
+ * transaction's document, which carries the dispute's chargeback to the customer
+ * (`storeEntityUpdates`).
  */
 @Injectable()
 export class EntityIngestHandler implements OnModuleInit {
@@ -31,12 +34,7 @@ export class EntityIngestHandler implements OnModuleInit {
   }
 
   async handle(route: IngestRoute, { accountId, environment, payload }: MessageEnvelope<object>): Promise<void> {
-    const tenant = { accountId, environment };
     const json = toWireJson(payload);
-    const updates = await route.updates(json as never, tenant, this.documents);
-    const timestamp = json.timestamp as number;
-    for (const { kind, entityId, fields } of updates) {
-      await this.documents.update({ ...tenant, kind, entityId }, (current) => mergeDocument(current, fields, timestamp));
-    }
+    await storeEntityUpdates(this.documents, { accountId, environment }, route.updates(json as never), json.timestamp as number);
   }
 }

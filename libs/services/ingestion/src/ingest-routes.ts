@@ -13,11 +13,8 @@ import {
   VoucherRedemptionSubmittedEvent,
 } from '@ringfence/contracts';
 import {
-  type EntityDocumentRepository,
-  type EntityRef,
   type EntityUpdate,
   connectPayloadUpdates,
-  customerOfTransaction,
   customerPayloadUpdates,
   payoutPayloadUpdates,
   pspDisputePayloadUpdates,
@@ -30,21 +27,22 @@ import {
 } from '@ringfence/entities';
 import type { InputClass } from '@ringfence/service-runtime';
 
-type Tenant = Pick<EntityRef, 'accountId' | 'environment'>;
-
 /** How one ingest topic becomes entity updates. */
 export interface IngestRoute {
   topic: EventTopic;
   payloadClass: InputClass<object>;
-  /** The entities the payload describes; may read the store (a dispute finds its customer). */
-  updates(payload: never, tenant: Tenant, documents: EntityDocumentRepository): Promise<EntityUpdate[]> | EntityUpdate[];
+  /**
+   * The entities the payload describes: a pure function of the payload, reading no store (a
+   * dispute records itself on its transaction, which reaches the customer: `storeEntityUpdates`).
+   */
+  updates(payload: never): EntityUpdate[];
 }
 
-const route = <T extends object>(
-  topic: EventTopic,
-  payloadClass: InputClass<T>,
-  updates: (payload: T, tenant: Tenant, documents: EntityDocumentRepository) => Promise<EntityUpdate[]> | EntityUpdate[],
-): IngestRoute => ({ topic, payloadClass, updates: updates as IngestRoute['updates'] });
+const route = <T extends object>(topic: EventTopic, payloadClass: InputClass<T>, updates: (payload: T) => EntityUpdate[]): IngestRoute => ({
+  topic,
+  payloadClass,
+  updates: updates as IngestRoute['updates'],
+});
 
 type Payload = Record<string, unknown>;
 const fields = (payload: object) => payload as Payload;
@@ -63,8 +61,6 @@ export const INGEST_ROUTES: readonly IngestRoute[] = [
     voucherRedemptionPayloadUpdates({ ...fields(payload), timestamp: payload.timestamp }),
   ),
   route(EventTopics.transactionUpdated, TransactionUpdatedEvent, (payload) => pspTransactionPayloadUpdates(fields(payload))),
-  route(EventTopics.disputeUpdated, DisputeUpdatedEvent, async (payload, tenant, documents) =>
-    pspDisputePayloadUpdates(fields(payload), await customerOfTransaction(documents, tenant, payload.dispute.transactionId)),
-  ),
+  route(EventTopics.disputeUpdated, DisputeUpdatedEvent, (payload) => pspDisputePayloadUpdates(fields(payload))),
   route(EventTopics.connectLinked, ConnectLinkedEvent, (payload) => connectPayloadUpdates(fields(payload))),
 ];

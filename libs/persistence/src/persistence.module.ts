@@ -8,7 +8,8 @@ import { LABEL_REPOSITORY } from '@ringfence/labels';
 import { DataSource } from 'typeorm';
 import { openDataSource } from './data-source.factory';
 import { DatabaseHealth } from './database-health.service';
-import type { PersistenceOptions } from './persistence.options';
+import { type PersistenceOptions, SOLE_WRITER_CACHE_ENTRIES } from './persistence.options';
+import { CachingLabelRepository } from './repositories/caching-label.repository';
 import { TypeOrmAccountRepository } from './repositories/typeorm-account.repository';
 import { TypeOrmApiKeyRepository } from './repositories/typeorm-api-key.repository';
 import { TypeOrmEntityDocumentRepository } from './repositories/typeorm-entity-document.repository';
@@ -56,7 +57,14 @@ export class PersistenceModule implements OnApplicationShutdown {
           inject: [DataSource],
           useFactory: (dataSource: DataSource) => new TypeOrmBreachedCredentialsRepository(dataSource),
         },
-        { provide: LABEL_REPOSITORY, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmLabelRepository(dataSource) },
+        {
+          provide: LABEL_REPOSITORY,
+          inject: [DataSource],
+          useFactory: (dataSource: DataSource) => {
+            const labels = new TypeOrmLabelRepository(dataSource);
+            return options.soleWriter ? new CachingLabelRepository(labels, SOLE_WRITER_CACHE_ENTRIES) : labels;
+          },
+        },
         DatabaseHealth,
       ],
       exports: [DataSource, ACCOUNT_REPOSITORY, API_KEY_REPOSITORY, ENTITY_DOCUMENT_REPOSITORY, EVENT_LOG_STORE, LABEL_REPOSITORY, LOOKUP_INDICATOR_REPOSITORY, BREACHED_CREDENTIALS_REPOSITORY, DatabaseHealth],

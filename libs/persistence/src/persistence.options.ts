@@ -7,6 +7,12 @@ export interface PersistenceOptions {
   databaseUrl?: string;
   /** The embedded database lives in `<dataDir>/pgdata`; the directory is created if missing. */
   dataDir: string;
+  /**
+   * This process is the only one that writes the data (the embedded mode: one process, the
+   * in-process bus). Caches of written state (current labels, entity documents) are then
+   * coherent and are kept; with several processes (Kafka) they are not kept.
+   */
+  soleWriter?: boolean;
   /** Logs every SQL statement through TypeORM's logger. */
   logging?: boolean;
   /**
@@ -15,6 +21,9 @@ export interface PersistenceOptions {
    */
   schema?: string;
 }
+
+/** Subjects whose current labels, and entity documents, a sole writer keeps in memory (least recently used go first). */
+export const SOLE_WRITER_CACHE_ENTRIES = 200_000;
 
 /** Connections the distributed mode keeps to PostgreSQL per process. */
 export const POSTGRES_POOL_SIZE = 10;

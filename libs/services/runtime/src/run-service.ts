@@ -35,7 +35,8 @@ export async function runService(definition: ServiceDefinition, env: NodeJS.Proc
     module: class RingfenceAppModule {},
     imports: [
       RuntimeModule.forRoot({ config, logger }),
-      PersistenceModule.forRoot({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
+      // Without Kafka this process is the only writer, so caches of written state stay true.
+      PersistenceModule.forRoot({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, soleWriter: config.kafkaBrokers === undefined }),
       BusModule.forRoot({ serviceName: definition.serviceName, sendsRequests: definition.sendsRequests ?? false }),
       ...definition.modules,
     ],

@@ -46,6 +46,12 @@ export interface EntityDocumentRepository {
     ref: EntityRef,
     merge: (current: EntityDocument | null) => EntityDocument | null,
   ): Promise<EntityDocument | null>;
+  /**
+   * For implementations that keep `update`s in memory and write them later (write behind):
+   * writes everything updated so far. Write-through stores do not have it. The ingestion
+   * consumer calls it before its offsets are committed.
+   */
+  flush?(): Promise<void>;
 }
 
 export const ENTITY_DOCUMENT_REPOSITORY = Symbol('EntityDocumentRepository');

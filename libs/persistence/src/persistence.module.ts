@@ -10,6 +10,7 @@ import { openDataSource } from './data-source.factory';
 import { DatabaseHealth } from './database-health.service';
 import { type PersistenceOptions, SOLE_WRITER_CACHE_ENTRIES } from './persistence.options';
 import { CachingLabelRepository } from './repositories/caching-label.repository';
+import { WriteBehindEntityDocuments } from './repositories/write-behind-entity-document.repository';
 import { TypeOrmAccountRepository } from './repositories/typeorm-account.repository';
 import { TypeOrmApiKeyRepository } from './repositories/typeorm-api-key.repository';
 import { TypeOrmEntityDocumentRepository } from './repositories/typeorm-entity-document.repository';
@@ -44,7 +45,13 @@ export class PersistenceModule implements OnApplicationShutdown {
         {
           provide: ENTITY_DOCUMENT_REPOSITORY,
           inject: [DataSource],
-          useFactory: (dataSource: DataSource) => new TypeOrmEntityDocumentRepository(dataSource),
+          // A sole writer keeps documents in memory and writes them behind; with several
+          // ingestion processes every update is a compare-and-set on the table, whose answer
+          // (the document as stored) the dispute pairing relies on.
+          useFactory: (dataSource: DataSource) => {
+            const documents = new TypeOrmEntityDocumentRepository(dataSource);
+            return options.soleWriter ? new WriteBehindEntityDocuments(documents, { cachedDocuments: SOLE_WRITER_CACHE_ENTRIES }) : documents;
+          },
         },
         { provide: EVENT_LOG_STORE, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmEventLogStore(dataSource) },
         {

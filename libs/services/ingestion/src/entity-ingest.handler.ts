@@ -27,10 +27,15 @@ export class EntityIngestHandler implements OnModuleInit {
     for (const route of INGEST_ROUTES) {
       this.bus.subscribe(
         route.topic,
-        { group: StateGroups.ingestion.group },
+        // A write-behind store writes what the handled events changed before their offsets are committed.
+        { group: StateGroups.ingestion.group, beforeCommit: this.documents.flush ? () => this.flushDocuments() : undefined },
         validatedEventHandler(route.topic, route.payloadClass, this.logger, (message) => this.handle(route, message)),
       );
     }
+  }
+
+  private flushDocuments(): Promise<void> {
+    return this.documents.flush?.() ?? Promise.resolve();
   }
 
   async handle(route: IngestRoute, { accountId, environment, payload }: MessageEnvelope<object>): Promise<void> {

@@ -46,6 +46,27 @@ describe(InProcessMessageBus.name, () => {
     }));
   });
 
+  it('after a restart, answers a consistent request only once the group has read the events published before the restart', async () => {
+    const eventLog = new InMemoryEventLogStore();
+    const before = createBus({ eventLog });
+    // The group is not running in the first process: its events pile up in the log.
+    await before.start();
+    await before.publish(TOPIC, eventEnvelope(TOPIC, { payload: { marker: 'before-restart' } }));
+    await before.stop();
+
+    const after = createBus({ eventLog });
+    const applied: string[] = [];
+    after.subscribe(TOPIC, { group: GROUP }, async (message) => {
+      await delay(100);
+      applied.push(markerOf(message));
+    });
+    after.handle(RpcTopics.customerCheckpoint, { group: 'scoring', consistentWith: [{ group: GROUP, topics: [TOPIC] }] }, async () => ({ seen: [...applied] }) as never);
+    await after.start();
+
+    const reply = await after.request(RpcTopics.customerCheckpoint, requestEnvelope(RpcTopics.customerCheckpoint), { timeoutMs: 2_000 });
+    expect(reply).toEqual({ seen: ['before-restart'] });
+  });
+
   it('resolves a publish only once the event log has stored the event', async () => {
     const eventLog = new InMemoryEventLogStore();
     const append = eventLog.append.bind(eventLog);

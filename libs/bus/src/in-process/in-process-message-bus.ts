@@ -73,6 +73,13 @@ class ConsumerLane {
   private wake: (() => void) | undefined;
   /** Requests waiting for this lane to reach a sequence (read your writes), oldest target first. */
   private waiters: Array<{ sequence: number; resolve: () => void }> = [];
+  /**
+   * Resolves once the lane has read the log to its end after a start. Until then it may lag
+   * behind events published before the start, which no tenant's recorded writes cover.
+   */
+  private startCaughtUp!: Promise<void>;
+  private markStartCaughtUp: () => void = () => undefined;
+  private startCatchUpDone = false;
   private commitRun: Promise<void> | undefined;
   private loop: Promise<void> | undefined;
 
@@ -88,6 +95,13 @@ class ConsumerLane {
     this.position = await this.settings.eventLog.committedOffset(this.group, this.topic);
     this.committed = this.position;
     this.catchingUp = true;
+    this.startCatchUpDone = false;
+    this.startCaughtUp = new Promise<void>((resolve) => (this.markStartCaughtUp = resolve));
+  }
+
+  /** Undefined once the lane has caught up with the log after its start (the usual case). */
+  caughtUpSinceStart(): Promise<void> | undefined {
+    return this.startCatchUpDone ? undefined : this.startCaughtUp;
   }
 
   start(signal: AbortSignal): void {
@@ -108,6 +122,7 @@ class ConsumerLane {
   /** Lets every waiter go (the bus is stopping; their requests have already been rejected). */
   releaseWaiters(): void {
     for (const waiter of this.waiters.splice(0)) waiter.resolve();
+    this.markStartCaughtUp();
   }
 
   push(event: LoggedEvent): void {
@@ -189,6 +204,8 @@ class ConsumerLane {
       }
       if (page.length < this.settings.replayPageSize && !this.overflowed) {
         this.catchingUp = false;
+        this.startCatchUpDone = true;
+        this.markStartCaughtUp();
         return;
       }
     }
@@ -401,18 +418,23 @@ export class InProcessMessageBus implements MessageBus {
 
   /**
    * What a consistent responder waits for: each named group's lane of each named topic must
-   * reach the tenant's last sequence there. Undefined when nothing is pending.
+   * have read the log to its end since the start, and reach the tenant's last sequence there.
+   * Undefined when nothing is pending.
    */
   private readBarrier(dependencies: readonly ReadDependency[], message: MessageEnvelope<unknown>): Promise<void> | undefined {
     if (dependencies.length === 0) return undefined;
     const writes = this.tenantWrites.get(tenantOf(message));
-    if (writes === undefined) return undefined;
     const waits: Array<Promise<void>> = [];
     for (const { group, topics } of dependencies) {
       for (const topic of topics) {
-        const sequence = writes.get(topic);
-        const lane = sequence === undefined ? undefined : this.lanesByTopic.get(topic)?.find((candidate) => candidate.group === group);
-        const wait = lane?.handled(sequence as number);
+        const lane = this.lanesByTopic.get(topic)?.find((candidate) => candidate.group === group);
+        if (lane === undefined) continue;
+        // Writes answered before this process started are not in `tenantWrites`: they are
+        // covered by the lane reading the log to its end first.
+        const restart = lane.caughtUpSinceStart();
+        if (restart !== undefined) waits.push(restart);
+        const sequence = writes?.get(topic);
+        const wait = sequence === undefined ? undefined : lane.handled(sequence);
         if (wait !== undefined) waits.push(wait);
       }
     }

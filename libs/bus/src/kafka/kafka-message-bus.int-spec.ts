@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ALL_TOPICS, type CustomerCheckpointReply, EventTopics, RPC_REPLY_TOPIC, RpcTopics } from '@ringfence/contracts';
+import { ALL_TOPICS, type RpcTopicMap, EventTopics, RPC_REPLY_TOPIC, RpcTopics } from '@ringfence/contracts';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
 // The mock launcher is repo test tooling, not a library: no Nx project or alias to import it by.
 import { type KafkaMock, startKafkaMock } from '../../../../test/tools/kafka-mock/kafka-mock';
@@ -7,6 +7,9 @@ import { BusUnavailableError } from '../bus-errors';
 import { describeMessageBusConformance } from '../test-support/message-bus.conformance';
 import { delay, eventEnvelope, Inbox, markerOf, RecordingBusLogger, requestEnvelope } from '../test-support/message-envelope.factory';
 import { KafkaMessageBus, type KafkaMessageBusOptions } from './kafka-message-bus';
+
+/** A stand-in reply: the bus carries any JSON, and these tests only look at the marker. */
+type CheckpointReply = RpcTopicMap[typeof RpcTopics.customerCheckpoint]['reply'];
 
 const TOPIC = EventTopics.customerUpdated;
 const CHECKPOINT = RpcTopics.customerCheckpoint;
@@ -33,8 +36,8 @@ function replyPartitionOf(instanceId: string): number {
   return partitioner({ topic: RPC_REPLY_TOPIC, partitionMetadata, message: { key: instanceId, value: null } });
 }
 
-function checkpointReply(marker: string): CustomerCheckpointReply {
-  return { marker } as unknown as CustomerCheckpointReply;
+function checkpointReply(marker: string): CheckpointReply {
+  return { marker } as unknown as CheckpointReply;
 }
 
 async function timed<T>(work: () => Promise<T>): Promise<{ outcome: T | unknown; elapsedMs: number }> {

@@ -3,7 +3,7 @@
  *   npx ts-node -P tsconfig.json -r tsconfig-paths/register --transpile-only libs/bus/src/test-support/message-bus.bench.ts
  * (append `in-process` or `kafka` to run one part). It starts its own Kafka mock.
  */
-import { ALL_TOPICS, type CustomerCheckpointReply, EventTopics, RpcTopics } from '@ringfence/contracts';
+import { ALL_TOPICS, type RpcTopicMap, EventTopics, RpcTopics } from '@ringfence/contracts';
 // The mock launcher is repo test tooling, not a library: no Nx project or alias to import it by.
 import { startKafkaMock } from '../../../../test/tools/kafka-mock/kafka-mock';
 import { InProcessMessageBus } from '../in-process/in-process-message-bus';
@@ -11,6 +11,9 @@ import { KafkaMessageBus, type KafkaMessageBusOptions } from '../kafka/kafka-mes
 import type { MessageBus } from '../message-bus';
 import { InMemoryEventLogStore } from './in-memory-event-log.store';
 import { eventEnvelope, markerOf, requestEnvelope } from './message-envelope.factory';
+
+/** A stand-in reply: the bus carries any JSON, and these tests only look at the marker. */
+type CheckpointReply = RpcTopicMap[typeof RpcTopics.customerCheckpoint]['reply'];
 
 const CHECKPOINT = RpcTopics.customerCheckpoint;
 const TOPIC = EventTopics.customerUpdated;
@@ -32,7 +35,7 @@ async function sample(count: number, work: (n: number) => Promise<unknown>): Pro
 }
 
 function answerWithMarker(bus: MessageBus): void {
-  bus.handle(CHECKPOINT, { group: 'scoring' }, async (message) => ({ marker: markerOf(message) }) as unknown as CustomerCheckpointReply);
+  bus.handle(CHECKPOINT, { group: 'scoring' }, async (message) => ({ marker: markerOf(message) }) as unknown as CheckpointReply);
 }
 
 async function kafka(maxWaitTimeInMs: number, requests: number): Promise<void> {

@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { type CustomerCheckpointReply, EventTopics, type MessageEnvelope, RpcTopics } from '@ringfence/contracts';
+import { type RpcTopicMap, EventTopics, type MessageEnvelope, RpcTopics } from '@ringfence/contracts';
 import { INTERNAL_ERROR_MESSAGE } from '@ringfence/platform';
 import { BusRemoteError, BusTimeoutError, BusUnavailableError } from '../bus-errors';
 import type { BusLogger } from '../bus-logger';
 import type { HandlerRetryOptions } from '../handler-retry';
 import type { MessageBus } from '../message-bus';
 import { delay, eventEnvelope, Inbox, markerOf, RecordingBusLogger, requestEnvelope } from './message-envelope.factory';
+
+/** A stand-in reply: the bus carries any JSON, and these tests only look at the marker. */
+type CheckpointReply = RpcTopicMap[typeof RpcTopics.customerCheckpoint]['reply'];
 
 /** Both adapters expose the number of waiting requests; the suite checks it drops back to 0. */
 export interface ConformanceBus extends MessageBus {
@@ -30,8 +33,8 @@ function byEventId(messages: Array<MessageEnvelope<unknown>>): Array<MessageEnve
   return [...messages].sort((left, right) => left.eventId.localeCompare(right.eventId));
 }
 
-function checkpointReply(marker: string): CustomerCheckpointReply {
-  return { marker } as unknown as CustomerCheckpointReply;
+function checkpointReply(marker: string): CheckpointReply {
+  return { marker } as unknown as CheckpointReply;
 }
 
 /**

@@ -7,9 +7,9 @@ import type { RegistrationRecommendationDto } from '../http/responses/registrati
 
 /*
  * Checkpoint requests (`ringfence.rpc.scoring.<checkpoint>-checkpoint.v1`) carry the same
- * payload as the checkpoint's ingest event, so the recommendation reflects the request's own
- * data before ingestion has stored it (read your own writes). Their replies are the `data` of
- * the HTTP answer.
+ * payload as the checkpoint's ingest event. Their replies are the decision event: the gateway
+ * publishes it on the decision topic and answers with its `recommendation` (the `data` of the
+ * HTTP answer), so the feed holds exactly the answers given, each once.
  */
 
 export const CHECKPOINTS = ['customer', 'registration', 'payout', 'refund', 'voucherRedemption', 'transaction'] as const;

@@ -2,6 +2,7 @@ import type { CustomerCheckpointReply, CustomerCheckpointRequest } from './custo
 import type { CustomerUpdatedEvent } from './customer-updated.event';
 import type { TransactionUpdatedEvent } from './transaction-updated.event';
 import type {
+  CheckpointScoredEvent,
   CustomerScoredEvent,
   PayoutCheckpointReply,
   PayoutScoredEvent,
@@ -88,6 +89,15 @@ export const RpcTopics = {
   graphNetworkFeatures: 'ringfence.rpc.graph.network-features.v1',
 } as const;
 
+/** The request topics of the checkpoints, answered by scoring. */
+export type CheckpointRpcTopic =
+  | typeof RpcTopics.customerCheckpoint
+  | typeof RpcTopics.registrationCheckpoint
+  | typeof RpcTopics.payoutCheckpoint
+  | typeof RpcTopics.refundCheckpoint
+  | typeof RpcTopics.voucherRedemptionCheckpoint
+  | typeof RpcTopics.transactionCheckpoint;
+
 /** Replies of every request topic come back on this topic, matched by correlation id. */
 export const RPC_REPLY_TOPIC = 'ringfence.rpc.reply.v1';
 
@@ -119,12 +129,13 @@ export interface EventTopicMap {
 }
 
 export interface RpcTopicMap {
-  [RpcTopics.customerCheckpoint]: { request: CustomerCheckpointRequest; reply: CustomerCheckpointReply };
-  [RpcTopics.registrationCheckpoint]: { request: RegistrationSubmittedEvent; reply: RegistrationCheckpointReply };
-  [RpcTopics.payoutCheckpoint]: { request: PayoutRequestedEvent; reply: PayoutCheckpointReply };
-  [RpcTopics.refundCheckpoint]: { request: RefundRequestedEvent; reply: RefundCheckpointReply };
-  [RpcTopics.voucherRedemptionCheckpoint]: { request: VoucherRedemptionSubmittedEvent; reply: VoucherRedemptionCheckpointReply };
-  [RpcTopics.transactionCheckpoint]: { request: TransactionUpdatedEvent; reply: TransactionCheckpointReply };
+  // Checkpoints answer with the whole decision; the gateway publishes it and answers with its recommendation.
+  [RpcTopics.customerCheckpoint]: { request: CustomerCheckpointRequest; reply: CheckpointScoredEvent<CustomerCheckpointReply> };
+  [RpcTopics.registrationCheckpoint]: { request: RegistrationSubmittedEvent; reply: CheckpointScoredEvent<RegistrationCheckpointReply> };
+  [RpcTopics.payoutCheckpoint]: { request: PayoutRequestedEvent; reply: CheckpointScoredEvent<PayoutCheckpointReply> };
+  [RpcTopics.refundCheckpoint]: { request: RefundRequestedEvent; reply: CheckpointScoredEvent<RefundCheckpointReply> };
+  [RpcTopics.voucherRedemptionCheckpoint]: { request: VoucherRedemptionSubmittedEvent; reply: CheckpointScoredEvent<VoucherRedemptionCheckpointReply> };
+  [RpcTopics.transactionCheckpoint]: { request: TransactionUpdatedEvent; reply: CheckpointScoredEvent<TransactionCheckpointReply> };
   [RpcTopics.addLookupIndicators]: { request: AddLookupIndicatorsRequest; reply: AddLookupIndicatorsReply };
   [RpcTopics.readLookupIndicators]: { request: ReadLookupIndicatorsRequest; reply: ReadLookupIndicatorsReply };
   [RpcTopics.deleteLookupIndicators]: { request: DeleteLookupIndicatorsRequest; reply: DeleteLookupIndicatorsReply };
@@ -193,3 +204,6 @@ export const StateGroups = {
     ],
   },
 } as const satisfies Record<string, { group: string; topics: readonly string[] }>;
+
+/** A checkpoint's answer to the client: the recommendation of the decision scoring replies with. */
+export type CheckpointRecommendation<R extends CheckpointRpcTopic> = RpcTopicMap[R]['reply']['recommendation'];

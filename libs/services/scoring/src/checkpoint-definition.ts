@@ -1,4 +1,4 @@
-import type { Checkpoint, EventTopic, GraphSourceTopic, LabelCategory, RpcTopic, RpcTopicMap, WarningDto } from '@ringfence/contracts';
+import type { Checkpoint, CheckpointRecommendation, CheckpointRpcTopic, EventTopic, GraphSourceTopic, LabelCategory, RpcTopicMap, WarningDto } from '@ringfence/contracts';
 import type { EntityKind, EntityUpdate } from '@ringfence/entities';
 import type { Decision, ScoreContribution } from '@ringfence/scoring-engine';
 import type { InputClass } from '@ringfence/service-runtime';
@@ -34,7 +34,7 @@ export interface CheckpointOutcome {
  * of its answer. The scoring itself (store, labels, chargebacks, lookups, model, precedence) is
  * the same for every checkpoint and lives in `CheckpointScorer`.
  */
-export interface CheckpointDefinition<R extends RpcTopic = RpcTopic> {
+export interface CheckpointDefinition<R extends CheckpointRpcTopic = CheckpointRpcTopic> {
   checkpoint: Checkpoint;
   rpcTopic: R;
   /** Where the gateway publishes the same payload; the graph reads it under this name. */
@@ -58,5 +58,6 @@ export interface CheckpointDefinition<R extends RpcTopic = RpcTopic> {
   customerLabelCategories?: readonly LabelCategory[];
   /** The voucher a redemption uses, whose network abuse count the answer considers. */
   voucherUse?(payload: RpcTopicMap[R]['request']): VoucherUse | null;
-  reply(payload: RpcTopicMap[R]['request'], outcome: CheckpointOutcome): RpcTopicMap[R]['reply'];
+  /** The recommendation: the `data` of the HTTP answer. */
+  reply(payload: RpcTopicMap[R]['request'], outcome: CheckpointOutcome): CheckpointRecommendation<R>;
 }

@@ -1,8 +1,8 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { MessageBus } from '@ringfence/bus';
 import { EventTopics, StateGroups, TransactionUpdatedEvent } from '@ringfence/contracts';
-import type { Logger, RingfenceConfig } from '@ringfence/platform';
-import { MESSAGE_BUS, RINGFENCE_CONFIG, ROOT_LOGGER, validatedEventHandler, validatedRequestHandler } from '@ringfence/service-runtime';
+import { type Logger, newEventId } from '@ringfence/platform';
+import { MESSAGE_BUS, ROOT_LOGGER, validatedEventHandler, validatedRequestHandler } from '@ringfence/service-runtime';
 import type { CheckpointDefinition } from './checkpoint-definition';
 import { CHECKPOINT_DEFINITIONS, transactionCheckpoint } from './checkpoint-definitions';
 import { CheckpointScorer } from './checkpoint-scorer';
@@ -17,7 +17,6 @@ export class CheckpointResponders implements OnModuleInit {
   constructor(
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
-    @Inject(RINGFENCE_CONFIG) private readonly config: RingfenceConfig,
     private readonly scorer: CheckpointScorer,
   ) {}
 
@@ -27,14 +26,17 @@ export class CheckpointResponders implements OnModuleInit {
         definition.rpcTopic,
         // Scoring reads the entity store that ingestion keeps; the graph's state has its own barrier.
         { group: 'scoring', consistentWith: [StateGroups.ingestion] },
-        validatedRequestHandler(definition.payloadClass, (message) => this.scorer.score(definition, message, message.acceptedAt + this.config.rpcTimeoutMs)),
+        validatedRequestHandler(definition.payloadClass, (message) => this.scorer.score(definition, message)),
       );
     }
     this.bus.subscribe(
       EventTopics.transactionUpdated,
       { group: 'scoring' },
       validatedEventHandler(EventTopics.transactionUpdated, TransactionUpdatedEvent, this.logger, async (message) => {
-        if (message.payload.checkpoint) await this.scorer.score(transactionCheckpoint, message);
+        if (!message.payload.checkpoint) return;
+        // Nobody waits for an /async answer: its decision goes straight to the feed.
+        const decision = await this.scorer.score(transactionCheckpoint, message);
+        await this.bus.publish(transactionCheckpoint.decisionTopic, { ...message, eventId: newEventId(), acceptedAt: Date.now(), payload: decision });
       }),
     );
   }

@@ -6,7 +6,9 @@ import {
   type EventTopicMap,
   type GraphNetworkFeaturesReply,
   type MessageEnvelope,
-  type RpcTopic,
+  type CheckpointRecommendation,
+  type CheckpointRpcTopic,
+  type CheckpointScoredEvent,
   type RpcTopicMap,
   RpcTopics,
   type WarningClass,
@@ -46,12 +48,6 @@ const WARNING_CLASSES: Record<EntityReference['kind'], WarningClass> = {
   paymentMethod: 'paymentmethod-not-found',
 };
 
-/**
- * How long before the requester's deadline scoring stops publishing: the reply still has to
- * travel back, and a decision published just as the gateway gives up would be a second one.
- */
-const LATE_MARGIN_MS = 10;
-
 /** The label category whose verdict decides a subject's checkpoints. */
 const FRAUD_CATEGORY = { customer: 'PAYMENT_FRAUD', supplier: 'SUPPLIER_FRAUD' } as const;
 
@@ -82,14 +78,12 @@ export class CheckpointScorer {
   ) {}
 
   /**
-   * `answerBy` (epoch ms) is when the requester stops waiting; past it the recommendation is
-   * neither published nor returned, since the gateway has already answered without it (the
-   * degraded answer, which it publishes itself). Scoring of `/async` events has no deadline.
+   * Scores a checkpoint request and answers with the decision; the gateway publishes it and
+   * answers with its recommendation, so a decision that comes too late is simply dropped.
    */
-  async score<R extends RpcTopic>(
+  async score<R extends CheckpointRpcTopic>(
     definition: CheckpointDefinition<R>,
     message: MessageEnvelope<RpcTopicMap[R]['request']>,
-    answerBy?: number,
   ): Promise<RpcTopicMap[R]['reply']> {
     const { accountId, environment, payload } = message;
     const timestamp = (payload as { timestamp: number }).timestamp;
@@ -126,33 +120,25 @@ export class CheckpointScorer {
       model,
     });
     const recommendation = definition.reply(payload, { decision, scoreId: prefixedId('scr'), warnings });
-    if (answerBy !== undefined && Date.now() >= answerBy - LATE_MARGIN_MS) {
-      // No late decision event: the gateway has (or is about to have) answered without this one.
-      throw new AppError('DEPENDENCY_UNAVAILABLE', `scoring of ${definition.checkpoint} finished after its requester's budget`);
-    }
-    await this.bus.publish(definition.decisionTopic, {
-      ...message,
-      eventId: newEventId(),
-      acceptedAt: Date.now(),
-      payload: {
-        checkpoint: definition.checkpoint,
-        timestamp,
-        recommendation,
-        features: {
-          ...features,
-          modelScore: model.score,
-          modelAction: model.action,
-          ...lookup.features,
-          ...(definition.voucherUse
-            ? { voucherNetworkUses: voucherNetwork?.uses ?? null, voucherAbuseThreshold: voucherNetwork?.threshold ?? null, voucherAbuse: voucherNetwork?.abuse ?? false }
-            : {}),
-          ...networkFeatureFields(network),
-          decisionReason: decision.reason,
-        },
-      } as EventTopicMap[typeof definition.decisionTopic],
-    });
     recommendationsGiven.labels(definition.checkpoint, decision.action, decision.source).inc();
-    return recommendation;
+    const scored: CheckpointScoredEvent<CheckpointRecommendation<R>> = {
+      checkpoint: definition.checkpoint,
+      timestamp,
+      recommendation,
+      features: {
+        ...features,
+        modelScore: model.score,
+        modelAction: model.action,
+        ...lookup.features,
+        ...(definition.voucherUse
+          ? { voucherNetworkUses: voucherNetwork?.uses ?? null, voucherAbuseThreshold: voucherNetwork?.threshold ?? null, voucherAbuse: voucherNetwork?.abuse ?? false }
+          : {}),
+        ...networkFeatureFields(network),
+        decisionReason: decision.reason,
+      },
+    };
+    // TypeScript cannot see that the reply type of a checkpoint topic is its scored event.
+    return scored as RpcTopicMap[R]['reply'];
   }
 
   /** The account's settings (defaults when it is unknown), read with the checkpoint's other reads. */
@@ -167,7 +153,7 @@ export class CheckpointScorer {
    * the network, so that the request's own links and redemption are in the graph). Neither may
    * sink the checkpoint: what does not answer in time is left out (null; logged).
    */
-  private async graphOf<R extends RpcTopic>(
+  private async graphOf<R extends CheckpointRpcTopic>(
     definition: CheckpointDefinition<R>,
     message: MessageEnvelope<RpcTopicMap[R]['request']>,
     subject: CheckpointSubject,
@@ -200,7 +186,7 @@ export class CheckpointScorer {
    * request's own links applied first. The graph informs the score but must not sink the
    * checkpoint: when it does not answer by `deadline`, the subject is scored without it (null; logged).
    */
-  private async networkOf<R extends RpcTopic>(
+  private async networkOf<R extends CheckpointRpcTopic>(
     definition: CheckpointDefinition<R>,
     message: MessageEnvelope<unknown>,
     subject: CheckpointSubject,

@@ -37,7 +37,12 @@ async function setup(answer: Answer) {
     return value;
   };
   bus.handle(RpcTopics.customerCheckpoint, { group: 'scoring' }, () =>
-    respond(RpcTopics.customerCheckpoint, { customerId: 'cus-1', action: 'ALLOW', score: 7, source: 'RINGFENCE', scoreId: 'scr_1', warnings: [] }),
+    respond(RpcTopics.customerCheckpoint, {
+      checkpoint: 'customer' as const,
+      timestamp: NOW,
+      recommendation: { customerId: 'cus-1', action: 'ALLOW' as const, score: 7, source: 'RINGFENCE' as const, scoreId: 'scr_1', warnings: [] },
+      features: { modelScore: 7 },
+    }),
   );
   bus.handle(RpcTopics.graphConnect, { group: 'graph' }, () => respond(RpcTopics.graphConnect, { count: 1 } as never));
   await bus.start();
@@ -46,11 +51,12 @@ async function setup(answer: Answer) {
 }
 
 describe(EventIntake.name, () => {
-  it('publishes a checkpoint\'s event before it asks scoring, and answers with the score', async () => {
+  it('publishes a checkpoint\'s event before it asks scoring, answers with the score, and publishes the decision it answered', async () => {
     const { intake, log, bus } = await setup('ok');
     const answer = await intake.checkpoint(CheckpointRoutes.customer, customerSubmission());
     expect(answer).toMatchObject({ action: 'ALLOW', score: 7 });
-    expect(log.events.map((event) => event.topic)).toEqual([EventTopics.customerUpdated]);
+    expect(log.events.map((event) => event.topic)).toEqual([EventTopics.customerUpdated, EventTopics.customerScored]);
+    expect(log.events[1].envelope.payload).toMatchObject({ recommendation: answer, features: { modelScore: 7 } });
     await bus.stop();
   });
 
@@ -65,6 +71,10 @@ describe(EventIntake.name, () => {
       warnings: [{ class: 'degraded', help: '/docs/api#warning-degraded', msg: expect.stringContaining('scoring did not answer within 50 ms') }],
     });
     expect(log.events.map((event) => event.topic)).toEqual([EventTopics.customerUpdated, EventTopics.customerScored]);
+    // Scoring's late answer is dropped: the feed keeps the one decision that was answered.
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(log.events.filter((event) => event.topic === EventTopics.customerScored)).toHaveLength(1);
+    expect(log.events[1].envelope.payload).toMatchObject({ recommendation: { source: 'RINGFENCE', score: 0 } });
     await bus.stop();
   });
 

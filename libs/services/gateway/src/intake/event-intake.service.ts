@@ -4,6 +4,8 @@ import { BusRemoteError, type MessageBus } from '@ringfence/bus';
 import {
   type Action,
   type Checkpoint,
+  type CheckpointRecommendation,
+  type CheckpointRpcTopic,
   type CheckpointScoredEvent,
   type DecisionSource,
   type EventTopic,
@@ -41,13 +43,13 @@ export interface FallbackDecision {
   warnings: WarningDto[];
 }
 
-export interface CheckpointRoute<E extends EventTopic, R extends RpcTopic, D extends EventTopic> {
+export interface CheckpointRoute<E extends EventTopic, R extends CheckpointRpcTopic, D extends EventTopic> {
   checkpoint: Checkpoint;
   ingestTopic: E;
   rpcTopic: R;
   decisionTopic: D;
   /** The checkpoint's answer shaped around a decision that is not a score (see `FallbackDecision`). */
-  fallbackReply: (payload: EventTopicMap[E], decision: FallbackDecision) => RpcTopicMap[R]['reply'];
+  fallbackReply: (payload: EventTopicMap[E], decision: FallbackDecision) => CheckpointRecommendation<R>;
 }
 
 /**
@@ -79,12 +81,14 @@ export class EventIntake {
   /**
    * Checkpoints: the payload is published, then scored. Once it is published the data is kept,
    * so a scoring that fails or misses the budget gets the degraded answer, never a 5xx; a
-   * publish that fails is a 503 (nothing was accepted).
+   * publish that fails is a 503 (nothing was accepted). Scoring replies with the decision and
+   * the gateway publishes the decision it answers with, so the decision feed holds each
+   * checkpoint's answer exactly once, even when scoring finishes after the answer was given.
    */
-  async checkpoint<E extends EventTopic, R extends RpcTopic, D extends EventTopic>(
+  async checkpoint<E extends EventTopic, R extends CheckpointRpcTopic, D extends EventTopic>(
     route: CheckpointRoute<E, R, D>,
     submission: Submission<EventTopicMap[E] & RpcTopicMap[R]['request']>,
-  ): Promise<RpcTopicMap[R]['reply']> {
+  ): Promise<CheckpointRecommendation<R>> {
     const envelope = this.envelope(submission);
     const retryAfterSeconds = await this.limits.accountRetryAfterSeconds(submission.principal);
     if (retryAfterSeconds !== null) {
@@ -97,8 +101,9 @@ export class EventIntake {
     }
     await this.publish(route.ingestTopic, envelope);
     const answer = await this.askKept(route.rpcTopic, envelope, envelope.payload, 'scoring');
-    if (!isDegraded(answer)) return answer;
-    return this.fallbackAnswer(route, envelope, submission.principal, { source: 'RINGFENCE', warnings: [answer.degraded] });
+    if (isDegraded(answer)) return this.fallbackAnswer(route, envelope, submission.principal, { source: 'RINGFENCE', warnings: [answer.degraded] });
+    await this.publishDecision(route, envelope, answer);
+    return answer.recommendation;
   }
 
   /**
@@ -160,26 +165,31 @@ export class EventIntake {
     return this.bus.publish(topic, { ...envelope, eventId: newEventId() });
   }
 
-  /**
-   * A fallback answer is a recommendation too: it goes on the decision feed like any other. Its
-   * data is already kept, so a feed that cannot take the decision is logged, not a 5xx.
-   */
-  private async fallbackAnswer<E extends EventTopic, R extends RpcTopic, D extends EventTopic>(
+  /** A fallback answer is a recommendation too: it goes on the decision feed like any other. */
+  private async fallbackAnswer<E extends EventTopic, R extends CheckpointRpcTopic, D extends EventTopic>(
     route: CheckpointRoute<E, R, D>,
     envelope: Envelope<EventTopicMap[E]>,
     principal: Principal,
     { source, warnings }: Pick<FallbackDecision, 'source' | 'warnings'>,
-  ): Promise<RpcTopicMap[R]['reply']> {
+  ): Promise<CheckpointRecommendation<R>> {
     const decision: FallbackDecision = { action: principal.account.settings.defaultAction ?? 'ALLOW', source, score: 0, warnings };
     const recommendation = route.fallbackReply(envelope.payload, decision);
     const timestamp = (envelope.payload as { timestamp: number }).timestamp;
-    const scored: CheckpointScoredEvent = { checkpoint: route.checkpoint, timestamp, recommendation: { ...recommendation }, features: {} };
-    try {
-      await this.publish(route.decisionTopic, { ...envelope, payload: scored as EventTopicMap[D] });
-    } catch (error) {
-      this.logger.error({ checkpoint: route.checkpoint, traceId: envelope.traceId, err: error }, 'could not publish a fallback decision');
-    }
+    await this.publishDecision(route, envelope, { checkpoint: route.checkpoint, timestamp, recommendation, features: {} });
     return recommendation;
+  }
+
+  /** The data is already kept when a decision is published, so a feed that cannot take it is logged, not a 5xx. */
+  private async publishDecision<E extends EventTopic, R extends CheckpointRpcTopic, D extends EventTopic>(
+    route: CheckpointRoute<E, R, D>,
+    envelope: Envelope<EventTopicMap[E]>,
+    decision: CheckpointScoredEvent<CheckpointRecommendation<R>>,
+  ): Promise<void> {
+    try {
+      await this.publish(route.decisionTopic, { ...envelope, payload: decision as EventTopicMap[D] });
+    } catch (error) {
+      this.logger.error({ checkpoint: route.checkpoint, traceId: envelope.traceId, err: error }, 'could not publish a decision that was answered');
+    }
   }
 
   private envelope<T>({ principal, subjectId, payload, traceId }: Submission<T>): Envelope<T> {

@@ -3,7 +3,6 @@ import { ACCOUNT_REPOSITORY, type AccountRepository, type AccountSettings, vouch
 import type { MessageBus } from '@ringfence/bus';
 import {
   type Environment,
-  type EventTopicMap,
   type GraphNetworkFeaturesReply,
   type MessageEnvelope,
   type CheckpointRecommendation,
@@ -26,7 +25,7 @@ import {
 } from '@ringfence/entities';
 import { LABEL_REPOSITORY, type LabelRepository } from '@ringfence/labels';
 import { LOOKUP_INDICATOR_REPOSITORY, type LookupIndicatorRepository, checkpointLookup, checkpointLookupPolicy } from '@ringfence/lookup';
-import { AppError, type Logger, type RingfenceConfig, newEventId, prefixedId } from '@ringfence/platform';
+import { type Logger, type RingfenceConfig, newEventId, prefixedId } from '@ringfence/platform';
 import {
   DEFAULT_THRESHOLDS,
   type VoucherNetworkSignal,

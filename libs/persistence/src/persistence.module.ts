@@ -45,9 +45,9 @@ export class PersistenceModule implements OnApplicationShutdown {
         {
           provide: ENTITY_DOCUMENT_REPOSITORY,
           inject: [DataSource],
-          // A sole writer keeps documents in memory and writes them behind; with several
-          // ingestion processes every update is a compare-and-set on the table, whose answer
-          // (the document as stored) the dispute pairing relies on.
+          // A sole writer keeps documents in memory and writes them behind, in one statement per
+          // flush; with several ingestion processes every update is a compare-and-set on the
+          // table, whose answer (the document as stored) the dispute pairing relies on.
           useFactory: (dataSource: DataSource) => {
             const documents = new TypeOrmEntityDocumentRepository(dataSource);
             return options.soleWriter ? new WriteBehindEntityDocuments(documents, { cachedDocuments: SOLE_WRITER_CACHE_ENTRIES }) : documents;

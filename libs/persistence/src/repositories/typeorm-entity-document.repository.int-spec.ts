@@ -1,5 +1,5 @@
 import type { EntityDocument } from '@ringfence/entities';
-import { itBehavesLikeAnEntityDocumentRepository } from '../test-support/entity-document-repository.behaviour';
+import { itBehavesLikeAnEntityDocumentRepository, itStoresManyWholeDocuments } from '../test-support/entity-document-repository.behaviour';
 import { buildEntityDocument, buildEntityRef } from '../test-support/persistence-test-data.factory';
 import { waitUntilBlockedBy } from '../test-support/postgres-locks';
 import { usePostgresTestDatabase } from '../test-support/test-databases';
@@ -9,6 +9,7 @@ describe(TypeOrmEntityDocumentRepository.name, () => {
   const database = usePostgresTestDatabase();
 
   itBehavesLikeAnEntityDocumentRepository(() => new TypeOrmEntityDocumentRepository(database.dataSource()));
+  itStoresManyWholeDocuments(() => new TypeOrmEntityDocumentRepository(database.dataSource()));
 
   it('merges into the document another session created while it waited to insert', async () => {
     const repository = new TypeOrmEntityDocumentRepository(database.dataSource());

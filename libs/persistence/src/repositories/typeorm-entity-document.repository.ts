@@ -23,6 +23,20 @@ const UPDATE_DOCUMENT = `
    WHERE ${KEY_MATCHES} AND revision = $7
   RETURNING 1 AS written`;
 
+// Many documents in one statement, for a sole writer that knows each document's whole new state.
+const PUT_DOCUMENTS = `
+  INSERT INTO entity_documents (account_id, environment, kind, entity_id, fields, field_timestamps)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[], $6::jsonb[])
+  ON CONFLICT (account_id, environment, kind, entity_id) DO UPDATE
+     SET fields = EXCLUDED.fields, field_timestamps = EXCLUDED.field_timestamps,
+         revision = entity_documents.revision + 1, updated_at = now()`;
+
+/** A document with its whole new state, for `putMany`. */
+export interface DocumentWrite {
+  ref: EntityRef;
+  document: EntityDocument;
+}
+
 /**
  * How many times an update re-reads after losing a race before it gives up. Events of one
  * entity are delivered in order (one partition key), so a race needs two writers of one entity
@@ -69,6 +83,20 @@ export class TypeOrmEntityDocumentRepository implements EntityDocumentRepository
       }
     }
     throw new Error(`entity document ${key.join('/')} kept changing under ${MAX_ATTEMPTS} update attempts`);
+  }
+
+  /**
+   * Stores each document as given, in one statement, whatever is stored now: only for a writer
+   * that is the documents' only one (the embedded mode's write-behind), which knows their whole
+   * state. Each document at most once per call.
+   */
+  async putMany(writes: readonly DocumentWrite[]): Promise<void> {
+    if (writes.length === 0) return;
+    const columns: [string[], string[], string[], string[], string[], string[]] = [[], [], [], [], [], []];
+    for (const { ref, document } of writes) {
+      [...keyOf(ref), ...documentParameters(document)].forEach((value, column) => columns[column].push(value));
+    }
+    await queryRows(this.dataSource, PUT_DOCUMENTS, columns);
   }
 
   private async read(key: DocumentKey): Promise<DocumentRow | null> {

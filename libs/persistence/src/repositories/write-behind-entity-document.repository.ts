@@ -1,48 +1,42 @@
 import type { EntityDocument, EntityDocumentRepository, EntityRef } from '@ringfence/entities';
 import { LRUCache } from 'lru-cache';
+import type { DocumentWrite } from './typeorm-entity-document.repository';
 
-type Merge = (current: EntityDocument | null) => EntityDocument | null;
-
-/** A document changed in memory and not yet written: its value now, and the merges that made it. */
-interface DirtyDocument {
-  ref: EntityRef;
-  document: EntityDocument;
-  merges: Merge[];
+/** The table under the write-behind: reads, and many whole documents written in one statement. */
+export interface DocumentTable {
+  find(ref: EntityRef): Promise<EntityDocument | null>;
+  putMany(writes: readonly DocumentWrite[]): Promise<void>;
 }
 
 export interface WriteBehindOptions {
-  /**
-   * Clean (already written) documents kept in memory, least recently used dropped first; 0
-   * keeps none. Only sound when this process is the documents' only writer (the embedded mode):
-   * another process's writes would not reach this cache.
-   */
+  /** Written documents kept in memory, least recently used dropped first (misses included). */
   cachedDocuments: number;
 }
 
 /**
- * Entity documents with their writes behind: `update` merges in memory and returns at once,
- * `find` sees every update made through this instance, and `flush` writes what changed to the
- * store (each document's merges replayed in one compare-and-set, so a concurrent writer of
- * the same document elsewhere is merged with, never overwritten).
+ * Entity documents for a process that is their only writer (the embedded mode): `update`
+ * merges in memory and returns at once, `find` sees every update made so far, and `flush`
+ * writes every changed document in one statement. No compare-and-set is needed, because no
+ * other process writes the table; the distributed mode does not use this class.
  *
  * Ingestion's consumer calls `flush` before the bus commits its offsets (`beforeCommit`), so an
  * event whose offset is committed is in the table; a crash before that redelivers the event,
- * and the merges are idempotent. Readers in the same process (scoring, in the embedded mode)
- * read through this instance and see updates as soon as the consumer has handled them, which
- * is what the bus's read-your-writes barrier waits for.
+ * and merges are idempotent. Scoring reads through the same instance, so it sees an update as
+ * soon as the consumer has handled it, which is what the bus's read-your-writes barrier waits
+ * for; documents read or written recently are served from memory.
  */
 export class WriteBehindEntityDocuments implements EntityDocumentRepository {
-  private readonly dirty = new Map<string, DirtyDocument>();
-  private readonly clean: LRUCache<string, { document: EntityDocument | null }> | undefined;
+  private readonly dirty = new Map<string, DocumentWrite>();
+  private readonly clean: LRUCache<string, { document: EntityDocument | null }>;
   /** Per document, the tail of its updates: one document's updates run one after another. */
   private readonly queues = new Map<string, Promise<unknown>>();
   private flushing: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly store: EntityDocumentRepository,
+    private readonly table: DocumentTable,
     options: WriteBehindOptions,
   ) {
-    this.clean = options.cachedDocuments > 0 ? new LRUCache({ max: options.cachedDocuments }) : undefined;
+    this.clean = new LRUCache({ max: options.cachedDocuments });
   }
 
   /** Documents changed in memory and not yet written, for metrics and tests. */
@@ -54,27 +48,22 @@ export class WriteBehindEntityDocuments implements EntityDocumentRepository {
     const key = keyOf(ref);
     const known = this.inMemory(key);
     if (known !== undefined) return known;
-    const stored = await this.store.find(ref);
-    // An update may have landed while the store was read; it is newer than what was read.
+    const stored = await this.table.find(ref);
+    // An update may have landed while the table was read; it is newer than what was read.
     const meanwhile = this.inMemory(key);
     if (meanwhile !== undefined) return meanwhile;
-    this.clean?.set(key, { document: stored });
+    this.clean.set(key, { document: stored });
     return stored;
   }
 
-  update(ref: EntityRef, merge: Merge): Promise<EntityDocument | null> {
+  update(ref: EntityRef, merge: (current: EntityDocument | null) => EntityDocument | null): Promise<EntityDocument | null> {
     const key = keyOf(ref);
     const run = (this.queues.get(key) ?? Promise.resolve()).then(async () => {
       const current = await this.find(ref);
       const next = merge(current);
       if (next === null) return current;
-      const dirty = this.dirty.get(key);
-      if (dirty === undefined) this.dirty.set(key, { ref, document: next, merges: [merge] });
-      else {
-        dirty.document = next;
-        dirty.merges.push(merge);
-      }
-      this.clean?.delete(key);
+      this.dirty.set(key, { ref, document: next });
+      this.clean.delete(key);
       return next;
     });
     const tail = run.catch(() => undefined);
@@ -86,9 +75,9 @@ export class WriteBehindEntityDocuments implements EntityDocumentRepository {
   }
 
   /**
-   * Writes every document changed so far. Flushes run one after another, and a caller returns
-   * once the changes made before its call are written; a failed write keeps its document dirty
-   * for the next flush.
+   * Writes every document changed so far, in one statement. Flushes run one after another, so
+   * a caller returns once the changes made before its call are written; a failed write leaves
+   * its documents changed for the next flush.
    */
   flush(): Promise<void> {
     const run = this.flushing.then(() => this.writeDirty());
@@ -97,37 +86,21 @@ export class WriteBehindEntityDocuments implements EntityDocumentRepository {
   }
 
   private async writeDirty(): Promise<void> {
-    for (const [key, entry] of [...this.dirty]) {
-      const merges = entry.merges.slice();
-      const written = await this.store.update(entry.ref, (current) => replay(merges, current));
-      // Updates that came while this one was written stay dirty for the next flush.
-      entry.merges.splice(0, merges.length);
-      if (entry.merges.length === 0) {
-        this.dirty.delete(key);
-        this.clean?.set(key, { document: written });
-      }
+    const batch = [...this.dirty];
+    await this.table.putMany(batch.map(([, write]) => write));
+    for (const [key, write] of batch) {
+      // Changed again while this write was in flight: it stays for the next flush.
+      if (this.dirty.get(key) !== write) continue;
+      this.dirty.delete(key);
+      this.clean.set(key, { document: write.document });
     }
   }
 
   private inMemory(key: string): EntityDocument | null | undefined {
     const dirty = this.dirty.get(key);
     if (dirty !== undefined) return dirty.document;
-    return this.clean?.get(key)?.document;
+    return this.clean.get(key)?.document;
   }
-}
-
-/** The merges again, over what the store holds now; null when none of them changes it. */
-function replay(merges: readonly Merge[], stored: EntityDocument | null): EntityDocument | null {
-  let document = stored;
-  let changed = false;
-  for (const merge of merges) {
-    const next = merge(document);
-    if (next !== null) {
-      document = next;
-      changed = true;
-    }
-  }
-  return changed ? document : null;
 }
 
 // JSON of the tuple: no separator character can make two documents collide.

@@ -1,3 +1,4 @@
+import type { TypeOrmEntityDocumentRepository } from '../repositories/typeorm-entity-document.repository';
 import type { EntityDocument, EntityDocumentRepository } from '@ringfence/entities';
 import { buildEntityDocument, buildEntityRef } from './persistence-test-data.factory';
 
@@ -133,5 +134,24 @@ export function itBehavesLikeAnEntityDocumentRepository(repository: () => Entity
     ).rejects.toThrow('merge failed');
 
     await expect(repository().update(ref, countUp)).resolves.toMatchObject({ fields: { count: 1 } });
+  });
+}
+
+/** The sole writer's bulk write (`putMany`), on the same databases as the port's behaviour. */
+export function itStoresManyWholeDocuments(create: () => TypeOrmEntityDocumentRepository): void {
+  it('stores many whole documents in one putMany, inserting new ones and replacing stored ones', async () => {
+    const repository = create();
+    const [stored, fresh] = [buildEntityRef(), buildEntityRef()];
+    await repository.update(stored, () => buildEntityDocument({ fields: { email: 'old@example.com' }, fieldTimestamps: { '/email': 1 } }));
+    const replacement = buildEntityDocument({ fields: { email: 'new@example.com', name: 'Ada' }, fieldTimestamps: { '/email': 2, '/name': 2 } });
+    const created = buildEntityDocument({ fields: { name: 'Grace' }, fieldTimestamps: { '/name': 3 } });
+
+    await repository.putMany([
+      { ref: stored, document: replacement },
+      { ref: fresh, document: created },
+    ]);
+
+    expect(await repository.find(stored)).toEqual(replacement);
+    expect(await repository.find(fresh)).toEqual(created);
   });
 }

@@ -10,6 +10,7 @@ import { openDataSource } from './data-source.factory';
 import { DatabaseHealth } from './database-health.service';
 import { type PersistenceOptions, SOLE_WRITER_CACHE_ENTRIES } from './persistence.options';
 import { CachingLabelRepository } from './repositories/caching-label.repository';
+import { KnownIndicatorsFilter } from './repositories/known-indicators-filter.repository';
 import { WriteBehindEntityDocuments } from './repositories/write-behind-entity-document.repository';
 import { TypeOrmAccountRepository } from './repositories/typeorm-account.repository';
 import { TypeOrmApiKeyRepository } from './repositories/typeorm-api-key.repository';
@@ -57,7 +58,11 @@ export class PersistenceModule implements OnApplicationShutdown {
         {
           provide: LOOKUP_INDICATOR_REPOSITORY,
           inject: [DataSource],
-          useFactory: (dataSource: DataSource) => new TypeOrmLookupIndicatorRepository(dataSource),
+          // A sole writer asks the table only for values someone reported (loaded at start).
+          useFactory: async (dataSource: DataSource) => {
+            const indicators = new TypeOrmLookupIndicatorRepository(dataSource);
+            return options.soleWriter ? KnownIndicatorsFilter.load(indicators) : indicators;
+          },
         },
         {
           provide: BREACHED_CREDENTIALS_REPOSITORY,

@@ -139,8 +139,16 @@ const REMOVE = `
  * and deletes touch only the tenant's rows; reads aggregate the other accounts' evidence of the
  * same data set into counts.
  */
+// Every indicator any account reported, each once: what a sole writer keeps in memory.
+const ALL_INDICATOR_KEYS = 'SELECT DISTINCT kind, value FROM lookup_indicators';
+
 export class TypeOrmLookupIndicatorRepository implements LookupIndicatorRepository {
   constructor(private readonly dataSource: DataSource) {}
+
+  /** Every (kind, value) any account of any data set reported, each once. */
+  allIndicatorKeys(): Promise<IndicatorRef[]> {
+    return queryRows<IndicatorRef>(this.dataSource, ALL_INDICATOR_KEYS, []);
+  }
 
   async add({ accountId, environment }: LookupTenant, submission: IndicatorSubmission): Promise<void> {
     const indicators = mergeSightings(submission.indicators);

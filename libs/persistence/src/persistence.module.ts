@@ -72,9 +72,9 @@ export class PersistenceModule implements OnApplicationShutdown {
         {
           provide: LABEL_REPOSITORY,
           inject: [DataSource],
-          useFactory: (dataSource: DataSource) => {
+          useFactory: async (dataSource: DataSource) => {
             const labels = new TypeOrmLabelRepository(dataSource);
-            return options.soleWriter ? new CachingLabelRepository(labels, SOLE_WRITER_CACHE_ENTRIES) : labels;
+            return options.soleWriter ? CachingLabelRepository.load(labels, SOLE_WRITER_CACHE_ENTRIES) : labels;
           },
         },
         DatabaseHealth,

@@ -1,14 +1,15 @@
-import type { CurrentLabels, LabelApplication, LabelHistoryEntry, LabelRepository, LabelSubject } from '@ringfence/labels';
-import { CachingLabelRepository } from './caching-label.repository';
+import type { CurrentLabels, LabelApplication, LabelHistoryEntry, LabelSubject } from '@ringfence/labels';
+import { CachingLabelRepository, type LabelTable } from './caching-label.repository';
 
 const ada: LabelSubject = { accountId: 'acc_1', environment: 'test', kind: 'customer', subjectId: 'ada' };
 const review = { category: 'PAYMENT_FRAUD', review: 'FRAUDSTER' } as unknown as LabelApplication;
 
-function setup() {
+async function setup(labelledAtStart: LabelSubject[] = []) {
   let labels: CurrentLabels = {};
   let reads = 0;
   let releaseRead: (() => void) | undefined;
-  const inner: LabelRepository = {
+  const inner: LabelTable = {
+    labelledSubjects: async () => labelledAtStart,
     apply: async () => {
       labels = { PAYMENT_FRAUD: { review: 'FRAUDSTER' } } as unknown as CurrentLabels;
       return {} as LabelHistoryEntry;
@@ -23,7 +24,7 @@ function setup() {
     },
   };
   return {
-    cache: new CachingLabelRepository(inner, 100),
+    cache: await CachingLabelRepository.load(inner, 100),
     reads: () => reads,
     holdReads: () => (releaseRead = () => undefined),
     release: () => {
@@ -37,17 +38,24 @@ function setup() {
 const current = (cache: CachingLabelRepository) => cache.currentLabels(ada.accountId, ada.environment, ada.kind, ada.subjectId);
 
 describe(CachingLabelRepository.name, () => {
-  it('reads a subject\'s current labels once, and again after a review of it', async () => {
-    const { cache, reads } = setup();
+  it('reads nothing for a subject never reviewed, and the labels once a review of it is stored', async () => {
+    const { cache, reads } = await setup();
     expect(await current(cache)).toEqual({});
-    expect(await current(cache)).toEqual({});
-    expect(reads()).toBe(1);
+    expect(reads()).toBe(0);
     await cache.apply(ada, review);
     expect(await current(cache)).toEqual({ PAYMENT_FRAUD: { review: 'FRAUDSTER' } });
+    expect(await current(cache)).toEqual({ PAYMENT_FRAUD: { review: 'FRAUDSTER' } });
+    expect(reads()).toBe(1);
+  });
+
+  it('reads the labels of a subject reviewed before the start', async () => {
+    const { cache, reads } = await setup([ada]);
+    await current(cache);
+    expect(reads()).toBe(1);
   });
 
   it('does not keep a read that a review overtook', async () => {
-    const { cache, holdReads, release } = setup();
+    const { cache, holdReads, release } = await setup([ada]);
     holdReads();
     const stale = current(cache);
     await new Promise((resolve) => setImmediate(resolve));

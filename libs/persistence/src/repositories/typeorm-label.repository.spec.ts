@@ -1,4 +1,5 @@
 import { itBehavesLikeALabelRepository } from '../test-support/label-repository.behaviour';
+import { buildLabelApplication, buildLabelSubject } from '../test-support/label-test-data.factory';
 import { useEmbeddedTestDatabase } from '../test-support/test-databases';
 import { TypeOrmLabelRepository } from './typeorm-label.repository';
 
@@ -6,4 +7,15 @@ describe(TypeOrmLabelRepository.name, () => {
   const database = useEmbeddedTestDatabase();
 
   itBehavesLikeALabelRepository(() => new TypeOrmLabelRepository(database.dataSource()));
+
+  it('lists every subject with a current label, once', async () => {
+    const repository = new TypeOrmLabelRepository(database.dataSource());
+    const [reviewed, unreviewed] = [buildLabelSubject(), buildLabelSubject()];
+    await repository.apply(reviewed, buildLabelApplication());
+    await repository.apply(reviewed, buildLabelApplication({ category: 'REFUND_ABUSE', review: 'REFUND_ABUSE' } as never));
+
+    const subjects = await repository.labelledSubjects();
+    expect(subjects.filter((subject) => subject.subjectId === reviewed.subjectId)).toEqual([reviewed]);
+    expect(subjects.some((subject) => subject.subjectId === unreviewed.subjectId)).toBe(false);
+  });
 });

@@ -46,6 +46,8 @@ const UPSERT_CURRENT = `
   ON CONFLICT (account_id, environment, subject_kind, subject_id, category) DO UPDATE
      SET review = EXCLUDED.review, event_time = EXCLUDED.event_time, reviewer_name = EXCLUDED.reviewer_name,
          reviewer_email = EXCLUDED.reviewer_email, comment = EXCLUDED.comment`;
+// Every subject that has a current label, each once: what a sole writer keeps in memory.
+const LABELLED_SUBJECTS = 'SELECT DISTINCT account_id, environment, subject_kind, subject_id FROM labels';
 const DELETE_CURRENT = `DELETE FROM labels WHERE ${SUBJECT_MATCHES} AND category = $5`;
 const INSERT_HISTORY = `
   INSERT INTO label_history
@@ -59,6 +61,16 @@ type SubjectKey = [accountId: string, environment: Environment, kind: LabelSubje
 
 /** Labels in `labels` (current) and `label_history` (audit log). */
 export class TypeOrmLabelRepository implements LabelRepository {
+  /** Every subject with a current label, of every account and data set. */
+  async labelledSubjects(): Promise<LabelSubject[]> {
+    const rows = await queryRows<{ account_id: string; environment: LabelSubject['environment']; subject_kind: LabelSubject['kind']; subject_id: string }>(
+      this.dataSource,
+      LABELLED_SUBJECTS,
+      [],
+    );
+    return rows.map((row) => ({ accountId: row.account_id, environment: row.environment, kind: row.subject_kind, subjectId: row.subject_id }));
+  }
+
   constructor(private readonly dataSource: DataSource) {}
 
   async apply(subject: LabelSubject, application: LabelApplication): Promise<LabelHistoryEntry> {

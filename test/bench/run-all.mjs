@@ -9,6 +9,7 @@ const runs = [
   ['endpoint-load.bench.mjs', { BENCH_ENDPOINT: 'supplier' }],
   ['graph.bench.mjs', {}, ['--max-old-space-size=4096']],
   ['graph-https.bench.mjs', {}, ['--max-old-space-size=4096']],
+  ['mixed-load.bench.mjs', {}],
 ];
 for (const [script, env, nodeOptions = []] of runs) {
   const { status } = spawnSync(process.execPath, [...nodeOptions, join(here, script)], { stdio: 'inherit', env: { ...process.env, ...env } });

@@ -1,0 +1,421 @@
+// A mixed workload that resembles an integration's traffic, against the embedded mode and, in
+// the same run, a bare Fastify HTTPS server answering a constant JSON: `npm run bench:mixed`.
+//
+// The traffic (mixed-workload.mjs): customer updates, PSP transactions before and after
+// authorisation, connects (a third with the network features), voucher checks and redemptions,
+// refunds, payouts, labels and known-fraud lookups (read and report), in the shares of its
+// CLASSES, over BENCH_CUSTOMERS customers in small rings sharing devices, cards, e-mails and
+// telephones. Bodies are the golden fixtures with their ids replaced; a seeded PRNG makes the
+// population and the request sequence the same every run. The sequence is built before any load,
+// so autocannon's request generator only hands out ready buffers (the load generator shares the
+// machine's cores with the servers).
+//
+// 1. Bursts: BENCH_BURSTS times, a fresh standalone server (new DATA_DIR, started and ready), then
+//    BENCH_BURST requests of the sequence sent at once over as many connections opened just before
+//    (so the burst measures the server, not TLS handshakes); the same against a fresh bare server.
+// 2. Load: a fresh standalone server and the bare server; a warm-up of each, then BENCH_ROUNDS
+//    rounds of BENCH_SECONDS at BENCH_CONNECTIONS connections, alternating the two. Before each
+//    round the previous server is left to settle (its CPU use under 10 %, at most 60 s), so a
+//    backlog of one round does not fall on the next. The standalone server gets a continuing
+//    sequence (new transactions, refunds, payouts…); the bare server replays it.
+// 3. Memory: /metrics of the standalone server when fresh and after the load (RSS, V8 heap, graph
+//    nodes and edges); then, in a process of its own, the graph of BENCH_MEMORY_CUSTOMERS
+//    customers of the same population (mixed-graph-memory.mjs).
+// Prints a markdown summary and writes every number to a JSON file in the OS temp directory.
+//
+// Env: BENCH_CONNECTIONS (50), BENCH_SECONDS (15), BENCH_ROUNDS (3), BENCH_WARMUP_SECONDS (10),
+// BENCH_CUSTOMERS (20000), BENCH_SEED (11), BENCH_POOL (requests built ahead, 60000; the
+// standalone server's sequence wraps around after that), BENCH_BURST (200), BENCH_BURSTS (3),
+// BENCH_MEMORY_CUSTOMERS (1000000; 0 skips the graph memory step).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, request as httpsRequest } from 'node:https';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { ROOT, freePort, startProcess } from './bench-processes.mjs';
+import { CLASSES, population, requestSequence } from './mixed-workload.mjs';
+
+const env = (name, fallback) => Number(process.env[name] ?? fallback);
+const connections = env('BENCH_CONNECTIONS', 50);
+const seconds = env('BENCH_SECONDS', 15);
+const rounds = env('BENCH_ROUNDS', 3);
+const warmupSeconds = env('BENCH_WARMUP_SECONDS', 10);
+const customers = env('BENCH_CUSTOMERS', 20_000);
+const seed = env('BENCH_SEED', 11);
+const poolSize = env('BENCH_POOL', 60_000);
+const burstSize = env('BENCH_BURST', 200);
+const bursts = env('BENCH_BURSTS', 3);
+const memoryCustomers = env('BENCH_MEMORY_CUSTOMERS', 1_000_000);
+const KEY = 'sk_test_benchmarkbenchmarkbench01';
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const quantile = (sorted, q) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]);
+const spread = (values) => ({ median: median(values), min: Math.min(...values), max: Math.max(...values) });
+const mib = (bytes) => Math.round(bytes / 1024 / 1024);
+const int = (n) => Math.round(n).toLocaleString('en');
+
+// ---- the traffic, built before any server starts
+const builtAt = performance.now();
+const pop = population({ customers, seed });
+const pool = requestSequence(pop, { count: poolSize, startMs: Date.now(), key: KEY });
+console.log(
+  `workload: ${int(pop.customers.length)} customers in ${int(pop.rings.length)} rings (${pop.fraudRings.length} fraud rings), ${int(pop.suppliers.length)} suppliers, ` +
+    `${int(pool.length)} requests built in ${((performance.now() - builtAt) / 1000).toFixed(1)} s (seed ${seed})`,
+);
+
+// ---- processes
+const serviceEnv = (dataDir, port) => ({
+  PORT: String(port),
+  DATA_DIR: dataDir,
+  BOOTSTRAP_API_KEY: KEY,
+  // Measure the service, not the account limiter (60,000 a minute by default). The per-customer
+  // limit keeps its default: the traffic spreads over the customers as an integration's does.
+  ACCOUNT_RATE_LIMIT_PER_MINUTE: '100000000',
+  LOG_LEVEL: 'warn',
+});
+async function startService() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ringfence-mixed-bench-'));
+  const port = await freePort();
+  const child = await startProcess(['dist/apps/standalone/src/main.js'], serviceEnv(dataDir, port), port, '/health/ready');
+  return { child, port, dataDir, cert: join(dataDir, 'tls', 'cert.pem'), key: join(dataDir, 'tls', 'key.pem') };
+}
+async function startBare(service) {
+  const port = await freePort();
+  const child = await startProcess(['test/bench/bare-fastify-server.mjs', service.cert, service.key, String(port)], {}, port);
+  return { child, port };
+}
+const exited = (child) => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve)));
+async function stop(server) {
+  if (!server) return;
+  server.child.kill('SIGTERM');
+  await exited(server.child);
+  if (server.dataDir) rmSync(server.dataDir, { recursive: true, force: true });
+}
+
+/** CPU seconds a process has used (user + system), from /proc. */
+function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+/** Waits until `pid` uses under 10 % of a core over half a second (at most 60 s); the seconds waited. */
+async function settle(pid) {
+  const started = performance.now();
+  let last = cpuSeconds(pid);
+  while (performance.now() - started < 60_000) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const now = cpuSeconds(pid);
+    if (now - last < 0.05) break;
+    last = now;
+  }
+  return Number(((performance.now() - started) / 1000).toFixed(1));
+}
+
+function get(port, path, agent) {
+  return new Promise((resolve, reject) => {
+    httpsRequest({ host: '127.0.0.1', port, path, method: 'GET', rejectUnauthorized: false, agent }, (res) => {
+      let body = '';
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode, body }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+/** The memory and graph gauges of /metrics, and the peak RSS from /proc. */
+async function memoryOf(service) {
+  const { body } = await get(service.port, '/metrics');
+  const gauge = (name) => {
+    const match = new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, 'm').exec(body);
+    return match ? Number(match[1]) : null;
+  };
+  const status = readFileSync(`/proc/${service.child.pid}/status`, 'utf8');
+  return {
+    rssMiB: mib(gauge('process_resident_memory_bytes')),
+    peakRssMiB: mib(Number(/VmHWM:\s+(\d+)/.exec(status)[1]) * 1024),
+    heapUsedMiB: mib(gauge('nodejs_heap_size_used_bytes')),
+    heapTotalMiB: mib(gauge('nodejs_heap_size_total_bytes')),
+    externalMiB: mib(gauge('nodejs_external_memory_bytes')),
+    graphNodes: gauge('ringfence_graph_nodes'),
+    graphEdges: gauge('ringfence_graph_edges'),
+    eventLoopLagMaxMs: Math.round((gauge('nodejs_eventloop_lag_max_seconds') ?? 0) * 1000),
+  };
+}
+
+// ---- the load
+let serviceCursor = 0;
+const newRoundStats = () => Object.fromEntries(CLASSES.map(({ name }) => [name, { answered: 0, degraded: 0, rateLimited: 0, statuses: {}, latencies: [], samples: [] }]));
+// A 2xx that is not the service's full answer: scoring (or the graph, lookup, labelling) missed
+// its budget and the data was kept (docs/api.md, warning `degraded`), or the customer's rate limit.
+const DEGRADED = '"class":"degraded"';
+const RATE_LIMITED = '"source":"RATE_LIMIT"';
+
+/**
+ * One autocannon run. `next()` hands out the next request of the sequence; each connection keeps
+ * its request's class and start time in its context, so the answers are counted (and timed) per
+ * class. Non-2xx bodies are kept, three per class and status.
+ */
+async function load(port, durationSeconds, next) {
+  const byClass = newRoundStats();
+  const result = await autocannon({
+    url: `https://127.0.0.1:${port}`,
+    connections,
+    duration: durationSeconds,
+    requests: [
+      {
+        // `request` is autocannon's fresh copy of the defaults (host, port…): filled in, not copied.
+        setupRequest: (request, context) => {
+          const r = next();
+          context.cls = r.cls;
+          context.started = performance.now();
+          request.method = r.method;
+          request.path = r.path;
+          request.headers = r.headers;
+          request.body = r.body;
+          return request;
+        },
+        onResponse: (status, body, context) => {
+          const stats = byClass[context.cls];
+          stats.answered += 1;
+          stats.statuses[status] = (stats.statuses[status] ?? 0) + 1;
+          stats.latencies.push(performance.now() - context.started);
+          if (body.includes(DEGRADED)) stats.degraded += 1;
+          else if (body.includes(RATE_LIMITED)) stats.rateLimited += 1;
+          if ((status < 200 || status > 299) && stats.samples.filter((sample) => sample.status === status).length < 3) stats.samples.push({ status, body: body.slice(0, 400) });
+        },
+      },
+    ],
+  });
+  const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([status, { count }]) => [status, count]));
+  return {
+    rps: result.requests.average,
+    total: result.requests.total,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    statuses,
+    byClass,
+  };
+}
+
+const serviceNext = () => pool[serviceCursor++ % pool.length];
+const replay = () => {
+  let cursor = 0;
+  return () => pool[cursor++ % pool.length];
+};
+
+// ---- the burst
+/** `requests` sent at once over as many connections opened just before; latency from the send. */
+async function burst(port, requests = pool.slice(0, burstSize)) {
+  const agent = new Agent({ keepAlive: true, maxSockets: requests.length, rejectUnauthorized: false });
+  try {
+    await Promise.all(requests.map(() => get(port, '/health/live', agent)));
+    const started = performance.now();
+    const answers = await Promise.all(
+      requests.map(
+        (r) =>
+          new Promise((resolve) => {
+            const headers = r.body ? { ...r.headers, 'content-length': r.body.length } : r.headers;
+            const req = httpsRequest({ host: '127.0.0.1', port, path: r.path, method: r.method, headers, agent, rejectUnauthorized: false }, (res) => {
+              let body = '';
+              res.on('data', (chunk) => (body += chunk));
+              res.on('end', () => resolve({ cls: r.cls, status: res.statusCode, ms: performance.now() - started, body, reused: req.reusedSocket }));
+            });
+            req.on('error', (error) => resolve({ cls: r.cls, status: `error ${error.code ?? error.message}`, ms: performance.now() - started, body: '' }));
+            req.end(r.body);
+          }),
+      ),
+    );
+    const times = answers.map((answer) => answer.ms).sort((a, b) => a - b);
+    const statuses = {};
+    for (const { status } of answers) statuses[status] = (statuses[status] ?? 0) + 1;
+    const failures = answers.filter(({ status }) => !(status >= 200 && status <= 299));
+    return {
+      all2xx: failures.length === 0,
+      ok: answers.length - failures.length,
+      degraded: answers.filter(({ body }) => body.includes(DEGRADED)).length,
+      // Requests that went out on a connection opened before the burst (all, unless one closed).
+      reusedConnections: answers.filter((answer) => answer.reused).length,
+      statuses,
+      p50: Math.round(quantile(times, 0.5)),
+      p99: Math.round(quantile(times, 0.99)),
+      max: Math.round(times[times.length - 1]),
+      failures: failures.slice(0, 5).map(({ cls, status, body }) => ({ cls, status, body: body.slice(0, 300) })),
+    };
+  } finally {
+    agent.destroy();
+  }
+}
+
+// ---- run
+const results = { date: new Date().toISOString(), machine: { cpus: cpus().length, node: process.version }, settings: { connections, seconds, rounds, warmupSeconds, customers, seed, poolSize, burstSize, bursts, memoryCustomers }, classes: CLASSES };
+
+results.bursts = [];
+for (let b = 0; b < bursts; b += 1) {
+  const service = await startService();
+  let bare;
+  try {
+    const freshMemory = await memoryOf(service);
+    const ringfence = await burst(service.port);
+    bare = await startBare(service);
+    const baseline = await burst(bare.port);
+    results.bursts.push({ ringfence, bare: baseline, freshMemory });
+    console.log(
+      `burst ${b + 1}: ringfence ${ringfence.ok}/${burstSize} 2xx, p50 ${ringfence.p50} ms, p99 ${ringfence.p99} ms, max ${ringfence.max} ms, ${ringfence.reusedConnections} on open connections; ` +
+        `bare ${baseline.ok}/${burstSize}, p99 ${baseline.p99} ms`,
+    );
+  } finally {
+    await stop(bare);
+    await stop(service);
+  }
+}
+
+const service = await startService();
+const bare = await startBare(service);
+const serviceRuns = [];
+const bareRuns = [];
+try {
+  results.freshMemory = await memoryOf(service);
+  const warm = await load(service.port, warmupSeconds, serviceNext);
+  results.warmup = { rps: warm.rps, p99: warm.p99, non2xx: warm.non2xx, statuses: warm.statuses };
+  console.log(`warm-up (${warmupSeconds} s): ringfence ${int(warm.rps)} req/s, p99 ${warm.p99} ms, non-2xx ${warm.non2xx}`);
+  await settle(service.child.pid);
+  await load(bare.port, Math.max(3, Math.round(warmupSeconds / 2)), replay());
+  for (let round = 0; round < rounds; round += 1) {
+    // Alternate the two so machine noise falls on both alike.
+    const serviceSettle = await settle(service.child.pid);
+    const s = await load(service.port, seconds, serviceNext);
+    const bareSettle = await settle(service.child.pid);
+    const b = await load(bare.port, seconds, replay());
+    serviceRuns.push({ ...s, settledSecondsBefore: serviceSettle });
+    bareRuns.push({ ...b, serviceSettledSecondsBefore: bareSettle });
+    console.log(`round ${round + 1}: ringfence ${int(s.rps)} req/s p50 ${s.p50} ms p99 ${s.p99} ms non-2xx ${s.non2xx} | bare ${int(b.rps)} req/s p50 ${b.p50} ms p99 ${b.p99} ms non-2xx ${b.non2xx} | ratio ${(s.rps / b.rps).toFixed(3)}`);
+  }
+  results.afterLoadSettleSeconds = await settle(service.child.pid);
+  results.afterMemory = await memoryOf(service);
+  // For comparison with the fresh server's: the same burst size on this warm server (the next
+  // requests of its sequence).
+  results.warmBurst = await burst(service.port, Array.from({ length: burstSize }, serviceNext));
+  console.log(`burst on the warm server: ${results.warmBurst.ok}/${burstSize} 2xx (${results.warmBurst.degraded} degraded), p50 ${results.warmBurst.p50} ms, p99 ${results.warmBurst.p99} ms`);
+} finally {
+  await stop(bare);
+  await stop(service);
+}
+
+// Customers and suppliers the standalone server was sent (warm-up and rounds), for the per-customer figures.
+const sent = pool.slice(0, Math.min(serviceCursor, pool.length));
+const namedCustomers = new Set(sent.map((r) => r.customer).filter((index) => index !== undefined));
+results.serviceRequestsSent = serviceCursor;
+results.sequenceWrapped = serviceCursor > pool.length;
+results.customersSent = namedCustomers.size;
+
+if (memoryCustomers > 0) {
+  const child = spawnSync(process.execPath, ['--expose-gc', '--max-old-space-size=8192', join(ROOT, 'test/bench/mixed-graph-memory.mjs'), String(memoryCustomers), String(seed)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  if (child.status !== 0) throw new Error(`mixed-graph-memory.mjs failed (${child.status})`);
+  results.graphMemory = JSON.parse(child.stdout.trim().split('\n').pop());
+}
+
+// ---- summary
+const pick = (runs, key) => runs.map((run) => run[key]);
+const summary = (runs) => ({
+  rps: spread(pick(runs, 'rps')),
+  p50: spread(pick(runs, 'p50')),
+  p99: spread(pick(runs, 'p99')),
+  non2xx: pick(runs, 'non2xx').reduce((a, b) => a + b, 0),
+  errors: pick(runs, 'errors').reduce((a, b) => a + b, 0),
+  timeouts: pick(runs, 'timeouts').reduce((a, b) => a + b, 0),
+  statuses: runs.reduce((all, run) => {
+    for (const [status, count] of Object.entries(run.statuses)) all[status] = (all[status] ?? 0) + count;
+    return all;
+  }, {}),
+});
+const ratios = serviceRuns.map((run, i) => run.rps / bareRuns[i].rps);
+const p99Ratios = serviceRuns.map((run, i) => run.p99 / Math.max(1, bareRuns[i].p99));
+results.ringfence = summary(serviceRuns);
+results.bare = summary(bareRuns);
+results.ratio = spread(ratios);
+results.p99Ratio = spread(p99Ratios);
+results.perClass = Object.fromEntries(
+  CLASSES.map(({ name, route }) => {
+    const all = serviceRuns.map((run) => run.byClass[name]);
+    const latencies = all.flatMap((stats) => stats.latencies).sort((a, b) => a - b);
+    const statuses = {};
+    for (const stats of all) for (const [status, count] of Object.entries(stats.statuses)) statuses[status] = (statuses[status] ?? 0) + count;
+    const answered = all.reduce((sum, stats) => sum + stats.answered, 0);
+    const non2xx = Object.entries(statuses).filter(([status]) => !status.startsWith('2')).reduce((sum, [, count]) => sum + count, 0);
+    const degraded = all.reduce((sum, stats) => sum + stats.degraded, 0);
+    const rateLimited = all.reduce((sum, stats) => sum + stats.rateLimited, 0);
+    return [name, { route, answered, non2xx, degraded, rateLimited, statuses, p50: Math.round(quantile(latencies, 0.5)), p99: Math.round(quantile(latencies, 0.99)), samples: all.flatMap((stats) => stats.samples).slice(0, 6) }];
+  }),
+);
+results.rounds = { ringfence: serviceRuns.map(({ byClass: _byClass, ...run }) => run), bare: bareRuns.map(({ byClass: _byClass, ...run }) => run) };
+const burstSummary = (side) => ({
+  all2xx: results.bursts.filter((run) => run[side].all2xx).length,
+  degraded: results.bursts.map((run) => run[side].degraded),
+  p50: spread(results.bursts.map((run) => run[side].p50)),
+  p99: spread(results.bursts.map((run) => run[side].p99)),
+  statuses: results.bursts.map((run) => run[side].statuses),
+});
+results.burst = results.bursts.length > 0 ? { ringfence: burstSummary('ringfence'), bare: burstSummary('bare') } : null;
+
+const range = ({ median: m, min, max }, digits = 0, format = (n) => n.toFixed(digits)) => `${format(m)} (${format(min)}–${format(max)})`;
+const statusText = (statuses) => Object.entries(statuses).filter(([status]) => !status.startsWith('2')).map(([status, count]) => `${count} × ${status}`).join(', ') || '0';
+const lines = [];
+lines.push(`Mixed workload, ${connections} connections, ${rounds} × ${seconds} s alternating (medians, min–max of the rounds):`);
+lines.push('');
+const degradedTotal = Object.values(results.perClass).reduce((sum, stats) => sum + stats.degraded, 0);
+const answeredTotal = Object.values(results.perClass).reduce((sum, stats) => sum + stats.answered, 0);
+lines.push('| server | requests/s | p50 | p99 | non-2xx | 2xx degraded |');
+lines.push('|---|---|---|---|---|---|');
+lines.push(
+  `| Ringfence embedded | ${range(results.ringfence.rps, 0, int)} | ${range(results.ringfence.p50)} ms | ${range(results.ringfence.p99)} ms | ${statusText(results.ringfence.statuses)} | ` +
+    `${int(degradedTotal)} of ${int(answeredTotal)} |`,
+);
+lines.push(`| bare Fastify, constant JSON | ${range(results.bare.rps, 0, int)} | ${range(results.bare.p50)} ms | ${range(results.bare.p99)} ms | ${statusText(results.bare.statuses)} | |`);
+lines.push(`| **ratio** | **${range(results.ratio, 3)}** | | **${range(results.p99Ratio, 1)}×** | | |`);
+lines.push('');
+lines.push(`| class | share | answered (${rounds} rounds) | non-2xx | 2xx degraded | p50 | p99 |`);
+lines.push('|---|---|---|---|---|---|---|');
+for (const [name, stats] of Object.entries(results.perClass)) {
+  lines.push(`| \`${stats.route}\` | ${CLASSES.find((cls) => cls.name === name).share} % (sent ${((100 * stats.answered) / Math.max(1, answeredTotal)).toFixed(1)} %) | ${int(stats.answered)} | ${statusText(stats.statuses)} | ${int(stats.degraded)}${stats.rateLimited ? ` (+${int(stats.rateLimited)} rate-limited)` : ''} | ${stats.p50} ms | ${stats.p99} ms |`);
+}
+if (results.burst) {
+  const { ringfence, bare: baseline } = results.burst;
+  lines.push('');
+  lines.push(
+    `Burst of ${burstSize} simultaneous requests on ${burstSize} open connections, fresh server, ${results.bursts.length} run(s): Ringfence all 2xx in ${ringfence.all2xx} of ${results.bursts.length} ` +
+      `(non-2xx per run: ${results.bursts.map((run) => statusText(run.ringfence.statuses)).join('; ')}; 2xx degraded: ${ringfence.degraded.join('; ')}), p50 ${range(ringfence.p50)} ms, p99 ${range(ringfence.p99)} ms; ` +
+      `bare Fastify all 2xx in ${baseline.all2xx} of ${results.bursts.length}, p99 ${range(baseline.p99)} ms.`,
+  );
+}
+if (results.warmBurst) {
+  const warm = results.warmBurst;
+  lines.push(`The same burst on the warm server after the rounds: ${warm.ok} of ${burstSize} 2xx (${statusText(warm.statuses)} non-2xx, ${warm.degraded} degraded), p50 ${warm.p50} ms, p99 ${warm.p99} ms.`);
+}
+const { freshMemory, afterMemory, graphMemory } = results;
+lines.push('');
+lines.push(
+  `Memory of the standalone server: fresh RSS ${freshMemory.rssMiB} MiB (heap used ${freshMemory.heapUsedMiB} MiB); after the load RSS ${afterMemory.rssMiB} MiB, peak ${afterMemory.peakRssMiB} MiB, ` +
+    `heap used ${afterMemory.heapUsedMiB} of ${afterMemory.heapTotalMiB} MiB, external ${afterMemory.externalMiB} MiB; ${int(results.serviceRequestsSent)} requests naming ${int(results.customersSent)} customers; ` +
+    `graph ${int(afterMemory.graphNodes ?? 0)} nodes, ${int(afterMemory.graphEdges ?? 0)} edges; event-loop lag max ${afterMemory.eventLoopLagMaxMs} ms.`,
+);
+if (graphMemory) {
+  const perMillion = 1_000_000 / graphMemory.customers;
+  lines.push(
+    `Graph of ${int(graphMemory.customers)} customers (and ${int(graphMemory.suppliers)} suppliers) of this population, built in its own process by the graph service's payload functions: ` +
+      `${int(graphMemory.nodes)} nodes, ${int(graphMemory.edges)} edges, RSS +${mib(graphMemory.rssBytes)} MiB (heap +${mib(graphMemory.heapUsedBytes)} MiB, off-heap +${mib(graphMemory.offHeapBytes)} MiB): ` +
+      `**${mib(graphMemory.rssBytes * perMillion)} MiB per million customers**.`,
+  );
+}
+const markdown = lines.join('\n');
+console.log(`\n${markdown}\n`);
+for (const [name, stats] of Object.entries(results.perClass)) for (const sample of stats.samples) console.log(`non-2xx sample, ${name}: ${sample.status} ${sample.body}`);
+for (const run of results.bursts) for (const failure of run.ringfence.failures) console.log(`burst failure, ${failure.cls}: ${failure.status} ${failure.body}`);
+results.markdown = markdown;
+const file = join(tmpdir(), `ringfence-bench-mixed-${results.date.replace(/[:.]/g, '-')}.json`);
+writeFileSync(file, JSON.stringify(results, null, 2));
+console.log(`results: ${file}`);

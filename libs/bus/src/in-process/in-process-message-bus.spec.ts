@@ -67,6 +67,37 @@ describe(InProcessMessageBus.name, () => {
     expect(reply).toEqual({ seen: ['before-restart'] });
   });
 
+  it('handles events of different keys side by side while one key waits, each key still in order, and commits only past what is handled', async () => {
+    const eventLog = new InMemoryEventLogStore();
+    const bus = createBus({ eventLog, commitIntervalMs: 0 });
+    const blocked = gate();
+    const handled: string[] = [];
+    bus.subscribe(TOPIC, { group: GROUP }, async (message) => {
+      if (markerOf(message) === 'slow-1') await blocked.opened;
+      handled.push(markerOf(message));
+    });
+    await bus.start();
+
+    const publish = (subjectId: string, marker: string) => bus.publish(TOPIC, eventEnvelope(TOPIC, { subjectId, payload: { marker } }));
+    await publish('cus_slow', 'slow-1');
+    await publish('cus_slow', 'slow-2');
+    for (let n = 0; n < 20; n += 1) await publish(`cus_${n}`, `other-${n}`);
+
+    // Keys in the other partitions go on while the slow key's first event waits (keys that share
+    // its partition wait behind it, as on a Kafka partition) …
+    await until(() => handled.length >= 10);
+    await delay(50);
+    expect(handled.every((marker) => marker.startsWith('other-'))).toBe(true);
+    expect(handled.length).toBeLessThan(20);
+    // … and nothing is committed past the waiting event.
+    expect(Math.max(0, ...eventLog.commits.filter((commit) => commit.group === GROUP).map((commit) => commit.sequence))).toBe(0);
+
+    blocked.open();
+    await until(() => handled.length === 22);
+    expect(handled.indexOf('slow-1')).toBeLessThan(handled.indexOf('slow-2'));
+    await until(() => eventLog.commits.some((commit) => commit.group === GROUP && commit.sequence >= 22));
+  });
+
   it('resolves a publish only once the event log has stored the event', async () => {
     const eventLog = new InMemoryEventLogStore();
     const append = eventLog.append.bind(eventLog);

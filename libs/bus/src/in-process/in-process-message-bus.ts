@@ -37,6 +37,11 @@ export interface InProcessMessageBusOptions {
    * this much to idempotent handlers. Default 200 ms.
    */
   commitIntervalMs?: number;
+  /**
+   * Events of different keys a group handles at once on one topic, like a Kafka consumer's
+   * partitions: events of one key always go to the same one, in order. Default 8.
+   */
+  partitionsPerLane?: number;
 }
 
 type AnyEventHandler = (message: MessageEnvelope<unknown>) => Promise<void>;
@@ -60,17 +65,39 @@ interface LaneSettings {
   replayPageSize: number;
   maxBufferedEvents: number;
   commitIntervalMs: number;
+  partitionsPerLane: number;
+}
+
+/** Events dispatched to a lane's partitions and not yet all handled, at most; beyond, the lane waits. */
+const MAX_EVENTS_IN_FLIGHT = 1_024;
+
+/** An event handed to a partition, and whether its handler has finished. */
+interface InFlight {
+  event: LoggedEvent;
+  done: boolean;
 }
 
 /**
- * One group's consumption of one topic: the in-process equivalent of a Kafka consumer's
- * partitions. It handles one event at a time, in log order, so events of a key stay in order.
- * It first catches up from the log after its committed offset, then takes live events from
- * memory; whenever it falls too far behind it goes back to the log. `position` is the last
- * sequence handled, which also drops the copies of events it already read from the log.
+ * One group's consumption of one topic: the in-process equivalent of a Kafka consumer of all
+ * its partitions. Events are handed, in log order, to `partitionsPerLane` partitions by key, each
+ * handling one event at a time, so events of a key stay in order while different keys proceed
+ * side by side. It first catches up from the log after its committed offset, then takes live
+ * events from memory; whenever it falls too far behind it goes back to the log.
+ *
+ * `dispatched` is the last sequence handed to a partition (later copies of events read again
+ * from the log are dropped by it); `position` is the last sequence up to which every event has
+ * been handled: what commits, read-your-writes waiters and restarts go by.
  */
 class ConsumerLane {
   private position = 0;
+  private dispatched = 0;
+  /** Dispatched events in sequence order, from the oldest not yet handled. */
+  private inFlight: InFlight[] = [];
+  private inFlightHead = 0;
+  private partitions: InFlight[][] = [];
+  private readonly partitionRuns = new Set<Promise<void>>();
+  private progress: (() => void) | undefined;
+  private signal: AbortSignal | undefined;
   private committed = 0;
   private buffer: LoggedEvent[] = [];
   /** Index of the next buffered event: cheaper than `shift()` on a long buffer. */
@@ -104,6 +131,10 @@ class ConsumerLane {
   async loadOffset(): Promise<void> {
     this.position = await this.settings.eventLog.committedOffset(this.group, this.topic);
     this.committed = this.position;
+    this.dispatched = this.position;
+    this.inFlight = [];
+    this.inFlightHead = 0;
+    this.partitions = Array.from({ length: this.settings.partitionsPerLane }, () => []);
     this.catchingUp = true;
     this.startCatchUpDone = false;
     this.startCaughtUp = new Promise<void>((resolve) => (this.markStartCaughtUp = resolve));
@@ -115,6 +146,7 @@ class ConsumerLane {
   }
 
   start(signal: AbortSignal): void {
+    this.signal = signal;
     this.loop = this.run(signal);
   }
 
@@ -133,6 +165,7 @@ class ConsumerLane {
   releaseWaiters(): void {
     for (const waiter of this.waiters.splice(0)) waiter.resolve();
     this.markStartCaughtUp();
+    this.wakeProgress();
   }
 
   push(event: LoggedEvent): void {
@@ -158,6 +191,7 @@ class ConsumerLane {
   async stopped(): Promise<void> {
     this.stopping = true;
     await this.loop;
+    await Promise.all(this.partitionRuns);
     await this.commitRun;
     this.scheduleCommit();
     await this.commitRun;
@@ -169,13 +203,71 @@ class ConsumerLane {
         await this.catchUp(signal);
         continue;
       }
+      if (this.inFlight.length - this.inFlightHead >= MAX_EVENTS_IN_FLIGHT) {
+        await this.nextProgress();
+        continue;
+      }
       const event = this.nextBuffered();
       if (event === undefined) {
         await new Promise<void>((resolve) => (this.wake = resolve));
-      } else if (event.sequence > this.position && !(await this.deliver(event, signal))) {
-        return;
+      } else if (event.sequence > this.dispatched) {
+        this.dispatch(event);
       }
     }
+  }
+
+  /** Hands the event to its key's partition, which handles it after the key's earlier events. */
+  private dispatch(event: LoggedEvent): void {
+    this.dispatched = event.sequence;
+    const entry: InFlight = { event, done: false };
+    this.inFlight.push(entry);
+    const partition = partitionOf(event.key, this.partitions.length);
+    const queue = this.partitions[partition];
+    queue.push(entry);
+    if (queue.length === 1) {
+      const run = this.runPartition(queue);
+      this.partitionRuns.add(run);
+      void run.finally(() => this.partitionRuns.delete(run));
+    }
+  }
+
+  private async runPartition(queue: InFlight[]): Promise<void> {
+    const signal = this.signal as AbortSignal;
+    while (queue.length > 0 && !signal.aborted) {
+      const entry = queue[0];
+      // Not handled (the bus stopped): the event stays uncommitted and comes again after a start.
+      if (!(await this.deliver(entry.event, signal))) return;
+      queue.shift();
+      entry.done = true;
+      this.advance();
+    }
+  }
+
+  /** Moves `position` over every event handled without a gap before it. */
+  private advance(): void {
+    const before = this.position;
+    while (this.inFlightHead < this.inFlight.length && this.inFlight[this.inFlightHead].done) {
+      this.position = this.inFlight[this.inFlightHead].event.sequence;
+      this.inFlightHead += 1;
+    }
+    if (this.inFlightHead >= 1_024 && this.inFlightHead * 2 >= this.inFlight.length) {
+      this.inFlight = this.inFlight.slice(this.inFlightHead);
+      this.inFlightHead = 0;
+    }
+    if (this.position === before) return;
+    this.resolveWaiters();
+    this.scheduleCommit();
+    this.wakeProgress();
+  }
+
+  private nextProgress(): Promise<void> {
+    return new Promise<void>((resolve) => (this.progress = resolve));
+  }
+
+  private wakeProgress(): void {
+    const progress = this.progress;
+    this.progress = undefined;
+    progress?.();
   }
 
   private nextBuffered(): LoggedEvent | undefined {
@@ -201,7 +293,7 @@ class ConsumerLane {
       this.overflowed = false;
       let page: LoggedEvent[];
       try {
-        page = await this.settings.eventLog.readAfter(this.topic, this.position, this.settings.replayPageSize);
+        page = await this.settings.eventLog.readAfter(this.topic, this.dispatched, this.settings.replayPageSize);
         failedReads = 0;
       } catch (error) {
         failedReads += 1;
@@ -211,12 +303,16 @@ class ConsumerLane {
         continue;
       }
       for (const event of page) {
-        if (!(await this.deliver(event, signal))) return;
+        while (this.inFlight.length - this.inFlightHead >= MAX_EVENTS_IN_FLIGHT && !signal.aborted) await this.nextProgress();
+        if (signal.aborted) return;
+        if (event.sequence > this.dispatched) this.dispatch(event);
       }
       if (page.length < this.settings.replayPageSize && !this.overflowed) {
         this.catchingUp = false;
-        this.startCatchUpDone = true;
-        this.markStartCaughtUp();
+        if (!this.startCatchUpDone) this.whenHandled(this.dispatched, () => {
+          this.startCatchUpDone = true;
+          this.markStartCaughtUp();
+        });
         return;
       }
     }
@@ -234,12 +330,13 @@ class ConsumerLane {
           'event handler failed; retrying the same event',
         ),
     });
-    if (handled) {
-      this.position = event.sequence;
-      this.resolveWaiters();
-      this.scheduleCommit();
-    }
     return handled;
+  }
+
+  private whenHandled(sequence: number, then: () => void): void {
+    const wait = this.handled(sequence);
+    if (wait === undefined) then();
+    else void wait.then(then);
   }
 
   private resolveWaiters(): void {
@@ -325,6 +422,7 @@ export class InProcessMessageBus implements MessageBus {
       replayPageSize: options.replayPageSize ?? 500,
       maxBufferedEvents: options.maxBufferedEvents ?? 10_000,
       commitIntervalMs: options.commitIntervalMs ?? 200,
+      partitionsPerLane: options.partitionsPerLane ?? 8,
     };
   }
 
@@ -514,6 +612,16 @@ export class InProcessMessageBus implements MessageBus {
       this.appendInFlight = false;
     }
   }
+}
+
+/** A key's partition: FNV-1a of the key, so one key always lands in the same one. */
+function partitionOf(key: string, partitions: number): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < key.length; index += 1) {
+    hash ^= key.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0) % partitions;
 }
 
 // JSON of the pair: no separator character can make two tenants collide.

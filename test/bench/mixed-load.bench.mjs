@@ -234,6 +234,8 @@ async function burst(port, requests = pool.slice(0, burstSize)) {
     const statuses = {};
     for (const { status } of answers) statuses[status] = (statuses[status] ?? 0) + 1;
     const failures = answers.filter(({ status }) => !(status >= 200 && status <= 299));
+    const non2xxByClass = {};
+    for (const { cls } of failures) non2xxByClass[cls] = (non2xxByClass[cls] ?? 0) + 1;
     return {
       all2xx: failures.length === 0,
       ok: answers.length - failures.length,
@@ -241,6 +243,7 @@ async function burst(port, requests = pool.slice(0, burstSize)) {
       // Requests that went out on a connection opened before the burst (all, unless one closed).
       reusedConnections: answers.filter((answer) => answer.reused).length,
       statuses,
+      non2xxByClass,
       p50: Math.round(quantile(times, 0.5)),
       p99: Math.round(quantile(times, 0.99)),
       max: Math.round(times[times.length - 1]),
@@ -391,6 +394,9 @@ if (results.burst) {
       `(non-2xx per run: ${results.bursts.map((run) => statusText(run.ringfence.statuses)).join('; ')}; 2xx degraded: ${ringfence.degraded.join('; ')}), p50 ${range(ringfence.p50)} ms, p99 ${range(ringfence.p99)} ms; ` +
       `bare Fastify all 2xx in ${baseline.all2xx} of ${results.bursts.length}, p99 ${range(baseline.p99)} ms.`,
   );
+  const byClass = {};
+  for (const run of results.bursts) for (const [cls, count] of Object.entries(run.ringfence.non2xxByClass)) byClass[cls] = (byClass[cls] ?? 0) + count;
+  if (Object.keys(byClass).length > 0) lines.push(`Non-2xx of the bursts by class: ${Object.entries(byClass).map(([cls, count]) => `${cls} ${count}`).join(', ')}.`);
 }
 if (results.warmBurst) {
   const warm = results.warmBurst;

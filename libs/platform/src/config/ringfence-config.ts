@@ -70,6 +70,8 @@ class EnvironmentVariables {
 
   @Transform(toInt) @IsInt() @Min(10) @Max(60_000) RPC_TIMEOUT_MS!: number;
 
+  @Transform(toInt) @IsInt() @Min(10) @Max(60_000) REQUEST_TIMEOUT_MS!: number;
+
   @Transform(toInt) @IsInt() @Min(1) @Max(10_000) KAFKA_CONSUMER_MAX_WAIT_MS!: number;
 
   @Transform(toInt) @IsInt() @Min(1) ACCOUNT_RATE_LIMIT_PER_MINUTE!: number;
@@ -94,8 +96,16 @@ export interface RingfenceConfig {
   adminApiKey?: string;
   logLevel: LogLevel;
   bodyLimitBytes: number;
-  /** How long a checkpoint waits for the scoring reply before answering 503. */
+  /**
+   * The checkpoints' budget: how long a checkpoint (and connect statistics, the voucher check)
+   * waits for its answer before answering without it (degraded) or 503.
+   */
   rpcTimeoutMs: number;
+  /**
+   * How long label and lookup requests wait for their service. Not a checkpoint budget: a
+   * review or report under load is better answered late than refused after it was stored.
+   */
+  requestTimeoutMs: number;
   accountRateLimitPerMinute: number;
   customerRateLimitPerMinute: number;
 }
@@ -122,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: ConfigDefaults): Ri
     LOG_LEVEL: 'info',
     BODY_LIMIT_BYTES: String(1024 * 1024),
     RPC_TIMEOUT_MS: '500',
+    REQUEST_TIMEOUT_MS: '5000',
     KAFKA_CONSUMER_MAX_WAIT_MS: '100',
     ACCOUNT_RATE_LIMIT_PER_MINUTE: '60000',
     CUSTOMER_RATE_LIMIT_PER_MINUTE: '50',
@@ -155,6 +166,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: ConfigDefaults): Ri
     logLevel: parsed.LOG_LEVEL,
     bodyLimitBytes: parsed.BODY_LIMIT_BYTES,
     rpcTimeoutMs: parsed.RPC_TIMEOUT_MS,
+    requestTimeoutMs: parsed.REQUEST_TIMEOUT_MS,
     accountRateLimitPerMinute: parsed.ACCOUNT_RATE_LIMIT_PER_MINUTE,
     customerRateLimitPerMinute: parsed.CUSTOMER_RATE_LIMIT_PER_MINUTE,
   };

@@ -56,7 +56,7 @@ export class LabelsUseCase {
     const { eventTime } = await this.bus.request(
       RpcTopics.applyLabel,
       this.envelope(principal, subjectId, traceId, { ...body, subjectKind, subjectId }),
-      { timeoutMs: this.config.rpcTimeoutMs },
+      { timeoutMs: this.config.requestTimeoutMs },
     );
     if (retryAfterSeconds !== null) {
       throw new RateLimitedError(
@@ -83,7 +83,7 @@ export class LabelsUseCase {
         ...(review.reviewer ? { reviewer: review.reviewer } : {}),
         ...(review.comment !== undefined ? { comment: review.comment } : {}),
       }),
-      { timeoutMs: this.config.rpcTimeoutMs },
+      { timeoutMs: this.config.requestTimeoutMs },
     );
   }
 
@@ -95,7 +95,7 @@ export class LabelsUseCase {
     const reply: ReadLabelsReply = await this.bus.request(
       RpcTopics.readLabels,
       this.envelope(principal, subjectId, traceId, { subjectKind, subjectId }),
-      { timeoutMs: this.config.rpcTimeoutMs },
+      { timeoutMs: this.config.requestTimeoutMs },
     );
     const labels = Object.fromEntries(Object.entries(reply.labels).map(([category, label]) => [category, withIsoTime(label)]));
     return { status: 200, timestamp: Date.now(), data: { labels, history: reply.history.map(withIsoTime) } };

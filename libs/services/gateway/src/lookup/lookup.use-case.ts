@@ -74,7 +74,7 @@ export class LookupUseCase {
     const data = await this.bus.request(
       RpcTopics.addLookupIndicators,
       this.envelope(principal, traceId, toAddLookupIndicatorsRequest(body)),
-      { timeoutMs: this.config.rpcTimeoutMs },
+      { timeoutMs: this.config.requestTimeoutMs },
     );
     if (retryAfterSeconds !== null) {
       throw new RateLimitedError(
@@ -95,7 +95,7 @@ export class LookupUseCase {
         ipFromTime: query.ipFromTime === undefined ? undefined : normaliseTimestampToMillis(Number(query.ipFromTime)),
         limitIndustry: query.limitIndustry === 'true',
       }),
-      { timeoutMs: this.config.rpcTimeoutMs },
+      { timeoutMs: this.config.requestTimeoutMs },
     );
     return { status: 200, timestamp: Date.now(), data };
   }
@@ -104,7 +104,7 @@ export class LookupUseCase {
     const indicators = indicatorsOf(query);
     await this.refuseWhenLimited(principal);
     const data = await this.bus.request(RpcTopics.deleteLookupIndicators, this.envelope(principal, traceId, { indicators }), {
-      timeoutMs: this.config.rpcTimeoutMs,
+      timeoutMs: this.config.requestTimeoutMs,
     });
     return { status: 200, timestamp: Date.now(), data };
   }

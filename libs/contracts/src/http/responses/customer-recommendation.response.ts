@@ -17,7 +17,7 @@ export type DecisionSource = (typeof DECISION_SOURCES)[number];
 
 export class WarningDto {
   @ApiProperty({ example: 'customer-not-found' }) class!: string;
-  @ApiProperty({ example: 'https://ringfence.example/docs/warnings#customer-not-found' }) help!: string;
+  @ApiProperty({ example: '/docs/api#warning-customer-not-found', description: 'Where the warning class is explained: a path of this server.' }) help!: string;
   @ApiProperty({ example: 'No customer with id cus-1 is known.' }) msg!: string;
 }
 

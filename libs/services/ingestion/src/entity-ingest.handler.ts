@@ -9,7 +9,7 @@ import { INGEST_ROUTES, type IngestRoute } from './ingest-routes';
 /**
  * Consumes every ingest topic and keeps the entity store: each entity a payload describes is
  * merged field by field by timestamp, so late or replayed payloads never undo newer data and
- * a replay writes nothing (decisions §5). One customer's events arrive in order (the partition
+ * a replay writes nothing (docs/api.md, "Stored data"). One customer's events arrive in order (the partition
  * key), and each entity update is a compare-and-set, so concurrent consumers stay correct. A
  * PSP dispute and its transaction come on different topics, in either order: both meet on the
  * transaction's document, which carries the dispute's chargeback to the customer

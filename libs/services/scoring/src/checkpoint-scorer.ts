@@ -59,7 +59,7 @@ interface GraphAnswer {
 /**
  * Scores any checkpoint the same way: the subject as stored merged in memory with this request
  * (read your own writes), its identity model plus the checkpoint's own signals and its network
- * (customers and suppliers alike), then decisions §1's precedence over labels, chargebacks,
+ * (customers and suppliers alike), then the sources' precedence (docs/api.md, "How a checkpoint decides") over labels, chargebacks,
  * known-fraud lookups, the network (a redemption's voucher network included) and the model.
  * Every recommendation is published on the decision feed with the features it was made from
  * and the reason of its source.

@@ -3,21 +3,10 @@ import type { ConnectFeaturesResponseDto } from '../http/responses/connect.respo
 import { CONNECT_MAX_DEPTH } from '../http/connect/connect.query.dto';
 import { VOUCHER_CHECK_MAX_DEPTH } from '../http/voucher/voucher-check.request.dto';
 import { MAX_IDENTIFIER_LENGTH } from '../validation/patterns';
-import { EventTopics } from './topics';
+import { ENTITY_INGEST_TOPICS } from './topics';
 
 /** The ingest topics whose payloads add to the graph (a checkpoint names its own among them). */
-export const GRAPH_SOURCE_TOPICS = [
-  EventTopics.customerUpdated,
-  EventTopics.supplierUpdated,
-  EventTopics.registrationSubmitted,
-  EventTopics.payoutRequested,
-  EventTopics.refundRequested,
-  EventTopics.voucherCreated,
-  EventTopics.voucherRedemptionSubmitted,
-  EventTopics.transactionUpdated,
-  EventTopics.disputeUpdated,
-  EventTopics.connectLinked,
-] as const;
+export const GRAPH_SOURCE_TOPICS = ENTITY_INGEST_TOPICS;
 export type GraphSourceTopic = (typeof GRAPH_SOURCE_TOPICS)[number];
 
 /**

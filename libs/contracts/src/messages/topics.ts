@@ -162,6 +162,20 @@ export const WAREHOUSE_FEED_TOPICS: readonly string[] = Object.values(EventTopic
   /^ringfence\.(ingest|decision|label)\./.test(topic),
 );
 
+/** The ingest topics whose payloads describe entities: what ingestion stores and the graph links. */
+export const ENTITY_INGEST_TOPICS = [
+  EventTopics.customerUpdated,
+  EventTopics.supplierUpdated,
+  EventTopics.registrationSubmitted,
+  EventTopics.payoutRequested,
+  EventTopics.refundRequested,
+  EventTopics.voucherCreated,
+  EventTopics.voucherRedemptionSubmitted,
+  EventTopics.transactionUpdated,
+  EventTopics.disputeUpdated,
+  EventTopics.connectLinked,
+] as const;
+
 /**
  * The consumer groups whose state other requests read, and the topics that feed each. A
  * responder that reads a group's state names it (`consistentWith` on the bus), and the bus
@@ -171,38 +185,9 @@ export const WAREHOUSE_FEED_TOPICS: readonly string[] = Object.values(EventTopic
  */
 export const StateGroups = {
   /** Entity documents (ingestion): what scoring reads for stored fields and warnings. */
-  ingestion: {
-    group: 'ingestion',
-    topics: [
-      EventTopics.customerUpdated,
-      EventTopics.supplierUpdated,
-      EventTopics.registrationSubmitted,
-      EventTopics.payoutRequested,
-      EventTopics.refundRequested,
-      EventTopics.voucherCreated,
-      EventTopics.voucherRedemptionSubmitted,
-      EventTopics.transactionUpdated,
-      EventTopics.disputeUpdated,
-      EventTopics.connectLinked,
-    ],
-  },
+  ingestion: { group: 'ingestion', topics: ENTITY_INGEST_TOPICS },
   /** The graph index: what connect, the voucher check and network features read. */
-  graph: {
-    group: 'graph',
-    topics: [
-      EventTopics.customerUpdated,
-      EventTopics.supplierUpdated,
-      EventTopics.registrationSubmitted,
-      EventTopics.payoutRequested,
-      EventTopics.refundRequested,
-      EventTopics.voucherCreated,
-      EventTopics.voucherRedemptionSubmitted,
-      EventTopics.transactionUpdated,
-      EventTopics.disputeUpdated,
-      EventTopics.connectLinked,
-      EventTopics.customerLabelUpdated,
-    ],
-  },
+  graph: { group: 'graph', topics: [...ENTITY_INGEST_TOPICS, EventTopics.customerLabelUpdated] },
 } as const satisfies Record<string, { group: string; topics: readonly string[] }>;
 
 /** A checkpoint's answer to the client: the recommendation of the decision scoring replies with. */

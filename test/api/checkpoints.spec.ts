@@ -60,10 +60,9 @@ describe('checkpoints and ingest routes (embedded, over HTTPS)', () => {
     const modelScoreOf = async (body: Body) => {
       const before = (await feed(EventTopics.refundScored)).length;
       expect((await post('/v2/refund', body)).status).toBe(200);
-      const events = await eventually(async () => {
-        const all = await feed(EventTopics.refundScored);
-        return all.length > before ? all : null;
-      });
+      // The decision is published before the answer: it is on the feed for the next read.
+      const events = await feed(EventTopics.refundScored);
+      expect(events.length).toBe(before + 1);
       return (events.at(-1)!.payload as { features: { modelScore: number } }).features.modelScore;
     };
     const fair = fixtureBody('refund/valid/full', ['cus-61213', 'ref-2025-11-0042', 'ord-2025-11-7781', 'tx-refund-0001']);
@@ -99,11 +98,9 @@ describe('checkpoints and ingest routes (embedded, over HTTPS)', () => {
     for (const warning of response.body.data.warnings) expect(warning.help).toBe(`/docs/api#warning-${warning.class}`);
     expect((await service.client.send<string>({ path: response.body.data.warnings[0].help.split('#')[0] })).status).toBe(200);
     await post('/v2/paymentmethod/voucher', { ...body, timestamp: body.timestamp + 1000 });
-    const redemptions = await eventually(async () => {
-      const events = await feed(EventTopics.voucherRedemptionSubmitted);
-      return events.filter((event) => (event.payload as Body).customerId === body.customerId).length === 2 ? events : null;
-    });
-    expect(redemptions.length).toBeGreaterThan(0);
+    // Both redemptions were published before their answers; the store keeps them as one record.
+    const redemptions = (await feed(EventTopics.voucherRedemptionSubmitted)).filter((event) => (event.payload as Body).customerId === body.customerId);
+    expect(redemptions).toHaveLength(2);
     // One record: the same customer, code and redemption time.
     const key = JSON.stringify([body.customerId, 'SPRING', body.voucherRedemption.redemptionTime]);
     expect((await stored('voucherRedemption', key)).fields).toMatchObject({ voucherCode: 'SPRING' });
@@ -374,10 +371,8 @@ describe('checkpoints and ingest routes (embedded, over HTTPS)', () => {
     body.timestamp = seconds;
     body.supplier.registrationTime = seconds * 1_000_000_000;
     await post('/v2/supplier', body);
-    const event = await eventually(async () =>
-      (await feed(EventTopics.supplierUpdated)).find((item) => (item.payload as Body).supplier.supplierId === body.supplier.supplierId),
-    );
-    expect(event.payload).toMatchObject({ timestamp: seconds * 1000, supplier: { registrationTime: seconds * 1000 } });
+    const event = (await feed(EventTopics.supplierUpdated)).find((item) => (item.payload as Body).supplier.supplierId === body.supplier.supplierId);
+    expect(event?.payload).toMatchObject({ timestamp: seconds * 1000, supplier: { registrationTime: seconds * 1000 } });
   });
 
   it('serves the warehouse feed to the admin, page by page', async () => {

@@ -9,8 +9,9 @@ import { INGEST_ROUTES, type IngestRoute } from './ingest-routes';
 /**
  * Consumes every ingest topic and keeps the entity store: each entity a payload describes is
  * merged field by field by timestamp, so late or replayed payloads never undo newer data and
- * a replay writes nothing (docs/api.md, "Stored data"). One customer's events arrive in order (the partition
- * key), and each entity update is a compare-and-set, so concurrent consumers stay correct. A
+ * a replay writes nothing (docs/api.md, "Stored data"). One customer's events arrive in order
+ * (the partition key), and each entity update is a compare-and-set (or, in the embedded mode,
+ * an in-memory merge written behind), so concurrent consumers stay correct. A
  * PSP dispute and its transaction come on different topics, in either order: both meet on the
  * transaction's document, which carries the dispute's chargeback to the customer
  * (`storeEntityUpdates`).

@@ -59,10 +59,11 @@ interface GraphAnswer {
 /**
  * Scores any checkpoint the same way: the subject as stored merged in memory with this request
  * (read your own writes), its identity model plus the checkpoint's own signals and its network
- * (customers and suppliers alike), then the sources' precedence (docs/api.md, "How a checkpoint decides") over labels, chargebacks,
- * known-fraud lookups, the network (a redemption's voucher network included) and the model.
- * Every recommendation is published on the decision feed with the features it was made from
- * and the reason of its source.
+ * (customers and suppliers alike), then the sources' precedence (docs/api.md, "How a
+ * checkpoint decides") over labels, chargebacks, known-fraud lookups, the network (a
+ * redemption's voucher network included) and the model.
+ * It answers with the decision event (the recommendation, the features it was made from and
+ * the reason of its source), which the gateway publishes on the decision feed.
  */
 @Injectable()
 export class CheckpointScorer {

@@ -83,6 +83,8 @@ describe(InProcessMessageBus.name, () => {
     await publish('cus_slow', 'slow-2');
     for (let n = 0; n < 20; n += 1) await publish(`cus_${n}`, `other-${n}`);
 
+    // Delivery to a consumer group is asynchronous by design (after publish resolves), so these
+    // waits poll the handler's record, not an answer given to a client.
     // Keys in the other partitions go on while the slow key's first event waits (keys that share
     // its partition wait behind it, as on a Kafka partition) …
     await until(() => handled.length >= 10);

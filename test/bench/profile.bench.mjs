@@ -12,8 +12,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { ROOT, answers, freePort } from './bench-processes.mjs';
+import { population, requestSequence } from './mixed-workload.mjs';
 
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? 20);
+// `customer` (the default): customer checkpoints only; `mixed`: `npm run bench:mixed`'s traffic.
+const WORKLOAD = process.env.PROFILE_WORKLOAD ?? 'customer';
 const KEY = 'sk_test_profilingkey0123456789abcd';
 
 /** Self time per package (or file) and per function, as shares of the thread's samples. */
@@ -51,7 +54,8 @@ const dataDir = mkdtempSync(join(tmpdir(), 'ringfence-profile-data-'));
 const profileDir = process.env.PROFILE_OUTPUT ?? mkdtempSync(join(tmpdir(), 'ringfence-profile-'));
 const app = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, 'dist/apps/standalone/src/main.js'], {
   cwd: ROOT,
-  env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, BOOTSTRAP_API_KEY: KEY, LOG_LEVEL: 'warn' },
+  // The account limiter off, as in `npm run bench:mixed`: profile the service, not the limiter.
+  env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, BOOTSTRAP_API_KEY: KEY, ACCOUNT_RATE_LIMIT_PER_MINUTE: '100000000', LOG_LEVEL: 'warn' },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 const exited = new Promise((resolve) => app.once('exit', resolve));
@@ -61,6 +65,22 @@ try {
     if (Date.now() > deadline) throw new Error('the profiled app did not become ready within 60 s');
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+  const result = await autocannon({
+    url: `https://127.0.0.1:${port}`,
+    connections: 50,
+    duration: SECONDS,
+    tlsOptions: { rejectUnauthorized: false },
+    requests: [WORKLOAD === 'mixed' ? mixedRequests() : customerRequests()],
+  });
+  console.log(`profiled load: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}`);
+} finally {
+  // SIGINT lets the app stop cleanly, which is when V8 writes the profiles.
+  app.kill('SIGINT');
+  await exited;
+  rmSync(dataDir, { recursive: true, force: true });
+}
+/** Customer checkpoints, a different customer each, devices shared in rings of four. */
+function customerRequests() {
   let sent = 0;
   const body = () => {
     sent += 1;
@@ -71,20 +91,21 @@ try {
       deviceId: `dev-${sent % 5_000}`,
     });
   };
-  const result = await autocannon({
-    url: `https://127.0.0.1:${port}`,
-    connections: 50,
-    duration: SECONDS,
-    tlsOptions: { rejectUnauthorized: false },
-    requests: [{ method: 'POST', path: '/v2/customer', headers: { 'content-type': 'application/json', authorization: `token ${KEY}` }, setupRequest: (request) => ({ ...request, body: body() }) }],
-  });
-  console.log(`profiled load: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}`);
-} finally {
-  // SIGINT lets the app stop cleanly, which is when V8 writes the profiles.
-  app.kill('SIGINT');
-  await exited;
-  rmSync(dataDir, { recursive: true, force: true });
+  return { method: 'POST', path: '/v2/customer', headers: { 'content-type': 'application/json', authorization: `token ${KEY}` }, setupRequest: (request) => ({ ...request, body: body() }) };
 }
+
+/** The mixed workload of `npm run bench:mixed` (same population and sequence, seed 11). */
+function mixedRequests() {
+  const pool = requestSequence(population({ customers: 20_000, seed: 11 }), { count: 60_000, startMs: Date.now(), key: KEY });
+  let sent = 0;
+  return {
+    setupRequest: (request) => {
+      const r = pool[sent++ % pool.length];
+      return { ...request, method: r.method, path: r.path, headers: r.headers, body: r.body };
+    },
+  };
+}
+
 // The main thread's profile is written first (its name carries the lower thread number).
 for (const [index, file] of readdirSync(profileDir).filter((name) => name.endsWith('.cpuprofile')).sort().entries()) {
   console.log(`\n${index === 0 ? 'main thread' : 'PGlite worker thread'} (${join(profileDir, file)}): ${summarise(join(profileDir, file))}`);

@@ -1,10 +1,36 @@
-import { IsString } from 'class-validator';
+import { IsString, Validate, type ValidatorConstraintInterface, ValidatorConstraint } from 'class-validator';
 import type { MessageEnvelope } from '@ringfence/contracts';
-import { AppError } from '@ringfence/platform';
-import { validatedRequestHandler } from './validated-handler';
+import { AppError, type Logger } from '@ringfence/platform';
+import { validateInput } from '../http/validate-input';
+import { validatedEventHandler, validatedRequestHandler } from './validated-handler';
+
+/** Counts the validations it takes part in: one call per validation of a `text`. */
+@ValidatorConstraint({ name: 'countedString' })
+class CountedString implements ValidatorConstraintInterface {
+  static calls = 0;
+  validate(value: unknown): boolean {
+    CountedString.calls += 1;
+    return typeof value === 'string';
+  }
+}
 
 class EchoRequest {
   @IsString() text!: string;
+}
+
+class CountedRequest {
+  @Validate(CountedString) text!: string;
+}
+
+/** The ingest events are their request bodies under a topic's name: no rule of their own. */
+class CountedEvent extends CountedRequest {}
+
+const silentLogger = { error: jest.fn() } as unknown as Logger;
+
+async function validated<T extends object>(inputClass: new () => T, plain: object): Promise<T> {
+  const outcome = await validateInput(inputClass, plain, 'payload');
+  if (!outcome.ok) throw new Error(outcome.problems.join('; '));
+  return outcome.value;
 }
 
 const envelope = (payload: unknown): MessageEnvelope<unknown> => ({
@@ -38,5 +64,50 @@ describe(validatedRequestHandler.name, () => {
     const failure = new AppError('NOT_FOUND', 'no such thing');
     const handler = validatedRequestHandler(EchoRequest, async () => Promise.reject(failure));
     await expect(handler(envelope({ text: 'hi' }))).rejects.toBe(failure);
+  });
+});
+
+describe(validatedEventHandler.name, () => {
+  beforeEach(() => {
+    CountedString.calls = 0;
+  });
+
+  it('validates a plain object (JSON from Kafka or the event log) and hands over a new instance', async () => {
+    const seen: object[] = [];
+    const handler = validatedEventHandler('topic', CountedEvent, silentLogger, async ({ payload }) => void seen.push(payload));
+    const plain = { text: 'hi', extra: 'dropped' };
+    await handler(envelope(plain));
+    expect(CountedString.calls).toBe(1);
+    expect(seen[0]).not.toBe(plain);
+    expect(seen[0]).toEqual(Object.assign(new CountedEvent(), { text: 'hi' }));
+  });
+
+  it('hands an object the gateway validated to every consumer as it is, without validating it again', async () => {
+    const body = await validated(CountedRequest, { text: 'hi' });
+    expect(CountedString.calls).toBe(1);
+    const seen: object[] = [];
+    const consumers = [1, 2, 3].map(() => validatedEventHandler('topic', CountedEvent, silentLogger, async ({ payload }) => void seen.push(payload)));
+    for (const consumer of consumers) await consumer(envelope(body));
+    expect(CountedString.calls).toBe(1);
+    expect(seen).toEqual([body, body, body]);
+    expect(seen.every((payload) => payload === body)).toBe(true);
+  });
+
+  it('validates an instance built by hand, and skips it when it is invalid', async () => {
+    const handled = jest.fn(async () => undefined);
+    const handler = validatedEventHandler('topic', CountedEvent, silentLogger, handled);
+    await handler(envelope(Object.assign(new CountedEvent(), { text: 7 })));
+    expect(CountedString.calls).toBe(1);
+    expect(handled).not.toHaveBeenCalled();
+  });
+});
+
+describe(`${validatedRequestHandler.name} on a validated payload`, () => {
+  it('answers from the validated object without validating it again', async () => {
+    CountedString.calls = 0;
+    const body = await validated(CountedRequest, { text: 'hi' });
+    const handler = validatedRequestHandler(CountedEvent, async ({ payload }) => payload);
+    await expect(handler(envelope(body))).resolves.toBe(body);
+    expect(CountedString.calls).toBe(1);
   });
 });

@@ -1,12 +1,19 @@
 import type { MessageEnvelope } from '@ringfence/contracts';
 import { isDatabaseUnavailable } from '@ringfence/persistence';
 import { AppError, type Logger } from '@ringfence/platform';
-import { type InputClass, validateInput } from '../http/validate-input';
+import { type InputClass, isValidatedAs, validateInput } from '../http/validate-input';
 import { busMessagesHandled } from '../metrics/metrics';
 
 type Constructor<T> = InputClass<T>;
 
+/**
+ * In the embedded mode the in-process bus hands every consumer the very object the gateway
+ * validated (no serialisation): validating it again would give the same object back, so it is
+ * taken as it is. Everything else (JSON from Kafka or replayed from the event log, objects
+ * built by hand) is validated here.
+ */
 async function toValidPayload<T extends object>(payloadClass: Constructor<T>, message: MessageEnvelope<unknown>): Promise<T> {
+  if (isValidatedAs(message.payload, payloadClass)) return message.payload as T;
   const outcome = await validateInput(payloadClass, message.payload, 'payload');
   if (!outcome.ok) throw new AppError('VALIDATION_FAILED', `message ${message.eventId}: ${outcome.problems.join('; ')}`);
   return outcome.value;

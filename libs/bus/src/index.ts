@@ -7,3 +7,4 @@ export * from './rpc-failure';
 export * from './in-process/in-process-message-bus';
 export * from './kafka/kafka-message-bus';
 export * from './bus-lifecycle';
+export * from './nest';

@@ -1,7 +1,10 @@
-import type { Account, AccountRepository } from '@ringfence/accounts';
+import type { INestMicroservice } from '@nestjs/common';
+import { ACCOUNT_REPOSITORY, type Account, type AccountRepository } from '@ringfence/accounts';
 import type { MessageBus } from '@ringfence/bus';
+import { startBusControllers } from '@ringfence/bus/testing';
 import { type ApplyLabelRequest, EventTopics, type MessageEnvelope, RpcTopics } from '@ringfence/contracts';
-import { type LabelHistoryEntry, type LabelRepository, type LabelSubject, applyReview, currentLabelsOf } from '@ringfence/labels';
+import { LABEL_REPOSITORY, type LabelHistoryEntry, type LabelRepository, type LabelSubject, applyReview, currentLabelsOf } from '@ringfence/labels';
+import { MESSAGE_BUS } from '@ringfence/service-runtime';
 import { LabelRequestsHandler } from './label-requests.handler';
 
 /** Keeps each subject's history in memory; the current labels are the history replayed. */
@@ -24,7 +27,10 @@ class MemoryLabelRepository implements LabelRepository {
 
 type Published = { topic: string; message: MessageEnvelope<unknown> };
 
-/** Records what the handler registers and publishes; requests are answered by calling the handlers. */
+/**
+ * Records what the transporter registers and what the handler publishes; requests are answered
+ * by calling the registered handlers (through Nest's pipeline, as on a real bus).
+ */
 function recordingBus() {
   const published: Published[] = [];
   const responders = new Map<string, { group: string; handler: (message: MessageEnvelope<unknown>) => Promise<unknown> }>();
@@ -35,6 +41,8 @@ function recordingBus() {
     handle: (topic: string, options: { group: string }, handler: (message: MessageEnvelope<unknown>) => Promise<unknown>) => {
       responders.set(topic, { group: options.group, handler });
     },
+    start: async () => undefined,
+    stop: async () => undefined,
   } as unknown as MessageBus;
   const request = (topic: string, payload: unknown, overrides: Partial<MessageEnvelope<unknown>> = {}) =>
     responders.get(topic)!.handler({
@@ -50,12 +58,27 @@ function recordingBus() {
   return { bus, published, responders, request };
 }
 
+const running: INestMicroservice[] = [];
+
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((microservice) => microservice.close()));
+});
+
 async function setup() {
   const account: Account = { id: 'acc_1', name: 'acme', industry: null, settings: {}, createdAt: new Date() };
   const accounts = { findById: async (accountId: string) => (accountId === account.id ? structuredClone(account) : null) } as AccountRepository;
   const labels = new MemoryLabelRepository();
   const recording = recordingBus();
-  new LabelRequestsHandler(recording.bus, labels, accounts).onModuleInit();
+  running.push(
+    await startBusControllers(recording.bus, {
+      controllers: [LabelRequestsHandler],
+      providers: [
+        { provide: MESSAGE_BUS, useValue: recording.bus },
+        { provide: LABEL_REPOSITORY, useValue: labels },
+        { provide: ACCOUNT_REPOSITORY, useValue: accounts },
+      ],
+    }),
+  );
   return { ...recording, account, labels };
 }
 

@@ -1,6 +1,7 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
 import { ACCOUNT_REPOSITORY, type AccountRepository } from '@ringfence/accounts';
-import type { MessageBus } from '@ringfence/bus';
+import { type MessageBus, MessageBusController, type MessagePatternExtras } from '@ringfence/bus';
 import {
   type ApplyLabelReply,
   ApplyLabelRequest,
@@ -20,6 +21,8 @@ const LABEL_UPDATED_TOPIC = {
   supplier: EventTopics.supplierLabelUpdated,
 } as const satisfies Record<LabelSubjectKind, string>;
 
+const LABELLING: MessagePatternExtras = { group: 'labelling' };
+
 function subjectOf({ accountId, environment, payload }: MessageEnvelope<ReadLabelsRequest>): LabelSubject {
   return { accountId, environment, kind: payload.subjectKind, subjectId: payload.subjectId };
 }
@@ -29,8 +32,8 @@ function subjectOf({ accountId, environment, payload }: MessageEnvelope<ReadLabe
  * label event the graph and scoring consume; reads a subject's labels and audit log. The
  * account's settings are read at each request, so an operator's change applies at once.
  */
-@Injectable()
-export class LabelRequestsHandler implements OnModuleInit {
+@MessageBusController()
+export class LabelRequestsHandler {
   private readonly labelling: Labelling;
 
   constructor(
@@ -41,9 +44,14 @@ export class LabelRequestsHandler implements OnModuleInit {
     this.labelling = new Labelling(labels);
   }
 
-  onModuleInit(): void {
-    this.bus.handle(RpcTopics.applyLabel, { group: 'labelling' }, validatedRequestHandler(ApplyLabelRequest, (message) => this.apply(message)));
-    this.bus.handle(RpcTopics.readLabels, { group: 'labelling' }, validatedRequestHandler(ReadLabelsRequest, (message) => this.read(message)));
+  @MessagePattern(RpcTopics.applyLabel, LABELLING)
+  applyLabel(@Payload() message: MessageEnvelope<unknown>): Promise<ApplyLabelReply> {
+    return validatedRequestHandler(ApplyLabelRequest, (valid) => this.apply(valid))(message);
+  }
+
+  @MessagePattern(RpcTopics.readLabels, LABELLING)
+  readLabels(@Payload() message: MessageEnvelope<unknown>): Promise<ReadLabelsReply> {
+    return validatedRequestHandler(ReadLabelsRequest, (valid) => this.read(valid))(message);
   }
 
   /**

@@ -5,5 +5,5 @@ import { LabelRequestsHandler } from './label-requests.handler';
  * Customer and supplier labels with their audit log: answers the apply and read requests and
  * publishes every applied review. Needs the runtime, persistence and bus modules (global).
  */
-@Module({ providers: [LabelRequestsHandler] })
+@Module({ controllers: [LabelRequestsHandler] })
 export class LabellingModule {}

@@ -1,5 +1,6 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import type { MessageBus } from '@ringfence/bus';
+import { Inject } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { type MessageBus, MessageBusController, type MessagePatternExtras } from '@ringfence/bus';
 import {
   AddLookupIndicatorsRequest,
   type AddLookupIndicatorsReply,
@@ -16,6 +17,8 @@ import { LOOKUP_INDICATOR_REPOSITORY, type LookupIndicatorRepository, LookupIndi
 import { newEventId } from '@ringfence/platform';
 import { MESSAGE_BUS, validatedRequestHandler } from '@ringfence/service-runtime';
 
+const LOOKUP: MessagePatternExtras = { group: 'lookup' };
+
 const tenantOf = ({ accountId, environment }: MessageEnvelope<unknown>): LookupTenant => ({ accountId, environment });
 
 /**
@@ -24,8 +27,8 @@ const tenantOf = ({ accountId, environment }: MessageEnvelope<unknown>): LookupT
  * feed never carries what is not stored; if the publish fails the request fails (503) and the
  * client's retry stores nothing twice (evidence is identified) and publishes again.
  */
-@Injectable()
-export class LookupIndicatorsHandler implements OnModuleInit {
+@MessageBusController()
+export class LookupIndicatorsHandler {
   private readonly lookup: LookupIndicators;
 
   constructor(
@@ -35,15 +38,19 @@ export class LookupIndicatorsHandler implements OnModuleInit {
     this.lookup = new LookupIndicators(repository);
   }
 
-  onModuleInit(): void {
-    const group = { group: 'lookup' };
-    this.bus.handle(RpcTopics.addLookupIndicators, group, validatedRequestHandler(AddLookupIndicatorsRequest, (message) => this.add(message)));
-    this.bus.handle(RpcTopics.readLookupIndicators, group, validatedRequestHandler(ReadLookupIndicatorsRequest, (message) => this.read(message)));
-    this.bus.handle(
-      RpcTopics.deleteLookupIndicators,
-      group,
-      validatedRequestHandler(DeleteLookupIndicatorsRequest, (message) => this.delete(message)),
-    );
+  @MessagePattern(RpcTopics.addLookupIndicators, LOOKUP)
+  addIndicators(@Payload() message: MessageEnvelope<unknown>): Promise<AddLookupIndicatorsReply> {
+    return validatedRequestHandler(AddLookupIndicatorsRequest, (valid) => this.add(valid))(message);
+  }
+
+  @MessagePattern(RpcTopics.readLookupIndicators, LOOKUP)
+  readIndicators(@Payload() message: MessageEnvelope<unknown>): Promise<ReadLookupIndicatorsReply> {
+    return validatedRequestHandler(ReadLookupIndicatorsRequest, (valid) => this.read(valid))(message);
+  }
+
+  @MessagePattern(RpcTopics.deleteLookupIndicators, LOOKUP)
+  deleteIndicators(@Payload() message: MessageEnvelope<unknown>): Promise<DeleteLookupIndicatorsReply> {
+    return validatedRequestHandler(DeleteLookupIndicatorsRequest, (valid) => this.delete(valid))(message);
   }
 
   async add(message: MessageEnvelope<AddLookupIndicatorsRequest>): Promise<AddLookupIndicatorsReply> {

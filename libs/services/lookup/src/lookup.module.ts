@@ -6,5 +6,5 @@ import { LookupIndicatorsHandler } from './lookup-indicators.handler';
  * publishes additions and deletions on the warehouse feed. The breached-credentials check is
  * deliberately not here: it never crosses the bus (see README).
  */
-@Module({ providers: [LookupIndicatorsHandler] })
+@Module({ controllers: [LookupIndicatorsHandler] })
 export class LookupModule {}

@@ -2,6 +2,7 @@ import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { PersistenceModule } from '@ringfence/persistence';
 import { ConfigError, type RingfenceConfig, createLogger, loadConfig } from '@ringfence/platform';
 import { BusModule } from './bus/bus.module';
+import { connectBusTransport } from './bus/bus-transport';
 import { createHttpApp } from './http/http-app.factory';
 import { loadTlsMaterial } from './http/tls-certificate';
 import { RuntimeModule } from './runtime.module';
@@ -43,7 +44,14 @@ export async function runService(definition: ServiceDefinition, env: NodeJS.Proc
   };
   const tls = definition.https ? await loadTlsMaterial(config, logger) : undefined;
   const { app, listen } = await createHttpApp(root, { config, logger, tls });
+  connectBusTransport(app);
   definition.configure?.(app);
+  // Every module's init and bootstrap hooks first; then the bus, with the controllers' handlers
+  // registered; then HTTP, so no request meets a bus that is not started (/health/ready says
+  // so too). On close, Nest stops the microservice (the bus) after the HTTP server and before
+  // the shutdown hooks, so in-flight handlers finish and commit while the database is open.
+  await app.init();
+  await app.startAllMicroservices();
   await listen();
   return { app, config };
 }

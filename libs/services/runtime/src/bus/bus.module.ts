@@ -1,28 +1,13 @@
-import { type DynamicModule, Global, Inject, Injectable, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { EVENT_LOG_STORE, type EventLogStore, InProcessMessageBus, KafkaMessageBus, type MessageBus } from '@ringfence/bus';
 import type { Logger, RingfenceConfig } from '@ringfence/platform';
 import { MESSAGE_BUS, RINGFENCE_CONFIG, ROOT_LOGGER } from '../tokens';
 
 /**
- * Starts the bus once every module has registered its consumers (they subscribe in
- * onModuleInit, which Nest runs before onApplicationBootstrap), and stops it on shutdown.
- */
-@Injectable()
-class BusLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
-  constructor(@Inject(MESSAGE_BUS) private readonly bus: MessageBus) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    await this.bus.start();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.bus.stop();
-  }
-}
-
-/**
  * The message bus of the app: Kafka when KAFKA_BROKERS is set, else the in-process bus over
- * the embedded event log. Services only ever see the `MessageBus` port.
+ * the embedded event log. Services only ever see the `MessageBus` port, and declare their
+ * handlers with `@MessagePattern`/`@EventPattern`. The bus transporter (`connectBusTransport`)
+ * starts the bus after the app's init and stops it when the app closes.
  */
 @Global()
 @Module({})
@@ -47,7 +32,6 @@ export class BusModule {
                 })
               : new InProcessMessageBus({ eventLog, logger }),
         },
-        BusLifecycle,
       ],
       exports: [MESSAGE_BUS],
     };

@@ -5,6 +5,7 @@ export * from './messages/transaction-updated.event';
 export * from './messages/customer-checkpoint.message';
 export * from './messages/ingest-events';
 export * from './messages/checkpoint.messages';
+export * from './messages/payload-routes';
 export * from './validation/timestamp-fields';
 export * from './messages/lookup-indicators.message';
 export * from './messages/labelling.message';

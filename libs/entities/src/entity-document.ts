@@ -1,21 +1,7 @@
-import type { Environment } from '@ringfence/contracts';
+import type { EntityKind, Environment } from '@ringfence/contracts';
 
-/** Every kind of entity the payloads carry (decisions §5), each upserted by its identifier. */
-export const ENTITY_KINDS = [
-  'customer',
-  'supplier',
-  'device',
-  'paymentMethod',
-  'order',
-  'transaction',
-  'refund',
-  'payout',
-  'voucher',
-  'voucherRedemption',
-  'dispute',
-  'registration',
-] as const;
-export type EntityKind = (typeof ENTITY_KINDS)[number];
+// The kinds are the contracts' (the payload table names which ones each route carries).
+export { ENTITY_KINDS, type EntityKind } from '@ringfence/contracts';
 
 /** Identifies one stored entity within a tenant's data set. */
 export interface EntityRef {

@@ -3,3 +3,4 @@ export * from './merge-document';
 export * from './entity-updates';
 export * from './chargebacks';
 export * from './store-entity-updates';
+export * from './ingest-topic-updates';

@@ -4,6 +4,7 @@ import { PayoutRecommendationDto } from '../http/responses/payout.response';
 import { PspTransactionRecommendationDto } from '../http/responses/psp-transaction.response';
 import { RefundRecommendationDto } from '../http/responses/refund.response';
 import type { RegistrationRecommendationDto } from '../http/responses/registration.response';
+import { CHECKPOINTS, type Checkpoint } from './payload-routes';
 
 /*
  * Checkpoint requests (`ringfence.rpc.scoring.<checkpoint>-checkpoint.v1`) carry the same
@@ -12,8 +13,6 @@ import type { RegistrationRecommendationDto } from '../http/responses/registrati
  * HTTP answer), so the feed holds exactly the answers given, each once.
  */
 
-export const CHECKPOINTS = ['customer', 'registration', 'payout', 'refund', 'voucherRedemption', 'transaction'] as const;
-export type Checkpoint = (typeof CHECKPOINTS)[number];
 
 /** The registration reply: the gateway adds `credentialStatus`, which it computed itself. */
 export type RegistrationCheckpointReply = Omit<RegistrationRecommendationDto, 'credentialStatus'>;

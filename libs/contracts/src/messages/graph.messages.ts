@@ -3,7 +3,7 @@ import type { ConnectFeaturesResponseDto } from '../http/responses/connect.respo
 import { CONNECT_MAX_DEPTH } from '../http/connect/connect.query.dto';
 import { VOUCHER_CHECK_MAX_DEPTH } from '../http/voucher/voucher-check.request.dto';
 import { MAX_IDENTIFIER_LENGTH } from '../validation/patterns';
-import { ENTITY_INGEST_TOPICS } from './topics';
+import { ENTITY_INGEST_TOPICS } from './payload-routes';
 
 /** The ingest topics whose payloads add to the graph (a checkpoint names its own among them). */
 export const GRAPH_SOURCE_TOPICS = ENTITY_INGEST_TOPICS;

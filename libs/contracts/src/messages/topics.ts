@@ -162,33 +162,5 @@ export const WAREHOUSE_FEED_TOPICS: readonly string[] = Object.values(EventTopic
   /^ringfence\.(ingest|decision|label)\./.test(topic),
 );
 
-/** The ingest topics whose payloads describe entities: what ingestion stores and the graph links. */
-export const ENTITY_INGEST_TOPICS = [
-  EventTopics.customerUpdated,
-  EventTopics.supplierUpdated,
-  EventTopics.registrationSubmitted,
-  EventTopics.payoutRequested,
-  EventTopics.refundRequested,
-  EventTopics.voucherCreated,
-  EventTopics.voucherRedemptionSubmitted,
-  EventTopics.transactionUpdated,
-  EventTopics.disputeUpdated,
-  EventTopics.connectLinked,
-] as const;
-
-/**
- * The consumer groups whose state other requests read, and the topics that feed each. A
- * responder that reads a group's state names it (`consistentWith` on the bus), and the bus
- * answers only once that group has handled what the account wrote before the request: once a
- * write is answered, every later request of the account sees it. The consuming services
- * subscribe with exactly these groups and topics (their specs check it).
- */
-export const StateGroups = {
-  /** Entity documents (ingestion): what scoring reads for stored fields and warnings. */
-  ingestion: { group: 'ingestion', topics: ENTITY_INGEST_TOPICS },
-  /** The graph index: what connect, the voucher check and network features read. */
-  graph: { group: 'graph', topics: [...ENTITY_INGEST_TOPICS, EventTopics.customerLabelUpdated] },
-} as const satisfies Record<string, { group: string; topics: readonly string[] }>;
-
 /** A checkpoint's answer to the client: the recommendation of the decision scoring replies with. */
 export type CheckpointRecommendation<R extends CheckpointRpcTopic> = RpcTopicMap[R]['reply']['recommendation'];

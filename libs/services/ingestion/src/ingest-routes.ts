@@ -1,66 +1,21 @@
-import {
-  ConnectLinkedEvent,
-  CustomerUpdatedEvent,
-  DisputeUpdatedEvent,
-  type EventTopic,
-  EventTopics,
-  PayoutRequestedEvent,
-  RefundRequestedEvent,
-  RegistrationSubmittedEvent,
-  SupplierUpdatedEvent,
-  TransactionUpdatedEvent,
-  VoucherCreatedEvent,
-  VoucherRedemptionSubmittedEvent,
-} from '@ringfence/contracts';
-import {
-  type EntityUpdate,
-  connectPayloadUpdates,
-  customerPayloadUpdates,
-  payoutPayloadUpdates,
-  pspDisputePayloadUpdates,
-  pspTransactionPayloadUpdates,
-  refundPayloadUpdates,
-  registrationPayloadUpdates,
-  supplierPayloadUpdates,
-  voucherPayloadUpdates,
-  voucherRedemptionPayloadUpdates,
-} from '@ringfence/entities';
+import { type EntityIngestTopic, PAYLOAD_ROUTE_LIST } from '@ringfence/contracts';
+import { ENTITY_UPDATES_BY_TOPIC, type EntityUpdate, type WireJson } from '@ringfence/entities';
 import type { InputClass } from '@ringfence/service-runtime';
 
 /** How one ingest topic becomes entity updates. */
 export interface IngestRoute {
-  topic: EventTopic;
+  topic: EntityIngestTopic;
   payloadClass: InputClass<object>;
   /**
-   * The entities the payload describes: a pure function of the payload, reading no store (a
+   * The entities the payload (as wire JSON) describes: a pure function of it, reading no store (a
    * dispute records itself on its transaction, which reaches the customer: `storeEntityUpdates`).
    */
-  updates(payload: never): EntityUpdate[];
+  updates(wire: WireJson): EntityUpdate[];
 }
 
-const route = <T extends object>(topic: EventTopic, payloadClass: InputClass<T>, updates: (payload: T) => EntityUpdate[]): IngestRoute => ({
-  topic,
-  payloadClass,
-  updates: updates as IngestRoute['updates'],
-});
-
-type Payload = Record<string, unknown>;
-const fields = (payload: object) => payload as Payload;
-
-/** Every ingest topic ingestion consumes, and the entities each one keeps (decisions §5). */
-export const INGEST_ROUTES: readonly IngestRoute[] = [
-  route(EventTopics.customerUpdated, CustomerUpdatedEvent, (payload) => customerPayloadUpdates(fields(payload))),
-  route(EventTopics.supplierUpdated, SupplierUpdatedEvent, (payload) => supplierPayloadUpdates(fields(payload))),
-  route(EventTopics.registrationSubmitted, RegistrationSubmittedEvent, (payload) =>
-    registrationPayloadUpdates({ ...fields(payload), registrationId: payload.registrationId }),
-  ),
-  route(EventTopics.payoutRequested, PayoutRequestedEvent, (payload) => payoutPayloadUpdates(fields(payload))),
-  route(EventTopics.refundRequested, RefundRequestedEvent, (payload) => refundPayloadUpdates(fields(payload))),
-  route(EventTopics.voucherCreated, VoucherCreatedEvent, (payload) => voucherPayloadUpdates(fields(payload))),
-  route(EventTopics.voucherRedemptionSubmitted, VoucherRedemptionSubmittedEvent, (payload) =>
-    voucherRedemptionPayloadUpdates({ ...fields(payload), timestamp: payload.timestamp }),
-  ),
-  route(EventTopics.transactionUpdated, TransactionUpdatedEvent, (payload) => pspTransactionPayloadUpdates(fields(payload))),
-  route(EventTopics.disputeUpdated, DisputeUpdatedEvent, (payload) => pspDisputePayloadUpdates(fields(payload))),
-  route(EventTopics.connectLinked, ConnectLinkedEvent, (payload) => connectPayloadUpdates(fields(payload))),
-];
+/** Every ingest topic of the contracts' payload table, and the entities each one keeps (decisions §5). */
+export const INGEST_ROUTES: readonly IngestRoute[] = PAYLOAD_ROUTE_LIST.map((route) => ({
+  topic: route.ingestTopic,
+  payloadClass: route.payloadClass,
+  updates: ENTITY_UPDATES_BY_TOPIC[route.ingestTopic],
+}));

@@ -1,22 +1,5 @@
-import {
-  CustomerCheckpointRequest,
-  EventTopics,
-  PayoutRequestedEvent,
-  RefundRequestedEvent,
-  RegistrationSubmittedEvent,
-  RpcTopics,
-  TransactionUpdatedEvent,
-  VoucherRedemptionSubmittedEvent,
-  redeemingCustomerId,
-} from '@ringfence/contracts';
-import {
-  customerPayloadUpdates,
-  payoutPayloadUpdates,
-  pspTransactionPayloadUpdates,
-  refundPayloadUpdates,
-  registrationPayloadUpdates,
-  voucherRedemptionPayloadUpdates,
-} from '@ringfence/entities';
+import { type CheckpointRouteName, PAYLOAD_ROUTES, type RpcTopics, redeemingCustomerId } from '@ringfence/contracts';
+import { ENTITY_UPDATES_BY_TOPIC } from '@ringfence/entities';
 import { payoutSignals, refundSignals, registrationSignals, transactionSignals } from '@ringfence/scoring-engine';
 import type { CheckpointDefinition, EntityReference } from './checkpoint-definition';
 
@@ -29,18 +12,24 @@ const noRules = { triggered: [] };
 const onlyIdentifies = (object: object | undefined, idField: string) =>
   object !== undefined && Object.keys(object).every((key) => key === idField || (object as Fields)[key] === undefined);
 
+/**
+ * A checkpoint's row of the contracts' payload table (its topics and payload class), and the
+ * entities its payload describes, as ingestion stores them.
+ */
+function fromPayloadTable<K extends CheckpointRouteName>(
+  name: K,
+): Pick<(typeof PAYLOAD_ROUTES)[K], 'checkpoint' | 'rpcTopic' | 'ingestTopic' | 'decisionTopic' | 'payloadClass'> & Pick<CheckpointDefinition, 'updates'> {
+  const { checkpoint, rpcTopic, ingestTopic, decisionTopic, payloadClass } = PAYLOAD_ROUTES[name];
+  return { checkpoint, rpcTopic, ingestTopic, decisionTopic, payloadClass, updates: ENTITY_UPDATES_BY_TOPIC[ingestTopic] };
+}
+
 function reference(kind: EntityReference['kind'], id: string | undefined, when = true): EntityReference[] {
   return id && when ? [{ kind, id }] : [];
 }
 
 export const customerCheckpoint: CheckpointDefinition<typeof RpcTopics.customerCheckpoint> = {
-  checkpoint: 'customer',
-  rpcTopic: RpcTopics.customerCheckpoint,
-  ingestTopic: EventTopics.customerUpdated,
-  decisionTopic: EventTopics.customerScored,
-  payloadClass: CustomerCheckpointRequest,
+  ...fromPayloadTable('customer'),
   subject: (payload) => ({ kind: 'customer', id: payload.customer.customerId }),
-  updates: customerPayloadUpdates,
   references: (payload) => reference('customer', payload.customer.customerId, onlyIdentifies(payload.customer, 'customerId')),
   signals: noSignals,
   scoresIdentity: true,
@@ -55,13 +44,8 @@ export const customerCheckpoint: CheckpointDefinition<typeof RpcTopics.customerC
 };
 
 export const voucherRedemptionCheckpoint: CheckpointDefinition<typeof RpcTopics.voucherRedemptionCheckpoint> = {
-  checkpoint: 'voucherRedemption',
-  rpcTopic: RpcTopics.voucherRedemptionCheckpoint,
-  ingestTopic: EventTopics.voucherRedemptionSubmitted,
-  decisionTopic: EventTopics.voucherRedemptionScored,
-  payloadClass: VoucherRedemptionSubmittedEvent,
+  ...fromPayloadTable('voucherRedemption'),
   subject: (payload) => ({ kind: 'customer', id: redeemingCustomerId(payload) }),
-  updates: (wire) => voucherRedemptionPayloadUpdates({ ...wire, timestamp: wire.timestamp as number }),
   references: (payload) => [
     ...reference('customer', payload.customerId ?? payload.customer?.customerId, !payload.customer || onlyIdentifies(payload.customer, 'customerId')),
     ...reference('paymentMethod', payload.voucherRedemption.paymentMethodId),
@@ -80,17 +64,12 @@ export const voucherRedemptionCheckpoint: CheckpointDefinition<typeof RpcTopics.
 };
 
 export const registrationCheckpoint: CheckpointDefinition<typeof RpcTopics.registrationCheckpoint> = {
-  checkpoint: 'registration',
-  rpcTopic: RpcTopics.registrationCheckpoint,
-  ingestTopic: EventTopics.registrationSubmitted,
-  decisionTopic: EventTopics.registrationScored,
-  payloadClass: RegistrationSubmittedEvent,
+  ...fromPayloadTable('registration'),
   // An anonymous attempt (neither customer nor supplier yet) is scored on its own signals, keyed on its id.
   subject: (payload) =>
     payload.supplier
       ? { kind: 'supplier', id: payload.supplier.supplierId }
       : { kind: 'customer', id: payload.customer?.customerId ?? `registration:${payload.registrationId}` },
-  updates: (wire) => registrationPayloadUpdates({ ...wire, registrationId: String(wire.registrationId) }),
   references: () => [],
   signals: (payload) =>
     registrationSignals(fields(payload), payload.credentialStatus.usernameBreached || payload.credentialStatus.passwordBreached),
@@ -106,13 +85,8 @@ export const registrationCheckpoint: CheckpointDefinition<typeof RpcTopics.regis
 };
 
 export const payoutCheckpoint: CheckpointDefinition<typeof RpcTopics.payoutCheckpoint> = {
-  checkpoint: 'payout',
-  rpcTopic: RpcTopics.payoutCheckpoint,
-  ingestTopic: EventTopics.payoutRequested,
-  decisionTopic: EventTopics.payoutScored,
-  payloadClass: PayoutRequestedEvent,
+  ...fromPayloadTable('payout'),
   subject: (payload) => ({ kind: 'supplier', id: payload.supplier.supplierId }),
-  updates: payoutPayloadUpdates,
   references: (payload) => reference('supplier', payload.supplier.supplierId, onlyIdentifies(payload.supplier, 'supplierId')),
   signals: (payload) => payoutSignals(fields(payload)),
   scoresIdentity: true,
@@ -126,13 +100,8 @@ export const payoutCheckpoint: CheckpointDefinition<typeof RpcTopics.payoutCheck
 };
 
 export const refundCheckpoint: CheckpointDefinition<typeof RpcTopics.refundCheckpoint> = {
-  checkpoint: 'refund',
-  rpcTopic: RpcTopics.refundCheckpoint,
-  ingestTopic: EventTopics.refundRequested,
-  decisionTopic: EventTopics.refundScored,
-  payloadClass: RefundRequestedEvent,
+  ...fromPayloadTable('refund'),
   subject: (payload) => ({ kind: 'customer', id: payload.customer.customerId }),
-  updates: refundPayloadUpdates,
   references: (payload) => [
     ...reference('customer', payload.customer.customerId, onlyIdentifies(payload.customer, 'customerId')),
     ...reference('order', payload.order.orderId, onlyIdentifies(payload.order, 'orderId')),
@@ -145,14 +114,9 @@ export const refundCheckpoint: CheckpointDefinition<typeof RpcTopics.refundCheck
 };
 
 export const transactionCheckpoint: CheckpointDefinition<typeof RpcTopics.transactionCheckpoint> = {
-  checkpoint: 'transaction',
-  rpcTopic: RpcTopics.transactionCheckpoint,
-  ingestTopic: EventTopics.transactionUpdated,
-  decisionTopic: EventTopics.transactionScored,
-  payloadClass: TransactionUpdatedEvent,
+  ...fromPayloadTable('transaction'),
   // Without a customer the transaction is scored on its own signals; its id stands in as subject.
   subject: (payload) => ({ kind: 'customer', id: payload.customer?.customerId ?? `transaction:${payload.transaction.transactionId}` }),
-  updates: pspTransactionPayloadUpdates,
   references: (payload) => reference('transaction', payload.transaction.parentTransactionId),
   signals: (payload) => transactionSignals(fields(payload)),
   scoresIdentity: false,

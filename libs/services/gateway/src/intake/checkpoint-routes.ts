@@ -1,4 +1,4 @@
-import { EventTopics, RpcTopics, type WarningDto, redeemingCustomerId } from '@ringfence/contracts';
+import { type CheckpointRouteName, type EventTopics, PAYLOAD_ROUTES, type RpcTopics, type WarningDto, redeemingCustomerId } from '@ringfence/contracts';
 import { prefixedId } from '@ringfence/platform';
 import type { CheckpointRoute } from './event-intake.service';
 
@@ -7,23 +7,24 @@ const noRules = { triggered: [] };
 /** Answers without a score carry `warnings` only when there is one to give (a degraded answer). */
 const withWarnings = (warnings: WarningDto[]) => (warnings.length > 0 ? { warnings } : {});
 
+/** A checkpoint's topics, from the contracts' payload table. */
+function fromPayloadTable<K extends CheckpointRouteName>(name: K): Pick<(typeof PAYLOAD_ROUTES)[K], 'checkpoint' | 'ingestTopic' | 'rpcTopic' | 'decisionTopic'> {
+  const { checkpoint, ingestTopic, rpcTopic, decisionTopic } = PAYLOAD_ROUTES[name];
+  return { checkpoint, ingestTopic, rpcTopic, decisionTopic };
+}
+
 /**
- * The gateway's side of each checkpoint: where the payload is ingested, which request topic
- * scores it, where decisions go, and its answer without a score (rate limited or degraded).
+ * The gateway's side of each checkpoint: its row of the payload table (where the payload is
+ * ingested, which request topic scores it, where decisions go) and its answer without a score
+ * (rate limited or degraded).
  */
 export const CheckpointRoutes = {
   customer: {
-    checkpoint: 'customer',
-    ingestTopic: EventTopics.customerUpdated,
-    rpcTopic: RpcTopics.customerCheckpoint,
-    decisionTopic: EventTopics.customerScored,
+    ...fromPayloadTable('customer'),
     fallbackReply: (payload, decision) => ({ ...decision, customerId: payload.customer.customerId, scoreId: prefixedId('scr') }),
   } satisfies CheckpointRoute<typeof EventTopics.customerUpdated, typeof RpcTopics.customerCheckpoint, typeof EventTopics.customerScored>,
   voucherRedemption: {
-    checkpoint: 'voucherRedemption',
-    ingestTopic: EventTopics.voucherRedemptionSubmitted,
-    rpcTopic: RpcTopics.voucherRedemptionCheckpoint,
-    decisionTopic: EventTopics.voucherRedemptionScored,
+    ...fromPayloadTable('voucherRedemption'),
     fallbackReply: (payload, decision) => ({ ...decision, customerId: redeemingCustomerId(payload), scoreId: prefixedId('scr') }),
   } satisfies CheckpointRoute<
     typeof EventTopics.voucherRedemptionSubmitted,
@@ -31,10 +32,7 @@ export const CheckpointRoutes = {
     typeof EventTopics.voucherRedemptionScored
   >,
   registration: {
-    checkpoint: 'registration',
-    ingestTopic: EventTopics.registrationSubmitted,
-    rpcTopic: RpcTopics.registrationCheckpoint,
-    decisionTopic: EventTopics.registrationScored,
+    ...fromPayloadTable('registration'),
     fallbackReply: (payload, { action, source, warnings }) => ({
       action,
       source,
@@ -46,10 +44,7 @@ export const CheckpointRoutes = {
     }),
   } satisfies CheckpointRoute<typeof EventTopics.registrationSubmitted, typeof RpcTopics.registrationCheckpoint, typeof EventTopics.registrationScored>,
   payout: {
-    checkpoint: 'payout',
-    ingestTopic: EventTopics.payoutRequested,
-    rpcTopic: RpcTopics.payoutCheckpoint,
-    decisionTopic: EventTopics.payoutScored,
+    ...fromPayloadTable('payout'),
     fallbackReply: (payload, { action, source, warnings }) => ({
       supplierId: payload.supplier.supplierId,
       payoutId: payload.payout.payoutId,
@@ -60,17 +55,11 @@ export const CheckpointRoutes = {
     }),
   } satisfies CheckpointRoute<typeof EventTopics.payoutRequested, typeof RpcTopics.payoutCheckpoint, typeof EventTopics.payoutScored>,
   refund: {
-    checkpoint: 'refund',
-    ingestTopic: EventTopics.refundRequested,
-    rpcTopic: RpcTopics.refundCheckpoint,
-    decisionTopic: EventTopics.refundScored,
+    ...fromPayloadTable('refund'),
     fallbackReply: (payload, { action, source, warnings }) => ({ customerId: payload.customer.customerId, action, source, rules: noRules, ...withWarnings(warnings) }),
   } satisfies CheckpointRoute<typeof EventTopics.refundRequested, typeof RpcTopics.refundCheckpoint, typeof EventTopics.refundScored>,
   transaction: {
-    checkpoint: 'transaction',
-    ingestTopic: EventTopics.transactionUpdated,
-    rpcTopic: RpcTopics.transactionCheckpoint,
-    decisionTopic: EventTopics.transactionScored,
+    ...fromPayloadTable('transaction'),
     fallbackReply: (payload, { action, score, warnings }) => ({
       action,
       rules: noRules,

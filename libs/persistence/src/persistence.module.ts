@@ -51,7 +51,14 @@ export class PersistenceModule implements OnApplicationShutdown {
           // table, whose answer (the document as stored) the dispute pairing relies on.
           useFactory: (dataSource: DataSource) => {
             const documents = new TypeOrmEntityDocumentRepository(dataSource);
-            return options.soleWriter ? new WriteBehindEntityDocuments(documents, { cachedDocuments: SOLE_WRITER_CACHE_ENTRIES }) : documents;
+            if (!options.soleWriter) return documents;
+            const writeBehind = new WriteBehindEntityDocuments(documents, { cachedDocuments: SOLE_WRITER_CACHE_ENTRIES });
+            // Beside the start: documents are served meanwhile, reading the table on every miss.
+            void writeBehind.loadStoredKeys().then((loaded) => {
+              if (loaded.state === 'failed') options.logger?.warn({ err: loaded.error }, 'could not load the stored entity keys; first sights keep reading the table');
+              else options.logger?.info({ entityDocuments: loaded }, 'stored entity keys loaded: first sights no longer read the table');
+            });
+            return writeBehind;
           },
         },
         { provide: EVENT_LOG_STORE, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmEventLogStore(dataSource) },

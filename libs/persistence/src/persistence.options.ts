@@ -15,11 +15,18 @@ export interface PersistenceOptions {
   soleWriter?: boolean;
   /** Logs every SQL statement through TypeORM's logger. */
   logging?: boolean;
+  /** Where start-up progress of the in-memory state (a sole writer's) is reported; pino fits. */
+  logger?: PersistenceLogger;
   /**
    * PostgreSQL only: the schema that holds the tables (default `public`). Lets several
    * installations, or test runs, share one database without seeing each other's data.
    */
   schema?: string;
+}
+
+export interface PersistenceLogger {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
 }
 
 /** Subjects whose current labels, and entity documents, a sole writer keeps in memory (least recently used go first). */

@@ -64,14 +64,20 @@ export class TypeOrmGraphStore implements GraphStore {
     const appearing = customNodeTypesIn(changes);
     // Without custom types the rows need no slots; build them (and fail on bad input) before
     // the transaction starts.
-    const plainRows = appearing.length === 0 ? toWriteRows(changes, []) : undefined;
-    // One statement is atomic by itself: a payload that only names its customer (a bare connect,
-    // most checkpoints' repeat customers) costs one round trip instead of three.
-    if (plainRows !== undefined && statementCount(plainRows) === 1) return this.writeRows(this.dataSource, scope, plainRows);
+    const plainStatements = appearing.length === 0 ? writeStatements(scope, toWriteRows(changes, [])) : undefined;
+    // One statement is atomic by itself, so a write that fits in one needs no transaction: the
+    // tables' upserts become one statement of data-modifying CTEs. A transaction would hold the
+    // embedded database's one session across a round trip per statement, and every other
+    // statement (event-log appends, document reads) would queue behind it.
+    if (plainStatements !== undefined && plainStatements.length <= MAX_COMBINED_STATEMENTS) {
+      const combined = combineStatements(plainStatements);
+      await queryRows(this.dataSource, combined.sql, combined.parameters);
+      return;
+    }
     await this.dataSource.transaction(async (manager) => {
       const runner = manager.queryRunner as QueryRunner;
-      const rows = plainRows ?? toWriteRows(changes, await this.slotsFor(runner, scope, appearing));
-      await this.writeRows(runner, scope, rows);
+      const statements = plainStatements ?? writeStatements(scope, toWriteRows(changes, await this.slotsFor(runner, scope, appearing)));
+      await this.writeRows(runner, statements);
     });
   }
 
@@ -176,67 +182,8 @@ export class TypeOrmGraphStore implements GraphStore {
     return rows.map((row) => row.node_type);
   }
 
-  private async writeRows(runner: Source, scope: GraphScope, rows: GraphWriteRows): Promise<void> {
-    const tenant = [scope.accountId, scope.environment];
-    for (const chunk of chunks(rows.nodes, WRITE_CHUNK_ROWS)) {
-      await queryRows(runner, UPSERT_NODES, [...tenant, chunk.map((row) => row.kind), chunk.map((row) => row.identity)]);
-    }
-    for (const chunk of chunks(rows.links, WRITE_CHUNK_ROWS)) {
-      await queryRows(runner, UPSERT_EDGES, [
-        ...tenant,
-        chunk.map((row) => row.kindA),
-        chunk.map((row) => row.identityA),
-        chunk.map((row) => row.kindB),
-        chunk.map((row) => row.identityB),
-        chunk.map((row) => row.firstSeenMs),
-      ]);
-    }
-    for (const chunk of chunks(rows.labels, WRITE_CHUNK_ROWS)) {
-      await queryRows(runner, UPSERT_LABELS, [...tenant, chunk.map((row) => row.customerId), chunk.map((row) => row.label), chunk.map((row) => row.atMs)]);
-    }
-    for (const chunk of chunks(rows.chargebacks, WRITE_CHUNK_ROWS)) {
-      await queryRows(runner, UPSERT_CHARGEBACKS, [
-        ...tenant,
-        chunk.map((row) => row.chargebackId),
-        chunk.map((row) => row.forgiven),
-        chunk.map((row) => row.atMs),
-      ]);
-    }
-    for (const chunk of chunks(rows.tags, WRITE_CHUNK_ROWS)) {
-      await queryRows(runner, UPSERT_TAGS, [
-        ...tenant,
-        chunk.map((row) => row.customerId),
-        chunk.map((row) => row.name),
-        chunk.map((row) => row.value),
-        chunk.map((row) => row.atMs),
-      ]);
-    }
-    for (const chunk of chunks(rows.redemptions, WRITE_CHUNK_ROWS)) {
-      await queryRows(runner, UPSERT_REDEMPTIONS, [
-        ...tenant,
-        chunk.map((row) => row.customerId),
-        chunk.map((row) => row.voucherCode),
-        chunk.map((row) => row.redemptionTimeMs),
-        chunk.map((row) => row.success),
-        chunk.map((row) => row.atMs),
-      ]);
-    }
-    for (const chunk of chunks(rows.transactionOwners, WRITE_CHUNK_ROWS)) {
-      await queryRows(runner, UPSERT_TRANSACTION_OWNERS, [
-        ...tenant,
-        chunk.map((row) => row.transactionId),
-        chunk.map((row) => row.customerId),
-        chunk.map((row) => row.firstSeenMs),
-      ]);
-    }
-    for (const chunk of chunks(rows.disputes, WRITE_CHUNK_ROWS)) {
-      await queryRows(runner, UPSERT_DISPUTES, [
-        ...tenant,
-        chunk.map((row) => row.transactionId),
-        chunk.map((row) => row.chargebackId),
-        chunk.map((row) => row.firstSeenMs),
-      ]);
-    }
+  private async writeRows(runner: Source, statements: readonly Statement[]): Promise<void> {
+    for (const { sql, parameters } of statements) await queryRows(runner, sql, parameters);
   }
 
   /** Pages of `query` after the last row's key, until a page comes back short. */
@@ -290,6 +237,63 @@ class CustomSlotNames {
 }
 
 /** How many upsert statements `writeRows` runs for these rows. */
-function statementCount(rows: GraphWriteRows): number {
-  return Object.values(rows).reduce((count: number, table: unknown[]) => count + Math.ceil(table.length / WRITE_CHUNK_ROWS), 0);
+/** One SQL statement and its parameters. */
+interface Statement {
+  sql: string;
+  parameters: unknown[];
+}
+
+/**
+ * The upserts of a write, table by table (nodes before edges) and chunk by chunk. Every
+ * statement takes the tenant as $1 and $2 and its columns as arrays after them.
+ */
+function writeStatements(scope: GraphScope, rows: GraphWriteRows): Statement[] {
+  const tenant = [scope.accountId, scope.environment];
+  const statements: Statement[] = [];
+  const add = <Row>(sql: string, table: readonly Row[], columns: (chunk: readonly Row[]) => unknown[][]) => {
+    for (const chunk of chunks(table, WRITE_CHUNK_ROWS)) statements.push({ sql, parameters: [...tenant, ...columns(chunk)] });
+  };
+  add(UPSERT_NODES, rows.nodes, (chunk) => [chunk.map((row) => row.kind), chunk.map((row) => row.identity)]);
+  add(UPSERT_EDGES, rows.links, (chunk) => [
+    chunk.map((row) => row.kindA),
+    chunk.map((row) => row.identityA),
+    chunk.map((row) => row.kindB),
+    chunk.map((row) => row.identityB),
+    chunk.map((row) => row.firstSeenMs),
+  ]);
+  add(UPSERT_LABELS, rows.labels, (chunk) => [chunk.map((row) => row.customerId), chunk.map((row) => row.label), chunk.map((row) => row.atMs)]);
+  add(UPSERT_CHARGEBACKS, rows.chargebacks, (chunk) => [chunk.map((row) => row.chargebackId), chunk.map((row) => row.forgiven), chunk.map((row) => row.atMs)]);
+  add(UPSERT_TAGS, rows.tags, (chunk) => [chunk.map((row) => row.customerId), chunk.map((row) => row.name), chunk.map((row) => row.value), chunk.map((row) => row.atMs)]);
+  add(UPSERT_REDEMPTIONS, rows.redemptions, (chunk) => [
+    chunk.map((row) => row.customerId),
+    chunk.map((row) => row.voucherCode),
+    chunk.map((row) => row.redemptionTimeMs),
+    chunk.map((row) => row.success),
+    chunk.map((row) => row.atMs),
+  ]);
+  add(UPSERT_TRANSACTION_OWNERS, rows.transactionOwners, (chunk) => [chunk.map((row) => row.transactionId), chunk.map((row) => row.customerId), chunk.map((row) => row.firstSeenMs)]);
+  add(UPSERT_DISPUTES, rows.disputes, (chunk) => [chunk.map((row) => row.transactionId), chunk.map((row) => row.chargebackId), chunk.map((row) => row.firstSeenMs)]);
+  return statements;
+}
+
+/** At most one chunk of every table: more goes through a transaction, statement by statement. */
+const MAX_COMBINED_STATEMENTS = 8;
+
+/**
+ * Upserts of different tables as one statement: each but the last in a data-modifying CTE
+ * (PostgreSQL runs every one of them, referenced or not, atomically with the statement). The
+ * tenant stays $1 and $2; each statement's own parameters are renumbered after the previous
+ * ones'. No table appears twice, so no row is touched twice, and the tables have no foreign
+ * keys to one another, so the order of the parts does not matter.
+ */
+function combineStatements(statements: readonly Statement[]): Statement {
+  if (statements.length === 1) return statements[0];
+  const parameters: unknown[] = statements[0].parameters.slice(0, 2);
+  const parts = statements.map(({ sql, parameters: own }) => {
+    const shift = parameters.length - 2;
+    parameters.push(...own.slice(2));
+    return sql.replace(/\$(\d+)/g, (placeholder, index: string) => (Number(index) <= 2 ? placeholder : `$${Number(index) + shift}`));
+  });
+  const last = parts.pop() as string;
+  return { sql: `WITH ${parts.map((part, index) => `write_${index} AS (${part})`).join(',\n')}\n${last}`, parameters };
 }

@@ -12,6 +12,12 @@ interface DocumentRow {
 // to read or write a document without saying whose it is.
 const KEY_MATCHES = 'account_id = $1 AND environment = $2 AND kind = $3 AND entity_id = $4';
 const SELECT_DOCUMENT = `SELECT fields, field_timestamps, revision FROM entity_documents WHERE ${KEY_MATCHES}`;
+// The one statement that spans tenants: keys only, in primary-key order, for a sole writer's start.
+const SELECT_KEYS_AFTER = `
+  SELECT account_id, environment, kind, entity_id FROM entity_documents
+  WHERE (account_id, environment, kind, entity_id) > ($1, $2, $3, $4)
+  ORDER BY account_id, environment, kind, entity_id
+  LIMIT $5`;
 const INSERT_DOCUMENT = `
   INSERT INTO entity_documents (account_id, environment, kind, entity_id, fields, field_timestamps)
   VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb)
@@ -97,6 +103,16 @@ export class TypeOrmEntityDocumentRepository implements EntityDocumentRepository
       [...keyOf(ref), ...documentParameters(document)].forEach((value, column) => columns[column].push(value));
     }
     await queryRows(this.dataSource, PUT_DOCUMENTS, columns);
+  }
+
+  /**
+   * The keys of stored documents after `after` (all tenants, in key order), at most `limit`:
+   * keyset pages, one statement each, no transaction held between them.
+   */
+  async keysAfter(after: EntityRef | undefined, limit: number): Promise<EntityRef[]> {
+    const from = after === undefined ? ['', '', '', ''] : keyOf(after);
+    const rows = await queryRows<{ account_id: string; environment: string; kind: string; entity_id: string }>(this.dataSource, SELECT_KEYS_AFTER, [...from, limit]);
+    return rows.map((row) => ({ accountId: row.account_id, environment: row.environment as EntityRef['environment'], kind: row.kind as EntityRef['kind'], entityId: row.entity_id }));
   }
 
   private async read(key: DocumentKey): Promise<DocumentRow | null> {

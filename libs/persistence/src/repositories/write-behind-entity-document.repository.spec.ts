@@ -25,6 +25,14 @@ class CountingTable implements DocumentTable {
     this.statements += 1;
     for (const { ref, document } of writes) this.documents.set(ref.entityId, document);
   }
+
+  async keysAfter(after: EntityRef | undefined, limit: number): Promise<EntityRef[]> {
+    return [...this.documents.keys()]
+      .sort()
+      .filter((entityId) => after === undefined || entityId > after.entityId)
+      .slice(0, limit)
+      .map((entityId) => ({ ...ada, entityId }));
+  }
 }
 
 const setField = (fields: Record<string, unknown>, at: number) => (current: EntityDocument | null) => mergeDocument(current, fields, at);
@@ -92,5 +100,54 @@ describe(WriteBehindEntityDocuments.name, () => {
     expect((await documents.find(ada))?.fields).toEqual({ email: 'ada@example.com' });
     expect(await documents.find(grace)).toBeNull();
     expect(store.reads).toBe(readsBefore);
+  });
+
+  describe('stored keys', () => {
+    async function storedTable(count: number) {
+      const store = new CountingTable();
+      for (let index = 0; index < count; index += 1) store.documents.set(`customer-${index}`, { fields: { name: `n${index}` }, fieldTimestamps: { '/name': T } });
+      const documents = new WriteBehindEntityDocuments(store, { cachedDocuments: 10, keyPageSize: 7 });
+      return { store, documents };
+    }
+
+    it('answers a document never stored without reading the table once the keys are loaded, and still reads every stored one', async () => {
+      const { store, documents } = await storedTable(50);
+      expect(await documents.loadStoredKeys()).toEqual({ state: 'loaded', keys: 50, seconds: expect.any(Number) });
+
+      for (let index = 0; index < 200; index += 1) expect(await documents.find({ ...ada, entityId: `new-${index}` })).toBeNull();
+      // A false positive reads the table; 200 absent keys in a 2^27-bit filter of 50 keys have none.
+      expect(store.reads).toBe(0);
+      for (let index = 0; index < 50; index += 1) expect((await documents.find({ ...ada, entityId: `customer-${index}` }))?.fields).toEqual({ name: `n${index}` });
+      expect(store.reads).toBe(50);
+    });
+
+    it('reads the table on every miss until the keys are loaded', async () => {
+      const { store, documents } = await storedTable(3);
+      expect(await documents.find({ ...ada, entityId: 'new' })).toBeNull();
+      expect(await documents.find({ ...ada, entityId: 'customer-1' })).not.toBeNull();
+      expect(store.reads).toBe(2);
+      expect(documents.storedKeysState).toEqual({ state: 'loading', keys: 0 });
+    });
+
+    it('finds a document written after the load began, even once it has left the cache', async () => {
+      const { store, documents } = await storedTable(20);
+      const loading = documents.loadStoredKeys();
+      await documents.update(grace, setField({ name: 'Grace' }, T));
+      await loading;
+      await documents.flush();
+      // Push grace out of the ten-entry cache.
+      for (let index = 0; index < 20; index += 1) await documents.find({ ...ada, entityId: `customer-${index}` });
+      const reads = store.reads;
+      expect((await documents.find(grace))?.fields).toEqual({ name: 'Grace' });
+      expect(store.reads).toBe(reads + 1);
+    });
+
+    it('keeps reading the table when the keys cannot be loaded', async () => {
+      const { store, documents } = await storedTable(3);
+      store.keysAfter = () => Promise.reject(new Error('the database is down'));
+      expect(await documents.loadStoredKeys()).toEqual({ state: 'failed', error: expect.any(Error) });
+      expect(await documents.find({ ...ada, entityId: 'customer-2' })).not.toBeNull();
+      expect(store.reads).toBe(1);
+    });
   });
 });

@@ -1,17 +1,25 @@
 import type { EntityDocument, EntityDocumentRepository, EntityRef } from '@ringfence/entities';
 import { LRUCache } from 'lru-cache';
+import { StoredKeysFilter } from './stored-keys-filter';
 import type { DocumentWrite } from './typeorm-entity-document.repository';
 
-/** The table under the write-behind: reads, and many whole documents written in one statement. */
+/** The table under the write-behind: reads, many whole documents written in one statement, keys. */
 export interface DocumentTable {
   find(ref: EntityRef): Promise<EntityDocument | null>;
   putMany(writes: readonly DocumentWrite[]): Promise<void>;
+  /** Stored keys after `after` in key order, at most `limit` (keyset pages). */
+  keysAfter(after: EntityRef | undefined, limit: number): Promise<EntityRef[]>;
 }
 
 export interface WriteBehindOptions {
   /** Written documents kept in memory, least recently used dropped first (misses included). */
   cachedDocuments: number;
+  /** Keys read per statement while the stored keys are loaded at start. Default 10,000. */
+  keyPageSize?: number;
 }
+
+/** Where loading the stored keys stands, for `/health` details and the start-up log. */
+export type StoredKeysState = { state: 'loading'; keys: number } | { state: 'loaded'; keys: number; seconds: number } | { state: 'failed'; error: unknown };
 
 /**
  * Entity documents for a process that is their only writer (the embedded mode): `update`
@@ -31,12 +39,51 @@ export class WriteBehindEntityDocuments implements EntityDocumentRepository {
   /** Per document, the tail of its updates: one document's updates run one after another. */
   private readonly queues = new Map<string, Promise<unknown>>();
   private flushing: Promise<void> = Promise.resolve();
+  /**
+   * Every key stored or being written, once `keysState` is `loaded`: a document outside it does
+   * not exist, so a first sight (every new transaction, most new customers, devices and cards)
+   * is answered without a database read. Until then every miss reads the table.
+   */
+  private readonly storedKeys = new StoredKeysFilter();
+  private keysState: StoredKeysState = { state: 'loading', keys: 0 };
 
   constructor(
     private readonly table: DocumentTable,
-    options: WriteBehindOptions,
+    private readonly options: WriteBehindOptions,
   ) {
     this.clean = new LRUCache({ max: options.cachedDocuments });
+  }
+
+  /** Where loading the stored keys stands. */
+  get storedKeysState(): StoredKeysState {
+    return this.keysState;
+  }
+
+  /**
+   * Reads every stored document's key into the filter, in keyset pages, beside the traffic:
+   * documents are served (from the table on a miss) while it runs. Keys written meanwhile are
+   * added by `update`, before their write, so none is missing when it completes.
+   */
+  async loadStoredKeys(): Promise<StoredKeysState> {
+    const started = performance.now();
+    const pageSize = this.options.keyPageSize ?? 10_000;
+    try {
+      let after: EntityRef | undefined;
+      let keys = 0;
+      for (;;) {
+        const page = await this.table.keysAfter(after, pageSize);
+        for (const ref of page) this.storedKeys.add(keyOf(ref));
+        keys += page.length;
+        this.keysState = { state: 'loading', keys };
+        if (page.length < pageSize) break;
+        after = page[page.length - 1];
+      }
+      this.keysState = { state: 'loaded', keys, seconds: (performance.now() - started) / 1000 };
+    } catch (error) {
+      // Correct without the filter, only slower: every miss keeps reading the table.
+      this.keysState = { state: 'failed', error };
+    }
+    return this.keysState;
   }
 
   /** Documents changed in memory and not yet written, for metrics and tests. */
@@ -48,6 +95,7 @@ export class WriteBehindEntityDocuments implements EntityDocumentRepository {
     const key = keyOf(ref);
     const known = this.inMemory(key);
     if (known !== undefined) return known;
+    if (this.keysState.state === 'loaded' && !this.storedKeys.mightContain(key)) return null;
     const stored = await this.table.find(ref);
     // An update may have landed while the table was read; it is newer than what was read.
     const meanwhile = this.inMemory(key);
@@ -62,6 +110,7 @@ export class WriteBehindEntityDocuments implements EntityDocumentRepository {
       const current = await this.find(ref);
       const next = merge(current);
       if (next === null) return current;
+      this.storedKeys.add(key);
       this.dirty.set(key, { ref, document: next });
       this.clean.delete(key);
       return next;

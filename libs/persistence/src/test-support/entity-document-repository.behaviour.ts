@@ -154,4 +154,26 @@ export function itStoresManyWholeDocuments(create: () => TypeOrmEntityDocumentRe
     expect(await repository.find(stored)).toEqual(replacement);
     expect(await repository.find(fresh)).toEqual(created);
   });
+
+  it('lists the stored keys of every tenant in key order, one keyset page after another', async () => {
+    const repository = create();
+    const accountId = buildEntityRef().accountId;
+    const refs = [
+      buildEntityRef({ accountId, environment: 'test', entityId: 'b' }),
+      buildEntityRef({ accountId, environment: 'live', kind: 'device', entityId: 'a' }),
+      buildEntityRef({ accountId, environment: 'live', entityId: 'z' }),
+      buildEntityRef({ accountId, environment: 'live', entityId: 'a' }),
+      buildEntityRef({ accountId: `${accountId}-other`, entityId: 'a' }),
+    ];
+    await repository.putMany(refs.map((ref) => ({ ref, document: buildEntityDocument() })));
+
+    const listed = [];
+    for (let after = undefined, page = await repository.keysAfter(undefined, 2); page.length > 0; page = await repository.keysAfter(after, 2)) {
+      expect(page.length).toBeLessThanOrEqual(2);
+      listed.push(...page);
+      after = page[page.length - 1];
+    }
+    // Other tests' documents may share the table: only this test's are compared.
+    expect(listed.filter((ref) => ref.accountId.startsWith(accountId))).toEqual([refs[3], refs[2], refs[1], refs[0], refs[4]].map(({ accountId: id, environment, kind, entityId }) => ({ accountId: id, environment, kind, entityId })));
+  });
 }

@@ -37,7 +37,7 @@ export async function runService(definition: ServiceDefinition, env: NodeJS.Proc
     imports: [
       RuntimeModule.forRoot({ config, logger }),
       // Without Kafka this process is the only writer, so caches of written state stay true.
-      PersistenceModule.forRoot({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, soleWriter: config.kafkaBrokers === undefined }),
+      PersistenceModule.forRoot({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, soleWriter: config.kafkaBrokers === undefined, logger }),
       BusModule.forRoot({ serviceName: definition.serviceName, sendsRequests: definition.sendsRequests ?? false }),
       ...definition.modules,
     ],

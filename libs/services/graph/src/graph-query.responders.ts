@@ -1,5 +1,5 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import type { MessageBus } from '@ringfence/bus';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { MessageBusController, type MessagePatternExtras } from '@ringfence/bus';
 import {
   CONNECT_MAX_DEPTH,
   GraphConnectRequest,
@@ -12,12 +12,12 @@ import {
   RpcTopics,
   StateGroups,
 } from '@ringfence/contracts';
-import { MESSAGE_BUS, validatedRequestHandler } from '@ringfence/service-runtime';
+import { validatedRequestHandler } from '@ringfence/service-runtime';
 import { graphQueryDuration } from './graph-metrics';
 import { TenantGraphs } from './tenant-graphs.service';
 
 /** Every graph query reads the index that the `graph` group keeps: it waits for the account's writes. */
-const GRAPH_QUERY = { group: 'graph', consistentWith: [StateGroups.graph] };
+const GRAPH_QUERY: MessagePatternExtras = { group: 'graph', consistentWith: [StateGroups.graph] };
 
 /**
  * Answers the graph queries (responder group `graph`): connect statistics, voucher uses and
@@ -29,21 +29,23 @@ const GRAPH_QUERY = { group: 'graph', consistentWith: [StateGroups.graph] };
  * your writes). So a query never shows a link that is not stored and published, and a request
  * that fails leaves nothing behind in the index.
  */
-@Injectable()
-export class GraphQueryResponders implements OnModuleInit {
-  constructor(
-    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
-    private readonly graphs: TenantGraphs,
-  ) {}
+@MessageBusController()
+export class GraphQueryResponders {
+  constructor(private readonly graphs: TenantGraphs) {}
 
-  onModuleInit(): void {
-    this.bus.handle(RpcTopics.graphConnect, GRAPH_QUERY, validatedRequestHandler(GraphConnectRequest, (message) => this.connect(message)));
-    this.bus.handle(RpcTopics.graphVoucherUses, GRAPH_QUERY, validatedRequestHandler(GraphVoucherUsesRequest, (message) => this.voucherUses(message)));
-    this.bus.handle(
-      RpcTopics.graphNetworkFeatures,
-      GRAPH_QUERY,
-      validatedRequestHandler(GraphNetworkFeaturesRequest, (message) => this.networkFeatures(message)),
-    );
+  @MessagePattern(RpcTopics.graphConnect, GRAPH_QUERY)
+  answerConnect(@Payload() message: MessageEnvelope<unknown>): Promise<GraphConnectReply> {
+    return validatedRequestHandler(GraphConnectRequest, (valid) => this.connect(valid))(message);
+  }
+
+  @MessagePattern(RpcTopics.graphVoucherUses, GRAPH_QUERY)
+  answerVoucherUses(@Payload() message: MessageEnvelope<unknown>): Promise<GraphVoucherUsesReply> {
+    return validatedRequestHandler(GraphVoucherUsesRequest, (valid) => this.voucherUses(valid))(message);
+  }
+
+  @MessagePattern(RpcTopics.graphNetworkFeatures, GRAPH_QUERY)
+  answerNetworkFeatures(@Payload() message: MessageEnvelope<unknown>): Promise<GraphNetworkFeaturesReply> {
+    return validatedRequestHandler(GraphNetworkFeaturesRequest, (valid) => this.networkFeatures(valid))(message);
   }
 
   async connect({ accountId, environment, payload }: MessageEnvelope<GraphConnectRequest>): Promise<GraphConnectReply> {

@@ -1,8 +1,12 @@
-import type { MessageBus } from '@ringfence/bus';
-import { EventTopics, type MessageEnvelope } from '@ringfence/contracts';
-import type { GraphChange, GraphScope, GraphStore } from '@ringfence/graph-engine';
+import type { INestMicroservice } from '@nestjs/common';
+import type { MessageBus, RespondOptions, SubscribeOptions } from '@ringfence/bus';
+import { startBusControllers } from '@ringfence/bus/testing';
+import { EventTopics, type MessageEnvelope, RpcTopics, StateGroups } from '@ringfence/contracts';
+import { GRAPH_STORE, type GraphChange, type GraphScope, type GraphStore } from '@ringfence/graph-engine';
 import { createLogger } from '@ringfence/platform';
-import { GraphUpdatesConsumer } from './graph-updates.consumer';
+import { ROOT_LOGGER } from '@ringfence/service-runtime';
+import { GraphQueryResponders } from './graph-query.responders';
+import { GraphUpdatesConsumer, GraphUpdatesController } from './graph-updates.consumer';
 import { graphRouteOf } from './graph-routes';
 import { TenantGraphs } from './tenant-graphs.service';
 
@@ -27,7 +31,7 @@ function setup() {
     events.push(`index:${changes.length}`);
     return apply(scope, changes);
   });
-  const consumer = new GraphUpdatesConsumer({} as MessageBus, store, logger, graphs);
+  const consumer = new GraphUpdatesConsumer(store, graphs);
   return { consumer, graphs, events, store };
 }
 
@@ -105,5 +109,67 @@ describe(GraphUpdatesConsumer.name, () => {
     events.length = 0;
     await consumer.handle(route, envelope({ ...label, subjectKind: 'supplier' }));
     expect(events).toEqual([]);
+  });
+});
+
+describe('the graph service on the bus', () => {
+  const running: INestMicroservice[] = [];
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((microservice) => microservice.close()));
+  });
+
+  type Handler = (message: MessageEnvelope<unknown>) => Promise<unknown>;
+
+  /** What the transporter registers for the graph's controllers, and the handlers, called as the bus calls them. */
+  async function register() {
+    const { consumer, graphs, events, store } = setup();
+    const subscriptions = new Map<string, { options: SubscribeOptions; handler: Handler }>();
+    const responders = new Map<string, { options: RespondOptions; handler: Handler }>();
+    const bus = {
+      subscribe: (topic: string, options: SubscribeOptions, handler: Handler) => subscriptions.set(topic, { options, handler }),
+      handle: (topic: string, options: RespondOptions, handler: Handler) => responders.set(topic, { options, handler }),
+      start: async () => undefined,
+      stop: async () => undefined,
+    } as unknown as MessageBus;
+    running.push(
+      await startBusControllers(bus, {
+        controllers: [GraphUpdatesController, GraphQueryResponders],
+        providers: [
+          { provide: GRAPH_STORE, useValue: store },
+          { provide: ROOT_LOGGER, useValue: logger },
+          { provide: TenantGraphs, useValue: graphs },
+          { provide: GraphUpdatesConsumer, useValue: consumer },
+        ],
+      }),
+    );
+    return { subscriptions, responders, events };
+  }
+
+  it('consumes exactly the graph state group’s topics, in that group, writing the store before each commit', async () => {
+    const { subscriptions, events } = await register();
+
+    expect([...subscriptions.keys()].sort()).toEqual([...StateGroups.graph.topics].sort());
+    expect(new Set([...subscriptions.values()].map(({ options }) => options.group))).toEqual(new Set([StateGroups.graph.group]));
+
+    const customerUpdated = subscriptions.get(EventTopics.customerUpdated)!;
+    await customerUpdated.handler(envelope({ timestamp: NOW, customer: { customerId: 'c1', email: 'ada@example.com' } }));
+    expect(events).toEqual(['index:2']);
+    await customerUpdated.options.beforeCommit!();
+    expect(events).toEqual(['index:2', 'store:2']);
+  });
+
+  it('skips an invalid event instead of retrying it', async () => {
+    const { subscriptions, events } = await register();
+
+    await expect(subscriptions.get(EventTopics.customerUpdated)!.handler(envelope({ timestamp: 'yesterday' }))).resolves.toBeUndefined();
+    expect(events).toEqual([]);
+  });
+
+  it('answers the graph queries in the graph group, once the graph group has handled the account’s earlier events', async () => {
+    const { responders } = await register();
+
+    expect([...responders.keys()].sort()).toEqual([RpcTopics.graphConnect, RpcTopics.graphNetworkFeatures, RpcTopics.graphVoucherUses].sort());
+    for (const { options } of responders.values()) expect(options).toEqual({ group: 'graph', consistentWith: [StateGroups.graph] });
+    await expect(responders.get(RpcTopics.graphConnect)!.handler(envelope({ customerId: '' }))).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
   });
 });

@@ -1,16 +1,18 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import type { MessageBus } from '@ringfence/bus';
+import { Inject, Injectable } from '@nestjs/common';
+import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
+import { MessageBusContext, MessageBusController } from '@ringfence/bus';
 import { type MessageEnvelope, StateGroups, toWireJson } from '@ringfence/contracts';
 import { GRAPH_STORE, type GraphChange, type GraphScope, type GraphStore } from '@ringfence/graph-engine';
 import type { Logger } from '@ringfence/platform';
-import { MESSAGE_BUS, ROOT_LOGGER, validatedEventHandler } from '@ringfence/service-runtime';
-import { GRAPH_ROUTES, type GraphRoute } from './graph-routes';
+import { ROOT_LOGGER, validatedEventHandler } from '@ringfence/service-runtime';
+import { GRAPH_ROUTES, type GraphRoute, graphRouteOf } from './graph-routes';
 import { TenantGraphs } from './tenant-graphs.service';
 
 /**
  * Keeps the graph: every ingest event that names customers, suppliers or their attributes,
  * and every customer label, becomes graph changes that are applied to the in-memory index at
- * once and written to the store of record behind it, in batches (group `graph`).
+ * once and written to the store of record behind it, in batches (group `graph`, through
+ * `GraphUpdatesController` below).
  *
  * Index first, store behind, offsets last: the bus commits a handled event's offset only after
  * `flush` has written its changes (`beforeCommit`). After a crash the store lacks at most what
@@ -20,27 +22,15 @@ import { TenantGraphs } from './tenant-graphs.service';
  * exactly that), and one store write covers every event handled meanwhile.
  */
 @Injectable()
-export class GraphUpdatesConsumer implements OnModuleInit {
+export class GraphUpdatesConsumer {
   constructor(
-    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(GRAPH_STORE) private readonly store: GraphStore,
-    @Inject(ROOT_LOGGER) private readonly logger: Logger,
     private readonly graphs: TenantGraphs,
   ) {}
 
   /** Changes applied to the index and not yet in the store, per tenant, in arrival order. */
   private pending = new Map<string, { scope: GraphScope; changes: GraphChange[] }>();
   private flushing: Promise<void> = Promise.resolve();
-
-  onModuleInit(): void {
-    for (const graphRoute of GRAPH_ROUTES) {
-      this.bus.subscribe(
-        graphRoute.topic,
-        { group: StateGroups.graph.group, beforeCommit: () => this.flush() },
-        validatedEventHandler(graphRoute.topic, graphRoute.payloadClass, this.logger, (message) => this.handle(graphRoute, message)),
-      );
-    }
-  }
 
   async handle(graphRoute: GraphRoute, { accountId, environment, payload }: MessageEnvelope<object>): Promise<void> {
     const scope = { accountId, environment };
@@ -79,5 +69,28 @@ export class GraphUpdatesConsumer implements OnModuleInit {
       }
       throw error;
     }
+  }
+}
+
+/**
+ * Subscribes `GraphUpdatesConsumer` to every graph topic (group `graph`), validating each event
+ * as `validatedEventHandler` does. The bus awaits the consumer's `flush` before it commits the
+ * handled offsets (`beforeCommit`).
+ */
+@MessageBusController()
+export class GraphUpdatesController {
+  constructor(
+    private readonly consumer: GraphUpdatesConsumer,
+    @Inject(ROOT_LOGGER) private readonly logger: Logger,
+  ) {}
+
+  @EventPattern(
+    GRAPH_ROUTES.map((graphRoute) => graphRoute.topic),
+    { group: StateGroups.graph.group, beforeCommit: GraphUpdatesConsumer },
+  )
+  apply(@Payload() message: MessageEnvelope<unknown>, @Ctx() context: MessageBusContext): Promise<void> {
+    const graphRoute = graphRouteOf(context.getTopic());
+    if (graphRoute === undefined) throw new Error(`the graph reads no ${context.getTopic()}`);
+    return validatedEventHandler(graphRoute.topic, graphRoute.payloadClass, this.logger, (valid) => this.consumer.handle(graphRoute, valid))(message);
   }
 }

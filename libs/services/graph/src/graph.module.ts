@@ -6,7 +6,7 @@ import { RINGFENCE_CONFIG } from '@ringfence/service-runtime';
 import type { Driver } from 'neo4j-driver';
 import { DataSource } from 'typeorm';
 import { GraphQueryResponders } from './graph-query.responders';
-import { GraphUpdatesConsumer } from './graph-updates.consumer';
+import { GraphUpdatesConsumer, GraphUpdatesController } from './graph-updates.consumer';
 import { TenantGraphs } from './tenant-graphs.service';
 
 /** The Neo4j driver when NEO4J_URL is set (distributed mode), else null. */
@@ -19,6 +19,7 @@ const NEO4J_DRIVER = Symbol('Neo4jDriver');
  * in the relational database.
  */
 @Module({
+  controllers: [GraphUpdatesController, GraphQueryResponders],
   providers: [
     {
       provide: NEO4J_DRIVER,
@@ -38,7 +39,6 @@ const NEO4J_DRIVER = Symbol('Neo4jDriver');
     },
     TenantGraphs,
     GraphUpdatesConsumer,
-    GraphQueryResponders,
   ],
 })
 export class GraphModule implements OnModuleDestroy {

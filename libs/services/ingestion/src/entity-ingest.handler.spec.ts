@@ -1,7 +1,10 @@
-import type { MessageBus } from '@ringfence/bus';
-import { EventTopics, type MessageEnvelope } from '@ringfence/contracts';
-import { type EntityDocument, type EntityDocumentRepository, type EntityRef, hasUnforgivenChargeback } from '@ringfence/entities';
+import type { INestMicroservice } from '@nestjs/common';
+import type { MessageBus, SubscribeOptions } from '@ringfence/bus';
+import { startBusControllers } from '@ringfence/bus/testing';
+import { EventTopics, type MessageEnvelope, StateGroups } from '@ringfence/contracts';
+import { ENTITY_DOCUMENT_REPOSITORY, type EntityDocument, type EntityDocumentRepository, type EntityRef, hasUnforgivenChargeback } from '@ringfence/entities';
 import { createLogger } from '@ringfence/platform';
+import { ROOT_LOGGER } from '@ringfence/service-runtime';
 import { EntityIngestHandler } from './entity-ingest.handler';
 import { INGEST_ROUTES } from './ingest-routes';
 
@@ -42,7 +45,7 @@ const won = [EventTopics.disputeUpdated, { timestamp: T + 2, dispute: { disputeI
 describe(EntityIngestHandler.name, () => {
   async function ingest(events: ReadonlyArray<readonly [string, object]>) {
     const { repository, stored } = documents();
-    const handler = new EntityIngestHandler({} as MessageBus, repository, logger);
+    const handler = new EntityIngestHandler(repository, logger);
     for (const [topic, payload] of events) await handler.handle(routeOf(topic), envelope(payload));
     return stored;
   }
@@ -70,5 +73,59 @@ describe(EntityIngestHandler.name, () => {
       expect(hasUnforgivenChargeback(stored.get('customer:c1')?.fields)).toBe(false);
       expect(stored).toEqual(results[0]);
     }
+  });
+});
+
+describe(`${EntityIngestHandler.name} on the bus`, () => {
+  const running: INestMicroservice[] = [];
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((microservice) => microservice.close()));
+  });
+
+  /** What the transporter subscribes, and the handlers, called as the bus calls them. */
+  async function subscribe(repository: EntityDocumentRepository) {
+    const subscriptions = new Map<string, { options: SubscribeOptions; handler: (message: MessageEnvelope<unknown>) => Promise<void> }>();
+    const bus = {
+      subscribe: (topic: string, options: SubscribeOptions, handler: (message: MessageEnvelope<unknown>) => Promise<void>) => subscriptions.set(topic, { options, handler }),
+      start: async () => undefined,
+      stop: async () => undefined,
+    } as unknown as MessageBus;
+    running.push(
+      await startBusControllers(bus, {
+        controllers: [EntityIngestHandler],
+        providers: [
+          { provide: ENTITY_DOCUMENT_REPOSITORY, useValue: repository },
+          { provide: ROOT_LOGGER, useValue: logger },
+        ],
+      }),
+    );
+    return subscriptions;
+  }
+
+  it('consumes exactly the ingestion state group’s topics, in that group', async () => {
+    const subscriptions = await subscribe(documents().repository);
+
+    expect([...subscriptions.keys()].sort()).toEqual([...StateGroups.ingestion.topics].sort());
+    expect(new Set([...subscriptions.values()].map(({ options }) => options.group))).toEqual(new Set([StateGroups.ingestion.group]));
+  });
+
+  it('flushes a write-behind store before the bus commits, and has no hook for a store that writes through', async () => {
+    const writeThrough = await subscribe(documents().repository);
+    expect([...writeThrough.values()].every(({ options }) => options.beforeCommit === undefined)).toBe(true);
+
+    let flushes = 0;
+    const writeBehind = await subscribe({ ...documents().repository, flush: async () => void (flushes += 1) });
+    await writeBehind.get(EventTopics.customerUpdated)!.options.beforeCommit!();
+    expect(flushes).toBe(1);
+  });
+
+  it('stores the event of the topic it came on, and skips an invalid one instead of retrying it', async () => {
+    const { repository, stored } = documents();
+    const subscriptions = await subscribe(repository);
+
+    await subscriptions.get(transaction[0])!.handler(envelope(transaction[1]));
+    await expect(subscriptions.get(EventTopics.customerUpdated)!.handler(envelope({ timestamp: 'yesterday' }))).resolves.toBeUndefined();
+
+    expect([...stored.keys()].sort()).toEqual(['customer:c1', 'transaction:tx1']);
   });
 });

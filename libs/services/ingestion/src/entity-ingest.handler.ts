@@ -1,10 +1,13 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import type { MessageBus } from '@ringfence/bus';
+import { Inject } from '@nestjs/common';
+import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
+import { MessageBusContext, MessageBusController } from '@ringfence/bus';
 import { type MessageEnvelope, StateGroups, toWireJson } from '@ringfence/contracts';
 import { ENTITY_DOCUMENT_REPOSITORY, type EntityDocumentRepository, storeEntityUpdates } from '@ringfence/entities';
 import type { Logger } from '@ringfence/platform';
-import { MESSAGE_BUS, ROOT_LOGGER, validatedEventHandler } from '@ringfence/service-runtime';
+import { ROOT_LOGGER, validatedEventHandler } from '@ringfence/service-runtime';
 import { INGEST_ROUTES, type IngestRoute } from './ingest-routes';
+
+const ROUTE_BY_TOPIC = new Map<string, IngestRoute>(INGEST_ROUTES.map((route) => [route.topic, route]));
 
 /**
  * Consumes every ingest topic and keeps the entity store: each entity a payload describes is
@@ -16,27 +19,26 @@ import { INGEST_ROUTES, type IngestRoute } from './ingest-routes';
  * transaction's document, which carries the dispute's chargeback to the customer
  * (`storeEntityUpdates`).
  */
-@Injectable()
-export class EntityIngestHandler implements OnModuleInit {
+@MessageBusController()
+export class EntityIngestHandler {
   constructor(
-    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(ENTITY_DOCUMENT_REPOSITORY) private readonly documents: EntityDocumentRepository,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
   ) {}
 
-  onModuleInit(): void {
-    for (const route of INGEST_ROUTES) {
-      this.bus.subscribe(
-        route.topic,
-        // A write-behind store writes what the handled events changed before their offsets are committed.
-        { group: StateGroups.ingestion.group, beforeCommit: this.documents.flush ? () => this.flushDocuments() : undefined },
-        validatedEventHandler(route.topic, route.payloadClass, this.logger, (message) => this.handle(route, message)),
-      );
-    }
-  }
-
-  private flushDocuments(): Promise<void> {
-    return this.documents.flush?.() ?? Promise.resolve();
+  /**
+   * Every ingest topic, validated as `validatedEventHandler` does. A write-behind store (one with
+   * `flush`) writes what the handled events changed before their offsets are committed
+   * (`beforeCommit`); a store that writes through has no `flush`, and no hook.
+   */
+  @EventPattern(
+    INGEST_ROUTES.map((route) => route.topic),
+    { group: StateGroups.ingestion.group, beforeCommit: ENTITY_DOCUMENT_REPOSITORY },
+  )
+  ingest(@Payload() message: MessageEnvelope<unknown>, @Ctx() context: MessageBusContext): Promise<void> {
+    const route = ROUTE_BY_TOPIC.get(context.getTopic());
+    if (route === undefined) throw new Error(`ingestion stores nothing of ${context.getTopic()}`);
+    return validatedEventHandler(route.topic, route.payloadClass, this.logger, (valid) => this.handle(route, valid))(message);
   }
 
   async handle(route: IngestRoute, { accountId, environment, payload }: MessageEnvelope<object>): Promise<void> {

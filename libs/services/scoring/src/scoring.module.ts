@@ -3,5 +3,5 @@ import { CheckpointResponders } from './checkpoint-responders';
 import { CheckpointScorer } from './checkpoint-scorer';
 
 /** Answers checkpoint requests and publishes every decision. */
-@Module({ providers: [CheckpointScorer, CheckpointResponders] })
+@Module({ controllers: [CheckpointResponders], providers: [CheckpointScorer] })
 export class ScoringModule {}

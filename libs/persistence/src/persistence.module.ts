@@ -80,7 +80,7 @@ export class PersistenceModule implements OnApplicationShutdown {
           provide: LABEL_REPOSITORY,
           inject: [DataSource],
           useFactory: async (dataSource: DataSource) => {
-            const labels = new TypeOrmLabelRepository(dataSource);
+            const labels = new TypeOrmLabelRepository(dataSource, { soleWriter: options.soleWriter });
             return options.soleWriter ? CachingLabelRepository.load(labels, SOLE_WRITER_CACHE_ENTRIES) : labels;
           },
         },

@@ -8,6 +8,12 @@ describe(TypeOrmLabelRepository.name, () => {
 
   itBehavesLikeALabelRepository(() => new TypeOrmLabelRepository(database.dataSource()));
 
+  describe('as the only writer (no transaction, one subject at a time in memory)', () => {
+    // One instance, as the process has: the order of a subject's reviews is kept in it.
+    let soleWriter: TypeOrmLabelRepository | undefined;
+    itBehavesLikeALabelRepository(() => (soleWriter ??= new TypeOrmLabelRepository(database.dataSource(), { soleWriter: true })));
+  });
+
   it('lists every subject with a current label, once', async () => {
     const repository = new TypeOrmLabelRepository(database.dataSource());
     const [reviewed, unreviewed] = [buildLabelSubject(), buildLabelSubject()];

@@ -13,6 +13,7 @@ import {
 } from '@ringfence/labels';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { queryRows } from '../sql';
+import { SerialPerKey } from './serial-per-key';
 
 interface LabelColumns {
   review: LabelReview;
@@ -40,19 +41,24 @@ const SUBJECT_MATCHES = 'account_id = $1 AND environment = $2 AND subject_kind =
 const LOCK_SUBJECT = 'SELECT pg_advisory_xact_lock($1, hashtext($2))';
 const SELECT_CURRENT = `SELECT category, review, event_time, reviewer_name, reviewer_email, comment FROM labels WHERE ${SUBJECT_MATCHES}`;
 const SELECT_CATEGORY = `${SELECT_CURRENT} AND category = $5`;
-const UPSERT_CURRENT = `
-  INSERT INTO labels (account_id, environment, subject_kind, subject_id, category, review, event_time, reviewer_name, reviewer_email, comment)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-  ON CONFLICT (account_id, environment, subject_kind, subject_id, category) DO UPDATE
-     SET review = EXCLUDED.review, event_time = EXCLUDED.event_time, reviewer_name = EXCLUDED.reviewer_name,
-         reviewer_email = EXCLUDED.reviewer_email, comment = EXCLUDED.comment`;
 // Every subject that has a current label, each once: what a sole writer keeps in memory.
 const LABELLED_SUBJECTS = 'SELECT DISTINCT account_id, environment, subject_kind, subject_id FROM labels';
-const DELETE_CURRENT = `DELETE FROM labels WHERE ${SUBJECT_MATCHES} AND category = $5`;
-const INSERT_HISTORY = `
+// A review's whole write as one statement, atomic by itself: the category's current row set
+// ($6 true: upserted from $7–$11) or cleared ($6 false: deleted), and the history row ($12–$17).
+const WRITE_REVIEW = `
+  WITH kept AS (
+    INSERT INTO labels (account_id, environment, subject_kind, subject_id, category, review, event_time, reviewer_name, reviewer_email, comment)
+    SELECT $1::text, $2::text, $3::text, $4::text, $5::text, $7::text, $8::timestamptz, $9::text, $10::text, $11::text
+     WHERE $6::boolean
+    ON CONFLICT (account_id, environment, subject_kind, subject_id, category) DO UPDATE
+       SET review = EXCLUDED.review, event_time = EXCLUDED.event_time, reviewer_name = EXCLUDED.reviewer_name,
+           reviewer_email = EXCLUDED.reviewer_email, comment = EXCLUDED.comment
+  ), cleared AS (
+    DELETE FROM labels WHERE ${SUBJECT_MATCHES} AND category = $5 AND NOT $6::boolean
+  )
   INSERT INTO label_history
     (account_id, environment, subject_kind, subject_id, category, review, previous_review, event_time, reviewer_name, reviewer_email, comment)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`;
+  VALUES ($1, $2, $3, $4, $5, $12, $13, $14, $15, $16, $17)`;
 const SELECT_HISTORY = `
   SELECT category, review, previous_review, event_time, reviewer_name, reviewer_email, comment
     FROM label_history WHERE ${SUBJECT_MATCHES} ORDER BY sequence`;
@@ -71,31 +77,30 @@ export class TypeOrmLabelRepository implements LabelRepository {
     return rows.map((row) => ({ accountId: row.account_id, environment: row.environment, kind: row.subject_kind, subjectId: row.subject_id }));
   }
 
-  constructor(private readonly dataSource: DataSource) {}
+  /** Set when this process is the labels' only writer: one subject's reviews in order. */
+  private readonly soleWriter: SerialPerKey | undefined;
 
+  constructor(
+    private readonly dataSource: DataSource,
+    options: { soleWriter?: boolean } = {},
+  ) {
+    this.soleWriter = options.soleWriter ? new SerialPerKey() : undefined;
+  }
+
+  /**
+   * Several writers (the distributed mode): one transaction holding an advisory lock on the
+   * subject, so two reviews of one category never decide from the same current row. A sole
+   * writer (the embedded mode) orders one subject's reviews in memory instead, and runs the read
+   * and the write without a transaction: on the embedded database a transaction holds the one
+   * session for a round trip per statement, and every other statement waits behind it.
+   */
   async apply(subject: LabelSubject, application: LabelApplication): Promise<LabelHistoryEntry> {
     const key = keyOf(subject);
+    if (this.soleWriter !== undefined) return this.soleWriter.run(JSON.stringify(key), () => reviewSubject(this.dataSource, key, application));
     return this.dataSource.transaction(async (manager) => {
       const runner = manager.queryRunner as QueryRunner;
       await queryRows(runner, LOCK_SUBJECT, [LABEL_LOCK_NAMESPACE, JSON.stringify(key)]);
-      const [row] = await queryRows<CurrentLabelRow>(runner, SELECT_CATEGORY, [...key, application.category]);
-      const { next, entry } = applyReview(row ? toCurrentLabel(row) : null, application);
-      if (next) {
-        await queryRows(runner, UPSERT_CURRENT, [...key, entry.category, ...labelParameters(next)]);
-      } else if (row) {
-        await queryRows(runner, DELETE_CURRENT, [...key, entry.category]);
-      }
-      await queryRows(runner, INSERT_HISTORY, [
-        ...key,
-        entry.category,
-        entry.review,
-        entry.previous,
-        new Date(entry.eventTime),
-        entry.reviewer?.name ?? null,
-        entry.reviewer?.email ?? null,
-        entry.comment,
-      ]);
-      return entry;
+      return reviewSubject(runner, key, application);
     });
   }
 
@@ -113,6 +118,25 @@ export class TypeOrmLabelRepository implements LabelRepository {
     const rows = await queryRows<CurrentLabelRow>(this.dataSource, SELECT_CURRENT, [accountId, environment, subjectKind, subjectId]);
     return Object.fromEntries(rows.map((row) => [row.category, toCurrentLabel(row)]));
   }
+}
+
+/** The category's current row, the review decided from it, and its write: two statements. */
+async function reviewSubject(source: DataSource | QueryRunner, key: SubjectKey, application: LabelApplication): Promise<LabelHistoryEntry> {
+  const [row] = await queryRows<CurrentLabelRow>(source, SELECT_CATEGORY, [...key, application.category]);
+  const { next, entry } = applyReview(row ? toCurrentLabel(row) : null, application);
+  await queryRows(source, WRITE_REVIEW, [
+    ...key,
+    entry.category,
+    next !== null,
+    ...(next ? labelParameters(next) : [null, null, null, null, null]),
+    entry.review,
+    entry.previous,
+    new Date(entry.eventTime),
+    entry.reviewer?.name ?? null,
+    entry.reviewer?.email ?? null,
+    entry.comment,
+  ]);
+  return entry;
 }
 
 function keyOf({ accountId, environment, kind, subjectId }: LabelSubject): SubjectKey {

@@ -13,7 +13,7 @@ import {
   type RemovedIndicator,
   knownIndicatorRefs,
 } from '@ringfence/lookup';
-import type { DataSource, QueryRunner } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { bigintToNumber, queryRows } from '../sql';
 
 interface SummaryRow {
@@ -50,19 +50,24 @@ interface RemovedRow {
 
 // Rows travel as one JSON parameter each statement: one round trip however many indicators,
 // and the same SQL on PostgreSQL and PGlite.
-const UPSERT_INDICATORS = `
-  INSERT INTO lookup_indicators (account_id, environment, kind, value, first_seen_at, last_seen_at)
-  SELECT $1, $2, row.kind, row.value, row.seen_at, row.seen_at
-    FROM jsonb_to_recordset($3::jsonb) AS row(kind text, value text, seen_at bigint)
-  ON CONFLICT (account_id, environment, kind, value) DO UPDATE
-     SET first_seen_at = LEAST(lookup_indicators.first_seen_at, EXCLUDED.first_seen_at),
-         last_seen_at = GREATEST(lookup_indicators.last_seen_at, EXCLUDED.last_seen_at),
-         updated_at = now()`;
-
-const INSERT_EVIDENCE = `
+// One statement, atomic without a transaction (which on the embedded database would hold its
+// one session for a round trip per statement): the indicators are upserted in a data-modifying
+// CTE, then their evidence inserted. The evidence's foreign key to its indicator is checked at
+// the end of the statement, when the CTE's rows are there. `$4` is an empty array when the
+// submission has no evidence.
+const ADD_INDICATORS = `
+  WITH upserted AS (
+    INSERT INTO lookup_indicators (account_id, environment, kind, value, first_seen_at, last_seen_at)
+    SELECT $1, $2, row.kind, row.value, row.seen_at, row.seen_at
+      FROM jsonb_to_recordset($3::jsonb) AS row(kind text, value text, seen_at bigint)
+    ON CONFLICT (account_id, environment, kind, value) DO UPDATE
+       SET first_seen_at = LEAST(lookup_indicators.first_seen_at, EXCLUDED.first_seen_at),
+           last_seen_at = GREATEST(lookup_indicators.last_seen_at, EXCLUDED.last_seen_at),
+           updated_at = now()
+  )
   INSERT INTO lookup_evidence (account_id, environment, kind, value, evidence_kind, evidence_id, seen_at, details)
   SELECT $1, $2, row.kind, row.value, row.evidence_kind, row.evidence_id, row.seen_at, row.details
-    FROM jsonb_to_recordset($3::jsonb) AS row(kind text, value text, evidence_kind text, evidence_id text, seen_at bigint, details jsonb)
+    FROM jsonb_to_recordset($4::jsonb) AS row(kind text, value text, evidence_kind text, evidence_id text, seen_at bigint, details jsonb)
   ON CONFLICT DO NOTHING`;
 
 // Every account's evidence of the asked indicators in the asking account's data set, counted:
@@ -162,11 +167,7 @@ export class TypeOrmLookupIndicatorRepository implements LookupIndicatorReposito
         details: item.details,
       })),
     );
-    await this.dataSource.transaction(async (manager) => {
-      const runner = manager.queryRunner as QueryRunner;
-      await queryRows(runner, UPSERT_INDICATORS, [accountId, environment, JSON.stringify(indicators)]);
-      if (evidence.length > 0) await queryRows(runner, INSERT_EVIDENCE, [accountId, environment, JSON.stringify(evidence)]);
-    });
+    await queryRows(this.dataSource, ADD_INDICATORS, [accountId, environment, JSON.stringify(indicators), JSON.stringify(evidence)]);
   }
 
   async summarise(

@@ -1,5 +1,6 @@
 import type { EntityDocument, EntityDocumentRepository, EntityRef } from '@ringfence/entities';
 import { LRUCache } from 'lru-cache';
+import { SerialPerKey } from './serial-per-key';
 import { StoredKeysFilter } from './stored-keys-filter';
 import type { DocumentWrite } from './typeorm-entity-document.repository';
 
@@ -36,8 +37,8 @@ export type StoredKeysState = { state: 'loading'; keys: number } | { state: 'loa
 export class WriteBehindEntityDocuments implements EntityDocumentRepository {
   private readonly dirty = new Map<string, DocumentWrite>();
   private readonly clean: LRUCache<string, { document: EntityDocument | null }>;
-  /** Per document, the tail of its updates: one document's updates run one after another. */
-  private readonly queues = new Map<string, Promise<unknown>>();
+  /** One document's updates run one after another. */
+  private readonly updates = new SerialPerKey();
   private flushing: Promise<void> = Promise.resolve();
   /**
    * Every key stored or being written, once `keysState` is `loaded`: a document outside it does
@@ -106,7 +107,7 @@ export class WriteBehindEntityDocuments implements EntityDocumentRepository {
 
   update(ref: EntityRef, merge: (current: EntityDocument | null) => EntityDocument | null): Promise<EntityDocument | null> {
     const key = keyOf(ref);
-    const run = (this.queues.get(key) ?? Promise.resolve()).then(async () => {
+    return this.updates.run(key, async () => {
       const current = await this.find(ref);
       const next = merge(current);
       if (next === null) return current;
@@ -115,12 +116,6 @@ export class WriteBehindEntityDocuments implements EntityDocumentRepository {
       this.clean.delete(key);
       return next;
     });
-    const tail = run.catch(() => undefined);
-    this.queues.set(key, tail);
-    void tail.then(() => {
-      if (this.queues.get(key) === tail) this.queues.delete(key);
-    });
-    return run;
   }
 
   /**

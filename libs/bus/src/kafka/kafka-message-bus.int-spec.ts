@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { ALL_TOPICS, type RpcTopicMap, EventTopics, RPC_REPLY_TOPIC, RpcTopics } from '@ringfence/contracts';
+import { ALL_TOPICS, type RpcTopicMap, EventTopics, messageKey, RPC_REPLY_TOPIC, RpcTopics } from '@ringfence/contracts';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
 // The mock launcher is repo test tooling, not a library: no Nx project or alias to import it by.
 import { type KafkaMock, startKafkaMock } from '../../../../test/tools/kafka-mock/kafka-mock';
 import { BusUnavailableError } from '../bus-errors';
 import { describeMessageBusConformance } from '../test-support/message-bus.conformance';
 import { delay, eventEnvelope, Inbox, markerOf, RecordingBusLogger, requestEnvelope } from '../test-support/message-envelope.factory';
+import { KafkaEndOffsets, type PartitionOffset } from './kafka-end-offsets';
 import { KafkaMessageBus, type KafkaMessageBusOptions } from './kafka-message-bus';
 
 /** A stand-in reply: the bus carries any JSON, and these tests only look at the marker. */
@@ -160,6 +161,77 @@ describe(KafkaMessageBus.name, () => {
     const reply = await requester.request(CHECKPOINT, requestEnvelope(CHECKPOINT, { traceId: runId }), { timeoutMs: DELIVERY_TIMEOUT_MS });
 
     expect(reply).toEqual(checkpointReply('w1'));
+  });
+
+  it('commits within a fetched batch, so a group in another process is seen to reach an event before the rest of its batch is handled', async () => {
+    const runId = randomUUID();
+    const stateGroup = `batch-${runId}`;
+    const kafka = new Kafka({ brokers: brokers(), clientId: 'bus-int-spec-admin', logLevel: logLevel.NOTHING });
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      const endsOf = async () => new Map((await admin.fetchTopicOffsets(TOPIC)).map(({ partition, high }) => [partition, Number(high)]));
+      const before = await endsOf();
+      // One key, so one partition, and one record batch (the mock hands a consumer a produced
+      // batch at a time), produced before the group starts, so its first fetch takes them together.
+      const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
+      await producer.connect();
+      const events = Array.from({ length: 4 }, (_, n) => eventEnvelope(TOPIC, { traceId: runId, payload: { marker: `m${n}` } }));
+      await producer.send({ topic: TOPIC, messages: events.map((event) => ({ key: messageKey(event), value: JSON.stringify(event) })) });
+      await producer.disconnect();
+      const after = await endsOf();
+      const [partition] = [...after].find(([id, end]) => end === (before.get(id) ?? 0) + 4) ?? [];
+      if (partition === undefined) throw new Error('the four events did not land on one partition');
+      const lastOffset = after.get(partition)! - 1;
+
+      let committedAtLast: number | undefined;
+      const consumer = createBus({ consumeReplies: false, consumer: { ...MOCK_TUNING, commitIntervalMs: 20 } });
+      consumer.subscribe(TOPIC, { group: stateGroup }, async (message) => {
+        if (message.traceId !== runId) return;
+        if (markerOf(message) === 'm3') {
+          const [offsets] = await admin.fetchOffsets({ groupId: `ringfence.${stateGroup}`, topics: [TOPIC] });
+          committedAtLast = Number(offsets.partitions.find((entry) => entry.partition === partition)?.offset);
+        }
+        await delay(100);
+      });
+      await consumer.start();
+
+      await eventually(async () => committedAtLast !== undefined, DELIVERY_TIMEOUT_MS);
+      // Everything before the last event was committed while the last was still being handled.
+      expect(committedAtLast).toBe(lastOffset);
+    } finally {
+      await admin.disconnect();
+    }
+  });
+
+  it('reads the end offsets of every partition of several topics in one request per broker, as the admin API reads them topic by topic', async () => {
+    const kafka = new Kafka({ brokers: brokers(), clientId: 'bus-int-spec-ends', logLevel: logLevel.NOTHING });
+    const admin = kafka.admin();
+    await admin.connect();
+    const batched = KafkaEndOffsets.create(kafka, admin);
+    // Without kafkajs's cluster client it falls back to the public API.
+    const fallback = KafkaEndOffsets.create({} as Kafka, admin);
+    try {
+      expect(batched.batched).toBe(true);
+      expect(fallback.batched).toBe(false);
+      await batched.connect();
+      const publisher = createBus({ consumeReplies: false });
+      await publisher.start();
+      await publisher.publish(TOPIC, eventEnvelope(TOPIC, { traceId: randomUUID() }));
+
+      const topics = [TOPIC, EventTopics.supplierUpdated];
+      const sorted = (offsets: PartitionOffset[]) => [...offsets].sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition);
+      const expected = (
+        await Promise.all(topics.map(async (topic) => (await admin.fetchTopicOffsets(topic)).map(({ partition, high }) => ({ topic, partition, offset: Number(high) }))))
+      ).flat();
+      expect(expected).toHaveLength(2 * PARTITIONS);
+      expect(expected.some(({ offset }) => offset > 0)).toBe(true);
+      expect(sorted(await batched.read(topics))).toEqual(sorted(expected));
+      expect(sorted(await fallback.read(topics))).toEqual(sorted(expected));
+    } finally {
+      await batched.disconnect();
+      await admin.disconnect();
+    }
   });
 
   it('skips a record that is not a message envelope, logs it, and goes on with the next event', async () => {

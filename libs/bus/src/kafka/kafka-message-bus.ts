@@ -30,6 +30,7 @@ import { DEFAULT_HANDLER_RETRY, deliverUntilHandled, type HandlerRetryOptions } 
 import type { EventHandler, MessageBus, ReadDependency, RequestOptions, RespondOptions, RpcHandler, SubscribeOptions } from '../message-bus';
 import { answerRequest, remoteErrorFrom } from '../rpc-failure';
 import { kafkaLogCreator } from './kafka-log-creator';
+import { KafkaEndOffsets } from './kafka-end-offsets';
 import { KafkaReadBarrier } from './kafka-read-barrier';
 
 /** The headers the bus puts on Kafka records; other tools (and the warehouse) may read them. */
@@ -56,6 +57,13 @@ export interface KafkaConsumerTuning {
   maxWaitTimeInMs: number;
   /** Partitions a consumer handles at once; order holds within each partition. */
   partitionsConsumedConcurrently: number;
+  /**
+   * Event consumers commit at the end of every fetched batch, and within a batch once this long
+   * has passed since the last commit: a request waiting (read your writes) on a group in
+   * another process sees an event as soon as it is committed, so without this it would wait for
+   * the rest of the batch under load.
+   */
+  commitIntervalMs: number;
 }
 
 export interface KafkaClientRetry {
@@ -103,6 +111,7 @@ export const DEFAULT_KAFKA_CONSUMER_TUNING: KafkaConsumerTuning = {
   rebalanceTimeoutMs: 10_000,
   maxWaitTimeInMs: 100,
   partitionsConsumedConcurrently: 4,
+  commitIntervalMs: 20,
 };
 
 const DEFAULT_CLIENT_RETRY: KafkaClientRetry = { retries: 2, initialRetryTimeMs: 100, maxRetryTimeMs: 1_000 };
@@ -130,6 +139,8 @@ interface ConsumerSpec {
   /** A new group reads events from the start (as the embedded log does); requests and replies only from now. */
   fromBeginning: boolean;
   autoCommit: boolean;
+  /** Commit within a batch too, once this long has passed since the last commit (else at its end). */
+  autoCommitIntervalMs?: number;
   eachMessage: (payload: EachMessagePayload) => Promise<void>;
 }
 
@@ -206,6 +217,8 @@ export class KafkaMessageBus implements MessageBus {
   private consumers: RunningConsumer[] = [];
   private producer: Producer | undefined;
   private admin: Admin | undefined;
+  /** Reads the end offsets for the read barrier; connected only when some responder uses it. */
+  private endOffsets: KafkaEndOffsets | undefined;
   private readonly lifecycle = new BusLifecycle();
   private abort = new AbortController();
 
@@ -220,7 +233,14 @@ export class KafkaMessageBus implements MessageBus {
     this.publishTimeoutMs = options.publishTimeoutMs ?? 5_000;
     this.startTimeoutMs = options.startTimeoutMs ?? 30_000;
     this.consumeReplies = options.consumeReplies ?? true;
-    this.readBarrier = new KafkaReadBarrier({ admin: () => this.admin, groupIdOf: (group) => `${this.groupIdPrefix}${group}` });
+    this.readBarrier = new KafkaReadBarrier({
+      readEnds: (topics) => this.connected(this.endOffsets).read(topics),
+      readCommitted: async (groupId, topics) =>
+        (await this.connected(this.admin).fetchOffsets({ groupId, topics: [...topics] })).flatMap(({ topic, partitions }) =>
+          partitions.map(({ partition, offset }) => ({ topic, partition, offset: Number(offset) })),
+        ),
+      groupIdOf: (group) => `${this.groupIdPrefix}${group}`,
+    });
     this.kafka = new Kafka({
       brokers: options.brokers,
       clientId: options.clientId,
@@ -342,6 +362,12 @@ export class KafkaMessageBus implements MessageBus {
   private async connectAll(producer: Producer, admin: Admin): Promise<void> {
     await producer.connect();
     await admin.connect();
+    if (this.consistentWith.size > 0) {
+      const endOffsets = KafkaEndOffsets.create(this.kafka, admin);
+      this.endOffsets = endOffsets;
+      await endOffsets.connect();
+      if (!endOffsets.batched) this.logger.warn({}, 'kafkajs has no cluster client to batch end-offset reads; the read barrier reads them one topic at a time');
+    }
     // start() gave up meanwhile and has already disconnected what existed.
     if (this.abort.signal.aborted) return;
     const specs: ConsumerSpec[] = [];
@@ -351,6 +377,7 @@ export class KafkaMessageBus implements MessageBus {
         topics: [...handlers.keys()],
         fromBeginning: true,
         autoCommit: true,
+        autoCommitIntervalMs: this.tuning.commitIntervalMs,
         eachMessage: (payload) => this.consumeEvent(group, handlers, payload),
       });
     }
@@ -419,6 +446,8 @@ export class KafkaMessageBus implements MessageBus {
     await consumer.subscribe({ topics: spec.topics, fromBeginning: spec.fromBeginning });
     await consumer.run({
       autoCommit: spec.autoCommit,
+      // kafkajs's default (null) commits only when a batch is done.
+      autoCommitInterval: spec.autoCommitIntervalMs ?? null,
       partitionsConsumedConcurrently: this.tuning.partitionsConsumedConcurrently,
       eachMessage: spec.eachMessage,
     });
@@ -449,6 +478,9 @@ export class KafkaMessageBus implements MessageBus {
       // kafkajs commits once eachMessage resolves, so a write-behind handler is made durable here, per event.
       handle: async () => {
         await handler(envelope);
+        // This process's readers see the event now (as on the in-process bus, which counts an
+        // event handled before its write-behind flush); other processes once it is committed.
+        this.readBarrier.recordHandled(group, topic, partition, message.offset);
         await beforeCommit?.();
       },
       retry: this.handlerRetry,
@@ -466,7 +498,6 @@ export class KafkaMessageBus implements MessageBus {
       // Throwing keeps kafkajs from committing the event; a KafkaJSError is not logged as a crash.
       throw new KafkaJSError('the bus stopped before the event was handled', { retriable: true });
     }
-    this.readBarrier.recordHandled(group, topic, partition, message.offset);
   }
 
   /**
@@ -589,8 +620,15 @@ export class KafkaMessageBus implements MessageBus {
     await Promise.all(consumers.map(({ consumer, groupId }) => consumer.disconnect().catch((error: unknown) => this.logger.warn({ groupId, err: error }, 'consumer did not disconnect cleanly'))));
     await this.producer?.disconnect().catch((error: unknown) => this.logger.warn({ err: error }, 'producer did not disconnect cleanly'));
     await this.admin?.disconnect().catch((error: unknown) => this.logger.warn({ err: error }, 'admin client did not disconnect cleanly'));
+    await this.endOffsets?.disconnect().catch((error: unknown) => this.logger.warn({ err: error }, 'end-offset reader did not disconnect cleanly'));
     this.producer = undefined;
     this.admin = undefined;
+    this.endOffsets = undefined;
+  }
+
+  private connected<T>(client: T | undefined): T {
+    if (client === undefined) throw new Error('the Kafka admin client is not connected');
+    return client;
   }
 
   private kafkaRetry(): NonNullable<KafkaConfig['retry']> {

@@ -1,47 +1,60 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { Admin } from 'kafkajs';
 import type { ReadDependency } from '../message-bus';
-
-/** One partition a group must reach: `end` is the offset after the last record (Kafka's high watermark). */
-interface PartitionTarget {
-  topic: string;
-  partition: number;
-  end: number;
-}
+import type { PartitionOffset } from './kafka-end-offsets';
 
 export interface KafkaReadBarrierOptions {
-  admin: () => Admin | undefined;
+  /** The end offset (offset after the last record) of every partition of the topics. */
+  readEnds: (topics: readonly string[]) => Promise<PartitionOffset[]>;
+  /** A broker-side group's committed offsets (the next offset it will consume) on the topics. */
+  readCommitted: (groupId: string, topics: readonly string[]) => Promise<PartitionOffset[]>;
   /** The broker-side group id of a bus group name. */
   groupIdOf: (group: string) => string;
-  /** How often committed offsets are read again while a group is behind. */
+  /** How often a group's committed offsets are read while a request waits on it. */
   pollIntervalMs?: number;
+}
+
+export const DEFAULT_READ_BARRIER_POLL_INTERVAL_MS = 2;
+
+/** One request waiting for a group: the partitions it still needs, and how it ends. */
+interface Waiter {
+  behind: PartitionOffset[];
+  settle: (caughtUp: boolean) => void;
+  fail: (error: unknown) => void;
+  timer: NodeJS.Timeout | undefined;
 }
 
 /**
  * Read your writes on Kafka. A write answered before a request was sent is below its topic's
- * high watermark when the responder reads the watermarks after receiving the request; so the
- * responder waits until each group it reads from has consumed up to those watermarks: the
+ * end offset when the responder reads the end offsets after receiving the request; so the
+ * responder waits until each group it reads from has consumed up to those offsets: the
  * partitions this process consumes by the offsets its handlers have finished, the others (a
  * group that runs in another service) by the group's committed offsets.
  *
  * This waits for every account's earlier events, not only the requester's: the broker does not
  * know which offsets belong to whom, and a writer-side list would miss writes made through
- * other processes (a label published by the labelling service, another gateway replica).
- * Watermark reads are coalesced: requests that arrive while one read is in flight share the next.
+ * other processes (a label published by the labelling service, another gateway replica). Nor
+ * can it wait on fewer partitions: records are keyed by account, environment and subject, so
+ * one account's events are on every partition.
+ *
+ * What each request costs the broker is bounded: end-offset reads are coalesced (requests that
+ * arrive while one read is in flight share the next), and each group has one poller of its
+ * committed offsets, running every `pollIntervalMs` only while some request waits on it,
+ * whatever the number of waiting requests. What is known to be consumed (handled here, or seen
+ * committed) is remembered, so a request whose end offsets were already reached asks nothing more.
  */
 export class KafkaReadBarrier {
-  private readonly handled = new Map<string, number>();
-  private readonly endReads = new Map<string, CoalescedRead<PartitionTarget[]>>();
+  /** Per group, topic and partition: the offset before which every record is known to be consumed. */
+  private readonly reached = new Map<string, number>();
+  private readonly endReads = new Map<string, CoalescedRead<PartitionOffset[]>>();
+  private readonly pollers = new Map<string, CommittedPoller>();
   private readonly pollIntervalMs: number;
 
   constructor(private readonly options: KafkaReadBarrierOptions) {
-    this.pollIntervalMs = options.pollIntervalMs ?? 5;
+    this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_READ_BARRIER_POLL_INTERVAL_MS;
   }
 
   /** Called by the consumer once a handler has finished a record. */
   recordHandled(group: string, topic: string, partition: number, offset: string): void {
-    const key = positionKey(group, topic, partition);
-    this.handled.set(key, Math.max(this.handled.get(key) ?? -1, Number(offset)));
+    this.advance(group, topic, partition, Number(offset) + 1);
   }
 
   /** True once every group has consumed what was written before the call; false at the deadline. */
@@ -51,46 +64,105 @@ export class KafkaReadBarrier {
   }
 
   private async groupCaughtUp(group: string, topics: readonly string[], deadlineMs: number): Promise<boolean> {
-    let behind = (await this.endsOf(group, topics)).filter((target) => target.end > 0);
-    for (;;) {
-      behind = behind.filter((target) => (this.handled.get(positionKey(group, target.topic, target.partition)) ?? -1) + 1 < target.end);
-      if (behind.length === 0) return true;
-      const committed = await this.committedOffsets(group, [...new Set(behind.map((target) => target.topic))]);
-      behind = behind.filter((target) => (committed.get(`${target.topic}\u0000${target.partition}`) ?? -1) < target.end);
-      if (behind.length === 0) return true;
-      if (Date.now() + this.pollIntervalMs >= deadlineMs) return false;
-      await sleep(this.pollIntervalMs);
+    const behind = this.behind(group, await this.endsOf(topics));
+    if (behind.length === 0) return true;
+    if (Date.now() >= deadlineMs) return false;
+    const key = JSON.stringify([group, [...topics].sort()]);
+    let poller = this.pollers.get(key);
+    if (poller === undefined) {
+      poller = new CommittedPoller(
+        async () => {
+          for (const { topic, partition, offset } of await this.options.readCommitted(this.options.groupIdOf(group), topics)) {
+            this.advance(group, topic, partition, offset);
+          }
+        },
+        (targets) => this.behind(group, targets),
+        this.pollIntervalMs,
+      );
+      this.pollers.set(key, poller);
     }
+    return poller.wait(behind, deadlineMs);
   }
 
-  private endsOf(group: string, topics: readonly string[]): Promise<PartitionTarget[]> {
-    const key = JSON.stringify([group, topics]);
+  /** The targets (end offsets) that the group is not known to have reached. */
+  private behind(group: string, targets: readonly PartitionOffset[]): PartitionOffset[] {
+    return targets.filter((target) => target.offset > 0 && (this.reached.get(positionKey(group, target.topic, target.partition)) ?? 0) < target.offset);
+  }
+
+  private advance(group: string, topic: string, partition: number, offset: number): void {
+    const key = positionKey(group, topic, partition);
+    // Committed offsets only grow (a group reset by hand to re-handle events has already handled them once).
+    if (offset > (this.reached.get(key) ?? 0)) this.reached.set(key, offset);
+  }
+
+  private endsOf(topics: readonly string[]): Promise<PartitionOffset[]> {
+    const key = JSON.stringify([...topics].sort());
     let read = this.endReads.get(key);
     if (read === undefined) {
-      read = new CoalescedRead(async () => {
-        const perTopic = await Promise.all(
-          topics.map(async (topic) => (await this.admin().fetchTopicOffsets(topic)).map(({ partition, high }) => ({ topic, partition, end: Number(high) }))),
-        );
-        return perTopic.flat();
-      });
+      read = new CoalescedRead(() => this.options.readEnds(topics));
       this.endReads.set(key, read);
     }
     return read.next();
   }
+}
 
-  private async committedOffsets(group: string, topics: string[]): Promise<Map<string, number>> {
-    const offsets = await this.admin().fetchOffsets({ groupId: this.options.groupIdOf(group), topics });
-    const committed = new Map<string, number>();
-    for (const { topic, partitions } of offsets) {
-      for (const { partition, offset } of partitions) committed.set(`${topic}\u0000${partition}`, Number(offset));
-    }
-    return committed;
+/**
+ * Reads one group's committed offsets every `intervalMs` while some request waits on it, and
+ * settles each waiter once the group has reached its targets, or at the waiter's deadline. A
+ * committed offset only says what was consumed, whenever it was read, so every answer is
+ * checked against every waiter, including those that came while it was in flight.
+ */
+class CommittedPoller {
+  private readonly waiters = new Set<Waiter>();
+  private running = false;
+
+  constructor(
+    private readonly poll: () => Promise<void>,
+    private readonly behind: (targets: readonly PartitionOffset[]) => PartitionOffset[],
+    private readonly intervalMs: number,
+  ) {}
+
+  wait(behind: PartitionOffset[], deadlineMs: number): Promise<boolean> {
+    return new Promise<boolean>((resolve, reject) => {
+      const waiter: Waiter = {
+        behind,
+        settle: (caughtUp) => {
+          clearTimeout(waiter.timer);
+          this.waiters.delete(waiter);
+          resolve(caughtUp);
+        },
+        fail: (error) => {
+          clearTimeout(waiter.timer);
+          this.waiters.delete(waiter);
+          reject(error);
+        },
+        timer: undefined,
+      };
+      waiter.timer = setTimeout(() => waiter.settle(false), Math.max(0, deadlineMs - Date.now()));
+      this.waiters.add(waiter);
+      if (!this.running) void this.run();
+    });
   }
 
-  private admin(): Admin {
-    const admin = this.options.admin();
-    if (admin === undefined) throw new Error('the Kafka admin client is not connected');
-    return admin;
+  private async run(): Promise<void> {
+    this.running = true;
+    try {
+      while (this.waiters.size > 0) {
+        try {
+          await this.poll();
+          for (const waiter of [...this.waiters]) {
+            waiter.behind = this.behind(waiter.behind);
+            if (waiter.behind.length === 0) waiter.settle(true);
+          }
+        } catch (error) {
+          // As a failed read always did: the requests waiting on it fail (and are logged), not hang.
+          for (const waiter of [...this.waiters]) waiter.fail(error);
+        }
+        if (this.waiters.size > 0) await new Promise((resolve) => setTimeout(resolve, this.intervalMs));
+      }
+    } finally {
+      this.running = false;
+    }
   }
 }
 

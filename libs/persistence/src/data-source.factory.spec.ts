@@ -51,6 +51,41 @@ describe(openDataSource.name, () => {
 
   describe('in embedded mode', () => {
     it(
+      "runs other connections' statements outside an open transaction, after it ends, never inside it",
+      async () => {
+        const dataSource = await open({ dataDir });
+        await dataSource.query('CREATE TABLE IF NOT EXISTS session_probe (id text PRIMARY KEY)');
+        const transaction = dataSource.createQueryRunner();
+        await transaction.startTransaction();
+        await transaction.query("INSERT INTO session_probe VALUES ('inside')");
+
+        let outsideDone = false;
+        const outside = dataSource.query("INSERT INTO session_probe VALUES ('outside')").then(() => (outsideDone = true));
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        // Waiting: run now, it would have joined the transaction that is about to roll back.
+        expect(outsideDone).toBe(false);
+        await transaction.rollbackTransaction();
+        await transaction.release();
+        await outside;
+
+        const rows = await dataSource.query<{ id: string }[]>('SELECT id FROM session_probe ORDER BY id');
+        expect(rows.map((row) => row.id)).toEqual(['outside']);
+        await dataSource.query('DROP TABLE session_probe');
+      },
+      EMBEDDED_OPEN_TIMEOUT_MS,
+    );
+
+    it(
+      'runs statements of many connections at once',
+      async () => {
+        const dataSource = await open({ dataDir });
+        const answers = await Promise.all(Array.from({ length: 64 }, (_, index) => dataSource.query<{ n: number }[]>('SELECT $1::int AS n', [index])));
+        expect(answers.map(([row]) => row.n)).toEqual(Array.from({ length: 64 }, (_, index) => index));
+      },
+      EMBEDDED_OPEN_TIMEOUT_MS,
+    );
+
+    it(
       'creates the data directory and the tables in <dataDir>/pgdata',
       async () => {
         const dataSource = await open({ dataDir });

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { PGlite as PGliteDatabase } from '@electric-sql/pglite';
+import { Client, type ClientConfig } from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
 import { EmbeddedDataDirLock } from './embedded-data-dir.lock';
@@ -19,11 +20,20 @@ import {
 import { PERSISTENCE_ENTITIES, PERSISTENCE_MIGRATIONS } from './persistence.schema';
 
 /**
- * How long a query may wait for the embedded database's single session. Only a query issued
- * outside a transaction's own manager while that transaction is open can wait this long
- * (it would deadlock); the timeout turns that bug into an error instead of a hang.
+ * How long a query may wait for a connection, or for another connection's open transaction on
+ * the embedded database's single session. Only a query issued outside a transaction's own
+ * manager while that transaction is open can wait this long (it would deadlock); the timeout
+ * turns that bug into an error instead of a hang.
  */
 const EMBEDDED_SESSION_WAIT_MS = 10_000;
+
+/**
+ * Connections to the embedded database. They share PGlite's one session, whose worker runs
+ * their statements back to back; with a single connection every statement waited for the main
+ * thread to take the previous answer and hand the connection on, and the worker sat idle
+ * between statements while requests queued.
+ */
+const EMBEDDED_SESSIONS = 16;
 
 /**
  * Opens the database the options name, applies pending migrations, and returns the connected
@@ -31,8 +41,8 @@ const EMBEDDED_SESSION_WAIT_MS = 10_000;
  *
  * Both modes go through the same `pg` driver, so values come back in the same shapes
  * (bigint as a decimal string, timestamptz as Date, jsonb parsed). The embedded mode hands
- * `pg` PGlite's own node-postgres adapter with a pool of one: PGlite is a single session, and
- * a pool of one makes each transaction own it until it ends, as a PostgreSQL connection would.
+ * `pg` PGlite's own node-postgres adapter, one per connection: PGlite is a single session, and
+ * its worker keeps an open transaction to the connection that began it, as PostgreSQL would.
  *
  * @throws DatabaseUnavailableError when the database cannot be opened or reached (PostgreSQL:
  *   within about `POSTGRES_CONNECT_TIMEOUT_MS`).
@@ -95,7 +105,7 @@ async function createEmbeddedDataSource(options: PersistenceOptions): Promise<Da
   try {
     await mkdir(directory, { recursive: true });
     lock = await EmbeddedDataDirLock.acquire(`${directory}.lock`);
-    database = new PGliteWorkerDatabase(directory);
+    database = new PGliteWorkerDatabase(directory, EMBEDDED_SESSION_WAIT_MS);
     await database.waitReady;
   } catch (error: unknown) {
     await database?.close();
@@ -107,11 +117,10 @@ async function createEmbeddedDataSource(options: PersistenceOptions): Promise<Da
   return new EmbeddedDataSource(
     {
       ...baseOptions(options),
-      poolSize: 1,
+      poolSize: EMBEDDED_SESSIONS,
       extra: {
-        // The batcher stands in for a PGlite instance: it has the members the adapter uses.
-        ...createPgConfig(new PGliteStatementBatcher(database) as unknown as PGliteDatabase),
-        max: 1,
+        Client: embeddedSessionClient(database, createPgConfig),
+        max: EMBEDDED_SESSIONS,
         idleTimeoutMillis: 0,
         connectionTimeoutMillis: EMBEDDED_SESSION_WAIT_MS,
       },
@@ -119,6 +128,21 @@ async function createEmbeddedDataSource(options: PersistenceOptions): Promise<Da
     database,
     lock,
   );
+}
+
+/**
+ * A `pg` client class whose every connection is its own session of the worker's database, with
+ * its own statement batcher (held messages must never mix between connections). PGlite's
+ * adapter config carries one connection object, so it is made per client, not per pool.
+ */
+function embeddedSessionClient(database: PGliteWorkerDatabase, createPgConfig: ReturnType<typeof loadCreatePgConfig>): typeof Client {
+  return class EmbeddedSessionClient extends Client {
+    constructor(config?: ClientConfig) {
+      // The batcher stands in for a PGlite instance: it has the members the adapter uses.
+      const session = createPgConfig(new PGliteStatementBatcher(database.openSession()) as unknown as PGliteDatabase);
+      super({ ...config, ...(session as unknown as ClientConfig) });
+    }
+  };
 }
 
 /** A DataSource that also closes the PGlite instance it runs on and releases its directory. */

@@ -4,30 +4,76 @@ import { Parser } from 'pg-protocol/dist/parser';
 import type { ProtocolExecutor } from './pglite-statement-batcher';
 
 /**
- * The worker's program: open PGlite on the data directory and run raw wire-protocol bytes.
- * Only buffers cross threads (the answers are transferred, not copied). Plain JavaScript run
- * with `eval`, so it needs no build step of its own and loads PGlite natively (also under
- * jest, whose module sandbox PGlite's WebAssembly loading does not survive).
+ * The worker's program: open PGlite on the data directory and run raw wire-protocol bytes for
+ * several client sessions over PGlite's one. Only buffers cross threads (the answers are
+ * transferred, not copied). Plain JavaScript run with `eval`, so it needs no build step of its
+ * own and loads PGlite natively (also under jest, whose module sandbox PGlite's WebAssembly
+ * loading does not survive).
+ *
+ * Batches run one after another in arrival order, without waiting for the main thread between
+ * them. A batch that leaves a transaction open (its ReadyForQuery status is not 'I') makes its
+ * session the owner: other sessions' batches wait until the owner's transaction ends, so a
+ * transaction never sees another session's statements. A batch that waited longer than
+ * ownerWaitMs for another session's transaction fails instead of hanging (a caller that queries
+ * outside its own transaction while holding it would otherwise wait forever).
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { PGlite } = require(workerData.pglitePath);
 const describe = (error) => String((error && error.message) || error);
+const READY_FOR_QUERY = 0x5a;
+const IDLE = 0x49;
+/** The transaction status of the batch's last ReadyForQuery, when it ends with one. */
+const transactionStatus = (bytes) =>
+  bytes.length >= 6 && bytes[bytes.length - 6] === READY_FOR_QUERY ? bytes[bytes.length - 1] : undefined;
 PGlite.create(workerData.dataDir).then(
   (db) => {
+    const waiting = [];
+    let owner = null;
+    let running = false;
+    let closing = false;
+    const run = async () => {
+      if (running) return;
+      running = true;
+      for (;;) {
+        const index = owner === null ? (waiting.length > 0 ? 0 : -1) : waiting.findIndex((batch) => batch.session === owner);
+        if (index < 0) break;
+        const [batch] = waiting.splice(index, 1);
+        try {
+          const answer = (await db.execProtocolRaw(batch.bytes)).slice();
+          const status = transactionStatus(answer);
+          if (status !== undefined) owner = status === IDLE ? null : batch.session;
+          parentPort.postMessage({ type: 'answer', id: batch.id, bytes: answer }, [answer.buffer]);
+        } catch (error) {
+          parentPort.postMessage({ type: 'failed', id: batch.id, message: describe(error) });
+        }
+      }
+      running = false;
+      if (closing && waiting.length === 0) close();
+    };
+    const close = async () => {
+      await db.close().catch(() => undefined);
+      parentPort.postMessage({ type: 'closed' });
+    };
+    setInterval(() => {
+      if (owner === null) return;
+      const now = Date.now();
+      for (let index = waiting.length - 1; index >= 0; index -= 1) {
+        const batch = waiting[index];
+        if (batch.session === owner || now - batch.at < workerData.ownerWaitMs) continue;
+        waiting.splice(index, 1);
+        parentPort.postMessage({ type: 'failed', id: batch.id, message: "waited " + workerData.ownerWaitMs + " ms for another session's transaction on the embedded database" });
+      }
+    }, 1000).unref();
     parentPort.postMessage({ type: 'ready' });
-    parentPort.on('message', async (message) => {
+    parentPort.on('message', (message) => {
       if (message.type === 'close') {
-        await db.close().catch(() => undefined);
-        parentPort.postMessage({ type: 'closed' });
+        closing = true;
+        if (!running) close();
         return;
       }
-      try {
-        const answer = (await db.execProtocolRaw(message.bytes)).slice();
-        parentPort.postMessage({ type: 'answer', id: message.id, bytes: answer }, [answer.buffer]);
-      } catch (error) {
-        parentPort.postMessage({ type: 'failed', id: message.id, message: describe(error) });
-      }
+      waiting.push({ ...message, at: Date.now() });
+      void run();
     });
   },
   (error) => parentPort.postMessage({ type: 'open-failed', message: describe(error) }),
@@ -51,18 +97,24 @@ interface Pending {
  * (event-loop delays of seconds under load). In a worker, database and HTTP work overlap on
  * the machine's cores and the event loop stays responsive (health probes included).
  */
-export class PGliteWorkerDatabase implements ProtocolExecutor {
+export class PGliteWorkerDatabase {
   readonly waitReady: Promise<void>;
   private readonly worker: Worker;
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
+  private nextSession = 0;
   private closing: Promise<void> | undefined;
   private failure: Error | undefined;
 
-  constructor(dataDir: string) {
+  /**
+   * @param ownerWaitMs how long a session's statement may wait for another session's open
+   *   transaction before it fails (a transaction that waits for a statement outside it would
+   *   otherwise hang both).
+   */
+  constructor(dataDir: string, ownerWaitMs: number) {
     this.worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { dataDir, pglitePath: require.resolve('@electric-sql/pglite') },
+      workerData: { dataDir, ownerWaitMs, pglitePath: require.resolve('@electric-sql/pglite') },
     });
     this.waitReady = new Promise((resolve, reject) => {
       this.worker.on('message', (message: WorkerMessage) => {
@@ -79,12 +131,22 @@ export class PGliteWorkerDatabase implements ProtocolExecutor {
     return this.closing !== undefined || this.failure !== undefined;
   }
 
-  /** Runs frontend messages; answers them parsed, as PGlite's own method does. */
-  async execProtocolStream(bytes: Uint8Array): Promise<BackendMessage[]> {
-    const answer = await this.send(bytes);
-    const messages: BackendMessage[] = [];
-    new Parser().parse(Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength), (message) => messages.push(message));
-    return messages;
+  /**
+   * A client session: what one `pg` connection talks to. Sessions share PGlite's one database
+   * session; the worker keeps each open transaction to its own session's statements.
+   */
+  openSession(): ProtocolExecutor {
+    const session = (this.nextSession += 1);
+    return {
+      waitReady: this.waitReady,
+      // Answers parsed, as PGlite's own method does.
+      execProtocolStream: async (bytes: Uint8Array): Promise<BackendMessage[]> => {
+        const answer = await this.send(session, bytes);
+        const messages: BackendMessage[] = [];
+        new Parser().parse(Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength), (message) => messages.push(message));
+        return messages;
+      },
+    };
   }
 
   /** Closes the database (PGlite writes its files) and ends the worker. */
@@ -100,12 +162,12 @@ export class PGliteWorkerDatabase implements ProtocolExecutor {
     return this.closing;
   }
 
-  private send(bytes: Uint8Array): Promise<Uint8Array> {
+  private send(session: number, bytes: Uint8Array): Promise<Uint8Array> {
     if (this.failure) return Promise.reject(this.failure);
     const id = (this.nextId += 1);
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ type: 'query', id, bytes });
+      this.worker.postMessage({ type: 'query', id, session, bytes });
     });
   }
 

@@ -24,7 +24,8 @@ export interface EventLogStore {
   readAfter(topic: string, afterSequence: number, limit: number): Promise<LoggedEvent[]>;
   /** The last sequence `group` handled on `topic`, 0 when none. */
   committedOffset(group: string, topic: string): Promise<number>;
-  commitOffset(group: string, topic: string, sequence: number): Promise<void>;
+  /** Sets each group's offset on each topic exactly (a group may rewind), in one round trip. */
+  commitOffsets(offsets: ReadonlyArray<{ group: string; topic: string; sequence: number }>): Promise<void>;
 }
 
 export const EVENT_LOG_STORE = Symbol('EventLogStore');

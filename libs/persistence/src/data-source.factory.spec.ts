@@ -117,7 +117,7 @@ describe(openDataSource.name, () => {
       await new TypeOrmAccountRepository(before).insert(account);
       await new TypeOrmEntityDocumentRepository(before).update(ref, () => document);
       const sequence = await new TypeOrmEventLogStore(before).append(topic, 'key', envelope);
-      await new TypeOrmEventLogStore(before).commitOffset('ingestion', topic, sequence);
+      await new TypeOrmEventLogStore(before).commitOffsets([{ group: 'ingestion', topic, sequence }]);
       await before.destroy();
 
       const after = await open({ dataDir });

@@ -142,7 +142,7 @@ describe(InProcessMessageBus.name, () => {
     const handledBeforeCrash = await appendDirectly('handled-before-crash');
     await appendDirectly('appended-not-handled-1');
     await appendDirectly('appended-not-handled-2');
-    await eventLog.commitOffset(GROUP, TOPIC, handledBeforeCrash);
+    await eventLog.commitOffsets([{ group: GROUP, topic: TOPIC, sequence: handledBeforeCrash }]);
     const bus = createBus({ eventLog });
     const inbox = new Inbox<string>();
     bus.subscribe(TOPIC, { group: GROUP }, async (message) => inbox.push(markerOf(message)));

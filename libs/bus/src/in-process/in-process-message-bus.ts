@@ -14,6 +14,7 @@ import type { EventLogStore, LoggedEvent } from '../event-log';
 import { DEFAULT_HANDLER_RETRY, deliverUntilHandled, type HandlerRetryOptions, retryDelayMs, sleep } from '../handler-retry';
 import type { EventHandler, MessageBus, ReadDependency, RequestOptions, RespondOptions, RpcHandler, SubscribeOptions } from '../message-bus';
 import { answerRequest, remoteErrorFrom } from '../rpc-failure';
+import { type CommittableLane, OffsetCommitter } from './offset-committer';
 
 /** Events appended in one statement at most; a burst larger than this takes several round trips. */
 const MAX_APPEND_BATCH = 256;
@@ -32,9 +33,9 @@ export interface InProcessMessageBusOptions {
    */
   maxBufferedEvents?: number;
   /**
-   * Least time between two offset commits of one group and topic (and so between two flushes of
-   * a write-behind handler). Longer batches more per statement; a crash redelivers at most
-   * this much to idempotent handlers. Default 200 ms.
+   * Least time between two offset commits (each commits every group and topic in one statement,
+   * after each write-behind flush). Longer batches more per statement; a crash redelivers at
+   * most this much to idempotent handlers. Default 200 ms.
    */
   commitIntervalMs?: number;
   /**
@@ -64,8 +65,8 @@ interface LaneSettings {
   retry: HandlerRetryOptions;
   replayPageSize: number;
   maxBufferedEvents: number;
-  commitIntervalMs: number;
   partitionsPerLane: number;
+  committer: OffsetCommitter;
 }
 
 /** Events dispatched to a lane's partitions and not yet all handled, at most; beyond, the lane waits. */
@@ -88,8 +89,9 @@ interface InFlight {
  * from the log are dropped by it); `position` is the last sequence up to which every event has
  * been handled: what commits, read-your-writes waiters and restarts go by.
  */
-class ConsumerLane {
+class ConsumerLane implements CommittableLane {
   private position = 0;
+  committedUpTo = 0;
   private dispatched = 0;
   /** Dispatched events in sequence order, from the oldest not yet handled. */
   private inFlight: InFlight[] = [];
@@ -98,7 +100,6 @@ class ConsumerLane {
   private readonly partitionRuns = new Set<Promise<void>>();
   private progress: (() => void) | undefined;
   private signal: AbortSignal | undefined;
-  private committed = 0;
   private buffer: LoggedEvent[] = [];
   /** Index of the next buffered event: cheaper than `shift()` on a long buffer. */
   private bufferHead = 0;
@@ -114,10 +115,6 @@ class ConsumerLane {
   private startCaughtUp!: Promise<void>;
   private markStartCaughtUp: () => void = () => undefined;
   private startCatchUpDone = false;
-  private commitRun: Promise<void> | undefined;
-  private lastCommitAt = 0;
-  /** Set once stopping: the last commit does not wait out the interval. */
-  private stopping = false;
   private loop: Promise<void> | undefined;
 
   constructor(
@@ -125,12 +122,16 @@ class ConsumerLane {
     readonly topic: string,
     private readonly handler: AnyEventHandler,
     private readonly settings: LaneSettings,
-    private readonly beforeCommit: (() => Promise<void>) | undefined,
+    readonly beforeCommit: (() => Promise<void>) | undefined,
   ) {}
+
+  get handledUpTo(): number {
+    return this.position;
+  }
 
   async loadOffset(): Promise<void> {
     this.position = await this.settings.eventLog.committedOffset(this.group, this.topic);
-    this.committed = this.position;
+    this.committedUpTo = this.position;
     this.dispatched = this.position;
     this.inFlight = [];
     this.inFlightHead = 0;
@@ -187,14 +188,10 @@ class ConsumerLane {
     wake?.();
   }
 
-  /** Resolves once the in-flight handler has finished and the last offset is committed. */
+  /** Resolves once the in-flight handlers have finished (the bus then commits every lane). */
   async stopped(): Promise<void> {
-    this.stopping = true;
     await this.loop;
     await Promise.all(this.partitionRuns);
-    await this.commitRun;
-    this.scheduleCommit();
-    await this.commitRun;
   }
 
   private async run(signal: AbortSignal): Promise<void> {
@@ -256,7 +253,7 @@ class ConsumerLane {
     }
     if (this.position === before) return;
     this.resolveWaiters();
-    this.scheduleCommit();
+    this.settings.committer.progressed();
     this.wakeProgress();
   }
 
@@ -349,33 +346,6 @@ class ConsumerLane {
     this.waiters = stillWaiting;
   }
 
-  /**
-   * Commits run beside the handlers, at most one per `commitIntervalMs`, and one commit covers
-   * every event handled since the previous one. Losing the last few commits in a crash only
-   * redelivers events to idempotent handlers.
-   */
-  private scheduleCommit(): void {
-    if (this.commitRun !== undefined || this.committed >= this.position) return;
-    this.commitRun = this.commitUpToPosition().finally(() => (this.commitRun = undefined));
-  }
-
-  private async commitUpToPosition(): Promise<void> {
-    while (this.committed < this.position) {
-      const wait = this.lastCommitAt + this.settings.commitIntervalMs - Date.now();
-      if (wait > 0 && !this.stopping) await new Promise((resolve) => setTimeout(resolve, wait));
-      this.lastCommitAt = Date.now();
-      const target = this.position;
-      try {
-        await this.beforeCommit?.();
-        await this.settings.eventLog.commitOffset(this.group, this.topic, target);
-        this.committed = target;
-      } catch (error) {
-        // The next handled event or stop() tries again; until then a crash only redelivers.
-        this.settings.logger.warn({ group: this.group, topic: this.topic, sequence: target, err: error }, 'could not commit the consumer offset');
-        return;
-      }
-    }
-  }
 }
 
 /**
@@ -390,6 +360,7 @@ export class InProcessMessageBus implements MessageBus {
   private readonly eventLog: EventLogStore;
   private readonly logger: BusLogger;
   private readonly laneSettings: LaneSettings;
+  private readonly committer: OffsetCommitter;
   private readonly lanes: ConsumerLane[] = [];
   private readonly lanesByTopic = new Map<string, ConsumerLane[]>();
   private readonly responders = new Map<string, Responder>();
@@ -415,14 +386,15 @@ export class InProcessMessageBus implements MessageBus {
   constructor(options: InProcessMessageBusOptions) {
     this.eventLog = options.eventLog;
     this.logger = options.logger ?? SILENT_BUS_LOGGER;
+    this.committer = new OffsetCommitter(options.eventLog, options.commitIntervalMs ?? 200, this.logger);
     this.laneSettings = {
       eventLog: options.eventLog,
       logger: this.logger,
       retry: { ...DEFAULT_HANDLER_RETRY, ...options.handlerRetry },
       replayPageSize: options.replayPageSize ?? 500,
       maxBufferedEvents: options.maxBufferedEvents ?? 10_000,
-      commitIntervalMs: options.commitIntervalMs ?? 200,
       partitionsPerLane: options.partitionsPerLane ?? 8,
+      committer: this.committer,
     };
   }
 
@@ -441,6 +413,7 @@ export class InProcessMessageBus implements MessageBus {
     lanes.push(lane);
     this.lanesByTopic.set(topic, lanes);
     this.lanes.push(lane);
+    this.committer.register(lane);
   }
 
   handle<T extends RpcTopic>(topic: T, options: RespondOptions, handler: RpcHandler<T>): void {
@@ -578,6 +551,7 @@ export class InProcessMessageBus implements MessageBus {
         ...this.lanes.map((lane) => lane.stopped()),
         ...this.runningRequestHandlers,
       ]);
+      await this.committer.stop();
     }
     await this.appendTail;
   }

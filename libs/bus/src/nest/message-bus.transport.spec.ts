@@ -24,9 +24,9 @@ class RecordingEventLog extends InMemoryEventLogStore {
   constructor(private readonly state: WriteBehindState) {
     super();
   }
-  override async commitOffset(group: string, topic: string, sequence: number): Promise<void> {
-    this.commitsWithPending.push({ group, pending: this.state.pending.length });
-    await super.commitOffset(group, topic, sequence);
+  override async commitOffsets(offsets: ReadonlyArray<{ group: string; topic: string; sequence: number }>): Promise<void> {
+    for (const { group } of offsets) this.commitsWithPending.push({ group, pending: this.state.pending.length });
+    await super.commitOffsets(offsets);
   }
 }
 

@@ -54,10 +54,12 @@ export class InMemoryEventLogStore implements EventLogStore {
     return this.offsets.get(`${group}\u0000${topic}`) ?? 0;
   }
 
-  async commitOffset(group: string, topic: string, sequence: number): Promise<void> {
-    this.throwIfFailing('commitOffset');
-    this.offsets.set(`${group}\u0000${topic}`, sequence);
-    this.commits.push({ group, topic, sequence });
+  async commitOffsets(offsets: ReadonlyArray<{ group: string; topic: string; sequence: number }>): Promise<void> {
+    this.throwIfFailing('commitOffsets');
+    for (const { group, topic, sequence } of offsets) {
+      this.offsets.set(`${group}\u0000${topic}`, sequence);
+      this.commits.push({ group, topic, sequence });
+    }
   }
 
   private throwIfFailing(operation: keyof EventLogStore): void {

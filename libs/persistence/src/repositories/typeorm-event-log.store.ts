@@ -51,8 +51,10 @@ const READ_AFTER = `
    ORDER BY sequence
    LIMIT $3`;
 const COMMITTED_OFFSET = 'SELECT sequence FROM consumer_offsets WHERE group_id = $1 AND topic = $2';
-const COMMIT_OFFSET = `
-  INSERT INTO consumer_offsets (group_id, topic, sequence) VALUES ($1, $2, $3)
+// Each (group, topic) at most once per call: ON CONFLICT cannot touch a row twice in a statement.
+const COMMIT_OFFSETS = `
+  INSERT INTO consumer_offsets (group_id, topic, sequence)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
   ON CONFLICT (group_id, topic) DO UPDATE SET sequence = EXCLUDED.sequence, updated_at = now()`;
 
 /**
@@ -117,8 +119,14 @@ export class TypeOrmEventLogStore implements EventLogStore {
     return row === undefined ? 0 : bigintToNumber(row.sequence);
   }
 
-  /** Sets the offset to exactly `sequence`, also backwards (a consumer may rewind). */
-  async commitOffset(group: string, topic: string, sequence: number): Promise<void> {
-    await queryRows(this.dataSource, COMMIT_OFFSET, [group, topic, sequence]);
+  /**
+   * Sets each offset to exactly its `sequence`, also backwards (a consumer may rewind), in one
+   * statement. A (group, topic) named twice keeps its last sequence.
+   */
+  async commitOffsets(offsets: ReadonlyArray<{ group: string; topic: string; sequence: number }>): Promise<void> {
+    const last = new Map(offsets.map((offset) => [JSON.stringify([offset.group, offset.topic]), offset]));
+    if (last.size === 0) return;
+    const rows = [...last.values()];
+    await queryRows(this.dataSource, COMMIT_OFFSETS, [rows.map((row) => row.group), rows.map((row) => row.topic), rows.map((row) => row.sequence)]);
   }
 }

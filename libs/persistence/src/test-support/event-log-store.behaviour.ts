@@ -120,10 +120,10 @@ export function itBehavesLikeAnEventLogStore(store: () => EventLogStore): void {
   it('remembers the last committed offset per group and topic', async () => {
     const topic = buildTopic();
     const otherTopic = buildTopic();
-    await store().commitOffset('ingestion', topic, 7);
-    await store().commitOffset('ingestion', topic, 12);
-    await store().commitOffset('graph', topic, 3);
-    await store().commitOffset('ingestion', otherTopic, 5);
+    await store().commitOffsets([{ group: 'ingestion', topic, sequence: 7 }]);
+    await store().commitOffsets([{ group: 'ingestion', topic, sequence: 12 }]);
+    await store().commitOffsets([{ group: 'graph', topic, sequence: 3 }]);
+    await store().commitOffsets([{ group: 'ingestion', topic: otherTopic, sequence: 5 }]);
 
     await expect(store().committedOffset('ingestion', topic)).resolves.toBe(12);
     await expect(store().committedOffset('graph', topic)).resolves.toBe(3);
@@ -132,10 +132,25 @@ export function itBehavesLikeAnEventLogStore(store: () => EventLogStore): void {
 
   it('lets a group rewind its offset', async () => {
     const topic = buildTopic();
-    await store().commitOffset('ingestion', topic, 12);
+    await store().commitOffsets([{ group: 'ingestion', topic, sequence: 12 }]);
 
-    await store().commitOffset('ingestion', topic, 4);
+    await store().commitOffsets([{ group: 'ingestion', topic, sequence: 4 }]);
 
     await expect(store().committedOffset('ingestion', topic)).resolves.toBe(4);
+  });
+
+  it('commits the offsets of several groups and topics at once, the last of a repeated pair winning', async () => {
+    const [topic, otherTopic] = [buildTopic(), buildTopic()];
+    await store().commitOffsets([
+      { group: 'ingestion', topic, sequence: 7 },
+      { group: 'graph', topic, sequence: 3 },
+      { group: 'ingestion', topic: otherTopic, sequence: 5 },
+      { group: 'ingestion', topic, sequence: 9 },
+    ]);
+    await store().commitOffsets([]);
+
+    await expect(store().committedOffset('ingestion', topic)).resolves.toBe(9);
+    await expect(store().committedOffset('graph', topic)).resolves.toBe(3);
+    await expect(store().committedOffset('ingestion', otherTopic)).resolves.toBe(5);
   });
 }

@@ -56,6 +56,8 @@ function checkedExtras(kind: string, topic: string, extras: Record<string, unkno
 export class MessageBusServer extends Server implements CustomTransportStrategy {
   override readonly transportId = MESSAGE_BUS_TRANSPORT;
   private readonly eventHandlers: Registration[] = [];
+  /** The write-behind flush of each `beforeCommit` provider, made once. */
+  private readonly flushes = new WeakMap<WriteBehind, () => Promise<void>>();
 
   constructor(
     private readonly bus: MessageBus,
@@ -127,8 +129,14 @@ export class MessageBusServer extends Server implements CustomTransportStrategy 
       throw new Error(`${describeHandler('event', topic)} names a beforeCommit provider, but the transporter was created without a resolver`);
     }
     const provider = this.options.resolve(beforeCommit) as WriteBehind | undefined;
-    const flush = provider?.flush?.bind(provider);
-    return flush === undefined ? { group } : { group, beforeCommit: flush };
+    if (provider?.flush === undefined) return { group };
+    // One function per provider: the in-process bus flushes each distinct hook once per commit.
+    let flush = this.flushes.get(provider);
+    if (flush === undefined) {
+      flush = provider.flush.bind(provider);
+      this.flushes.set(provider, flush);
+    }
+    return { group, beforeCommit: flush };
   }
 
   /** A request: the handler's value (the last one, should it return an Observable) is the reply. */

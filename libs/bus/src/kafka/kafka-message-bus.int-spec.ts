@@ -6,7 +6,7 @@ import { type KafkaMock, startKafkaMock } from '../../../../test/tools/kafka-moc
 import { BusUnavailableError } from '../bus-errors';
 import { describeMessageBusConformance } from '../test-support/message-bus.conformance';
 import { delay, eventEnvelope, Inbox, markerOf, RecordingBusLogger, requestEnvelope } from '../test-support/message-envelope.factory';
-import { KafkaEndOffsets, type PartitionOffset } from './kafka-end-offsets';
+import { KafkaOffsetReader, type PartitionOffset } from './kafka-offset-reader';
 import { KafkaMessageBus, type KafkaMessageBusOptions } from './kafka-message-bus';
 
 /** A stand-in reply: the bus carries any JSON, and these tests only look at the marker. */
@@ -204,32 +204,49 @@ describe(KafkaMessageBus.name, () => {
     }
   });
 
-  it('reads the end offsets of every partition of several topics in one request per broker, as the admin API reads them topic by topic', async () => {
-    const kafka = new Kafka({ brokers: brokers(), clientId: 'bus-int-spec-ends', logLevel: logLevel.NOTHING });
+  it('reads end offsets of several topics, and a group\'s committed offsets, as the admin API reads them, through kafkajs\'s cluster client', async () => {
+    const kafka = new Kafka({ brokers: brokers(), clientId: 'bus-int-spec-offsets', logLevel: logLevel.NOTHING });
     const admin = kafka.admin();
     await admin.connect();
-    const batched = KafkaEndOffsets.create(kafka, admin);
+    const direct = KafkaOffsetReader.create(kafka, admin);
     // Without kafkajs's cluster client it falls back to the public API.
-    const fallback = KafkaEndOffsets.create({} as Kafka, admin);
+    const fallback = KafkaOffsetReader.create({} as Kafka, admin);
     try {
-      expect(batched.batched).toBe(true);
-      expect(fallback.batched).toBe(false);
-      await batched.connect();
-      const publisher = createBus({ consumeReplies: false });
-      await publisher.start();
-      await publisher.publish(TOPIC, eventEnvelope(TOPIC, { traceId: randomUUID() }));
-
+      expect(direct.direct).toBe(true);
+      expect(fallback.direct).toBe(false);
+      await direct.connect();
+      // A group that has committed: it reads the topic from the start (the mock has no DescribeGroups for admin.setOffsets).
+      const group = `offsets-${randomUUID()}`;
+      const groupId = `ringfence.${group}`;
+      const consumer = createBus({ consumeReplies: false });
+      consumer.subscribe(TOPIC, { group }, async () => undefined);
+      await consumer.start();
+      await consumer.publish(TOPIC, eventEnvelope(TOPIC, { traceId: randomUUID() }));
+      const ends = async (topic: string) => (await admin.fetchTopicOffsets(topic)).map(({ partition, high }) => ({ topic, partition, offset: Number(high) }));
+      const committedByAdmin = async () =>
+        (await admin.fetchOffsets({ groupId, topics })).flatMap(({ topic, partitions }) => partitions.map(({ partition, offset }) => ({ topic, partition, offset: Number(offset) })));
       const topics = [TOPIC, EventTopics.supplierUpdated];
+      const endsOfTopic = await ends(TOPIC);
+      // Compared once the group has committed everything, so the answers cannot differ by timing.
+      const committedAll = async () => {
+        const committed = await committedByAdmin();
+        return endsOfTopic.every(({ partition, offset }) => offset === 0 || committed.some((entry) => entry.topic === TOPIC && entry.partition === partition && entry.offset === offset));
+      };
+      await eventually(committedAll, DELIVERY_TIMEOUT_MS);
+
       const sorted = (offsets: PartitionOffset[]) => [...offsets].sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition);
-      const expected = (
-        await Promise.all(topics.map(async (topic) => (await admin.fetchTopicOffsets(topic)).map(({ partition, high }) => ({ topic, partition, offset: Number(high) }))))
-      ).flat();
-      expect(expected).toHaveLength(2 * PARTITIONS);
-      expect(expected.some(({ offset }) => offset > 0)).toBe(true);
-      expect(sorted(await batched.read(topics))).toEqual(sorted(expected));
-      expect(sorted(await fallback.read(topics))).toEqual(sorted(expected));
+      const allEnds = (await Promise.all(topics.map(ends))).flat();
+      expect(allEnds).toHaveLength(2 * PARTITIONS);
+      expect(allEnds.some(({ offset }) => offset > 0)).toBe(true);
+      expect(sorted(await direct.readEnds(topics))).toEqual(sorted(allEnds));
+      expect(sorted(await fallback.readEnds(topics))).toEqual(sorted(allEnds));
+
+      const committed = await committedByAdmin();
+      expect(committed.some(({ offset }) => offset > 0)).toBe(true);
+      expect(sorted(await direct.readCommitted(groupId, topics))).toEqual(sorted(committed));
+      expect(sorted(await fallback.readCommitted(groupId, topics))).toEqual(sorted(committed));
     } finally {
-      await batched.disconnect();
+      await direct.disconnect();
       await admin.disconnect();
     }
   });

@@ -30,7 +30,7 @@ import { DEFAULT_HANDLER_RETRY, deliverUntilHandled, type HandlerRetryOptions } 
 import type { EventHandler, MessageBus, ReadDependency, RequestOptions, RespondOptions, RpcHandler, SubscribeOptions } from '../message-bus';
 import { answerRequest, remoteErrorFrom } from '../rpc-failure';
 import { kafkaLogCreator } from './kafka-log-creator';
-import { KafkaEndOffsets } from './kafka-end-offsets';
+import { KafkaOffsetReader } from './kafka-offset-reader';
 import { KafkaReadBarrier } from './kafka-read-barrier';
 
 /** The headers the bus puts on Kafka records; other tools (and the warehouse) may read them. */
@@ -217,8 +217,8 @@ export class KafkaMessageBus implements MessageBus {
   private consumers: RunningConsumer[] = [];
   private producer: Producer | undefined;
   private admin: Admin | undefined;
-  /** Reads the end offsets for the read barrier; connected only when some responder uses it. */
-  private endOffsets: KafkaEndOffsets | undefined;
+  /** Reads end and committed offsets for the read barrier; connected only when some responder uses it. */
+  private offsetReader: KafkaOffsetReader | undefined;
   private readonly lifecycle = new BusLifecycle();
   private abort = new AbortController();
 
@@ -234,11 +234,8 @@ export class KafkaMessageBus implements MessageBus {
     this.startTimeoutMs = options.startTimeoutMs ?? 30_000;
     this.consumeReplies = options.consumeReplies ?? true;
     this.readBarrier = new KafkaReadBarrier({
-      readEnds: (topics) => this.connected(this.endOffsets).read(topics),
-      readCommitted: async (groupId, topics) =>
-        (await this.connected(this.admin).fetchOffsets({ groupId, topics: [...topics] })).flatMap(({ topic, partitions }) =>
-          partitions.map(({ partition, offset }) => ({ topic, partition, offset: Number(offset) })),
-        ),
+      readEnds: (topics) => this.connected(this.offsetReader).readEnds(topics),
+      readCommitted: (groupId, topics) => this.connected(this.offsetReader).readCommitted(groupId, topics),
       groupIdOf: (group) => `${this.groupIdPrefix}${group}`,
     });
     this.kafka = new Kafka({
@@ -363,10 +360,10 @@ export class KafkaMessageBus implements MessageBus {
     await producer.connect();
     await admin.connect();
     if (this.consistentWith.size > 0) {
-      const endOffsets = KafkaEndOffsets.create(this.kafka, admin);
-      this.endOffsets = endOffsets;
-      await endOffsets.connect();
-      if (!endOffsets.batched) this.logger.warn({}, 'kafkajs has no cluster client to batch end-offset reads; the read barrier reads them one topic at a time');
+      const offsetReader = KafkaOffsetReader.create(this.kafka, admin);
+      this.offsetReader = offsetReader;
+      await offsetReader.connect();
+      if (!offsetReader.direct) this.logger.warn({}, 'kafkajs has no cluster client to read offsets with; the read barrier uses the admin API, one topic at a time');
     }
     // start() gave up meanwhile and has already disconnected what existed.
     if (this.abort.signal.aborted) return;
@@ -620,10 +617,10 @@ export class KafkaMessageBus implements MessageBus {
     await Promise.all(consumers.map(({ consumer, groupId }) => consumer.disconnect().catch((error: unknown) => this.logger.warn({ groupId, err: error }, 'consumer did not disconnect cleanly'))));
     await this.producer?.disconnect().catch((error: unknown) => this.logger.warn({ err: error }, 'producer did not disconnect cleanly'));
     await this.admin?.disconnect().catch((error: unknown) => this.logger.warn({ err: error }, 'admin client did not disconnect cleanly'));
-    await this.endOffsets?.disconnect().catch((error: unknown) => this.logger.warn({ err: error }, 'end-offset reader did not disconnect cleanly'));
+    await this.offsetReader?.disconnect().catch((error: unknown) => this.logger.warn({ err: error }, 'offset reader did not disconnect cleanly'));
     this.producer = undefined;
     this.admin = undefined;
-    this.endOffsets = undefined;
+    this.offsetReader = undefined;
   }
 
   private connected<T>(client: T | undefined): T {

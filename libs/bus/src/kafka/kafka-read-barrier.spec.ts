@@ -1,4 +1,4 @@
-import type { PartitionOffset } from './kafka-end-offsets';
+import type { PartitionOffset } from './kafka-offset-reader';
 import { KafkaReadBarrier } from './kafka-read-barrier';
 
 const TOPIC = 'ringfence.ingest.customer.updated.v1';

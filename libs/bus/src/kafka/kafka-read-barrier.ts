@@ -1,5 +1,5 @@
 import type { ReadDependency } from '../message-bus';
-import type { PartitionOffset } from './kafka-end-offsets';
+import type { PartitionOffset } from './kafka-offset-reader';
 
 export interface KafkaReadBarrierOptions {
   /** The end offset (offset after the last record) of every partition of the topics. */

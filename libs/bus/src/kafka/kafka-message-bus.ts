@@ -360,10 +360,7 @@ export class KafkaMessageBus implements MessageBus {
     await producer.connect();
     await admin.connect();
     if (this.consistentWith.size > 0) {
-      const offsetReader = KafkaOffsetReader.create(this.kafka, admin);
-      this.offsetReader = offsetReader;
-      await offsetReader.connect();
-      if (!offsetReader.direct) this.logger.warn({}, 'kafkajs has no cluster client to read offsets with; the read barrier uses the admin API, one topic at a time');
+      this.offsetReader = new KafkaOffsetReader(admin);
     }
     // start() gave up meanwhile and has already disconnected what existed.
     if (this.abort.signal.aborted) return;
@@ -617,7 +614,6 @@ export class KafkaMessageBus implements MessageBus {
     await Promise.all(consumers.map(({ consumer, groupId }) => consumer.disconnect().catch((error: unknown) => this.logger.warn({ groupId, err: error }, 'consumer did not disconnect cleanly'))));
     await this.producer?.disconnect().catch((error: unknown) => this.logger.warn({ err: error }, 'producer did not disconnect cleanly'));
     await this.admin?.disconnect().catch((error: unknown) => this.logger.warn({ err: error }, 'admin client did not disconnect cleanly'));
-    await this.offsetReader?.disconnect().catch((error: unknown) => this.logger.warn({ err: error }, 'offset reader did not disconnect cleanly'));
     this.producer = undefined;
     this.admin = undefined;
     this.offsetReader = undefined;

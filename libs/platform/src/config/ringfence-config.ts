@@ -72,6 +72,10 @@ class EnvironmentVariables {
 
   @Transform(toInt) @IsInt() @Min(10) @Max(60_000) REQUEST_TIMEOUT_MS!: number;
 
+  @Transform(toInt) @IsInt() @Min(0) @Max(60_000) MAX_EVENT_LOOP_DELAY_MS!: number;
+
+  @Transform(toInt) @IsInt() @Min(0) @Max(1_000_000) MAX_IN_FLIGHT_REQUESTS!: number;
+
   @Transform(toInt) @IsInt() @Min(1) @Max(10_000) KAFKA_CONSUMER_MAX_WAIT_MS!: number;
 
   @Transform(toInt) @IsInt() @Min(1) ACCOUNT_RATE_LIMIT_PER_MINUTE!: number;
@@ -106,6 +110,13 @@ export interface RingfenceConfig {
    * review or report under load is better answered late than refused after it was stored.
    */
   requestTimeoutMs: number;
+  /**
+   * Load shedding: while the event loop's mean delay over the last 200 ms exceeds this, new API
+   * requests get 503 (nothing accepted, `Retry-After: 1`) before their body is read. 0 turns it off.
+   */
+  maxEventLoopDelayMs: number;
+  /** Load shedding: API requests in the process at once; past it, 503 before the body is read. 0 turns it off. */
+  maxInFlightRequests: number;
   accountRateLimitPerMinute: number;
   customerRateLimitPerMinute: number;
 }
@@ -133,6 +144,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: ConfigDefaults): Ri
     BODY_LIMIT_BYTES: String(1024 * 1024),
     RPC_TIMEOUT_MS: '500',
     REQUEST_TIMEOUT_MS: '5000',
+    MAX_EVENT_LOOP_DELAY_MS: '1000',
+    MAX_IN_FLIGHT_REQUESTS: '256',
     KAFKA_CONSUMER_MAX_WAIT_MS: '100',
     ACCOUNT_RATE_LIMIT_PER_MINUTE: '60000',
     CUSTOMER_RATE_LIMIT_PER_MINUTE: '50',
@@ -167,6 +180,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: ConfigDefaults): Ri
     bodyLimitBytes: parsed.BODY_LIMIT_BYTES,
     rpcTimeoutMs: parsed.RPC_TIMEOUT_MS,
     requestTimeoutMs: parsed.REQUEST_TIMEOUT_MS,
+    maxEventLoopDelayMs: parsed.MAX_EVENT_LOOP_DELAY_MS,
+    maxInFlightRequests: parsed.MAX_IN_FLIGHT_REQUESTS,
     accountRateLimitPerMinute: parsed.ACCOUNT_RATE_LIMIT_PER_MINUTE,
     customerRateLimitPerMinute: parsed.CUSTOMER_RATE_LIMIT_PER_MINUTE,
   };

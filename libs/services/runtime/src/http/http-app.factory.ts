@@ -10,6 +10,7 @@ import { MAX_JSON_DEPTH, exceedsJsonDepth } from './json-depth';
 import { RequestLogController } from '../logging/request-log.controller';
 import { httpRequestDuration } from '../metrics/metrics';
 import { EnvelopeExceptionFilter, UNSUPPORTED_MEDIA_TYPE_MESSAGE } from './envelope-exception.filter';
+import { registerLoadShedding } from './load-shedding';
 import { RouteTable } from './route-table';
 import { unstorableTextProblems } from './storable-text';
 import { StrictValidationPipe } from './strict-validation.pipe';
@@ -91,6 +92,7 @@ export async function createHttpApp(module: unknown, options: HttpAppOptions): P
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('x-trace-id', request.id);
   });
+  registerLoadShedding(fastify, { maxInFlight: config.maxInFlightRequests, maxEventLoopDelayMs: config.maxEventLoopDelayMs });
   // Refused before anything walks the body: validation and transformation recurse, and a body
   // nested thousands of levels deep inside an open object would exhaust the stack (a 500).
   // Then text that PostgreSQL cannot store (a NUL, a lone surrogate) in any path parameter, query

@@ -112,7 +112,8 @@ export interface RingfenceConfig {
   requestTimeoutMs: number;
   /**
    * Load shedding: while the event loop's mean delay over the last 200 ms exceeds this, new API
-   * requests get 503 (nothing accepted, `Retry-After: 1`) before their body is read. 0 turns it off.
+   * requests get 503 (nothing accepted, `Retry-After: 1`) before their body is read. 0 (the
+   * default) turns it off.
    */
   maxEventLoopDelayMs: number;
   /** Load shedding: API requests in the process at once; past it, 503 before the body is read. 0 turns it off. */
@@ -144,7 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: ConfigDefaults): Ri
     BODY_LIMIT_BYTES: String(1024 * 1024),
     RPC_TIMEOUT_MS: '500',
     REQUEST_TIMEOUT_MS: '5000',
-    MAX_EVENT_LOOP_DELAY_MS: '1000',
+    MAX_EVENT_LOOP_DELAY_MS: '0',
     MAX_IN_FLIGHT_REQUESTS: '256',
     KAFKA_CONSUMER_MAX_WAIT_MS: '100',
     ACCOUNT_RATE_LIMIT_PER_MINUTE: '60000',

@@ -20,10 +20,10 @@ import {
 import { PERSISTENCE_ENTITIES, PERSISTENCE_MIGRATIONS } from './persistence.schema';
 
 /**
- * How long a query may wait for a connection, or for another connection's open transaction on
- * the embedded database's single session. Only a query issued outside a transaction's own
- * manager while that transaction is open can wait this long (it would deadlock); the timeout
- * turns that bug into an error instead of a hang.
+ * How long a query may wait for a connection, and how long a transaction on the embedded
+ * database may sit idle while other connections wait before it is rolled back and its
+ * connection ended (a query issued outside a transaction's own manager while that transaction
+ * is open would otherwise deadlock, and a client that died inside one would stop the database).
  */
 const EMBEDDED_SESSION_WAIT_MS = 10_000;
 

@@ -13,9 +13,13 @@ import type { ProtocolExecutor } from './pglite-statement-batcher';
  * Batches run one after another in arrival order, without waiting for the main thread between
  * them. A batch that leaves a transaction open (its ReadyForQuery status is not 'I') makes its
  * session the owner: other sessions' batches wait until the owner's transaction ends, so a
- * transaction never sees another session's statements. A batch that waited longer than
- * ownerWaitMs for another session's transaction fails instead of hanging (a caller that queries
- * outside its own transaction while holding it would otherwise wait forever).
+ * transaction never sees another session's statements.
+ *
+ * An owner that sends nothing for ownerWaitMs while other sessions wait has its transaction
+ * rolled back and its session ended, as PostgreSQL's idle_in_transaction_session_timeout does:
+ * its later batches fail, and the others run. Without it, a client that died inside a
+ * transaction, or a caller that queries outside its own transaction while holding it, would
+ * stop every statement of the process for good.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -26,10 +30,14 @@ const IDLE = 0x49;
 /** The transaction status of the batch's last ReadyForQuery, when it ends with one. */
 const transactionStatus = (bytes) =>
   bytes.length >= 6 && bytes[bytes.length - 6] === READY_FOR_QUERY ? bytes[bytes.length - 1] : undefined;
+// A simple-query ROLLBACK: type 'Q', the length (itself and the text), the text, NUL.
+const ROLLBACK = Buffer.concat([Buffer.from([0x51, 0, 0, 0, 13]), Buffer.from('ROLLBACK\\0', 'latin1')]);
 PGlite.create(workerData.dataDir).then(
   (db) => {
     const waiting = [];
+    const ended = new Set();
     let owner = null;
+    let ownerActiveAt = 0;
     let running = false;
     let closing = false;
     const run = async () => {
@@ -39,10 +47,15 @@ PGlite.create(workerData.dataDir).then(
         const index = owner === null ? (waiting.length > 0 ? 0 : -1) : waiting.findIndex((batch) => batch.session === owner);
         if (index < 0) break;
         const [batch] = waiting.splice(index, 1);
+        if (ended.has(batch.session)) {
+          parentPort.postMessage({ type: 'failed', id: batch.id, message: 'this session was ended: its transaction sat idle for ' + workerData.ownerWaitMs + ' ms while other sessions waited, and was rolled back' });
+          continue;
+        }
         try {
           const answer = (await db.execProtocolRaw(batch.bytes)).slice();
           const status = transactionStatus(answer);
           if (status !== undefined) owner = status === IDLE ? null : batch.session;
+          ownerActiveAt = Date.now();
           parentPort.postMessage({ type: 'answer', id: batch.id, bytes: answer }, [answer.buffer]);
         } catch (error) {
           parentPort.postMessage({ type: 'failed', id: batch.id, message: describe(error) });
@@ -55,16 +68,22 @@ PGlite.create(workerData.dataDir).then(
       await db.close().catch(() => undefined);
       parentPort.postMessage({ type: 'closed' });
     };
-    setInterval(() => {
-      if (owner === null) return;
+    const endIdleOwner = async () => {
       const now = Date.now();
-      for (let index = waiting.length - 1; index >= 0; index -= 1) {
-        const batch = waiting[index];
-        if (batch.session === owner || now - batch.at < workerData.ownerWaitMs) continue;
-        waiting.splice(index, 1);
-        parentPort.postMessage({ type: 'failed', id: batch.id, message: "waited " + workerData.ownerWaitMs + " ms for another session's transaction on the embedded database" });
+      if (running || owner === null || now - ownerActiveAt < workerData.ownerWaitMs) return;
+      if (!waiting.some((batch) => batch.session !== owner && now - batch.at >= workerData.ownerWaitMs)) return;
+      running = true;
+      try {
+        await db.execProtocolRaw(ROLLBACK);
+      } catch {
+        // Nothing to roll back any more: the session is ended all the same.
       }
-    }, 1000).unref();
+      ended.add(owner);
+      owner = null;
+      running = false;
+      void run();
+    };
+    setInterval(() => void endIdleOwner(), Math.max(50, Math.floor(workerData.ownerWaitMs / 4))).unref();
     parentPort.postMessage({ type: 'ready' });
     parentPort.on('message', (message) => {
       if (message.type === 'close') {

@@ -1,0 +1,58 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { serialize } from 'pg-protocol';
+import type { BackendMessage } from 'pg-protocol/dist/messages';
+import { EMBEDDED_OPEN_TIMEOUT_MS, makeTempDataDir } from '../test-support/test-databases';
+import { PGliteWorkerDatabase } from './pglite-worker-database';
+
+const OWNER_WAIT_MS = 300;
+
+/** The rows' first column and the transaction status of a simple query's answer. */
+function outcome(messages: BackendMessage[]) {
+  const rows = messages.filter((message) => message.name === 'dataRow').map((message) => (message as unknown as { fields: string[] }).fields[0]);
+  const ready = messages.find((message) => message.name === 'readyForQuery') as unknown as { status: string } | undefined;
+  return { rows, status: ready?.status };
+}
+
+describe(PGliteWorkerDatabase.name, () => {
+  let directory: string;
+  let database: PGliteWorkerDatabase;
+
+  beforeAll(async () => {
+    directory = await makeTempDataDir();
+    database = new PGliteWorkerDatabase(join(directory, 'pgdata'), OWNER_WAIT_MS);
+    await database.waitReady;
+  }, EMBEDDED_OPEN_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await database.close();
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it("ends a transaction left idle while another session waits: the waiting statement runs, the idle session's next one fails", async () => {
+    const idle = database.openSession();
+    const other = database.openSession();
+    expect(outcome(await idle.execProtocolStream(serialize.query('BEGIN'), { throwOnError: false })).status).toBe('T');
+
+    const started = Date.now();
+    const waited = outcome(await other.execProtocolStream(serialize.query('SELECT 1'), { throwOnError: false }));
+    expect(waited).toEqual({ rows: ['1'], status: 'I' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(OWNER_WAIT_MS - 20);
+
+    await expect(idle.execProtocolStream(serialize.query('SELECT 2'), { throwOnError: false })).rejects.toThrow(/this session was ended/);
+    expect(outcome(await database.openSession().execProtocolStream(serialize.query('SELECT 3'), { throwOnError: false })).rows).toEqual(['3']);
+  });
+
+  it('keeps a transaction whose session stays busy, and runs the others after it', async () => {
+    const busy = database.openSession();
+    const other = database.openSession();
+    await busy.execProtocolStream(serialize.query('BEGIN'), { throwOnError: false });
+    const waiting = other.execProtocolStream(serialize.query('SELECT 10'), { throwOnError: false });
+    for (let index = 0; index < 6; index += 1) {
+      await new Promise((resolve) => setTimeout(resolve, OWNER_WAIT_MS / 3));
+      expect(outcome(await busy.execProtocolStream(serialize.query(`SELECT ${index}`), { throwOnError: false })).status).toBe('T');
+    }
+    expect(outcome(await busy.execProtocolStream(serialize.query('COMMIT'), { throwOnError: false })).status).toBe('I');
+    expect(outcome(await waiting).rows).toEqual(['10']);
+  });
+});

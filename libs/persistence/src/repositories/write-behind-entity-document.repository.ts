@@ -19,7 +19,7 @@ export interface WriteBehindOptions {
   keyPageSize?: number;
 }
 
-/** Where loading the stored keys stands, for `/health` details and the start-up log. */
+/** Where loading the stored keys stands, for the start-up log and tests. */
 export type StoredKeysState = { state: 'loading'; keys: number } | { state: 'loaded'; keys: number; seconds: number } | { state: 'failed'; error: unknown };
 
 /**

@@ -69,7 +69,7 @@ export class TypeOrmGraphStore implements GraphStore {
     // tables' upserts become one statement of data-modifying CTEs. A transaction would hold the
     // embedded database's one session across a round trip per statement, and every other
     // statement (event-log appends, document reads) would queue behind it.
-    if (plainStatements !== undefined && plainStatements.length <= MAX_COMBINED_STATEMENTS) {
+    if (plainStatements !== undefined && oneChunkPerTable(plainStatements)) {
       const combined = combineStatements(plainStatements);
       await queryRows(this.dataSource, combined.sql, combined.parameters);
       return;
@@ -276,8 +276,10 @@ function writeStatements(scope: GraphScope, rows: GraphWriteRows): Statement[] {
   return statements;
 }
 
-/** At most one chunk of every table: more goes through a transaction, statement by statement. */
-const MAX_COMBINED_STATEMENTS = 8;
+/** Whether no table needs two chunks: only then are the upserts combined into one statement. */
+function oneChunkPerTable(statements: readonly Statement[]): boolean {
+  return new Set(statements.map((statement) => statement.sql)).size === statements.length;
+}
 
 /**
  * Upserts of different tables as one statement: each but the last in a data-modifying CTE

@@ -93,7 +93,7 @@ describe('embedded mode: acknowledged writes survive kill -9 (crash durability)'
     agent = new Agent({ keepAlive: true, maxSockets: CLIENTS, ca: readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8') });
   }
 
-  /** Readiness answers 200 once the graph index is rebuilt and the bus runs. */
+  /** Readiness answers 200 once the graph index is rebuilt and the bus runs: a process start, polled (no request can await it). */
   async function waitUntilReady(child: ChildService): Promise<void> {
     const deadline = Date.now() + 60_000;
     for (;;) {

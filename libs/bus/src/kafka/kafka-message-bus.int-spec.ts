@@ -196,6 +196,7 @@ describe(KafkaMessageBus.name, () => {
       });
       await consumer.start();
 
+      // Polled: delivery to a consumer group is asynchronous by design (no request answers it).
       await eventually(async () => committedAtLast !== undefined, DELIVERY_TIMEOUT_MS);
       // Everything before the last event was committed while the last was still being handled.
       expect(committedAtLast).toBe(lastOffset);
@@ -222,7 +223,8 @@ describe(KafkaMessageBus.name, () => {
         (await admin.fetchOffsets({ groupId, topics })).flatMap(({ topic, partitions }) => partitions.map(({ partition, offset }) => ({ topic, partition, offset: Number(offset) })));
       const topics = [TOPIC, EventTopics.supplierUpdated];
       const endsOfTopic = await ends(TOPIC);
-      // Compared once the group has committed everything, so the answers cannot differ by timing.
+      // Compared once the group has committed everything, so the answers cannot differ by timing;
+      // polled because a group's consumption and commits are asynchronous by design.
       const committedAll = async () => {
         const committed = await committedByAdmin();
         return endsOfTopic.every(({ partition, offset }) => offset === 0 || committed.some((entry) => entry.topic === TOPIC && entry.partition === partition && entry.offset === offset));

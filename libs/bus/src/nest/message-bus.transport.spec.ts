@@ -296,6 +296,10 @@ describe('MessageBusServer and MessageBusClient', () => {
   });
 });
 
+/**
+ * Polls the event log's record of offset commits: commits run beside the handlers, at most once
+ * per interval, asynchronous by design; no request's answer depends on them.
+ */
 async function waitUntil(condition: () => boolean, timeoutMs = 2000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {

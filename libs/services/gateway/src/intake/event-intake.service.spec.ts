@@ -71,7 +71,8 @@ describe(EventIntake.name, () => {
       warnings: [{ class: 'degraded', help: '/docs/api#warning-degraded', msg: expect.stringContaining('scoring did not answer within 50 ms') }],
     });
     expect(log.events.map((event) => event.topic)).toEqual([EventTopics.customerUpdated, EventTopics.customerScored]);
-    // Scoring's late answer is dropped: the feed keeps the one decision that was answered.
+    // Scoring's late answer is dropped: the feed keeps the one decision that was answered. The
+    // wait gives that late answer (asynchronous by design: nobody awaits it) time to arrive.
     await new Promise((resolve) => setTimeout(resolve, 250));
     expect(log.events.filter((event) => event.topic === EventTopics.customerScored)).toHaveLength(1);
     expect(log.events[1].envelope.payload).toMatchObject({ recommendation: { source: 'RINGFENCE', score: 0 } });

@@ -79,6 +79,7 @@ describe('load shedding', () => {
     try {
       const first = post();
       const second = post();
+      // Polled: the requests reach the handler over the network, asynchronously.
       while (held.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
 
       const refused = await post();
@@ -91,6 +92,7 @@ describe('load shedding', () => {
       held.shift()?.();
       expect((await first).status).toBe(200);
       const third = post();
+      // Polled: the requests reach the handler over the network, asynchronously.
       while (held.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
       held.splice(0).forEach((release) => release());
       expect((await second).status).toBe(200);

@@ -11,6 +11,7 @@ export * from './messages/lookup-indicators.message';
 export * from './messages/labelling.message';
 export * from './messages/label-updated.event';
 export * from './messages/graph.messages';
+export * from './messages/owner-queries.message';
 export * from './http/shared/location.dto';
 export * from './http/shared/device.dto';
 export * from './http/shared/tags';

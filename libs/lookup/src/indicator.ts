@@ -1,12 +1,7 @@
-import type { Environment } from '@ringfence/contracts';
+import type { Environment, IndicatorKind } from '@ringfence/contracts';
 
-/**
- * The kinds of known-fraud indicator. The names are the request's: the GET query parameters
- * and the keys of the answers (`paymentMethod` is stored as whichever one of its identifiers
- * was sent).
- */
-export const INDICATOR_KINDS = ['email', 'telephone', 'ipAddress', 'instrumentId', 'payerId', 'bankId'] as const;
-export type IndicatorKind = (typeof INDICATOR_KINDS)[number];
+// The kinds are the contracts' (scoring's evidence question names them too).
+export { INDICATOR_KINDS, type IndicatorKind } from '@ringfence/contracts';
 
 /** One indicator, its value normalised (see `normalise-indicator.ts`). */
 export interface IndicatorRef {

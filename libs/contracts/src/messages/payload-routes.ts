@@ -160,7 +160,7 @@ export const ENTITY_INGEST_TOPICS: readonly EntityIngestTopic[] = PAYLOAD_ROUTE_
  * subscribe with exactly these groups and topics (their specs check it).
  */
 export const StateGroups = {
-  /** Entity documents (ingestion): what scoring reads for stored fields and warnings. */
+  /** Entity documents (ingestion): what its entity reads answer from (scoring's stored fields and warnings). */
   ingestion: { group: 'ingestion', topics: ENTITY_INGEST_TOPICS },
   /** The graph index: what connect, the voucher check and network features read. */
   graph: { group: 'graph', topics: [...ENTITY_INGEST_TOPICS, EventTopics.customerLabelUpdated] },

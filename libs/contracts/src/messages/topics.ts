@@ -34,6 +34,14 @@ import type {
   ReadLookupIndicatorsReply,
   ReadLookupIndicatorsRequest,
 } from './lookup-indicators.message';
+import type {
+  CheckpointEvidenceReply,
+  CheckpointEvidenceRequest,
+  ReadCurrentLabelsReply,
+  ReadCurrentLabelsRequest,
+  ReadEntityDocumentsReply,
+  ReadEntityDocumentsRequest,
+} from './owner-queries.message';
 import type { ApplyLabelReply, ApplyLabelRequest, ReadLabelsReply, ReadLabelsRequest } from './labelling.message';
 import type { LabelUpdatedEvent } from './label-updated.event';
 import type {
@@ -87,6 +95,9 @@ export const RpcTopics = {
   graphConnect: 'ringfence.rpc.graph.connect.v1',
   graphVoucherUses: 'ringfence.rpc.graph.voucher-uses.v1',
   graphNetworkFeatures: 'ringfence.rpc.graph.network-features.v1',
+  readEntityDocuments: 'ringfence.rpc.ingestion.read-entity-documents.v1',
+  readCurrentLabels: 'ringfence.rpc.labelling.read-current-labels.v1',
+  checkpointEvidence: 'ringfence.rpc.lookup.checkpoint-evidence.v1',
 } as const;
 
 /** The request topics of the checkpoints, answered by scoring. */
@@ -144,6 +155,9 @@ export interface RpcTopicMap {
   [RpcTopics.graphConnect]: { request: GraphConnectRequest; reply: GraphConnectReply };
   [RpcTopics.graphVoucherUses]: { request: GraphVoucherUsesRequest; reply: GraphVoucherUsesReply };
   [RpcTopics.graphNetworkFeatures]: { request: GraphNetworkFeaturesRequest; reply: GraphNetworkFeaturesReply };
+  [RpcTopics.readEntityDocuments]: { request: ReadEntityDocumentsRequest; reply: ReadEntityDocumentsReply };
+  [RpcTopics.readCurrentLabels]: { request: ReadCurrentLabelsRequest; reply: ReadCurrentLabelsReply };
+  [RpcTopics.checkpointEvidence]: { request: CheckpointEvidenceRequest; reply: CheckpointEvidenceReply };
 }
 
 /** Every topic the service uses, for pre-creating them on a broker without CreateTopics. */

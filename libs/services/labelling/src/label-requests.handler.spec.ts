@@ -85,13 +85,25 @@ async function setup() {
 const applyLabel = (overrides: Partial<ApplyLabelRequest> = {}) => ({ subjectKind: 'customer', subjectId: 'cus-1', review: 'FRAUDSTER', ...overrides });
 
 describe(LabelRequestsHandler.name, () => {
-  it('answers both labelling topics in the labelling group', async () => {
+  it('answers the labelling topics in the labelling group', async () => {
     const { responders } = await setup();
 
     expect([...responders].map(([topic, { group }]) => [topic, group])).toEqual([
       [RpcTopics.applyLabel, 'labelling'],
       [RpcTopics.readLabels, 'labelling'],
+      [RpcTopics.readCurrentLabels, 'labelling'],
     ]);
+  });
+
+  it('answers scoring’s read of the current labels with the review just applied, and no history', async () => {
+    const { request } = await setup();
+    await request(RpcTopics.applyLabel, applyLabel({ review: 'GENUINE' }));
+    const { eventTime } = (await request(RpcTopics.applyLabel, applyLabel({ comment: 'ring' }))) as { eventTime: number };
+
+    const reply = await request(RpcTopics.readCurrentLabels, { subjectKind: 'customer', subjectId: 'cus-1' });
+
+    expect(reply).toEqual({ labels: { PAYMENT_FRAUD: { review: 'FRAUDSTER', eventTime, reviewer: null, comment: 'ring' } } });
+    expect(await request(RpcTopics.readCurrentLabels, { subjectKind: 'customer', subjectId: 'cus-2' })).toEqual({ labels: {} });
   });
 
   it('stores the review, answers its eventTime and publishes the label event of the subject kind', async () => {

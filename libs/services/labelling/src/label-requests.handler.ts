@@ -8,6 +8,8 @@ import {
   EventTopics,
   type LabelSubjectKind,
   type MessageEnvelope,
+  ReadCurrentLabelsRequest,
+  type ReadCurrentLabelsReply,
   type ReadLabelsReply,
   ReadLabelsRequest,
   RpcTopics,
@@ -29,7 +31,9 @@ function subjectOf({ accountId, environment, payload }: MessageEnvelope<ReadLabe
 
 /**
  * Answers the labelling requests (group `labelling`): applies a review, then publishes the
- * label event the graph and scoring consume; reads a subject's labels and audit log. The
+ * label event the graph consumes; reads a subject's labels and audit log, or (for scoring, at
+ * every checkpoint) only its current labels. A review is stored before it is answered, so a
+ * read needs no barrier to see every review answered before it. The
  * account's settings are read at each request, so an operator's change applies at once.
  */
 @MessageBusController()
@@ -38,7 +42,7 @@ export class LabelRequestsHandler {
 
   constructor(
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
-    @Inject(LABEL_REPOSITORY) labels: LabelRepository,
+    @Inject(LABEL_REPOSITORY) private readonly labels: LabelRepository,
     @Inject(ACCOUNT_REPOSITORY) private readonly accounts: AccountRepository,
   ) {
     this.labelling = new Labelling(labels);
@@ -52,6 +56,11 @@ export class LabelRequestsHandler {
   @MessagePattern(RpcTopics.readLabels, LABELLING)
   readLabels(@Payload() message: MessageEnvelope<unknown>): Promise<ReadLabelsReply> {
     return validatedRequestHandler(ReadLabelsRequest, (valid) => this.read(valid))(message);
+  }
+
+  @MessagePattern(RpcTopics.readCurrentLabels, LABELLING)
+  readCurrentLabels(@Payload() message: MessageEnvelope<unknown>): Promise<ReadCurrentLabelsReply> {
+    return validatedRequestHandler(ReadCurrentLabelsRequest, (valid) => this.readCurrent(valid))(message);
   }
 
   /**
@@ -76,5 +85,9 @@ export class LabelRequestsHandler {
   async read(message: MessageEnvelope<ReadLabelsRequest>): Promise<ReadLabelsReply> {
     const { current, history } = await this.labelling.read(subjectOf(message));
     return { labels: current, history };
+  }
+
+  async readCurrent({ accountId, environment, payload }: MessageEnvelope<ReadCurrentLabelsRequest>): Promise<ReadCurrentLabelsReply> {
+    return { labels: await this.labels.currentLabels(accountId, environment, payload.subjectKind, payload.subjectId) };
   }
 }

@@ -4,6 +4,8 @@ import { type MessageBus, MessageBusController, type MessagePatternExtras } from
 import {
   AddLookupIndicatorsRequest,
   type AddLookupIndicatorsReply,
+  CheckpointEvidenceRequest,
+  type CheckpointEvidenceReply,
   DeleteLookupIndicatorsRequest,
   type DeleteLookupIndicatorsReply,
   EventTopics,
@@ -22,7 +24,9 @@ const LOOKUP: MessagePatternExtras = { group: 'lookup' };
 const tenantOf = ({ accountId, environment }: MessageEnvelope<unknown>): LookupTenant => ({ accountId, environment });
 
 /**
- * Answers the lookup requests (group `lookup`): add, read and delete known-fraud indicators.
+ * Answers the lookup requests (group `lookup`): add, read and delete known-fraud indicators,
+ * and scoring's question at every checkpoint (which of its values carry evidence). Additions
+ * and deletions are stored before they are answered, so a read needs no barrier.
  * Additions and deletions are stored first and then published on the warehouse feed, so the
  * feed never carries what is not stored; if the publish fails the request fails (503) and the
  * client's retry stores nothing twice (evidence is identified) and publishes again.
@@ -33,7 +37,7 @@ export class LookupIndicatorsHandler {
 
   constructor(
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
-    @Inject(LOOKUP_INDICATOR_REPOSITORY) repository: LookupIndicatorRepository,
+    @Inject(LOOKUP_INDICATOR_REPOSITORY) private readonly repository: LookupIndicatorRepository,
   ) {
     this.lookup = new LookupIndicators(repository);
   }
@@ -51,6 +55,16 @@ export class LookupIndicatorsHandler {
   @MessagePattern(RpcTopics.deleteLookupIndicators, LOOKUP)
   deleteIndicators(@Payload() message: MessageEnvelope<unknown>): Promise<DeleteLookupIndicatorsReply> {
     return validatedRequestHandler(DeleteLookupIndicatorsRequest, (valid) => this.delete(valid))(message);
+  }
+
+  @MessagePattern(RpcTopics.checkpointEvidence, LOOKUP)
+  answerCheckpointEvidence(@Payload() message: MessageEnvelope<unknown>): Promise<CheckpointEvidenceReply> {
+    return validatedRequestHandler(CheckpointEvidenceRequest, (valid) => this.checkpointEvidence(valid))(message);
+  }
+
+  async checkpointEvidence(message: MessageEnvelope<CheckpointEvidenceRequest>): Promise<CheckpointEvidenceReply> {
+    const { limitIndustry, ...values } = message.payload;
+    return { evidence: await this.repository.checkpointEvidence(tenantOf(message), values, { limitIndustry }) };
   }
 
   async add(message: MessageEnvelope<AddLookupIndicatorsRequest>): Promise<AddLookupIndicatorsReply> {

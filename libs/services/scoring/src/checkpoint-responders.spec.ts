@@ -1,7 +1,7 @@
 import type { INestMicroservice } from '@nestjs/common';
 import type { MessageBus, RespondOptions, SubscribeOptions } from '@ringfence/bus';
 import { startBusControllers } from '@ringfence/bus/testing';
-import { EventTopics, type MessageEnvelope, RpcTopics, StateGroups } from '@ringfence/contracts';
+import { EventTopics, type MessageEnvelope, RpcTopics } from '@ringfence/contracts';
 import { MESSAGE_BUS, ROOT_LOGGER } from '@ringfence/service-runtime';
 import { CHECKPOINT_DEFINITIONS } from './checkpoint-definitions';
 import { CheckpointResponders } from './checkpoint-responders';
@@ -59,11 +59,11 @@ async function setup() {
 }
 
 describe(CheckpointResponders.name, () => {
-  it('answers every checkpoint topic in the scoring group, once ingestion has handled the account’s earlier events', async () => {
+  it('answers every checkpoint topic in the scoring group, with no barrier of its own (the owners it asks wait for their consumers)', async () => {
     const { responders } = await setup();
 
     expect([...responders.keys()].sort()).toEqual(CHECKPOINT_DEFINITIONS.map((definition) => definition.rpcTopic).sort());
-    for (const { options } of responders.values()) expect(options).toEqual({ group: 'scoring', consistentWith: [StateGroups.ingestion] });
+    for (const { options } of responders.values()) expect(options).toEqual({ group: 'scoring' });
   });
 
   it('consumes the transaction updates in the scoring group', async () => {

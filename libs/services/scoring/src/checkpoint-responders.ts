@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Ctx, EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
 import { type EventPatternExtras, type MessageBus, MessageBusContext, MessageBusController, type MessagePatternExtras } from '@ringfence/bus';
-import { EventTopics, type MessageEnvelope, StateGroups, TransactionUpdatedEvent } from '@ringfence/contracts';
+import { EventTopics, type MessageEnvelope, TransactionUpdatedEvent } from '@ringfence/contracts';
 import { type Logger, newEventId } from '@ringfence/platform';
 import { MESSAGE_BUS, ROOT_LOGGER, validatedEventHandler, validatedRequestHandler } from '@ringfence/service-runtime';
 import type { CheckpointDefinition } from './checkpoint-definition';
@@ -11,8 +11,11 @@ import { CheckpointScorer } from './checkpoint-scorer';
 const DEFINITIONS = CHECKPOINT_DEFINITIONS as readonly CheckpointDefinition[];
 const DEFINITION_BY_TOPIC = new Map<string, CheckpointDefinition>(DEFINITIONS.map((definition) => [definition.rpcTopic, definition]));
 
-/** Scoring reads the entity store that ingestion keeps; the graph's state has its own barrier. */
-const CHECKPOINT_REQUESTS: MessagePatternExtras = { group: 'scoring', consistentWith: [StateGroups.ingestion] };
+/**
+ * Scoring keeps no state fed by topics: what it reads, it asks of the owners (`CheckpointFacts`,
+ * the graph), and each owner's answer waits for its own consumers. So its requests need no barrier.
+ */
+const CHECKPOINT_REQUESTS: MessagePatternExtras = { group: 'scoring' };
 const SCORING: EventPatternExtras = { group: 'scoring' };
 
 /**

@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ACCOUNT_REPOSITORY, type AccountRepository, type AccountSettings, voucherCheckPolicy, voucherCheckRecommendation } from '@ringfence/accounts';
 import type { MessageBus } from '@ringfence/bus';
 import {
-  type Environment,
   type GraphNetworkFeaturesReply,
   type MessageEnvelope,
   type CheckpointRecommendation,
@@ -15,16 +14,8 @@ import {
   warningHelpUrl,
   toWireJson,
 } from '@ringfence/contracts';
-import {
-  ENTITY_DOCUMENT_REPOSITORY,
-  type EntityDocument,
-  type EntityDocumentRepository,
-  type EntityUpdate,
-  hasUnforgivenChargeback,
-  mergeDocument,
-} from '@ringfence/entities';
-import { LABEL_REPOSITORY, type LabelRepository } from '@ringfence/labels';
-import { LOOKUP_INDICATOR_REPOSITORY, type LookupIndicatorRepository, checkpointLookup, checkpointLookupPolicy } from '@ringfence/lookup';
+import { type EntityDocument, type EntityUpdate, hasUnforgivenChargeback, mergeDocument } from '@ringfence/entities';
+import { checkpointLookup, checkpointLookupPolicy } from '@ringfence/lookup';
 import { type Logger, type RingfenceConfig, newEventId, prefixedId } from '@ringfence/platform';
 import {
   DEFAULT_THRESHOLDS,
@@ -37,6 +28,7 @@ import {
 } from '@ringfence/scoring-engine';
 import { MESSAGE_BUS, RINGFENCE_CONFIG, ROOT_LOGGER, recommendationsGiven } from '@ringfence/service-runtime';
 import type { CheckpointDefinition, CheckpointSubject, EntityReference } from './checkpoint-definition';
+import { CheckpointFacts } from './checkpoint-facts';
 import { indicatorsOf } from './payload-indicators';
 
 const WARNING_CLASSES: Record<EntityReference['kind'], WarningClass> = {
@@ -69,9 +61,7 @@ interface GraphAnswer {
 export class CheckpointScorer {
   constructor(
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
-    @Inject(ENTITY_DOCUMENT_REPOSITORY) private readonly documents: EntityDocumentRepository,
-    @Inject(LABEL_REPOSITORY) private readonly labels: LabelRepository,
-    @Inject(LOOKUP_INDICATOR_REPOSITORY) private readonly indicators: LookupIndicatorRepository,
+    private readonly facts: CheckpointFacts,
     @Inject(ACCOUNT_REPOSITORY) private readonly accounts: AccountRepository,
     @Inject(RINGFENCE_CONFIG) private readonly config: RingfenceConfig,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
@@ -85,26 +75,25 @@ export class CheckpointScorer {
     definition: CheckpointDefinition<R>,
     message: MessageEnvelope<RpcTopicMap[R]['request']>,
   ): Promise<RpcTopicMap[R]['reply']> {
-    const { accountId, environment, payload } = message;
+    const { accountId, payload } = message;
     const timestamp = (payload as { timestamp: number }).timestamp;
     const subject = definition.subject(payload);
     // Generic walks over the payload read its wire form (open objects as the client sent them).
     const json = toWireJson(payload);
     const updates = definition.updates(json);
+    const references = definition.references(payload);
     const settingsRead = this.settingsOf(accountId);
-    const [stored, labels, warnings, settings, graph] = await Promise.all([
-      this.documents.find({ accountId, environment, kind: subject.kind, entityId: subject.id }),
-      this.labels.currentLabels(accountId, environment, subject.kind, subject.id),
-      this.warnings(accountId, environment, definition.references(payload)),
+    const [entities, labels, settings, graph] = await Promise.all([
+      this.facts.entities(message, subject, references),
+      this.facts.currentLabels(message, subject),
       settingsRead,
-      this.graphOf(definition, message, subject, timestamp, json, settingsRead),
+      this.graphOf(definition, message, subject, timestamp, settingsRead),
     ]);
     const { network, voucherNetwork } = graph;
-    const fields = this.withRequest(stored, updates, subject, timestamp)?.fields ?? {};
+    const warnings = notFoundWarnings(references, entities.references);
+    const fields = this.withRequest(entities.subject, updates, subject, timestamp)?.fields ?? {};
     const lookupPolicy = checkpointLookupPolicy(settings);
-    const evidence = await this.indicators.checkpointEvidence({ accountId, environment }, indicatorsOf(fields, json), {
-      limitIndustry: lookupPolicy.limitIndustry,
-    });
+    const evidence = await this.facts.lookupEvidence(message, indicatorsOf(fields, json), lookupPolicy.limitIndustry);
     const lookup = checkpointLookup(evidence, lookupPolicy, timestamp);
     const features = extractCustomerFeatures(fields, typeof fields.lastDeviceId === 'string', timestamp);
     const signals = [...definition.signals(payload), ...networkSignals(subject.kind === 'customer' ? network : null)];
@@ -158,11 +147,10 @@ export class CheckpointScorer {
     message: MessageEnvelope<RpcTopicMap[R]['request']>,
     subject: CheckpointSubject,
     nowMs: number,
-    json: Record<string, unknown>,
     settingsRead: Promise<AccountSettings>,
   ): Promise<GraphAnswer> {
     const deadline = Date.now() + Math.max(1, Math.floor(this.config.rpcTimeoutMs / 2));
-    const network = await this.networkOf(definition, message, subject, nowMs, json, deadline);
+    const network = await this.networkOf(definition, message, subject, nowMs, deadline);
     const voucher = definition.voucherUse?.(message.payload) ?? null;
     if (voucher === null || network === null || subject.kind !== 'customer') return { network, voucherNetwork: null };
     const settings = await settingsRead;
@@ -191,7 +179,6 @@ export class CheckpointScorer {
     message: MessageEnvelope<unknown>,
     subject: CheckpointSubject,
     nowMs: number,
-    json: Record<string, unknown>,
     deadline: number,
   ): Promise<GraphNetworkFeaturesReply | null> {
     try {
@@ -215,19 +202,17 @@ export class CheckpointScorer {
     const own = updates.find((update) => update.kind === subject.kind && update.entityId === subject.id);
     return own ? (mergeDocument(stored, own.fields, timestamp) ?? stored) : stored;
   }
+}
 
-  private async warnings(accountId: string, environment: Environment, references: EntityReference[]): Promise<WarningDto[]> {
-    const found = await Promise.all(
-      references.map((reference) => this.documents.find({ accountId, environment, kind: reference.kind, entityId: reference.id })),
-    );
-    return references
-      .filter((_reference, index) => found[index] === null)
-      .map((reference) => ({
-        class: WARNING_CLASSES[reference.kind],
-        help: warningHelpUrl(WARNING_CLASSES[reference.kind]),
-        msg: `No ${reference.kind} with id ${reference.id} is known to this account.`,
-      }));
-  }
+/** A `<kind>-not-found` warning for each referenced entity that was never stored. */
+function notFoundWarnings(references: readonly EntityReference[], stored: readonly (EntityDocument | null)[]): WarningDto[] {
+  return references
+    .filter((_reference, index) => stored[index] === null)
+    .map((reference) => ({
+      class: WARNING_CLASSES[reference.kind],
+      help: warningHelpUrl(WARNING_CLASSES[reference.kind]),
+      msg: `No ${reference.kind} with id ${reference.id} is known to this account.`,
+    }));
 }
 
 /**

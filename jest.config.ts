@@ -21,6 +21,9 @@ const swcTransform: Config['transform'] = {
       module: { type: 'commonjs' },
     },
   ],
+  // @marcbachmann/cel-js (the rules' CEL engine) ships ES modules only: Node loads them from the
+  // CommonJS build with require(esm), jest's module runtime cannot, so jest compiles them.
+  'node_modules/@marcbachmann/cel-js/.+\\.js$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
 };
 
 const shared = {
@@ -28,6 +31,7 @@ const shared = {
   testEnvironment: 'node',
   transform: swcTransform,
   moduleNameMapper,
+  transformIgnorePatterns: ['/node_modules/(?!@marcbachmann/cel-js/)'],
   modulePathIgnorePatterns: ['<rootDir>/dist/'],
   // Jest's transform cache, out of the system's temporary directory (tests leave nothing there).
   cacheDirectory: '<rootDir>/node_modules/.cache/jest',

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { EVENT_LOG_STORE, type EventLogStore } from '@ringfence/bus';
 import { EventTopics } from '@ringfence/contracts';
 import { ENTITY_DOCUMENT_REPOSITORY, type EntityDocumentRepository, type EntityKind } from '@ringfence/entities';
+import { SCORE_MODEL_VERSION, featureDeclarations } from '@ringfence/scoring-engine';
 import { FIXTURES_DIRECTORY } from '../contracts/fixture-loader';
 import { type EmbeddedService, defaultAccountId, TEST_ADMIN_KEY, TEST_BOOTSTRAP_KEY, eventually, startEmbeddedService } from '../support/embedded-service';
 
@@ -41,14 +42,21 @@ describe('checkpoints and ingest routes (embedded, over HTTPS)', () => {
   const feed = async (topic: string) =>
     (await service.app.get<EventLogStore>(EVENT_LOG_STORE).readAfter(topic, 0, 10_000)).map((event) => event.envelope);
 
-  it('refund: answers data {customerId, action, source, rules} and keeps refund, order, transactions and methods', async () => {
+  it('refund: answers data {customerId, action, source, score, scoreId, rules} and keeps refund, order, transactions and methods', async () => {
     const body = fixtureBody('refund/valid/full', ['cus-61213', 'ref-2025-11-0042', 'ord-2025-11-7781', 'tx-refund-0001']);
     const response = await post('/v2/refund', body);
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       status: 200,
       timestamp: expect.any(Number),
-      data: { customerId: body.customer.customerId, action: expect.stringMatching(/ALLOW|REVIEW|PREVENT/), source: 'RINGFENCE', rules: { triggered: [] } },
+      data: {
+        customerId: body.customer.customerId,
+        action: expect.stringMatching(/ALLOW|REVIEW|PREVENT/),
+        source: 'RINGFENCE',
+        score: expect.any(Number),
+        scoreId: expect.stringMatching(/^scr_/),
+        rules: { triggered: [] },
+      },
     });
     const refund = await stored('refund', body.refund.refundId);
     expect(refund.fields).toMatchObject({ customerId: body.customer.customerId, orderId: body.order.orderId });
@@ -65,14 +73,17 @@ describe('checkpoints and ingest routes (embedded, over HTTPS)', () => {
       expect(events.length).toBe(before + 1);
       return (events.at(-1)!.payload as { features: { modelScore: number } }).features.modelScore;
     };
-    const fair = fixtureBody('refund/valid/full', ['cus-61213', 'ref-2025-11-0042', 'ord-2025-11-7781', 'tx-refund-0001']);
+    // Its own e-mail, card and device: the fixture's are shared by the other tests' customers,
+    // and that network would push both scores to the cap.
+    const ids = ['cus-61213', 'ref-2025-11-0042', 'ord-2025-11-7781', 'tx-refund-0001', 'ada@example.com', 'inst-9f2c61d0', 'pm-card-7731', 'dev-4f1c'];
+    const fair = fixtureBody('refund/valid/full', ids);
     fair.refund.amount = Math.floor(fair.order.price / 4);
-    const greedy = fixtureBody('refund/valid/full', ['cus-61213', 'ref-2025-11-0042', 'ord-2025-11-7781', 'tx-refund-0001']);
+    const greedy = fixtureBody('refund/valid/full', ids);
     greedy.refund.amount = greedy.order.price * 3;
     expect(await modelScoreOf(greedy)).toBeGreaterThanOrEqual((await modelScoreOf(fair)) + 40);
   });
 
-  it('payout: answers data {supplierId, payoutId, action, source, rules}; a FRAUDULENT label decides it', async () => {
+  it('payout: answers data {supplierId, payoutId, action, source, score, scoreId, rules}; a FRAUDULENT label decides it', async () => {
     const body = fixtureBody('payout/valid/card-full', ['sup-driver-0917', 'pay-2025-11-0193', 'pm-card-7781']);
     const first = await post('/v2/payout', body);
     expect(first.body.data).toEqual({
@@ -80,6 +91,8 @@ describe('checkpoints and ingest routes (embedded, over HTTPS)', () => {
       payoutId: body.payout.payoutId,
       action: expect.any(String),
       source: 'RINGFENCE',
+      score: expect.any(Number),
+      scoreId: expect.stringMatching(/^scr_/),
       rules: { triggered: [] },
     });
     expect((await stored('payout', body.payout.payoutId)).fields).toMatchObject({ supplierId: body.supplier.supplierId });
@@ -132,7 +145,14 @@ describe('checkpoints and ingest routes (embedded, over HTTPS)', () => {
     expect(scored.body).toEqual({
       status: 200,
       timestamp: expect.any(Number),
-      data: { action: expect.any(String), rules: { triggered: [] }, score: expect.any(Number), scoreId: expect.stringMatching(/^scr_/), transactionId: base.transaction.transactionId },
+      data: {
+        action: expect.any(String),
+        source: 'RINGFENCE',
+        rules: { triggered: [] },
+        score: expect.any(Number),
+        scoreId: expect.stringMatching(/^scr_/),
+        transactionId: base.transaction.transactionId,
+      },
     });
     const record = await eventually(async () => {
       const document = await stored('transaction', base.transaction.transactionId);
@@ -327,6 +347,34 @@ describe('checkpoints and ingest routes (embedded, over HTTPS)', () => {
     } finally {
       await service.client.send({ method: 'PATCH', path: `/admin/accounts/${accountId}/settings`, body: { voucherAbuseEnabled: true }, apiKey: TEST_ADMIN_KEY });
     }
+  });
+
+  it('the model: a new customer with complete details is allowed, a large payout to a supplier nobody has seen is reviewed; every catalogue feature is on the decision event', async () => {
+    const n = `${Date.now()}-${(sequence += 1)}`;
+    const letters = n.replace(/[^0-9]/g, '').replace(/[0-9]/g, (digit) => 'abcdefghij'[Number(digit)]);
+    const customerId = `cus-signup-${n}`;
+    const signUp = {
+      timestamp: Date.now(),
+      customer: { customerId, email: `grace.hopper.${letters}@example.com`, name: 'Grace Hopper', registrationTime: Date.now() - 60_000 },
+      device: { deviceId: `dev-signup-${n}`, ipAddress: '81.2.69.142', userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1' },
+    };
+    expect((await post('/v2/customer', signUp)).body.data).toMatchObject({ action: 'ALLOW', source: 'RINGFENCE' });
+    const features = await decisionOn(EventTopics.customerScored, (data) => data.customerId === customerId);
+    expect(Object.keys(features)).toEqual(expect.arrayContaining(featureDeclarations('customer').map((feature) => feature.name)));
+    expect(features).toMatchObject({ emailMatchesName: true, emailDisposable: false, ipCountry: 'GBR', userAgentBrowser: 'Safari', userAgentBot: false, modelVersion: SCORE_MODEL_VERSION });
+
+    const payout = {
+      timestamp: Date.now(),
+      payout: { payoutId: `pay-first-${n}`, earnings: { currency: 'GBP', totalNetAmount: 800_000 } },
+      supplier: { supplierId: `sup-unknown-${n}`, name: 'Sam Carter', email: `sam.carter.${letters}@example.com` },
+      paymentMethod: { methodType: 'card', paymentMethodId: `pm-first-${n}`, instrumentId: `inst-first-${n}` },
+    };
+    expect((await post('/v2/payout', payout)).body.data).toMatchObject({ action: 'REVIEW', source: 'RINGFENCE' });
+    expect(await decisionOn(EventTopics.payoutScored, (data) => data.payoutId === payout.payout.payoutId)).toMatchObject({
+      payoutSupplierFirstSeen: true,
+      amountLarge: true,
+      largePayoutToNewSupplier: true,
+    });
   });
 
   it('PSP transaction: a large amount is judged in its own currency (ISO 4217 minor units)', async () => {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 const here = import.meta.dirname;
 const runs = [
   ['validation.bench.mjs', {}],
+  ['features.bench.mjs', {}],
   ['endpoint-load.bench.mjs', { BENCH_ENDPOINT: 'customer' }],
   ['endpoint-load.bench.mjs', { BENCH_ENDPOINT: 'supplier' }],
   ['graph.bench.mjs', {}, ['--max-old-space-size=4096']],

@@ -117,7 +117,7 @@ describe('docker/compose.yaml', () => {
     const topics = environmentOf(service).TOPICS.split(/\s+/).filter(Boolean);
     expect(topics.filter((topic, index) => topics.indexOf(topic) !== index)).toEqual([]);
     expect(ALL_TOPICS.filter((topic) => !topics.includes(topic))).toEqual([]);
-    for (const topic of topics) expect(topic).toMatch(/^ringfence\.(ingest|graph|label|decision|rpc)(\.[a-z0-9-]+)+\.v\d+$/);
+    for (const topic of topics) expect(topic).toMatch(/^ringfence\.(ingest|graph|label|decision|config|rpc)(\.[a-z0-9-]+)+\.v\d+$/);
     const script = [service.entrypoint, service.command].flat().join('\n');
     expect(script).toMatch(/kafka-topics\.sh[\s\S]*--create[\s\S]*--if-not-exists/);
     expect(script).toMatch(/\$\{?TOPICS\b/);

@@ -1,4 +1,7 @@
+import { createHmac } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -159,6 +162,46 @@ describe('distributed mode over Kafka', () => {
     const refused = await client.send({ method: 'POST', path, body: { review: 'POTENTIALLY_GENUINE' }, apiKey: BOOTSTRAP_KEY });
     expect(refused.body).toMatchObject({ status: 400, message: expect.stringMatching(/^review: POTENTIALLY_GENUINE is not enabled/) });
   });
+
+  it('POSTs a label change to the account\'s callback URL from the labelling process (callbacks group on Kafka), and lists the delivery', async () => {
+    const received: Array<{ headers: Record<string, string | string[] | undefined>; body: string }> = [];
+    const receiver = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
+        response.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const secret = 'distributed-callback-secret-0123';
+    const pg = new Client({ connectionString: database.url });
+    await pg.connect();
+    try {
+      // The gateway here has no admin token: the settings are written as the admin API writes them.
+      const callbackUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      await pg.query(`UPDATE accounts SET settings = settings || $1::jsonb WHERE name = 'default'`, [JSON.stringify({ callbackUrl, callbackSecret: secret })]);
+      // The labelling process reuses an account it read for up to this long.
+      await new Promise((resolve) => setTimeout(resolve, API_KEY_CACHE_TTL_MS + 200));
+      const customerId = `cus-callback-${Date.now()}`;
+
+      const applied = await client.send<{ eventTime: string }>({ method: 'POST', path: `/v2/customer/${customerId}/labels`, body: { review: 'GENUINE' }, apiKey: BOOTSTRAP_KEY });
+      // Delivery is asynchronous by design (consumed from Kafka, then sent off the consumer): wait for it.
+      const callback = await eventually(async () => received.find((candidate) => candidate.body.includes(customerId)), 20_000);
+      const deliveries = await client.send<{ data: { deliveries: Array<{ event: { subjectId: string }; status: string }> } }>({ path: '/v2/callbacks/deliveries', apiKey: BOOTSTRAP_KEY });
+
+      expect(applied.status).toBe(200);
+      const timestamp = String(callback.headers['ringfence-timestamp']);
+      expect(callback.headers['ringfence-signature']).toBe(`sha256=${createHmac('sha256', secret).update(`${timestamp}.${callback.body}`).digest('hex')}`);
+      expect(JSON.parse(callback.body)).toMatchObject({ event: 'label.changed', subjectType: 'customer', subjectId: customerId, review: 'GENUINE', eventTime: applied.body.eventTime });
+      expect(deliveries.body.data.deliveries.find((delivery) => delivery.event.subjectId === customerId)).toBeDefined();
+    } finally {
+      await pg.query(`UPDATE accounts SET settings = settings - 'callbackUrl' - 'callbackSecret' WHERE name = 'default'`);
+      await pg.end();
+      receiver.closeAllConnections();
+      await new Promise((resolve) => receiver.close(resolve));
+    }
+  }, 60_000);
 
   it('publishes every warehouse-feed event so far as its topic\'s published JSON Schema describes it', async () => {
     const messages = await readKafkaTopics(kafka!.brokers, feedSchemaTopics());

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { LabellingModule } from '@ringfence/service-labelling';
+import { CallbacksModule, LabellingModule } from '@ringfence/service-labelling';
 import { main } from '@ringfence/service-runtime';
 
-main({ serviceName: 'labelling', modules: [LabellingModule], https: false });
+main({ serviceName: 'labelling', modules: [LabellingModule, CallbacksModule], https: false });

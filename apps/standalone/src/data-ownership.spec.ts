@@ -2,17 +2,20 @@ import 'reflect-metadata';
 import { MODULE_METADATA, SELF_DECLARED_DEPS_METADATA } from '@nestjs/common/constants';
 import { ACCOUNT_REPOSITORY, API_KEY_REPOSITORY } from '@ringfence/accounts';
 import { EVENT_LOG_STORE } from '@ringfence/bus';
+import { CALLBACK_DELIVERY_REPOSITORY } from '@ringfence/callbacks';
 import { BREACHED_CREDENTIALS_REPOSITORY } from '@ringfence/credentials';
 import { ENTITY_DOCUMENT_REPOSITORY } from '@ringfence/entities';
 import { GRAPH_STORE } from '@ringfence/graph-engine';
 import { LABEL_REPOSITORY } from '@ringfence/labels';
 import { LOOKUP_INDICATOR_REPOSITORY } from '@ringfence/lookup';
+import { VELOCITY_SNAPSHOT_STORE } from '@ringfence/persistence';
+import { DECISION_RECORD_REPOSITORY, RULE_REPOSITORY } from '@ringfence/scoring-engine';
 import { GatewayModule } from '@ringfence/service-gateway';
 import { GraphModule } from '@ringfence/service-graph';
 import { IngestionModule } from '@ringfence/service-ingestion';
-import { LabellingModule } from '@ringfence/service-labelling';
+import { CallbacksModule, LabellingModule } from '@ringfence/service-labelling';
 import { LookupModule } from '@ringfence/service-lookup';
-import { ScoringModule } from '@ringfence/service-scoring';
+import { ScoringModule, VelocityModule } from '@ringfence/service-scoring';
 import { DataSource } from 'typeorm';
 
 /**
@@ -27,9 +30,14 @@ import { DataSource } from 'typeorm';
 const OWNED_STORES = new Map<object, readonly unknown[]>([
   [GatewayModule, [ACCOUNT_REPOSITORY, API_KEY_REPOSITORY, EVENT_LOG_STORE, BREACHED_CREDENTIALS_REPOSITORY]],
   [IngestionModule, [ENTITY_DOCUMENT_REPOSITORY]],
-  [ScoringModule, [ACCOUNT_REPOSITORY]],
+  // Scoring's own tables (rule_versions, decision_records), through @ringfence/scoring-store on the connection.
+  [ScoringModule, [ACCOUNT_REPOSITORY, RULE_REPOSITORY, DECISION_RECORD_REPOSITORY, DataSource]],
+  // Scoring's velocity counters, written behind its own consumer (imported by ScoringModule).
+  [VelocityModule, [VELOCITY_SNAPSHOT_STORE]],
   [GraphModule, [GRAPH_STORE, DataSource]],
   [LabellingModule, [LABEL_REPOSITORY, ACCOUNT_REPOSITORY]],
+  // Review callbacks are the labelling service's: its deliveries, and the accounts' callback settings.
+  [CallbacksModule, [CALLBACK_DELIVERY_REPOSITORY, ACCOUNT_REPOSITORY]],
   [LookupModule, [LOOKUP_INDICATOR_REPOSITORY]],
 ]);
 
@@ -43,6 +51,10 @@ const STORES: readonly unknown[] = [
   GRAPH_STORE,
   LABEL_REPOSITORY,
   LOOKUP_INDICATOR_REPOSITORY,
+  CALLBACK_DELIVERY_REPOSITORY,
+  VELOCITY_SNAPSHOT_STORE,
+  RULE_REPOSITORY,
+  DECISION_RECORD_REPOSITORY,
   DataSource,
 ];
 
@@ -75,9 +87,13 @@ describe('data ownership', () => {
     },
   );
 
-  it('gives every store but the account registry to one service only', () => {
-    const owners = STORES.filter((store) => store !== ACCOUNT_REPOSITORY).map((store) => [...OWNED_STORES.values()].filter((owned) => owned.includes(store)).length);
-    expect(owners).toEqual(STORES.filter((store) => store !== ACCOUNT_REPOSITORY).map(() => 1));
+  // The connection itself is shared by the services that keep tables of their own through their
+  // own adapter library (the graph's graph-store, scoring's scoring-store): the tables are theirs.
+  const SHARED = new Set<unknown>([ACCOUNT_REPOSITORY, DataSource]);
+
+  it('gives every store but the account registry and the connection to one service only', () => {
+    const owners = STORES.filter((store) => !SHARED.has(store)).map((store) => [...OWNED_STORES.values()].filter((owned) => owned.includes(store)).length);
+    expect(owners).toEqual(STORES.filter((store) => !SHARED.has(store)).map(() => 1));
   });
 });
 

@@ -1,7 +1,7 @@
 import { GatewayModule, serveOpenApi } from '@ringfence/service-gateway';
 import { GraphModule } from '@ringfence/service-graph';
 import { IngestionModule } from '@ringfence/service-ingestion';
-import { LabellingModule } from '@ringfence/service-labelling';
+import { CallbacksModule, LabellingModule } from '@ringfence/service-labelling';
 import { LookupModule } from '@ringfence/service-lookup';
 import type { ServiceDefinition } from '@ringfence/service-runtime';
 import { ScoringModule } from '@ringfence/service-scoring';
@@ -12,7 +12,7 @@ import { ScoringModule } from '@ringfence/service-scoring';
  */
 export const standaloneService: ServiceDefinition = {
   serviceName: 'standalone',
-  modules: [GatewayModule, IngestionModule, ScoringModule, GraphModule, LookupModule, LabellingModule],
+  modules: [GatewayModule, IngestionModule, ScoringModule, GraphModule, LookupModule, LabellingModule, CallbacksModule],
   https: true,
   sendsRequests: true,
   configure: serveOpenApi,

@@ -56,6 +56,24 @@ describe(AccountAdministration.name, () => {
     await expect(auth.authenticate(`token ${keys.secretTest.key}`)).resolves.toMatchObject({ account: { settings: expected } });
   });
 
+  it('sets a callback URL only with a secret, sent with it or stored before, and lets both be cleared', async () => {
+    const { admin } = setup();
+    const { account } = await admin.createAccount('acme', null);
+
+    await expect(admin.updateSettings(account.id, { callbackUrl: 'https://hooks.acme.example/' })).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: expect.stringMatching(/^callbackSecret: /),
+    });
+    await admin.updateSettings(account.id, { callbackSecret: 'a-secret-of-16-chars' });
+    await expect(admin.updateSettings(account.id, { callbackUrl: 'https://hooks.acme.example/' })).resolves.toMatchObject({
+      settings: { callbackUrl: 'https://hooks.acme.example/', callbackSecret: 'a-secret-of-16-chars' },
+    });
+    await expect(admin.updateSettings(account.id, { callbackSecret: null })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(admin.updateSettings(account.id, { callbackUrl: null, callbackSecret: null })).resolves.toMatchObject({
+      settings: { callbackUrl: null, callbackSecret: null },
+    });
+  });
+
   it('answers NOT_FOUND for the settings of an unknown account', async () => {
     await expect(setup().admin.updateSettings('acc_missing', { potentialLabelsEnabled: true })).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });

@@ -2,6 +2,7 @@ import type { Environment } from '@ringfence/contracts';
 import { AppError, prefixedId } from '@ringfence/platform';
 import type { Account, AccountRepository, AccountSettings, ApiKeyRecord, ApiKeyRepository, KeyKind } from './account';
 import { displayPrefixOf, generateApiKey, hashApiKey, parseApiKey } from './api-key';
+import { callbackSettingsProblem } from './callback-settings';
 
 export interface IssuedKey {
   keyId: string;
@@ -66,11 +67,22 @@ export class AccountAdministration {
   }
 
   /**
-   * Sets the given settings and leaves the others unchanged. Authentication reads the settings
+   * Sets the given settings and leaves the others unchanged (a setting sent as null is stored
+   * as null: unset). A callback URL needs a callback secret, sent with it or stored before
+   * (VALIDATION_FAILED naming `callbackSecret`). Authentication reads the settings
    * with the key, so the change applies from this process's next request on (and within the
    * key cache's second in other processes).
    */
   async updateSettings(accountId: string, settings: AccountSettings): Promise<Account> {
+    if (settings.callbackUrl !== undefined || settings.callbackSecret !== undefined) {
+      // Checked against the stored settings, then written: two operators changing the callback
+      // settings of one account at the same moment could still leave a URL without a secret,
+      // and an attempt then records that nothing was sent (nothing is ever sent unsigned).
+      const current = await this.accounts.findById(accountId);
+      if (!current) throw new AppError('NOT_FOUND', `no account ${accountId}`);
+      const problem = callbackSettingsProblem(current.settings, settings);
+      if (problem !== null) throw new AppError('VALIDATION_FAILED', problem);
+    }
     const updated = await this.accounts.updateSettings(accountId, settings);
     if (!updated) throw new AppError('NOT_FOUND', `no account ${accountId}`);
     this.keys.forgetAccount?.(accountId);

@@ -1,4 +1,4 @@
-import type { Environment } from '@ringfence/contracts';
+import type { Checkpoint, Environment } from '@ringfence/contracts';
 
 export type KeyKind = 'secret' | 'publishable';
 
@@ -21,9 +21,33 @@ export interface AccountSettings {
   lookupConsortiumMinAccounts?: number;
   /** At checkpoints, count other accounts' lookup evidence only from accounts of this account's industry; false when absent. */
   lookupLimitIndustry?: boolean;
+  /**
+   * Where label changes are POSTed (decisions §13): an https URL, or http to localhost /
+   * 127.0.0.1 (see `callbackUrlProblem`). null or absent: no callbacks.
+   */
+  callbackUrl?: string | null;
+  /**
+   * The HMAC key of the callbacks' `Ringfence-Signature`. Never answered by any API (the admin
+   * answers show `callbackSecretSet` instead: `publicAccountSettings`), never logged, never
+   * published on a topic.
+   */
+  callbackSecret?: string | null;
+  /**
+   * Per checkpoint, the scores (0–100) from which the model's answer is REVIEW and PREVENT;
+   * scoring's defaults apply to a checkpoint without an entry.
+   */
+  scoreThresholds?: ScoreThresholds | null;
 }
 
 export type VoucherThresholdComparison = 'gte' | 'gt';
+
+/** The score (0–100, integers) from which a checkpoint answers REVIEW, and from which PREVENT; `review <= prevent`. */
+export interface ScoreThreshold {
+  review: number;
+  prevent: number;
+}
+
+export type ScoreThresholds = Partial<Record<Checkpoint, ScoreThreshold>>;
 
 export interface VoucherTypeSettings {
   depth?: number;

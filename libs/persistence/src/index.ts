@@ -12,9 +12,12 @@ export { TypeOrmApiKeyRepository } from './repositories/typeorm-api-key.reposito
 export { TypeOrmEntityDocumentRepository } from './repositories/typeorm-entity-document.repository';
 export { TypeOrmEventLogStore } from './repositories/typeorm-event-log.store';
 export { TypeOrmLabelRepository } from './repositories/typeorm-label.repository';
+export { TypeOrmCallbackDeliveryRepository } from './repositories/typeorm-callback-delivery.repository';
 export { TypeOrmLookupIndicatorRepository } from './repositories/typeorm-lookup-indicator.repository';
 export {
   BreachedCredentialsStoreError,
   TypeOrmBreachedCredentialsRepository,
 } from './repositories/typeorm-breached-credentials.repository';
-export { queryRows } from './sql';
+export { bigintToNumber, queryRows } from './sql';
+export { TypeOrmVelocitySnapshotStore } from './repositories/typeorm-velocity-snapshot.store';
+export * from './repositories/velocity-snapshot.store';

@@ -4,6 +4,7 @@ import { EVENT_LOG_STORE } from '@ringfence/bus';
 import { ENTITY_DOCUMENT_REPOSITORY } from '@ringfence/entities';
 import { LOOKUP_INDICATOR_REPOSITORY } from '@ringfence/lookup';
 import { BREACHED_CREDENTIALS_REPOSITORY } from '@ringfence/credentials';
+import { CALLBACK_DELIVERY_REPOSITORY } from '@ringfence/callbacks';
 import { LABEL_REPOSITORY } from '@ringfence/labels';
 import { DataSource } from 'typeorm';
 import { openDataSource } from './data-source.factory';
@@ -19,6 +20,9 @@ import { TypeOrmEventLogStore } from './repositories/typeorm-event-log.store';
 import { TypeOrmLookupIndicatorRepository } from './repositories/typeorm-lookup-indicator.repository';
 import { TypeOrmBreachedCredentialsRepository } from './repositories/typeorm-breached-credentials.repository';
 import { TypeOrmLabelRepository } from './repositories/typeorm-label.repository';
+import { TypeOrmVelocitySnapshotStore } from './repositories/typeorm-velocity-snapshot.store';
+import { VELOCITY_SNAPSHOT_STORE } from './repositories/velocity-snapshot.store';
+import { TypeOrmCallbackDeliveryRepository } from './repositories/typeorm-callback-delivery.repository';
 
 /**
  * Opens the database (embedded PGlite, or PostgreSQL when `databaseUrl` is set), migrates it
@@ -84,9 +88,16 @@ export class PersistenceModule implements OnApplicationShutdown {
             return options.soleWriter ? CachingLabelRepository.load(labels, SOLE_WRITER_CACHE_ENTRIES) : labels;
           },
         },
+        {
+          provide: CALLBACK_DELIVERY_REPOSITORY,
+          inject: [DataSource],
+          useFactory: (dataSource: DataSource) => new TypeOrmCallbackDeliveryRepository(dataSource),
+        },
+        // Scoring's velocity counters, written behind its consumer (libs/services/scoring, velocity).
+        { provide: VELOCITY_SNAPSHOT_STORE, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmVelocitySnapshotStore(dataSource) },
         DatabaseHealth,
       ],
-      exports: [DataSource, ACCOUNT_REPOSITORY, API_KEY_REPOSITORY, ENTITY_DOCUMENT_REPOSITORY, EVENT_LOG_STORE, LABEL_REPOSITORY, LOOKUP_INDICATOR_REPOSITORY, BREACHED_CREDENTIALS_REPOSITORY, DatabaseHealth],
+      exports: [VELOCITY_SNAPSHOT_STORE, DataSource, ACCOUNT_REPOSITORY, API_KEY_REPOSITORY, ENTITY_DOCUMENT_REPOSITORY, EVENT_LOG_STORE, LABEL_REPOSITORY, LOOKUP_INDICATOR_REPOSITORY, BREACHED_CREDENTIALS_REPOSITORY, CALLBACK_DELIVERY_REPOSITORY, DatabaseHealth],
     };
   }
 

@@ -6,6 +6,7 @@ import { EventLogEntryEntity } from './entities/event-log-entry.entity';
 import { LookupEvidenceEntity, LookupIndicatorEntity } from './entities/lookup-indicator.entity';
 import { BreachedCredentialEntity } from './entities/breached-credential.entity';
 import { LabelEntity, LabelHistoryEntity } from './entities/label.entity';
+import { CallbackDeliveryEntity } from './entities/callback-delivery.entity';
 import { InitialSchema1763800000000 } from './migrations/1763800000000-initial-schema.migration';
 import { EntityDocumentRevision1763900000000 } from './migrations/1763900000000-entity-document-revision.migration';
 import { LookupIndicators1764200000000 } from './migrations/1764200000000-lookup-indicators.migration';
@@ -13,6 +14,10 @@ import { BreachedCredentials1764210000000 } from './migrations/1764210000000-bre
 import { Labels1764100000000 } from './migrations/1764100000000-labels.migration';
 import { GraphStore1764300000000 } from './migrations/1764300000000-graph-store.migration';
 import { GraphTransactionDisputes1764400000000 } from './migrations/1764400000000-graph-transaction-disputes.migration';
+import { CallbackDeliveries1764600000000 } from './migrations/1764600000000-callback-deliveries.migration';
+import { Velocity1764710000000 } from './migrations/1764710000000-velocity.migration';
+import { Rules1764500000000 } from './migrations/1764500000000-rules.migration';
+import { DecisionRecords1764510000000 } from './migrations/1764510000000-decision-records.migration';
 
 /** Every table this library owns, in both modes. */
 export const PERSISTENCE_ENTITIES = [
@@ -26,7 +31,8 @@ export const PERSISTENCE_ENTITIES = [
   BreachedCredentialEntity,
   LabelEntity,
   LabelHistoryEntity,
+  CallbackDeliveryEntity,
 ];
 
 /** Applied in order by `runMigrations`; never `synchronize`. */
-export const PERSISTENCE_MIGRATIONS = [InitialSchema1763800000000, EntityDocumentRevision1763900000000, Labels1764100000000, LookupIndicators1764200000000, BreachedCredentials1764210000000, GraphStore1764300000000, GraphTransactionDisputes1764400000000];
+export const PERSISTENCE_MIGRATIONS = [InitialSchema1763800000000, EntityDocumentRevision1763900000000, Labels1764100000000, LookupIndicators1764200000000, BreachedCredentials1764210000000, GraphStore1764300000000, GraphTransactionDisputes1764400000000, Rules1764500000000, DecisionRecords1764510000000, CallbackDeliveries1764600000000, Velocity1764710000000];

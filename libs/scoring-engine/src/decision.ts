@@ -1,4 +1,4 @@
-import type { Action } from './customer-score';
+import type { Action } from './model/score-model';
 
 /** decisions §1: which part of the service decided, in order of precedence. */
 export type DecisionSource = 'MANUAL_REVIEW' | 'CHARGEBACK' | 'RULE' | 'LOOKUP' | 'NETWORK' | 'RINGFENCE';

@@ -1,4 +1,7 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { RULE_CHECKPOINTS, type RuleCheckpoint } from '../http/rules/rule-vocabulary';
+import { TriggeredRuleDto } from '../http/responses/rules.response';
+import { DecisionExplanationDto } from '../http/responses/explanation.response';
 import { CustomerRecommendationDto } from '../http/responses/customer-recommendation.response';
 import { PayoutRecommendationDto } from '../http/responses/payout.response';
 import { PspTransactionRecommendationDto } from '../http/responses/psp-transaction.response';
@@ -21,6 +24,26 @@ export type RefundCheckpointReply = RefundRecommendationDto;
 export type VoucherRedemptionCheckpointReply = CustomerRecommendationDto;
 export type TransactionCheckpointReply = PspTransactionRecommendationDto;
 
+/** The customer or supplier a checkpoint scored. */
+export class DecisionSubjectDto {
+  @ApiProperty({ enum: ['customer', 'supplier'], example: 'customer' }) kind!: 'customer' | 'supplier';
+  @ApiProperty({ example: 'cus-1' }) id!: string;
+}
+
+/** A rule that could not be evaluated at a checkpoint (not triggered; the request did not fail). */
+export class FailedRuleDto {
+  @ApiProperty({ type: 'integer', example: 4 }) ruleId!: number;
+  @ApiProperty({ type: 'integer', example: 2 }) ruleVersion!: number;
+  @ApiProperty({ example: 'No such key: telephone' }) error!: string;
+}
+
+/** The rules of a decision event. */
+export class DecisionRulesDto {
+  @ApiProperty({ type: 'integer', example: 3, description: 'Rules evaluated (every rule of the checkpoint that is not disabled).' }) evaluated!: number;
+  @ApiProperty({ type: () => [TriggeredRuleDto] }) triggered!: TriggeredRuleDto[];
+  @ApiProperty({ type: () => [FailedRuleDto] }) failed!: FailedRuleDto[];
+}
+
 /**
  * `ringfence.decision.<checkpoint>.scored.v1`: every recommendation given, with what it was
  * made from. With the ingest topics this is the warehouse feed.
@@ -39,7 +62,38 @@ export class CheckpointScoredEvent<TRecommendation = object> {
     description: 'The features and signals the decision was made from, for analysts: each a number, boolean, string or null (not computed). Empty for rate-limited answers.',
   })
   features!: Record<string, number | boolean | string | null>;
+
+  @ApiPropertyOptional({ example: 'scr_2Vb8xKp', description: 'The decision\'s id (`data.scoreId` where the answer carries one): `GET /v2/decisions/:scoreId` reads it back. Absent on rate-limited and degraded answers.' })
+  scoreId?: string;
+
+  @ApiPropertyOptional({ enum: RULE_CHECKPOINTS, example: 'customer', description: 'The checkpoint as rules name it (a PSP transaction\'s is `pspBeforeAuth` or `pspAfterAuth`).' })
+  ruleCheckpoint?: RuleCheckpoint;
+
+  @ApiPropertyOptional({ type: () => DecisionSubjectDto, description: 'Whose checkpoint it was: the customer or supplier scored.' })
+  subject?: DecisionSubjectDto;
+
+  @ApiPropertyOptional({ type: () => DecisionRulesDto, description: 'The rules evaluated at this checkpoint: which triggered and which failed to evaluate.' })
+  rules?: DecisionRulesDto;
+
+  @ApiPropertyOptional({ type: () => DecisionExplanationDto, description: 'Why: the model\'s top contributions either way, the rules that triggered, the deciding source\'s reason.' })
+  explanation?: DecisionExplanationDto;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      'What the rules read (decisions §11): `payload` (the request as sent), `features`, `network` (null when the graph did not answer), `labels`, `lookup` and `score`. A backtest evaluates rules over exactly this.',
+  })
+  context?: Record<string, unknown>;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'The other sources\' verdicts the action was decided from (labels, unforgiven chargeback, lookup, network, the model\'s score and action), so a backtest can decide again with other rules.',
+  })
+  signals?: Record<string, unknown>;
 }
+
 
 /** `ringfence.decision.customer.scored.v1` (also the schema of the voucher-redemption decisions). */
 export class CustomerScoredEvent extends CheckpointScoredEvent<CustomerRecommendationDto> {

@@ -152,6 +152,9 @@ export const CHECKPOINTS: readonly Checkpoint[] = PAYLOAD_ROUTE_LIST.flatMap((ro
 /** The ingest topics of the table (every one carries entities). */
 export const ENTITY_INGEST_TOPICS: readonly EntityIngestTopic[] = PAYLOAD_ROUTE_LIST.map((route) => route.ingestTopic);
 
+/** The ingest topics of the checkpoints: the activity (payments, sign-ups, refunds…) that velocity counts. */
+export const CHECKPOINT_INGEST_TOPICS: readonly EntityIngestTopic[] = PAYLOAD_ROUTE_LIST.flatMap((route) => ('checkpoint' in route ? [route.ingestTopic] : []));
+
 /**
  * The consumer groups whose state other requests read, and the topics that feed each. A
  * responder that reads a group's state names it (`consistentWith` on the bus), and the bus
@@ -164,4 +167,8 @@ export const StateGroups = {
   ingestion: { group: 'ingestion', topics: ENTITY_INGEST_TOPICS },
   /** The graph index: what connect, the voucher check and network features read. */
   graph: { group: 'graph', topics: [...ENTITY_INGEST_TOPICS, EventTopics.customerLabelUpdated] },
+  /** Review-callback deliveries (labelling): what the deliveries read answers from. */
+  callbacks: { group: 'callbacks', topics: [EventTopics.customerLabelUpdated, EventTopics.supplierLabelUpdated] },
+  /** Velocity counters (scoring, in memory): what the checkpoints' velocity features read. */
+  scoringVelocity: { group: 'scoring-velocity', topics: CHECKPOINT_INGEST_TOPICS },
 } as const satisfies Record<string, { group: string; topics: readonly string[] }>;

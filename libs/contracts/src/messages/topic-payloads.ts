@@ -11,6 +11,7 @@ import {
   VoucherRedemptionSubmittedEvent,
 } from './ingest-events';
 import { LabelUpdatedEvent } from './label-updated.event';
+import { RuleChangedEvent } from './rules.message';
 import { LookupIndicatorsAddedEvent, LookupIndicatorsDeletedEvent } from './lookup-indicators.message';
 import { type EventTopic, EventTopics } from './topics';
 import { TransactionUpdatedEvent } from './transaction-updated.event';
@@ -43,4 +44,5 @@ export const EVENT_PAYLOAD_CLASSES = {
   [EventTopics.lookupIndicatorsDeleted]: LookupIndicatorsDeletedEvent,
   [EventTopics.customerLabelUpdated]: LabelUpdatedEvent,
   [EventTopics.supplierLabelUpdated]: LabelUpdatedEvent,
+  [EventTopics.ruleSaved]: RuleChangedEvent,
 } satisfies Record<EventTopic, PayloadClass>;

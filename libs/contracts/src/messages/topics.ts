@@ -44,6 +44,23 @@ import type {
 } from './owner-queries.message';
 import type { ApplyLabelReply, ApplyLabelRequest, ReadLabelsReply, ReadLabelsRequest } from './labelling.message';
 import type { LabelUpdatedEvent } from './label-updated.event';
+import type { ReadCallbackDeliveriesReply, ReadCallbackDeliveriesRequest } from './callback-deliveries.message';
+import type {
+  BacktestRulesReply,
+  BacktestRulesRequest,
+  DisableRuleRequest,
+  ReadDecisionReply,
+  ReadDecisionRequest,
+  ReadRuleReply,
+  ReadRuleRequest,
+  ReadRulesReply,
+  ReadRulesRequest,
+  RuleChangedEvent,
+  SaveRuleReply,
+  SaveRuleRequest,
+  ValidateRuleReply,
+  ValidateRuleRequest,
+} from './rules.message';
 import type {
   GraphConnectReply,
   GraphConnectRequest,
@@ -54,7 +71,8 @@ import type {
 } from './graph.messages';
 
 /**
- * Topic names follow `ringfence.<ingest|graph|label|decision|rpc>.<entity>.<event>.v1`.
+ * Topic names follow `ringfence.<ingest|graph|label|decision|config|rpc>.<entity>.<event>.v1`
+ * (`config`: changes of an account's configuration, such as its rules).
  * The ingest and decision topics are the data-warehouse feed.
  */
 export const EventTopics = {
@@ -78,6 +96,7 @@ export const EventTopics = {
   lookupIndicatorsDeleted: 'ringfence.ingest.lookup.indicators-deleted.v1',
   customerLabelUpdated: 'ringfence.label.customer.updated.v1',
   supplierLabelUpdated: 'ringfence.label.supplier.updated.v1',
+  ruleSaved: 'ringfence.config.rule.saved.v1',
 } as const;
 
 export const RpcTopics = {
@@ -98,6 +117,14 @@ export const RpcTopics = {
   readEntityDocuments: 'ringfence.rpc.ingestion.read-entity-documents.v1',
   readCurrentLabels: 'ringfence.rpc.labelling.read-current-labels.v1',
   checkpointEvidence: 'ringfence.rpc.lookup.checkpoint-evidence.v1',
+  readCallbackDeliveries: 'ringfence.rpc.labelling.read-callback-deliveries.v1',
+  saveRule: 'ringfence.rpc.scoring.save-rule.v1',
+  disableRule: 'ringfence.rpc.scoring.disable-rule.v1',
+  readRules: 'ringfence.rpc.scoring.read-rules.v1',
+  readRule: 'ringfence.rpc.scoring.read-rule.v1',
+  validateRule: 'ringfence.rpc.scoring.validate-rule.v1',
+  backtestRules: 'ringfence.rpc.scoring.backtest-rules.v1',
+  readDecision: 'ringfence.rpc.scoring.read-decision.v1',
 } as const;
 
 /** The request topics of the checkpoints, answered by scoring. */
@@ -137,6 +164,7 @@ export interface EventTopicMap {
   [EventTopics.lookupIndicatorsDeleted]: LookupIndicatorsDeletedEvent;
   [EventTopics.customerLabelUpdated]: LabelUpdatedEvent;
   [EventTopics.supplierLabelUpdated]: LabelUpdatedEvent;
+  [EventTopics.ruleSaved]: RuleChangedEvent;
 }
 
 export interface RpcTopicMap {
@@ -158,6 +186,14 @@ export interface RpcTopicMap {
   [RpcTopics.readEntityDocuments]: { request: ReadEntityDocumentsRequest; reply: ReadEntityDocumentsReply };
   [RpcTopics.readCurrentLabels]: { request: ReadCurrentLabelsRequest; reply: ReadCurrentLabelsReply };
   [RpcTopics.checkpointEvidence]: { request: CheckpointEvidenceRequest; reply: CheckpointEvidenceReply };
+  [RpcTopics.readCallbackDeliveries]: { request: ReadCallbackDeliveriesRequest; reply: ReadCallbackDeliveriesReply };
+  [RpcTopics.saveRule]: { request: SaveRuleRequest; reply: SaveRuleReply };
+  [RpcTopics.disableRule]: { request: DisableRuleRequest; reply: SaveRuleReply };
+  [RpcTopics.readRules]: { request: ReadRulesRequest; reply: ReadRulesReply };
+  [RpcTopics.readRule]: { request: ReadRuleRequest; reply: ReadRuleReply };
+  [RpcTopics.validateRule]: { request: ValidateRuleRequest; reply: ValidateRuleReply };
+  [RpcTopics.backtestRules]: { request: BacktestRulesRequest; reply: BacktestRulesReply };
+  [RpcTopics.readDecision]: { request: ReadDecisionRequest; reply: ReadDecisionReply };
 }
 
 /** Every topic the service uses, for pre-creating them on a broker without CreateTopics. */

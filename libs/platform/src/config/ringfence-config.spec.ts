@@ -27,9 +27,17 @@ describe(loadConfig.name, () => {
     ['BOOTSTRAP_API_KEY', 'pk_test_abcdefghijklmnop'],
     ['ADMIN_API_KEY', 'short'],
     ['TLS_CERT_FILE', '/only/the/cert.pem'],
+    ['CALLBACK_RETRY_BASE_MS', '0'],
+    ['CALLBACK_RETRY_BASE_MS', '1.5'],
+    ['CALLBACK_RETRY_BASE_MS', '3600001'],
   ])('names %s when it is %s', (variable, value) => {
     expect(() => load({ [variable]: value })).toThrow(ConfigError);
     expect(() => load({ [variable]: value })).toThrow(new RegExp(variable));
+  });
+
+  it('reads the review callbacks\' retry base: 10 s by default, smaller for tests', () => {
+    expect(load({}).callbackRetryBaseMs).toBe(10_000);
+    expect(load({ CALLBACK_RETRY_BASE_MS: '50' }).callbackRetryBaseMs).toBe(50);
   });
 
   it('never echoes a secret value in the error', () => {

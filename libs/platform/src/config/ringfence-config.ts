@@ -81,6 +81,8 @@ class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(1) ACCOUNT_RATE_LIMIT_PER_MINUTE!: number;
 
   @Transform(toInt) @IsInt() @Min(1) CUSTOMER_RATE_LIMIT_PER_MINUTE!: number;
+
+  @Transform(toInt) @IsInt() @Min(1) @Max(3_600_000) CALLBACK_RETRY_BASE_MS!: number;
 }
 
 export interface RingfenceConfig {
@@ -120,6 +122,11 @@ export interface RingfenceConfig {
   maxInFlightRequests: number;
   accountRateLimitPerMinute: number;
   customerRateLimitPerMinute: number;
+  /**
+   * Review callbacks: the delay after a delivery's first failed attempt, doubled after each
+   * further failure (capped at an hour, with jitter). Small in tests, so retries are seen quickly.
+   */
+  callbackRetryBaseMs: number;
 }
 
 export class ConfigError extends Error {
@@ -150,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: ConfigDefaults): Ri
     KAFKA_CONSUMER_MAX_WAIT_MS: '100',
     ACCOUNT_RATE_LIMIT_PER_MINUTE: '60000',
     CUSTOMER_RATE_LIMIT_PER_MINUTE: '50',
+    CALLBACK_RETRY_BASE_MS: '10000',
     ...Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== '')),
   };
   const parsed = plainToInstance(EnvironmentVariables, withDefaults);
@@ -185,5 +193,6 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: ConfigDefaults): Ri
     maxInFlightRequests: parsed.MAX_IN_FLIGHT_REQUESTS,
     accountRateLimitPerMinute: parsed.ACCOUNT_RATE_LIMIT_PER_MINUTE,
     customerRateLimitPerMinute: parsed.CUSTOMER_RATE_LIMIT_PER_MINUTE,
+    callbackRetryBaseMs: parsed.CALLBACK_RETRY_BASE_MS,
   };
 }

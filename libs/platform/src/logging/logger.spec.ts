@@ -34,4 +34,17 @@ describe('REDACTED_PATHS', () => {
     expect(line).not.toContain(hash);
     expect(line).toContain('ada');
   });
+
+  it('hides the callback secret of an account, its settings, a settings body and a failed statement', () => {
+    const secret = 'whsec-do-not-log-0123456789';
+    const line = logOnce({
+      callbackSecret: secret,
+      settings: { callbackSecret: secret, callbackUrl: 'https://hooks.example/' },
+      account: { settings: { callbackSecret: secret } },
+      req: { body: { settings: { callbackSecret: secret } } },
+      err: { message: 'duplicate key', parameters: ['acc_1', JSON.stringify({ callbackSecret: secret })] },
+    });
+    expect(line).not.toContain(secret);
+    expect(line).toContain('https://hooks.example/');
+  });
 });

@@ -26,6 +26,15 @@ export const REDACTED_PATHS = [
   '*.apiKey',
   'key',
   '*.key',
+  // An account's review-callback HMAC key (its settings, a PATCH body, an account logged whole).
+  'callbackSecret',
+  '*.callbackSecret',
+  '*.*.callbackSecret',
+  '*.*.*.callbackSecret',
+  // A failed statement's parameters (TypeORM's QueryFailedError) may hold any of the above: the
+  // settings merge carries the callback secret, an import its hashes.
+  'err.parameters',
+  '*.err.parameters',
 ];
 
 export type { Logger };

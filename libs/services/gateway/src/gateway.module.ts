@@ -23,6 +23,11 @@ import { CredentialsCheckController } from './lookup/credentials-check.controlle
 import { CredentialsCheckUseCase } from './lookup/credentials-check.use-case';
 import { LookupController } from './lookup/lookup.controller';
 import { LookupUseCase } from './lookup/lookup.use-case';
+import { CallbacksController } from './callbacks/callbacks.controller';
+import { CallbacksUseCase } from './callbacks/callbacks.use-case';
+import { DecisionsController } from './rules/decisions.controller';
+import { RulesController } from './rules/rules.controller';
+import { RulesUseCase } from './rules/rules.use-case';
 
 /**
  * The public HTTPS API: authenticates, validates, maps each route to its bus message, and
@@ -39,7 +44,7 @@ import { LookupUseCase } from './lookup/lookup.use-case';
     ConnectController,
     PspTransactionController,
     PspDisputeController,
-    FeedController, AuthController, AdminController, ApiDocsController, LabelsController, LookupController, CredentialsCheckController, BreachedCredentialsAdminController],
-  providers: [EventIntake, BootstrapAccountService, RateLimits, LabelsUseCase, LookupUseCase, CredentialsCheckUseCase, commonPasswordsProvider],
+    FeedController, AuthController, AdminController, ApiDocsController, LabelsController, LookupController, CredentialsCheckController, BreachedCredentialsAdminController, CallbacksController, RulesController, DecisionsController],
+  providers: [EventIntake, BootstrapAccountService, RateLimits, LabelsUseCase, LookupUseCase, CredentialsCheckUseCase, commonPasswordsProvider, CallbacksUseCase, RulesUseCase],
 })
 export class GatewayModule {}

@@ -1,1 +1,2 @@
 export * from './labelling.module';
+export * from './callbacks/callbacks.module';

@@ -1,6 +1,6 @@
-import type { Checkpoint, CheckpointRecommendation, CheckpointRpcTopic, EventTopic, GraphSourceTopic, LabelCategory, RpcTopicMap, WarningDto } from '@ringfence/contracts';
+import type { Checkpoint, CheckpointRecommendation, CheckpointRpcTopic, EventTopic, GraphSourceTopic, LabelCategory, RpcTopicMap, RulesBlockDto, WarningDto } from '@ringfence/contracts';
 import type { EntityKind, EntityUpdate } from '@ringfence/entities';
-import type { Decision, ScoreContribution } from '@ringfence/scoring-engine';
+import type { Decision } from '@ringfence/scoring-engine';
 import type { InputClass } from '@ringfence/service-runtime';
 
 /** Whose identity a checkpoint scores: the customer or the supplier it is about. */
@@ -27,6 +27,8 @@ export interface CheckpointOutcome {
   decision: Decision;
   scoreId: string;
   warnings: WarningDto[];
+  /** The rules block of the answer (decisions §11): triggered rules and, when it differs, passiveAction. */
+  rules: RulesBlockDto;
 }
 
 /**
@@ -45,12 +47,6 @@ export interface CheckpointDefinition<R extends CheckpointRpcTopic = CheckpointR
   /** The entities the payload (in its wire JSON form) describes: the extraction ingestion stores. */
   updates(wire: Record<string, unknown>): EntityUpdate[];
   references(payload: RpcTopicMap[R]['request']): EntityReference[];
-  signals(payload: RpcTopicMap[R]['request']): ScoreContribution[];
-  /**
-   * Whether the subject's identity (verified contacts, account age…) counts. A card transaction
-   * is judged on its own signals: the PSP sends little about the customer.
-   */
-  scoresIdentity: boolean;
   /**
    * Label categories that decide this checkpoint besides the subject's fraud category
    * (PAYMENT_FRAUD for customers, SUPPLIER_FRAUD for suppliers): REFUND_ABUSE at refunds.

@@ -1,12 +1,8 @@
 import { type CheckpointRouteName, PAYLOAD_ROUTES, type RpcTopics, redeemingCustomerId } from '@ringfence/contracts';
 import { ENTITY_UPDATES_BY_TOPIC } from '@ringfence/entities';
-import { payoutSignals, refundSignals, registrationSignals, transactionSignals } from '@ringfence/scoring-engine';
 import type { CheckpointDefinition, EntityReference } from './checkpoint-definition';
 
 type Fields = Record<string, unknown>;
-const fields = (payload: object) => payload as Fields;
-const noSignals = () => [];
-const noRules = { triggered: [] };
 
 /** An object that carries nothing but its id only names the entity: it may be unknown. */
 const onlyIdentifies = (object: object | undefined, idField: string) =>
@@ -31,15 +27,14 @@ export const customerCheckpoint: CheckpointDefinition<typeof RpcTopics.customerC
   ...fromPayloadTable('customer'),
   subject: (payload) => ({ kind: 'customer', id: payload.customer.customerId }),
   references: (payload) => reference('customer', payload.customer.customerId, onlyIdentifies(payload.customer, 'customerId')),
-  signals: noSignals,
-  scoresIdentity: true,
-  reply: (payload, { decision, scoreId, warnings }) => ({
+  reply: (payload, { decision, scoreId, warnings, rules }) => ({
     action: decision.action,
     score: decision.score,
     source: decision.source,
     customerId: payload.customer.customerId,
     scoreId,
     warnings,
+    rules,
   }),
 };
 
@@ -50,16 +45,15 @@ export const voucherRedemptionCheckpoint: CheckpointDefinition<typeof RpcTopics.
     ...reference('customer', payload.customerId ?? payload.customer?.customerId, !payload.customer || onlyIdentifies(payload.customer, 'customerId')),
     ...reference('paymentMethod', payload.voucherRedemption.paymentMethodId),
   ],
-  signals: noSignals,
-  scoresIdentity: true,
   voucherUse: (payload) => ({ voucherCode: payload.voucherRedemption.voucherCode, voucherType: payload.voucherRedemption.voucherType }),
-  reply: (payload, { decision, scoreId, warnings }) => ({
+  reply: (payload, { decision, scoreId, warnings, rules }) => ({
     action: decision.action,
     score: decision.score,
     source: decision.source,
     customerId: redeemingCustomerId(payload),
     scoreId,
     warnings,
+    rules,
   }),
 };
 
@@ -71,16 +65,15 @@ export const registrationCheckpoint: CheckpointDefinition<typeof RpcTopics.regis
       ? { kind: 'supplier', id: payload.supplier.supplierId }
       : { kind: 'customer', id: payload.customer?.customerId ?? `registration:${payload.registrationId}` },
   references: () => [],
-  signals: (payload) =>
-    registrationSignals(fields(payload), payload.credentialStatus.usernameBreached || payload.credentialStatus.passwordBreached),
-  scoresIdentity: true,
-  reply: (payload, { decision }) => ({
+  reply: (payload, { decision, scoreId, rules }) => ({
     action: decision.action,
     source: decision.source,
+    score: decision.score,
+    scoreId,
     ...(payload.customer ? { customerId: payload.customer.customerId } : {}),
     ...(payload.supplier ? { supplierId: payload.supplier.supplierId } : {}),
     registrationId: payload.registrationId,
-    rules: noRules,
+    rules,
   }),
 };
 
@@ -88,14 +81,14 @@ export const payoutCheckpoint: CheckpointDefinition<typeof RpcTopics.payoutCheck
   ...fromPayloadTable('payout'),
   subject: (payload) => ({ kind: 'supplier', id: payload.supplier.supplierId }),
   references: (payload) => reference('supplier', payload.supplier.supplierId, onlyIdentifies(payload.supplier, 'supplierId')),
-  signals: (payload) => payoutSignals(fields(payload)),
-  scoresIdentity: true,
-  reply: (payload, { decision }) => ({
+  reply: (payload, { decision, scoreId, rules }) => ({
     supplierId: payload.supplier.supplierId,
     payoutId: payload.payout.payoutId,
     action: decision.action,
     source: decision.source,
-    rules: noRules,
+    score: decision.score,
+    scoreId,
+    rules,
   }),
 };
 
@@ -106,11 +99,16 @@ export const refundCheckpoint: CheckpointDefinition<typeof RpcTopics.refundCheck
     ...reference('customer', payload.customer.customerId, onlyIdentifies(payload.customer, 'customerId')),
     ...reference('order', payload.order.orderId, onlyIdentifies(payload.order, 'orderId')),
   ],
-  signals: (payload) => refundSignals(fields(payload)),
-  scoresIdentity: true,
   // A refund abuser's refunds are prevented; NOT_REFUND_ABUSE allows them (the most severe label wins).
   customerLabelCategories: ['REFUND_ABUSE'],
-  reply: (payload, { decision }) => ({ customerId: payload.customer.customerId, action: decision.action, source: decision.source, rules: noRules }),
+  reply: (payload, { decision, scoreId, rules }) => ({
+    customerId: payload.customer.customerId,
+    action: decision.action,
+    source: decision.source,
+    score: decision.score,
+    scoreId,
+    rules,
+  }),
 };
 
 export const transactionCheckpoint: CheckpointDefinition<typeof RpcTopics.transactionCheckpoint> = {
@@ -118,11 +116,10 @@ export const transactionCheckpoint: CheckpointDefinition<typeof RpcTopics.transa
   // Without a customer the transaction is scored on its own signals; its id stands in as subject.
   subject: (payload) => ({ kind: 'customer', id: payload.customer?.customerId ?? `transaction:${payload.transaction.transactionId}` }),
   references: (payload) => reference('transaction', payload.transaction.parentTransactionId),
-  signals: (payload) => transactionSignals(fields(payload)),
-  scoresIdentity: false,
-  reply: (payload, { decision, scoreId }) => ({
+  reply: (payload, { decision, scoreId, rules }) => ({
     action: decision.action,
-    rules: noRules,
+    source: decision.source,
+    rules,
     score: decision.score,
     scoreId,
     transactionId: payload.transaction.transactionId,

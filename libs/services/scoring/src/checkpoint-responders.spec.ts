@@ -1,11 +1,12 @@
 import type { INestMicroservice } from '@nestjs/common';
 import type { MessageBus, RespondOptions, SubscribeOptions } from '@ringfence/bus';
 import { startBusControllers } from '@ringfence/bus/testing';
-import { EventTopics, type MessageEnvelope, RpcTopics } from '@ringfence/contracts';
+import { EventTopics, type MessageEnvelope, RpcTopics, StateGroups } from '@ringfence/contracts';
 import { MESSAGE_BUS, ROOT_LOGGER } from '@ringfence/service-runtime';
 import { CHECKPOINT_DEFINITIONS } from './checkpoint-definitions';
 import { CheckpointResponders } from './checkpoint-responders';
 import { CheckpointScorer } from './checkpoint-scorer';
+import { RULE_BOOK_GROUP } from './rules/rules-groups';
 
 type Handler = (message: MessageEnvelope<unknown>) => Promise<unknown>;
 
@@ -59,11 +60,13 @@ async function setup() {
 }
 
 describe(CheckpointResponders.name, () => {
-  it('answers every checkpoint topic in the scoring group, with no barrier of its own (the owners it asks wait for their consumers)', async () => {
+  it('answers every checkpoint topic in the scoring group, waiting for its own rule book and velocity counters (the owners it asks wait for their consumers)', async () => {
     const { responders } = await setup();
 
     expect([...responders.keys()].sort()).toEqual(CHECKPOINT_DEFINITIONS.map((definition) => definition.rpcTopic).sort());
-    for (const { options } of responders.values()) expect(options).toEqual({ group: 'scoring' });
+    for (const { options } of responders.values()) {
+      expect(options).toEqual({ group: 'scoring', consistentWith: [{ group: RULE_BOOK_GROUP, topics: [EventTopics.ruleSaved] }, StateGroups.scoringVelocity] });
+    }
   });
 
   it('consumes the transaction updates in the scoring group', async () => {

@@ -1,21 +1,26 @@
 import { Inject } from '@nestjs/common';
 import { Ctx, EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
 import { type EventPatternExtras, type MessageBus, MessageBusContext, MessageBusController, type MessagePatternExtras } from '@ringfence/bus';
-import { EventTopics, type MessageEnvelope, TransactionUpdatedEvent } from '@ringfence/contracts';
+import { EventTopics, type MessageEnvelope, StateGroups, TransactionUpdatedEvent } from '@ringfence/contracts';
 import { type Logger, newEventId } from '@ringfence/platform';
 import { MESSAGE_BUS, ROOT_LOGGER, validatedEventHandler, validatedRequestHandler } from '@ringfence/service-runtime';
 import type { CheckpointDefinition } from './checkpoint-definition';
 import { CHECKPOINT_DEFINITIONS, transactionCheckpoint } from './checkpoint-definitions';
 import { CheckpointScorer } from './checkpoint-scorer';
+import { RULE_BOOK_DEPENDENCY } from './rules/rules-groups';
 
 const DEFINITIONS = CHECKPOINT_DEFINITIONS as readonly CheckpointDefinition[];
 const DEFINITION_BY_TOPIC = new Map<string, CheckpointDefinition>(DEFINITIONS.map((definition) => [definition.rpcTopic, definition]));
 
 /**
- * Scoring keeps no state fed by topics: what it reads, it asks of the owners (`CheckpointFacts`,
- * the graph), and each owner's answer waits for its own consumers. So its requests need no barrier.
+ * What scoring reads that others own, it asks of the owners (`CheckpointFacts`, the graph), and
+ * each owner's answer waits for its own consumers. Scoring keeps two states from topics: its
+ * rule book (a checkpoint waits until every rule saved before it is in it; in one process the
+ * save has already applied it, so this costs nothing) and its velocity counters (a checkpoint
+ * waits until the `scoring-velocity` consumer has handled the account's earlier events, its own
+ * event included: `VelocityState` computed that event's features just before recording it).
  */
-const CHECKPOINT_REQUESTS: MessagePatternExtras = { group: 'scoring' };
+const CHECKPOINT_REQUESTS: MessagePatternExtras = { group: 'scoring', consistentWith: [RULE_BOOK_DEPENDENCY, StateGroups.scoringVelocity] };
 const SCORING: EventPatternExtras = { group: 'scoring' };
 
 /**

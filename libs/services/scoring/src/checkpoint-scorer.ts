@@ -7,6 +7,11 @@ import {
   type CheckpointRecommendation,
   type CheckpointRpcTopic,
   type CheckpointScoredEvent,
+  type DecisionExplanationDto,
+  type CurrentLabelMessage,
+  type LabelCategory,
+  type RuleCheckpoint,
+  type TriggeredRuleDto,
   type RpcTopicMap,
   RpcTopics,
   type WarningClass,
@@ -18,18 +23,31 @@ import { type EntityDocument, type EntityUpdate, hasUnforgivenChargeback, mergeD
 import { checkpointLookup, checkpointLookupPolicy } from '@ringfence/lookup';
 import { type Logger, type RingfenceConfig, newEventId, prefixedId } from '@ringfence/platform';
 import {
-  DEFAULT_THRESHOLDS,
+  BASE_SCORE,
+  type ModelScore,
+  SCORE_MODEL_VERSION,
+  type DecisionSignals,
+  NO_RULES,
+  type RuleEnvironments,
+  type RuleInputs,
+  type RulesOutcome,
+  type TriggeredRule,
   type VoucherNetworkSignal,
+  computeFeatures,
   decide,
-  extractCustomerFeatures,
-  networkSignals,
-  scoreContributions,
-  scoreCustomer,
+  evaluateRules,
+  loadFeatureReferenceData,
+  lookupInputs,
+  networkInputs,
+  scoreFeatures,
+  thresholdsFor,
 } from '@ringfence/scoring-engine';
 import { MESSAGE_BUS, RINGFENCE_CONFIG, ROOT_LOGGER, recommendationsGiven } from '@ringfence/service-runtime';
 import type { CheckpointDefinition, CheckpointSubject, EntityReference } from './checkpoint-definition';
 import { CheckpointFacts } from './checkpoint-facts';
 import { indicatorsOf } from './payload-indicators';
+import { RuleBook } from './rules/rule-book';
+import { RULE_ENVIRONMENTS } from './rules/rule-environment.provider';
 
 const WARNING_CLASSES: Record<EntityReference['kind'], WarningClass> = {
   customer: 'customer-not-found',
@@ -50,8 +68,8 @@ interface GraphAnswer {
 
 /**
  * Scores any checkpoint the same way: the subject as stored merged in memory with this request
- * (read your own writes), its identity model plus the checkpoint's own signals and its network
- * (customers and suppliers alike), then the sources' precedence (docs/api.md, "How a
+ * (read your own writes), the checkpoint's feature vector (docs/features.md) and the model's
+ * score over it (docs/scoring.md), then the sources' precedence (docs/api.md, "How a
  * checkpoint decides") over labels, chargebacks, known-fraud lookups, the network (a
  * redemption's voucher network included) and the model.
  * It answers with the decision event (the recommendation, the features it was made from and
@@ -65,7 +83,12 @@ export class CheckpointScorer {
     @Inject(ACCOUNT_REPOSITORY) private readonly accounts: AccountRepository,
     @Inject(RINGFENCE_CONFIG) private readonly config: RingfenceConfig,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
-  ) {}
+    private readonly ruleBook: RuleBook,
+    @Inject(RULE_ENVIRONMENTS) private readonly ruleEnvironments: RuleEnvironments,
+  ) {
+    // The features' reference tables (IP countries, disposable domains) load now, not in the first checkpoint.
+    loadFeatureReferenceData();
+  }
 
   /**
    * Scores a checkpoint request and answers with the decision; the gateway publishes it and
@@ -91,24 +114,48 @@ export class CheckpointScorer {
     ]);
     const { network, voucherNetwork } = graph;
     const warnings = notFoundWarnings(references, entities.references);
-    const fields = this.withRequest(entities.subject, updates, subject, timestamp)?.fields ?? {};
+    const subjectDocument = this.withRequest(entities.subject, updates, subject, timestamp);
+    const fields = subjectDocument?.fields ?? {};
     const lookupPolicy = checkpointLookupPolicy(settings);
     const evidence = await this.facts.lookupEvidence(message, indicatorsOf(fields, json), lookupPolicy.limitIndustry);
     const lookup = checkpointLookup(evidence, lookupPolicy, timestamp);
-    const features = extractCustomerFeatures(fields, typeof fields.lastDeviceId === 'string', timestamp);
-    const signals = [...definition.signals(payload), ...networkSignals(subject.kind === 'customer' ? network : null)];
-    const model = definition.scoresIdentity ? scoreCustomer(features, DEFAULT_THRESHOLDS, signals) : scoreContributions(signals);
+    const features = computeFeatures({
+      checkpoint: definition.checkpoint,
+      payload: json,
+      subjectKind: subject.kind,
+      subject: fields,
+      subjectFieldTimestamps: subjectDocument?.fieldTimestamps ?? {},
+      eventTimeMs: timestamp,
+      network,
+      lookup: lookup.features,
+      voucherNetwork,
+    });
+    const model = scoreFeatures(features, definition.checkpoint, thresholdsFor(definition.checkpoint, settings.scoreThresholds));
     const labelCategories = [FRAUD_CATEGORY[subject.kind], ...(subject.kind === 'customer' ? (definition.customerLabelCategories ?? []) : [])];
-    const decision = decide({
+    const signals: Omit<DecisionSignals, 'ruleAction'> = {
       labels: labelCategories.map((category) => labels[category]?.review).filter((review): review is NonNullable<typeof review> => review !== undefined),
       unforgivenChargeback: subject.kind === 'customer' && hasUnforgivenChargeback(fields),
-      ruleAction: null,
       lookup: lookup.verdict,
       hopsToFraud: network?.hopsToFraud ?? -1,
       voucherNetwork,
-      model,
-    });
-    const recommendation = definition.reply(payload, { decision, scoreId: prefixedId('scr'), warnings });
+      model: { score: model.score, action: model.action },
+    };
+    const ruleCheckpoint = ruleCheckpointOf(definition.checkpoint, json);
+    const ruleInputs: RuleInputs = {
+      payload: json,
+      features,
+      network: networkInputs(network),
+      labels: currentReviews(labels),
+      lookup: lookupInputs({ verdict: lookup.verdict ?? 'none', ...lookup.features }),
+      score: model.score,
+    };
+    const rules = this.evaluateRules(message, ruleCheckpoint, ruleInputs);
+    const decision = decide({ ...signals, ruleAction: rules.activeAction });
+    // decisions §11: what the answer would have been with the passive rules active too.
+    const passiveAction = rules.actionWithPassive === rules.activeAction ? undefined : decide({ ...signals, ruleAction: rules.actionWithPassive }).action;
+    const scoreId = prefixedId('scr');
+    const rulesBlock = { ...(passiveAction === undefined ? {} : { passiveAction }), triggered: rules.triggered.map(triggeredRuleOf(definition.checkpoint)) };
+    const recommendation = definition.reply(payload, { decision, scoreId, warnings, rules: rulesBlock });
     recommendationsGiven.labels(definition.checkpoint, decision.action, decision.source).inc();
     const scored: CheckpointScoredEvent<CheckpointRecommendation<R>> = {
       checkpoint: definition.checkpoint,
@@ -118,16 +165,32 @@ export class CheckpointScorer {
         ...features,
         modelScore: model.score,
         modelAction: model.action,
-        ...lookup.features,
-        ...(definition.voucherUse
-          ? { voucherNetworkUses: voucherNetwork?.uses ?? null, voucherAbuseThreshold: voucherNetwork?.threshold ?? null, voucherAbuse: voucherNetwork?.abuse ?? false }
-          : {}),
-        ...networkFeatureFields(network),
+        modelVersion: SCORE_MODEL_VERSION,
         decisionReason: decision.reason,
       },
+      scoreId,
+      ...(ruleCheckpoint === null ? {} : { ruleCheckpoint }),
+      subject: { kind: subject.kind, id: subject.id },
+      rules: { evaluated: rules.evaluated, triggered: rules.triggered, failed: rules.failed },
+      explanation: explanationOf(model, rules.triggered, decision.reason),
+      context: ruleInputs as unknown as Record<string, unknown>,
+      signals: signals as unknown as Record<string, unknown>,
     };
     // TypeScript cannot see that the reply type of a checkpoint topic is its scored event.
     return scored as RpcTopicMap[R]['reply'];
+  }
+
+  /**
+   * Every rule of the tenant's checkpoint, from the in-memory rule book. A rule that fails is
+   * reported on the decision event; evaluation itself never fails the checkpoint.
+   */
+  private evaluateRules(message: MessageEnvelope<unknown>, checkpoint: RuleCheckpoint | null, inputs: RuleInputs): RulesOutcome {
+    if (checkpoint === null) return NO_RULES;
+    const rules = this.ruleBook.rulesOf(message, checkpoint);
+    if (rules.length === 0) return NO_RULES;
+    const outcome = evaluateRules(rules, this.ruleEnvironments.of(checkpoint).context(inputs));
+    if (outcome.failed.length > 0) this.logger.debug({ checkpoint, traceId: message.traceId, failed: outcome.failed }, 'rules failed to evaluate');
+    return outcome;
   }
 
   /** The account's settings (defaults when it is unknown), read with the checkpoint's other reads. */
@@ -215,22 +278,42 @@ function notFoundWarnings(references: readonly EntityReference[], stored: readon
     }));
 }
 
-/**
- * The graph's answer as flat decision-event features (the feed's features are scalars):
- * `networkAnswered` false when the graph did not answer in time, and then nothing else.
- */
-function networkFeatureFields(network: GraphNetworkFeaturesReply | null): Record<string, number | boolean> {
-  if (network === null) return { networkAnswered: false };
+/** The checkpoint as rules name it: a PSP transaction's by the checkpoint it was sent to; null without one. */
+function ruleCheckpointOf(checkpoint: string, json: Record<string, unknown>): RuleCheckpoint | null {
+  if (checkpoint !== 'transaction') return checkpoint as RuleCheckpoint;
+  return json.checkpoint === 'pspBeforeAuth' || json.checkpoint === 'pspAfterAuth' ? json.checkpoint : null;
+}
+
+/** Category to review, for the rule context's `labels`. */
+function currentReviews(labels: Partial<Record<LabelCategory, CurrentLabelMessage>>): Record<string, string> {
+  const reviews: Record<string, string> = {};
+  for (const [category, label] of Object.entries(labels)) if (label !== undefined) reviews[category] = label.review;
+  return reviews;
+}
+
+/** A triggered rule as answers list it: `ruleName` only at payouts (specification §2.2), kept on the decision event. */
+function triggeredRuleOf(checkpoint: string): (rule: TriggeredRule) => TriggeredRuleDto {
+  return ({ ruleId, ruleVersion, ruleName, state, action, description }) =>
+    checkpoint === 'payout' ? { ruleId, ruleVersion, ruleName, state, action, description } : { ruleId, ruleVersion, state, action, description };
+}
+
+/** The contributions an explanation lists on each side. */
+const EXPLAINED_CONTRIBUTIONS = 5;
+
+/** decisions §12: the model's largest contributions either way, the triggered rules, and why the source decided. */
+function explanationOf(model: ModelScore, triggered: readonly TriggeredRule[], reason: string): DecisionExplanationDto {
+  const pick = (keep: (contribution: number) => boolean) =>
+    model.contributions
+      .filter((item) => keep(item.contribution))
+      .slice(0, EXPLAINED_CONTRIBUTIONS)
+      .map(({ feature, value, condition, contribution }) => ({ feature, value, condition, contribution }));
   return {
-    networkAnswered: true,
-    networkHopsToFraud: network.hopsToFraud,
-    networkSize: network.networkSize,
-    networkCustomers: network.networkCustomers,
-    networkMaxNodesHit: network.maxNodesHit,
-    networkGrowthRate: network.networkGrowthRate,
-    networkSharedDeviceCustomers: network.maxOtherCustomers.device,
-    networkSharedCardCustomers: network.maxOtherCustomers.card,
-    networkSharedEmailCustomers: network.maxOtherCustomers.email,
-    networkSharedPhoneCustomers: network.maxOtherCustomers.phone,
+    modelVersion: SCORE_MODEL_VERSION,
+    modelScore: model.score,
+    baseScore: BASE_SCORE,
+    raised: pick((contribution) => contribution > 0),
+    lowered: pick((contribution) => contribution < 0),
+    rules: triggered.map(({ ruleId, ruleVersion, ruleName, state, action }) => ({ ruleId, ruleVersion, name: ruleName, state, action })),
+    reason,
   };
 }

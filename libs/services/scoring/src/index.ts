@@ -1,1 +1,3 @@
 export * from './scoring.module';
+export * from './velocity.module';
+export * from './velocity-state.service';

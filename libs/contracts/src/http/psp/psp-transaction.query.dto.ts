@@ -1,9 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
+import { ExplainQueryDto } from '../shared/query-parameters';
 import { PSP_CHECKPOINTS, type PspCheckpoint } from '../../messages/transaction-updated.event';
 
 /** The query of POST /psp/transaction and /psp/transaction/async (specification §4.3). */
-export class PspTransactionQueryDto {
+export class PspTransactionQueryDto extends ExplainQueryDto {
   @ApiPropertyOptional({
     enum: PSP_CHECKPOINTS,
     example: 'pspBeforeAuth',

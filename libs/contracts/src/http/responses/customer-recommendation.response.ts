@@ -1,4 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { RulesBlockDto } from './rules.response';
+import { DecisionExplanationDto } from './explanation.response';
 
 export const ACTIONS = ['ALLOW', 'REVIEW', 'PREVENT'] as const;
 export type Action = (typeof ACTIONS)[number];
@@ -61,6 +63,13 @@ export class CustomerRecommendationDto {
   @ApiProperty({ example: 'scr_01J...' }) scoreId!: string;
   @ApiPropertyOptional({ type: () => TransactionOptimisationDto }) transactionOptimisation?: TransactionOptimisationDto;
   @ApiPropertyOptional({ type: () => [WarningDto] }) warnings?: WarningDto[];
+  @ApiPropertyOptional({ type: () => DecisionExplanationDto, description: 'Why: present when the request asked `?explain=true` (also on the decision event and at `GET /v2/decisions/{scoreId}`).' })
+  explanation?: DecisionExplanationDto;
+  @ApiPropertyOptional({
+    type: () => RulesBlockDto,
+    description: 'The account\'s rules that triggered at this checkpoint (decisions §11). An extension: the specification lists the rules block on the transaction, payout, registration and refund answers only.',
+  })
+  rules?: RulesBlockDto;
 }
 
 export class CustomerRecommendationResponseDto {

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ACTIONS, type Action, DECISION_SOURCES, type DecisionSource, WarningDto } from './customer-recommendation.response';
 import { RulesBlockDto } from './rules.response';
+import { DecisionExplanationDto } from './explanation.response';
 
 /**
  * `credentialStatus` of the registration answer (decisions §6 and §9; its fields are not shown in
@@ -20,10 +21,14 @@ export class RegistrationRecommendationDto {
   @ApiPropertyOptional({ example: 'cus-61213', description: 'Present when a customer registered.' }) customerId?: string;
   @ApiProperty({ example: 'reg_01JCZ4B7K2', description: 'Identifier the service gave this registration attempt (the request carries none).' })
   registrationId!: string;
+  @ApiProperty({ type: 'integer', example: 23, description: 'Risk score, 0 (safe) to 100 (fraud): the model\'s, or the end of the scale a label or chargeback implies (0 when not scored: rate limited or degraded). An extension: the specification does not list it here.' }) score!: number;
+  @ApiProperty({ example: 'scr_01JD2XK8Q3', description: 'Identifies this decision: `GET /v2/decisions/{scoreId}` reads it with its reasons. An extension: the specification does not list it here.' }) scoreId!: string;
   @ApiProperty({ type: () => RulesBlockDto }) rules!: RulesBlockDto;
   @ApiProperty({ type: () => CredentialStatusDto }) credentialStatus!: CredentialStatusDto;
   @ApiPropertyOptional({ type: () => [WarningDto], description: 'Present when the answer is degraded (class `degraded`): the data was kept but a part missed its time budget.' })
   warnings?: WarningDto[];
+  @ApiPropertyOptional({ type: () => DecisionExplanationDto, description: 'Why: present when the request asked `?explain=true` (also on the decision event and at `GET /v2/decisions/{scoreId}`).' })
+  explanation?: DecisionExplanationDto;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ACTIONS, type Action } from './customer-recommendation.response';
+import { RULE_ACTIONS as ACTIONS, type RuleAction as Action } from '../rules/rule-vocabulary';
 
 /** Specification §3: the states a rule is seen in. A passive rule is evaluated and reported but does not decide. */
 export const RULE_STATES = ['active', 'passive'] as const;
@@ -39,7 +39,7 @@ export class RulesBlockDto {
     enum: ACTIONS,
     example: 'PREVENT',
     description:
-      'The strictest action asked for by a passive rule that matched: what would have happened had the passive rules been active. Absent when no passive rule matched.',
+      'What the answer\'s action would have been had the passive rules been active too (decisions §11, in the sources\' precedence). Absent when that is the action given.',
   })
   passiveAction?: Action;
 

@@ -28,10 +28,16 @@ export function IsOptionalQueryInteger(minimum: number, maximum: number, descrip
   );
 }
 
+/** `?explain=true` of every checkpoint: the answer carries `data.explanation` (decisions §12). */
+export class ExplainQueryDto {
+  @IsOptionalQueryBoolean('`true`: the answer carries `data.explanation`, why it was given (the model\'s top contributions either way, the rules that triggered, the deciding source). Always on the decision event and at `GET /v2/decisions/{scoreId}`.')
+  explain?: boolean;
+}
+
 /**
  * `?score=` of the customer and voucher-redemption checkpoints: a legacy switch that is accepted
  * (decisions §9) and changes nothing, since these checkpoints always score. Any other value is 400.
  */
-export class ScoreQueryDto {
+export class ScoreQueryDto extends ExplainQueryDto {
   @IsOptionalQueryBoolean('Legacy switch, accepted for compatibility and ignored: the checkpoint always scores.') score?: boolean;
 }

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { ACCOUNT_REPOSITORY, API_KEY_REPOSITORY, AccountAdministration, type AccountRepository, type ApiKeyRepository } from '@ringfence/accounts';
+import { ACCOUNT_REPOSITORY, API_KEY_REPOSITORY, AccountAdministration, type AccountRepository, type ApiKeyRepository, publicAccountSettings } from '@ringfence/accounts';
 import { AdminRoute } from '@ringfence/service-runtime';
 import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
 import {
@@ -11,13 +11,14 @@ import {
   IssueKeyRequestDto,
   IssuedKeyResponseDto,
   UpdateAccountSettingsRequestDto,
+  ScoreThresholdsDto,
   VoucherTypeSettingsDto,
 } from './admin.dto';
 
 /** The operator's API for accounts and keys (decisions §2), behind ADMIN_API_KEY. */
 @ApiTags('Admin')
 @ApiSecurity('adminToken')
-@ApiExtraModels(VoucherTypeSettingsDto)
+@ApiExtraModels(VoucherTypeSettingsDto, ScoreThresholdsDto)
 @Controller('admin')
 export class AdminController {
   private readonly administration: AccountAdministration;
@@ -49,7 +50,7 @@ export class AdminController {
 
   @AdminRoute()
   @Get('accounts')
-  @ApiOperation({ summary: 'List accounts and their keys (never the plaintext keys)' })
+  @ApiOperation({ summary: 'List accounts and their keys (never the plaintext keys)', description: 'Settings as stored, except the callback secret: `callbackSecretSet` says whether one is set.' })
   @ApiOkResponse({ type: AccountListResponseDto })
   @ApiErrorResponses(401, 403)
   async listAccounts(): Promise<AccountListResponseDto> {
@@ -60,7 +61,7 @@ export class AdminController {
         name: account.name,
         industry: account.industry,
         createdAt: account.createdAt.toISOString(),
-        settings: account.settings,
+        settings: publicAccountSettings(account.settings),
         keys: (await this.administration.listKeys(account.id)).map((key) => ({
           keyId: key.id,
           kind: key.kind,
@@ -79,13 +80,13 @@ export class AdminController {
   @ApiOperation({
     summary: "Change an account's settings",
     description:
-      'Sets the settings sent and keeps the others (`{}` changes nothing). Takes effect on the next request. Answers the account with its settings as stored.',
+      'Sets the settings sent and keeps the others (`{}` changes nothing); null unsets a setting. Takes effect on the next request. Answers the account with its settings as stored, except the callback secret, which no answer shows (`callbackSecretSet` instead). A 400 names each failing field, e.g. `scoreThresholds.customer.prevent: must be at least review`.',
   })
   @ApiOkResponse({ type: AccountResponseDto })
   @ApiErrorResponses(400, 401, 403, 404)
   async updateSettings(@Param('accountId') accountId: string, @Body() body: UpdateAccountSettingsRequestDto): Promise<AccountResponseDto> {
     const account = await this.administration.updateSettings(accountId, { ...body });
-    return { accountId: account.id, name: account.name, industry: account.industry, createdAt: account.createdAt.toISOString(), settings: account.settings };
+    return { accountId: account.id, name: account.name, industry: account.industry, createdAt: account.createdAt.toISOString(), settings: publicAccountSettings(account.settings) };
   }
 
   @AdminRoute()

@@ -1,6 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ACTIONS, type Action } from '@ringfence/contracts';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { MAX_CALLBACK_SECRET_LENGTH, MAX_CALLBACK_URL_LENGTH, MIN_CALLBACK_SECRET_LENGTH } from '@ringfence/accounts';
+import { ACTIONS, type Action, CHECKPOINTS, IsIntegerInRange } from '@ringfence/contracts';
+import { Type } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { HasOnlyKeys, IsCallbackUrl, IsNotBelowField } from './account-settings.validators';
 import { IsVoucherTypeSettingsMap, VOUCHER_THRESHOLD_COMPARISONS as COMPARISONS } from './voucher-type-settings.validator';
 
 /** The most distinct other accounts a checkpoint's lookup REVIEW may be set to require. */
@@ -50,6 +53,27 @@ export class VoucherTypeSettingsDto {
   @ApiPropertyOptional({ enum: COMPARISONS, description: 'Overrides `voucherThresholdComparison` for this type.' }) comparison?: 'gte' | 'gt';
 }
 
+/** One checkpoint's score thresholds: from `review` the model's answer is REVIEW, from `prevent` PREVENT. */
+export class ScoreThresholdDto {
+  @ApiProperty({ type: 'integer', minimum: 0, maximum: 100, example: 60, description: 'Scores from this one (0–100) answer REVIEW.' })
+  @IsIntegerInRange(0, 100) review!: number;
+
+  @ApiProperty({ type: 'integer', minimum: 0, maximum: 100, example: 85, description: 'Scores from this one (0–100, at least `review`) answer PREVENT.' })
+  @IsIntegerInRange(0, 100) @IsNotBelowField('review') prevent!: number;
+}
+
+const THRESHOLD = (checkpoint: string) => ({ type: () => ScoreThresholdDto, description: `The ${checkpoint} checkpoint.` });
+
+/** Score thresholds by checkpoint; a checkpoint left out keeps scoring's defaults. */
+export class ScoreThresholdsDto {
+  @ApiPropertyOptional(THRESHOLD('customer')) @IsOptional() @IsObject() @ValidateNested() @Type(() => ScoreThresholdDto) customer?: ScoreThresholdDto;
+  @ApiPropertyOptional(THRESHOLD('registration')) @IsOptional() @IsObject() @ValidateNested() @Type(() => ScoreThresholdDto) registration?: ScoreThresholdDto;
+  @ApiPropertyOptional(THRESHOLD('payout')) @IsOptional() @IsObject() @ValidateNested() @Type(() => ScoreThresholdDto) payout?: ScoreThresholdDto;
+  @ApiPropertyOptional(THRESHOLD('refund')) @IsOptional() @IsObject() @ValidateNested() @Type(() => ScoreThresholdDto) refund?: ScoreThresholdDto;
+  @ApiPropertyOptional(THRESHOLD('voucher-redemption')) @IsOptional() @IsObject() @ValidateNested() @Type(() => ScoreThresholdDto) voucherRedemption?: ScoreThresholdDto;
+  @ApiPropertyOptional(THRESHOLD('PSP transaction')) @IsOptional() @IsObject() @ValidateNested() @Type(() => ScoreThresholdDto) transaction?: ScoreThresholdDto;
+}
+
 /** The settings as stored: only those ever set; the others have their defaults. */
 export class AccountSettingsDto {
   @ApiPropertyOptional({ example: true }) voucherAbuseEnabled?: boolean;
@@ -60,6 +84,9 @@ export class AccountSettingsDto {
   voucherTypes?: Record<string, VoucherTypeSettingsDto>;
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: LOOKUP_CONSORTIUM_MAX_ACCOUNTS, example: 3 }) lookupConsortiumMinAccounts?: number;
   @ApiPropertyOptional({ example: false }) lookupLimitIndustry?: boolean;
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'https://hooks.merchant.example/ringfence' }) callbackUrl?: string | null;
+  @ApiPropertyOptional({ example: true, description: 'Whether a callback secret is set (shown once one was ever set). The secret itself is never shown.' }) callbackSecretSet?: boolean;
+  @ApiPropertyOptional({ type: () => ScoreThresholdsDto, nullable: true }) scoreThresholds?: ScoreThresholdsDto | null;
 }
 
 export class KeySummaryDto {
@@ -129,6 +156,37 @@ export class UpdateAccountSettingsRequestDto {
     description: "At checkpoints, count other accounts' lookup evidence only from accounts of this account's industry (as `limitIndustry=true` on GET /v2/lookup); default false.",
   })
   @IsOptional() @IsBoolean() lookupLimitIndustry?: boolean;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: MAX_CALLBACK_URL_LENGTH,
+    example: 'https://hooks.merchant.example/ringfence',
+    description:
+      'Review callbacks: every label change is POSTed here, signed with `callbackSecret` (docs/api.md, "Review callbacks"; the attempts at `GET /v2/callbacks/deliveries`). An https URL; plain http only to localhost or 127.0.0.1. Needs a `callbackSecret`, sent with it or set before. null turns callbacks off (pending deliveries are then given up).',
+  })
+  @IsOptional() @IsCallbackUrl() callbackUrl?: string | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    writeOnly: true,
+    minLength: MIN_CALLBACK_SECRET_LENGTH,
+    maxLength: MAX_CALLBACK_SECRET_LENGTH,
+    example: 'whsec-9f2c4e1a7b3d5f8e0c6a',
+    description:
+      'The HMAC-SHA256 key of the callbacks\' `Ringfence-Signature`, at least 16 characters (share it with the receiver; 32 random characters or more are advised). Never shown again: answers say `callbackSecretSet`. A new one signs the next attempt. null clears it (not while `callbackUrl` is set).',
+  })
+  @IsOptional() @IsString() @MinLength(MIN_CALLBACK_SECRET_LENGTH) @MaxLength(MAX_CALLBACK_SECRET_LENGTH) callbackSecret?: string | null;
+
+  @ApiPropertyOptional({
+    type: () => ScoreThresholdsDto,
+    nullable: true,
+    example: { customer: { review: 60, prevent: 85 }, payout: { review: 50, prevent: 70 } },
+    description: `Per checkpoint (${CHECKPOINTS.join(', ')}), the scores from which the model's answer is REVIEW and PREVENT: integers 0 to 100, \`review\` ≤ \`prevent\`. A checkpoint left out keeps the defaults. Replaces the whole map when sent; null removes it.`,
+  })
+  @IsOptional() @IsObject() @HasOnlyKeys(CHECKPOINTS, 'a checkpoint') @ValidateNested() @Type(() => ScoreThresholdsDto)
+  scoreThresholds?: ScoreThresholdsDto | null;
 }
 
 export class AccountResponseDto {

@@ -4,7 +4,7 @@ import type { CheckpointRoute } from './event-intake.service';
 
 const noRules = { triggered: [] };
 
-/** Answers without a score carry `warnings` only when there is one to give (a degraded answer). */
+/** Answers that do not list warnings carry them only when there is one to give (a degraded answer). */
 const withWarnings = (warnings: WarningDto[]) => (warnings.length > 0 ? { warnings } : {});
 
 /** A checkpoint's topics, from the contracts' payload table. */
@@ -33,9 +33,11 @@ export const CheckpointRoutes = {
   >,
   registration: {
     ...fromPayloadTable('registration'),
-    fallbackReply: (payload, { action, source, warnings }) => ({
+    fallbackReply: (payload, { action, source, score, warnings }) => ({
       action,
       source,
+      score,
+      scoreId: prefixedId('scr'),
       ...(payload.customer ? { customerId: payload.customer.customerId } : {}),
       ...(payload.supplier ? { supplierId: payload.supplier.supplierId } : {}),
       registrationId: payload.registrationId,
@@ -45,23 +47,34 @@ export const CheckpointRoutes = {
   } satisfies CheckpointRoute<typeof EventTopics.registrationSubmitted, typeof RpcTopics.registrationCheckpoint, typeof EventTopics.registrationScored>,
   payout: {
     ...fromPayloadTable('payout'),
-    fallbackReply: (payload, { action, source, warnings }) => ({
+    fallbackReply: (payload, { action, source, score, warnings }) => ({
       supplierId: payload.supplier.supplierId,
       payoutId: payload.payout.payoutId,
       action,
       source,
+      score,
+      scoreId: prefixedId('scr'),
       rules: noRules,
       ...withWarnings(warnings),
     }),
   } satisfies CheckpointRoute<typeof EventTopics.payoutRequested, typeof RpcTopics.payoutCheckpoint, typeof EventTopics.payoutScored>,
   refund: {
     ...fromPayloadTable('refund'),
-    fallbackReply: (payload, { action, source, warnings }) => ({ customerId: payload.customer.customerId, action, source, rules: noRules, ...withWarnings(warnings) }),
+    fallbackReply: (payload, { action, source, score, warnings }) => ({
+      customerId: payload.customer.customerId,
+      action,
+      source,
+      score,
+      scoreId: prefixedId('scr'),
+      rules: noRules,
+      ...withWarnings(warnings),
+    }),
   } satisfies CheckpointRoute<typeof EventTopics.refundRequested, typeof RpcTopics.refundCheckpoint, typeof EventTopics.refundScored>,
   transaction: {
     ...fromPayloadTable('transaction'),
-    fallbackReply: (payload, { action, score, warnings }) => ({
+    fallbackReply: (payload, { action, source, score, warnings }) => ({
       action,
+      source,
       rules: noRules,
       score,
       scoreId: prefixedId('scr'),

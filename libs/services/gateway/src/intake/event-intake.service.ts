@@ -43,6 +43,14 @@ export interface FallbackDecision {
   warnings: WarningDto[];
 }
 
+/** How a checkpoint is asked and answered beyond its payload. */
+export interface CheckpointOptions<Request> {
+  /** What scoring is asked, when it is more than the payload kept (a PSP transaction's checkpoint). */
+  request?: Request;
+  /** `?explain=true`: the answer carries the decision's explanation. */
+  explain?: boolean;
+}
+
 export interface CheckpointRoute<E extends EventTopic, R extends CheckpointRpcTopic, D extends EventTopic> {
   checkpoint: Checkpoint;
   ingestTopic: E;
@@ -88,7 +96,9 @@ export class EventIntake {
   async checkpoint<E extends EventTopic, R extends CheckpointRpcTopic, D extends EventTopic>(
     route: CheckpointRoute<E, R, D>,
     submission: Submission<EventTopicMap[E] & RpcTopicMap[R]['request']>,
+    options: CheckpointOptions<RpcTopicMap[R]['request']> = {},
   ): Promise<CheckpointRecommendation<R>> {
+    const request = options.request ?? submission.payload;
     const envelope = this.envelope(submission);
     const retryAfterSeconds = await this.limits.accountRetryAfterSeconds(submission.principal);
     if (retryAfterSeconds !== null) {
@@ -100,10 +110,10 @@ export class EventIntake {
       return this.fallbackAnswer(route, envelope, submission.principal, { source: 'RATE_LIMIT', warnings: [] });
     }
     await this.publish(route.ingestTopic, envelope);
-    const answer = await this.askKept(route.rpcTopic, envelope, envelope.payload, 'scoring');
+    const answer = await this.askKept(route.rpcTopic, envelope, request, 'scoring');
     if (isDegraded(answer)) return this.fallbackAnswer(route, envelope, submission.principal, { source: 'RINGFENCE', warnings: [answer.degraded] });
     await this.publishDecision(route, envelope, answer);
-    return answer.recommendation;
+    return options.explain && answer.explanation ? { ...answer.recommendation, explanation: answer.explanation } : answer.recommendation;
   }
 
   /**

@@ -50,7 +50,12 @@ export class PspTransactionController {
       await this.intake.ingest(CheckpointRoutes.transaction.ingestTopic, accepted);
       return { status: 200, timestamp: Date.now(), message: 'transaction update accepted; no checkpoint was asked for' };
     }
-    const data = await this.intake.checkpoint(CheckpointRoutes.transaction, accepted);
+    // Scoring is told the checkpoint (its rules are per checkpoint); the ingest event is kept as
+    // sent, since on it `checkpoint` asks for a feed-only scoring (the /async path below).
+    const data = await this.intake.checkpoint(CheckpointRoutes.transaction, accepted, {
+      request: { ...accepted.payload, checkpoint: input.query.checkpoint },
+      explain: input.query.explain,
+    });
     return { status: 200, timestamp: Date.now(), data };
   }
 

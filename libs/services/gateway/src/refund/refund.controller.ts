@@ -1,8 +1,8 @@
-import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags, ApiBody } from '@nestjs/swagger';
 import type { Principal } from '@ringfence/accounts';
-import { RefundRecommendationResponseDto, RefundRequestDto, normaliseTimestamps } from '@ringfence/contracts';
-import { CurrentPrincipal, SecretKeyRoute } from '@ringfence/service-runtime';
+import { RefundRecommendationResponseDto, RefundRequestDto, normaliseTimestamps, ExplainQueryDto } from '@ringfence/contracts';
+import { CurrentPrincipal, SecretKeyRoute, type BodyAndQuery, ValidBodyAndQuery } from '@ringfence/service-runtime';
 import type { FastifyRequest } from 'fastify';
 import { CheckpointRoutes } from '../intake/checkpoint-routes';
 import { EventIntake } from '../intake/event-intake.service';
@@ -20,17 +20,19 @@ export class RefundController {
   @ApiOperation({
     summary: 'Get a recommendation for a refund request',
     description:
-      'The refund checkpoint. The customer, the refund, the order (with its items and suppliers), the payment methods the refund goes to and the refund transactions are stored; the answer `{status, timestamp, data: {customerId, action, source, rules}}` reflects this request.',
+      'The refund checkpoint. The customer, the refund, the order (with its items and suppliers), the payment methods the refund goes to and the refund transactions are stored; the answer `{status, timestamp, data: {customerId, action, source, score, scoreId, rules}}` reflects this request.',
   })
+  @ApiBody({ type: RefundRequestDto })
   @ApiOkResponse({ type: RefundRecommendationResponseDto })
   @ApiErrorResponses(400, 401, 403, 413, 415, 429, 503)
-  async refund(@CurrentPrincipal() principal: Principal, @Body() body: RefundRequestDto, @Req() request: FastifyRequest): Promise<RefundRecommendationResponseDto> {
+  async refund(@CurrentPrincipal() principal: Principal, @ValidBodyAndQuery(RefundRequestDto, ExplainQueryDto) input: BodyAndQuery<RefundRequestDto, ExplainQueryDto>, @Req() request: FastifyRequest): Promise<RefundRecommendationResponseDto> {
+    const { body, query } = input;
     const data = await this.intake.checkpoint(CheckpointRoutes.refund, {
       principal,
       subjectId: body.customer.customerId,
       payload: normaliseTimestamps(body),
       traceId: String(request.id),
-    });
+    }, { explain: query.explain });
     return { status: 200, timestamp: Date.now(), data };
   }
 }

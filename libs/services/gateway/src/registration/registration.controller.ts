@@ -1,16 +1,15 @@
-import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags, ApiBody } from '@nestjs/swagger';
 import type { Principal } from '@ringfence/accounts';
 import {
   type CredentialStatusDto,
   RegistrationRecommendationResponseDto,
   RegistrationRequestDto,
   type RegistrationSubmittedEvent,
-  normaliseTimestamps,
-} from '@ringfence/contracts';
+  normaliseTimestamps, ExplainQueryDto } from '@ringfence/contracts';
 import { BREACHED_CREDENTIALS_REPOSITORY, type BreachedCredentialsRepository, type CommonPasswords, CredentialsCheck } from '@ringfence/credentials';
 import { prefixedId } from '@ringfence/platform';
-import { CurrentPrincipal, SecretKeyRoute } from '@ringfence/service-runtime';
+import { CurrentPrincipal, SecretKeyRoute, type BodyAndQuery, ValidBodyAndQuery } from '@ringfence/service-runtime';
 import type { FastifyRequest } from 'fastify';
 import { CheckpointRoutes } from '../intake/checkpoint-routes';
 import { EventIntake } from '../intake/event-intake.service';
@@ -39,13 +38,15 @@ export class RegistrationController {
     description:
       'The account-registration checkpoint, for a `customer` or a `supplier` (one of them, or neither for an anonymous attempt). `registration.username` and `registration.registrationMechanism.password.passwordHashed` (SHA-256 hex) are checked against the breached-credentials store here, in the gateway: the hash is never stored, logged or put on the bus. The verdict is `credentialStatus`, inside `data` and mirrored at the top level.',
   })
+  @ApiBody({ type: RegistrationRequestDto })
   @ApiOkResponse({ type: RegistrationRecommendationResponseDto })
   @ApiErrorResponses(400, 401, 403, 413, 415, 429, 503)
   async register(
     @CurrentPrincipal() principal: Principal,
-    @Body() body: RegistrationRequestDto,
+    @ValidBodyAndQuery(RegistrationRequestDto, ExplainQueryDto) input: BodyAndQuery<RegistrationRequestDto, ExplainQueryDto>,
     @Req() request: FastifyRequest,
   ): Promise<RegistrationRecommendationResponseDto> {
+    const { body, query } = input;
     const credentialStatus = await this.credentialStatusOf(body);
     const registrationId = prefixedId('reg');
     const payload: RegistrationSubmittedEvent = Object.assign(normaliseTimestamps(body), { registrationId, credentialStatus });
@@ -54,7 +55,7 @@ export class RegistrationController {
       subjectId: body.customer?.customerId ?? body.supplier?.supplierId ?? `registration:${registrationId}`,
       payload,
       traceId: String(request.id),
-    });
+    }, { explain: query.explain });
     return { status: 200, timestamp: Date.now(), data: { ...data, credentialStatus }, credentialStatus };
   }
 

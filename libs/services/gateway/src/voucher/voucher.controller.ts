@@ -63,13 +63,12 @@ export class VoucherController {
     @ValidBodyAndQuery(VoucherRedemptionRequestDto, VoucherRedemptionQueryDto) input: BodyAndQuery<VoucherRedemptionRequestDto, VoucherRedemptionQueryDto>,
     @Req() request: FastifyRequest,
   ): Promise<CustomerRecommendationResponseDto> {
-    const { body } = input;
-    const data = await this.intake.checkpoint(CheckpointRoutes.voucherRedemption, {
-      principal,
-      subjectId: redeemingCustomerId(body),
-      payload: normaliseTimestamps(body),
-      traceId: String(request.id),
-    });
+    const { body, query } = input;
+    const data = await this.intake.checkpoint(
+      CheckpointRoutes.voucherRedemption,
+      { principal, subjectId: redeemingCustomerId(body), payload: normaliseTimestamps(body), traceId: String(request.id) },
+      { explain: query.explain },
+    );
     return { status: 200, timestamp: Date.now(), data };
   }
 

@@ -1,0 +1,60 @@
+import type { LabelUpdatedEvent } from '@ringfence/contracts';
+import { prefixedId } from '@ringfence/platform';
+import type { CallbackDelivery, CallbackDeliveryPage, CallbackDeliveryRepository, CallbackTenant } from './callback-delivery';
+import type { CallbackSettingsSource } from './callback-dispatcher';
+import { labelChangedCallback } from './label-changed-callback';
+import { type CallbackRetryPolicy, DEFAULT_CALLBACK_RETRY_POLICY } from './retry-schedule';
+
+/** What became of a label event: a delivery recorded, or why none was. */
+export type LabelChangeRecording = 'recorded' | 'duplicate' | 'no-callback-url' | 'expired';
+
+export interface CallbackDeliveriesOptions {
+  retry?: CallbackRetryPolicy;
+  now?: () => number;
+}
+
+/**
+ * The review-callback use cases: turn a label event into a pending delivery for an account
+ * that has a callback URL, and list an account's deliveries. Sending is the dispatcher's.
+ */
+export class CallbackDeliveries {
+  private readonly retry: CallbackRetryPolicy;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly deliveries: CallbackDeliveryRepository,
+    private readonly settings: CallbackSettingsSource,
+    options: CallbackDeliveriesOptions = {},
+  ) {
+    this.retry = options.retry ?? DEFAULT_CALLBACK_RETRY_POLICY;
+    this.now = options.now ?? Date.now;
+  }
+
+  /**
+   * Records the delivery of one label event (`eventId` is its envelope's), due at once. The
+   * URL is the account's at this moment. An event whose retry window is already over (a
+   * consumer that starts on old history) is not recorded: every attempt would be too late.
+   */
+  async recordLabelChange(eventId: string, event: LabelUpdatedEvent): Promise<LabelChangeRecording> {
+    const settings = await this.settings.settingsOf(event.accountId);
+    if (!settings?.callbackUrl) return 'no-callback-url';
+    const now = this.now();
+    if (now >= event.eventTime + this.retry.windowMs) return 'expired';
+    const recorded = await this.deliveries.record({
+      deliveryId: prefixedId('dlv', 20),
+      accountId: event.accountId,
+      environment: event.environment,
+      sourceEventId: eventId,
+      url: settings.callbackUrl,
+      body: JSON.stringify(labelChangedCallback(event)),
+      changedAt: event.eventTime,
+      createdAt: now,
+    });
+    return recorded ? 'recorded' : 'duplicate';
+  }
+
+  /** The tenant's deliveries, newest first; null when `before` names none of them. */
+  list(tenant: CallbackTenant, page: CallbackDeliveryPage): Promise<CallbackDelivery[] | null> {
+    return this.deliveries.list(tenant, page);
+  }
+}

@@ -1,0 +1,80 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import {
+  MAX_RULE_DESCRIPTION_LENGTH,
+  MAX_RULE_ID,
+  MAX_RULE_EXPRESSION_LENGTH,
+  MAX_RULE_NAME_LENGTH,
+  RULE_ACTIONS,
+  RULE_CHECKPOINTS,
+  RULE_STATES_STORED,
+  type RuleAction,
+  type RuleCheckpoint,
+  type StoredRuleState,
+} from './rule-vocabulary';
+
+const oneOf = (values: readonly string[]) => ({ message: `must be one of ${values.join(', ')}` });
+
+const EXPRESSION_DESCRIPTION =
+  'CEL: a boolean over `payload`, `features`, `network`, `labels`, `lookup` and `score` (docs/rules.md). Type-checked on save: a syntax error, an unknown name or a non-boolean result is a 400 naming `expression` with the position.';
+
+/** POST /v2/rules and PUT /v2/rules/:ruleId (decisions §11). */
+export class RuleRequestDto {
+  @ApiProperty({ example: 'Large first payout', maxLength: MAX_RULE_NAME_LENGTH })
+  @IsString() @MinLength(1) @MaxLength(MAX_RULE_NAME_LENGTH) name!: string;
+
+  @ApiPropertyOptional({ example: 'A payout above 500 to a supplier first seen today.', maxLength: MAX_RULE_DESCRIPTION_LENGTH, description: 'Shown in `rules.triggered[].description`; empty when omitted.' })
+  @IsOptional() @IsString() @MaxLength(MAX_RULE_DESCRIPTION_LENGTH) description?: string;
+
+  @ApiProperty({ enum: RULE_CHECKPOINTS, example: 'payout' })
+  @IsIn(RULE_CHECKPOINTS, oneOf(RULE_CHECKPOINTS)) checkpoint!: RuleCheckpoint;
+
+  @ApiProperty({ example: 'payload.payout.amount > 50000.0 && !has(features.supplierAccountAgeHours)', maxLength: MAX_RULE_EXPRESSION_LENGTH, description: EXPRESSION_DESCRIPTION })
+  @IsString() @MinLength(1) @MaxLength(MAX_RULE_EXPRESSION_LENGTH) expression!: string;
+
+  @ApiProperty({ enum: RULE_ACTIONS, example: 'REVIEW' })
+  @IsIn(RULE_ACTIONS, oneOf(RULE_ACTIONS)) action!: RuleAction;
+
+  @ApiProperty({ enum: RULE_STATES_STORED, example: 'active', description: '`active` rules decide (source RULE); `passive` ones are reported only; `disabled` ones are not evaluated.' })
+  @IsIn(RULE_STATES_STORED, oneOf(RULE_STATES_STORED)) state!: StoredRuleState;
+}
+
+/** POST /v2/rules/validate. */
+export class ValidateRuleRequestDto {
+  @ApiProperty({ enum: RULE_CHECKPOINTS, example: 'customer' })
+  @IsIn(RULE_CHECKPOINTS, oneOf(RULE_CHECKPOINTS)) checkpoint!: RuleCheckpoint;
+
+  @ApiProperty({ example: 'score >= 70 && features.emailDisposable', maxLength: MAX_RULE_EXPRESSION_LENGTH, description: EXPRESSION_DESCRIPTION })
+  @IsString() @MinLength(1) @MaxLength(MAX_RULE_EXPRESSION_LENGTH) expression!: string;
+}
+
+/** One rule of a backtest: a stored rule by id (its current version), or a draft. */
+export class BacktestRuleDto {
+  @ApiPropertyOptional({ type: 'integer', example: 3, maximum: MAX_RULE_ID, description: 'A stored rule of the account (its current version). Without it, `expression` and `action` make a draft.' })
+  @IsOptional() @IsInt() @Min(1) @Max(MAX_RULE_ID) ruleId?: number;
+
+  @ApiPropertyOptional({ example: 'Draft: disposable e-mail', maxLength: MAX_RULE_NAME_LENGTH })
+  @IsOptional() @IsString() @MaxLength(MAX_RULE_NAME_LENGTH) name?: string;
+
+  @ApiPropertyOptional({ example: 'features.emailDisposable', maxLength: MAX_RULE_EXPRESSION_LENGTH, description: 'Required for a draft.' })
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(MAX_RULE_EXPRESSION_LENGTH) expression?: string;
+
+  @ApiPropertyOptional({ enum: RULE_ACTIONS, example: 'REVIEW', description: 'Required for a draft.' })
+  @IsOptional() @IsIn(RULE_ACTIONS, oneOf(RULE_ACTIONS)) action?: RuleAction;
+}
+
+/** POST /v2/rules/backtest. */
+export class BacktestRequestDto {
+  @ApiProperty({ enum: RULE_CHECKPOINTS, example: 'customer' })
+  @IsIn(RULE_CHECKPOINTS, oneOf(RULE_CHECKPOINTS)) checkpoint!: RuleCheckpoint;
+
+  @ApiProperty({ type: 'integer', example: 1763800000000, description: 'Decisions with `from <= timestamp`, epoch milliseconds (the payload time).' })
+  @IsInt() @Min(0) @Max(Number.MAX_SAFE_INTEGER) from!: number;
+
+  @ApiProperty({ type: 'integer', example: 1766400000000, description: 'Decisions with `timestamp < to`, epoch milliseconds.' })
+  @IsInt() @Min(0) @Max(Number.MAX_SAFE_INTEGER) to!: number;
+
+  @ApiProperty({ type: () => [BacktestRuleDto], description: 'The rules to try, 1 to 50: they replace the stored rules of the checkpoint for the backtest.' })
+  @ArrayMinSize(1) @ArrayMaxSize(50) @ValidateNested({ each: true }) @Type(() => BacktestRuleDto) rules!: BacktestRuleDto[];
+}

@@ -1,0 +1,97 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { RULE_ACTIONS, RULE_CHECKPOINTS, RULE_STATES_STORED, type RuleAction, type RuleCheckpoint, type StoredRuleState } from './rule-vocabulary';
+
+/** A rule version as the API shows it (decisions §11). */
+export class RuleDto {
+  @ApiProperty({ type: 'integer', example: 3 }) ruleId!: number;
+  @ApiProperty({ type: 'integer', example: 1, description: 'Every save adds one; versions are never erased.' }) ruleVersion!: number;
+  @ApiProperty({ example: 'Large first payout' }) name!: string;
+  @ApiProperty({ example: 'A payout above 500 to a supplier first seen today.' }) description!: string;
+  @ApiProperty({ enum: RULE_CHECKPOINTS, example: 'payout' }) checkpoint!: RuleCheckpoint;
+  @ApiProperty({ example: 'payload.payout.amount > 50000.0' }) expression!: string;
+  @ApiProperty({ enum: RULE_ACTIONS, example: 'REVIEW' }) action!: RuleAction;
+  @ApiProperty({ enum: RULE_STATES_STORED, example: 'active' }) state!: StoredRuleState;
+  @ApiProperty({ example: '2026-11-25T18:00:00.000Z', description: 'When this version was saved (ISO 8601 UTC).' }) createdAt!: string;
+  @ApiProperty({ example: 'key_2Vb8…', description: 'The id of the API key that saved this version (the audit trail).' }) createdBy!: string;
+}
+
+export class RuleListDataDto {
+  @ApiProperty({ type: () => [RuleDto], description: 'The current version of each rule, by ruleId.' }) rules!: RuleDto[];
+}
+
+export class RuleListResponseDto {
+  @ApiProperty({ example: 200 }) status!: number;
+  @ApiProperty({ example: 1763800000000 }) timestamp!: number;
+  @ApiProperty({ type: () => RuleListDataDto }) data!: RuleListDataDto;
+}
+
+export class RuleWithVersionsDataDto {
+  @ApiProperty({ type: () => RuleDto, description: 'The current version.' }) rule!: RuleDto;
+  @ApiProperty({ type: () => [RuleDto], description: 'Every version, oldest first.' }) versions!: RuleDto[];
+}
+
+export class RuleWithVersionsResponseDto {
+  @ApiProperty({ example: 200 }) status!: number;
+  @ApiProperty({ example: 1763800000000 }) timestamp!: number;
+  @ApiProperty({ type: () => RuleWithVersionsDataDto }) data!: RuleWithVersionsDataDto;
+}
+
+export class ExpressionErrorDto {
+  @ApiProperty({ example: 'Unknown variable: scor' }) message!: string;
+  @ApiProperty({ type: 'integer', nullable: true, example: 0, description: '0-based offset in the expression the error points at.' }) position!: number | null;
+}
+
+/** POST /v2/rules/validate: answered 200 whether or not the expression is valid. */
+export class ValidateRuleResponseDto {
+  @ApiProperty({ example: false }) valid!: boolean;
+  @ApiProperty({ type: () => [ExpressionErrorDto] }) errors!: ExpressionErrorDto[];
+}
+
+export class ActionCountsDto {
+  @ApiProperty({ type: 'integer' }) ALLOW!: number;
+  @ApiProperty({ type: 'integer' }) REVIEW!: number;
+  @ApiProperty({ type: 'integer' }) PREVENT!: number;
+}
+
+/** Actions answered then (`before`) and with the tried rules instead of the stored ones (`after`). */
+export class BacktestActionsDto {
+  @ApiProperty({ type: () => ActionCountsDto }) before!: ActionCountsDto;
+  @ApiProperty({ type: () => ActionCountsDto }) after!: ActionCountsDto;
+}
+
+export class BacktestRuleResultDto {
+  @ApiPropertyOptional({ type: 'integer', description: 'Present for a stored rule.' }) ruleId?: number;
+  @ApiProperty({ example: 'Large first payout' }) name!: string;
+  @ApiProperty({ type: 'integer', description: 'Decisions at which the rule was true.' }) triggered!: number;
+  @ApiProperty({ type: 'integer', description: 'Decisions at which the rule could not be evaluated (not triggered).' }) failed!: number;
+}
+
+export class ActionChangeDto {
+  @ApiProperty({ enum: RULE_ACTIONS }) from!: RuleAction;
+  @ApiProperty({ enum: RULE_ACTIONS }) to!: RuleAction;
+  @ApiProperty({ type: 'integer' }) count!: number;
+}
+
+export class BacktestLabelledDto {
+  @ApiProperty({ type: 'integer', description: 'Decisions whose subject is known now to be fraud (labels, unforgiven chargebacks).' }) fraud!: number;
+  @ApiProperty({ type: 'integer', description: 'Of those, decisions at which a tried rule triggered.' }) fraudTriggered!: number;
+  @ApiProperty({ type: 'integer', description: 'Decisions whose subject is labelled genuine now.' }) genuine!: number;
+  @ApiProperty({ type: 'integer', description: 'Of those, decisions at which a tried rule triggered.' }) genuineTriggered!: number;
+  @ApiProperty({ type: 'number', nullable: true, description: 'fraudTriggered / (fraudTriggered + genuineTriggered); null when no labelled decision triggered.' }) precision!: number | null;
+  @ApiProperty({ type: 'number', nullable: true, description: 'fraudTriggered / fraud; null when no decision is of fraud.' }) recall!: number | null;
+}
+
+/** POST /v2/rules/backtest (decisions §11): what the rules would have changed. Changes nothing. */
+export class BacktestResultDto {
+  @ApiProperty({ type: 'integer', description: 'Decision events evaluated.' }) evaluated!: number;
+  @ApiProperty({ type: () => [BacktestRuleResultDto] }) rules!: BacktestRuleResultDto[];
+  @ApiProperty({ type: () => BacktestActionsDto }) actions!: BacktestActionsDto;
+  @ApiProperty({ type: () => [ActionChangeDto] }) changed!: ActionChangeDto[];
+  @ApiProperty({ type: () => BacktestLabelledDto }) labelled!: BacktestLabelledDto;
+}
+
+export class BacktestResponseDto {
+  @ApiProperty({ example: 200 }) status!: number;
+  @ApiProperty({ example: 1763800000000 }) timestamp!: number;
+  @ApiProperty({ type: () => BacktestResultDto }) data!: BacktestResultDto;
+}

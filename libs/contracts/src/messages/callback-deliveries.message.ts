@@ -1,0 +1,42 @@
+import { IsOptional, IsString, Matches } from 'class-validator';
+import { IsIntegerInRange } from '../http/shared/integer-range';
+
+/** The most deliveries one page of `GET /v2/callbacks/deliveries` holds, and how many by default. */
+export const MAX_CALLBACK_DELIVERIES_PAGE = 200;
+export const DEFAULT_CALLBACK_DELIVERIES_PAGE = 50;
+
+/** A delivery id as the service makes them (`dlv_` and base62): the `before` cursor. */
+export const CALLBACK_DELIVERY_ID_PATTERN = /^dlv_[0-9A-Za-z]{1,64}$/;
+
+/**
+ * `ringfence.rpc.labelling.read-callback-deliveries.v1`: a page of the envelope's tenant's
+ * review-callback deliveries, newest first.
+ */
+export class ReadCallbackDeliveriesRequest {
+  @IsIntegerInRange(1, MAX_CALLBACK_DELIVERIES_PAGE) limit!: number;
+  @IsOptional() @IsString() @Matches(CALLBACK_DELIVERY_ID_PATTERN, { message: 'must be a deliveryId (dlv_…)' }) before?: string;
+}
+
+/** One attempt on the bus (times in epoch milliseconds). */
+export class CallbackAttemptMessage {
+  at!: number;
+  httpStatus!: number | null;
+  error!: string | null;
+  durationMs!: number;
+}
+
+export class CallbackDeliveryMessage {
+  deliveryId!: string;
+  /** The body sent, parsed. */
+  event!: Record<string, unknown>;
+  url!: string;
+  status!: 'pending' | 'delivered' | 'failed';
+  attempts!: CallbackAttemptMessage[];
+  nextAttemptAt!: number | null;
+  createdAt!: number;
+}
+
+export class ReadCallbackDeliveriesReply {
+  /** Newest first. A `before` that names no delivery of the tenant is a VALIDATION_FAILED failure. */
+  deliveries!: CallbackDeliveryMessage[];
+}

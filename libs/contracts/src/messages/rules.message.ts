@@ -1,0 +1,84 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { BacktestRequestDto, RuleRequestDto, ValidateRuleRequestDto } from '../http/rules/rule.request.dto';
+import type { BacktestResultDto, ValidateRuleResponseDto } from '../http/rules/rule.response.dto';
+import { MAX_RULE_ID, RULE_ACTIONS, RULE_CHECKPOINTS, RULE_STATES_STORED, type RuleAction, type RuleCheckpoint, type StoredRuleState } from '../http/rules/rule-vocabulary';
+import { MAX_IDENTIFIER_LENGTH } from '../validation/patterns';
+
+/** A rule version on the bus and on `ringfence.config.rule.saved.v1` (times in epoch milliseconds). */
+export class RuleVersionMessage {
+  @ApiProperty({ type: 'integer', example: 3 }) @IsInt() @Min(1) ruleId!: number;
+  @ApiProperty({ type: 'integer', example: 1 }) @IsInt() @Min(1) ruleVersion!: number;
+  @ApiProperty({ example: 'Large first payout' }) @IsString() name!: string;
+  @ApiProperty({ example: '' }) @IsString() description!: string;
+  @ApiProperty({ enum: RULE_CHECKPOINTS, example: 'payout' }) @IsIn(RULE_CHECKPOINTS) checkpoint!: RuleCheckpoint;
+  @ApiProperty({ example: 'payload.payout.amount > 50000.0' }) @IsString() expression!: string;
+  @ApiProperty({ enum: RULE_ACTIONS, example: 'REVIEW' }) @IsIn(RULE_ACTIONS) action!: RuleAction;
+  @ApiProperty({ enum: RULE_STATES_STORED, example: 'active' }) @IsIn(RULE_STATES_STORED) state!: StoredRuleState;
+  @ApiProperty({ type: 'integer', example: 1763800000000, description: 'When this version was saved, epoch milliseconds.' }) @IsInt() createdAt!: number;
+  @ApiProperty({ example: 'key_2Vb8', description: 'The id of the API key that saved it.' }) @IsString() createdBy!: string;
+}
+
+/** `ringfence.rpc.scoring.save-rule.v1`: a new rule (no ruleId) or a new version of one. */
+export class SaveRuleRequest {
+  @IsOptional() @IsInt() @Min(1) @Max(MAX_RULE_ID) ruleId?: number;
+  @ValidateNested() @Type(() => RuleRequestDto) rule!: RuleRequestDto;
+  /** The API key that asked: the audit trail's author. */
+  @IsString() @MinLength(1) @MaxLength(MAX_IDENTIFIER_LENGTH) author!: string;
+}
+
+/** `ringfence.rpc.scoring.disable-rule.v1`: a new version of the rule with state `disabled`. */
+export class DisableRuleRequest {
+  @IsInt() @Min(1) @Max(MAX_RULE_ID) ruleId!: number;
+  @IsString() @MinLength(1) @MaxLength(MAX_IDENTIFIER_LENGTH) author!: string;
+}
+
+/** The saved version; null when the rule is unknown. */
+export interface SaveRuleReply {
+  rule: RuleVersionMessage | null;
+}
+
+/** `ringfence.rpc.scoring.read-rules.v1`: the current versions (of one checkpoint when given). */
+export class ReadRulesRequest {
+  @IsOptional() @IsIn(RULE_CHECKPOINTS) checkpoint?: RuleCheckpoint;
+}
+
+export interface ReadRulesReply {
+  rules: RuleVersionMessage[];
+}
+
+/** `ringfence.rpc.scoring.read-rule.v1`: one rule's versions, oldest first (empty when unknown). */
+export class ReadRuleRequest {
+  @IsInt() @Min(1) @Max(MAX_RULE_ID) ruleId!: number;
+}
+
+export interface ReadRuleReply {
+  versions: RuleVersionMessage[];
+}
+
+/** `ringfence.rpc.scoring.validate-rule.v1`. */
+export class ValidateRuleRequest extends ValidateRuleRequestDto {}
+export type ValidateRuleReply = ValidateRuleResponseDto;
+
+/** `ringfence.rpc.scoring.backtest-rules.v1`. */
+export class BacktestRulesRequest extends BacktestRequestDto {}
+export type BacktestRulesReply = BacktestResultDto;
+
+/**
+ * `ringfence.config.rule.saved.v1`: every saved rule version (the audit trail of rules), which
+ * every scoring instance applies to its rule book. The envelope names the account and data set.
+ */
+export class RuleChangedEvent {
+  @ApiProperty({ type: () => RuleVersionMessage }) @ValidateNested() @Type(() => RuleVersionMessage) rule!: RuleVersionMessage;
+}
+
+/** `ringfence.rpc.scoring.read-decision.v1`: one decision event by its scoreId. */
+export class ReadDecisionRequest {
+  @IsString() @MinLength(1) @MaxLength(MAX_IDENTIFIER_LENGTH) scoreId!: string;
+}
+
+/** The decision event's payload as published; null when the tenant has no such decision. */
+export interface ReadDecisionReply {
+  decision: Record<string, unknown> | null;
+}

@@ -1,0 +1,209 @@
+import { randomUUID } from 'node:crypto';
+import type { AccountRepository } from '@ringfence/accounts';
+import type { CallbackAttempt, CallbackDeliveryRepository, CallbackTenant, NewCallbackDelivery } from '@ringfence/callbacks';
+import { buildAccount } from './persistence-test-data.factory';
+
+/** A time well after any other test's rows, so a test's own claims see only what it made due. */
+let clock = Date.UTC(2030, 0, 1);
+const laterThanBefore = () => (clock += 3_600_000);
+
+function buildDelivery(tenant: CallbackTenant, overrides: Partial<NewCallbackDelivery> = {}): NewCallbackDelivery {
+  const createdAt = overrides.createdAt ?? laterThanBefore();
+  return {
+    deliveryId: `dlv_${randomUUID().replaceAll('-', '')}`,
+    ...tenant,
+    sourceEventId: randomUUID(),
+    url: 'https://hooks.merchant.example/ringfence',
+    body: JSON.stringify({ event: 'label.changed', subjectId: `cus-${randomUUID()}` }),
+    changedAt: createdAt - 5,
+    createdAt,
+    ...overrides,
+  };
+}
+
+const attemptAt = (at: number, overrides: Partial<CallbackAttempt> = {}): CallbackAttempt => ({ at, httpStatus: 500, error: null, durationMs: 12, ...overrides });
+
+/** What any CallbackDeliveryRepository adapter must do; run against each database by its spec files. */
+export function itBehavesLikeACallbackDeliveryRepository(repositories: () => { accounts: AccountRepository; deliveries: CallbackDeliveryRepository }): void {
+  const deliveries = () => repositories().deliveries;
+
+  async function newTenant(environment: CallbackTenant['environment'] = 'live'): Promise<CallbackTenant> {
+    const account = buildAccount();
+    await repositories().accounts.insert(account);
+    return { accountId: account.id, environment };
+  }
+
+  /** Claims everything due at `now` and keeps only the given deliveries (other tests' rows may be due too). */
+  async function claimOwn(now: number, ids: string[], leaseUntil = now + 60_000) {
+    const claimed = await deliveries().claimDue(now, leaseUntil, 10_000);
+    return claimed.filter((delivery) => ids.includes(delivery.deliveryId));
+  }
+
+  it('records a pending delivery, due at once, with no attempt', async () => {
+    const tenant = await newTenant();
+    const delivery = buildDelivery(tenant);
+
+    await expect(deliveries().record(delivery)).resolves.toBe(true);
+
+    await expect(deliveries().list(tenant, { limit: 10 })).resolves.toEqual([
+      { ...delivery, status: 'pending', attempts: [], nextAttemptAt: delivery.createdAt },
+    ]);
+  });
+
+  it('records a delivery once per label event of the tenant', async () => {
+    const tenant = await newTenant();
+    const delivery = buildDelivery(tenant);
+    await deliveries().record(delivery);
+
+    await expect(deliveries().record({ ...delivery, deliveryId: `${delivery.deliveryId}x` })).resolves.toBe(false);
+
+    await expect(deliveries().list(tenant, { limit: 10 })).resolves.toHaveLength(1);
+  });
+
+  it('lists newest first, a page at a time, each page before the last delivery of the previous', async () => {
+    const tenant = await newTenant();
+    const recorded = [buildDelivery(tenant), buildDelivery(tenant), buildDelivery(tenant)];
+    for (const delivery of recorded) await deliveries().record(delivery);
+    const ids = (page: { deliveryId: string }[] | null) => page?.map((delivery) => delivery.deliveryId);
+
+    const first = await deliveries().list(tenant, { limit: 2 });
+    const second = await deliveries().list(tenant, { limit: 2, before: first![1].deliveryId });
+
+    expect(ids(first)).toEqual([recorded[2].deliveryId, recorded[1].deliveryId]);
+    expect(ids(second)).toEqual([recorded[0].deliveryId]);
+    await expect(deliveries().list(tenant, { limit: 2, before: recorded[0].deliveryId })).resolves.toEqual([]);
+  });
+
+  it('answers null for a cursor that names no delivery of the tenant', async () => {
+    const tenant = await newTenant();
+    const other = await newTenant();
+    const delivery = buildDelivery(other);
+    await deliveries().record(delivery);
+
+    await expect(deliveries().list(tenant, { limit: 10, before: 'dlv_unknown' })).resolves.toBeNull();
+    await expect(deliveries().list(tenant, { limit: 10, before: delivery.deliveryId })).resolves.toBeNull();
+  });
+
+  it("keeps each tenant's deliveries to itself: another account, or the other data set of the account, sees none", async () => {
+    const tenant = await newTenant('live');
+    const sandbox = { ...tenant, environment: 'test' as const };
+    const other = await newTenant('live');
+    await deliveries().record(buildDelivery(tenant));
+    const sameEvent = buildDelivery(sandbox);
+    await deliveries().record(sameEvent);
+
+    await expect(deliveries().list(other, { limit: 10 })).resolves.toEqual([]);
+    await expect(deliveries().list(sandbox, { limit: 10 })).resolves.toEqual([expect.objectContaining({ deliveryId: sameEvent.deliveryId, environment: 'test' })]);
+    await expect(deliveries().list(tenant, { limit: 10 })).resolves.toHaveLength(1);
+  });
+
+  it('claims the due pending deliveries of every account, moving them to the lease so the next claim skips them', async () => {
+    const first = await newTenant();
+    const second = await newTenant('test');
+    const due = [buildDelivery(first), buildDelivery(second)];
+    for (const delivery of due) await deliveries().record(delivery);
+    const ids = due.map((delivery) => delivery.deliveryId);
+    const now = laterThanBefore();
+
+    const claimed = await claimOwn(now, ids);
+
+    expect(claimed.map((delivery) => delivery.deliveryId).sort()).toEqual([...ids].sort());
+    expect(claimed.find((delivery) => delivery.deliveryId === due[1].deliveryId)).toEqual({
+      deliveryId: due[1].deliveryId,
+      accountId: second.accountId,
+      environment: 'test',
+      url: due[1].url,
+      body: due[1].body,
+      changedAt: due[1].changedAt,
+      attemptCount: 0,
+    });
+    await expect(claimOwn(now, ids)).resolves.toEqual([]);
+    await expect(deliveries().list(first, { limit: 1 })).resolves.toEqual([expect.objectContaining({ nextAttemptAt: now + 60_000 })]);
+    // The lease over (the claiming process died mid-attempt), they are due again.
+    await expect(claimOwn(now + 60_000, ids)).resolves.toHaveLength(2);
+  });
+
+  it('claims nothing not yet due, and at most the limit: the earliest due', async () => {
+    const tenant = await newTenant();
+    // Times before every other test's rows: nothing of theirs is due at these.
+    const early = Date.UTC(2001, 0, 1);
+    const recorded = [0, 1, 2].map((offset) => buildDelivery(tenant, { createdAt: early + offset * 1_000 }));
+    for (const delivery of [...recorded].reverse()) await deliveries().record(delivery);
+
+    await expect(deliveries().claimDue(early - 1, early + 60_000, 10)).resolves.toEqual([]);
+    const claimed = await deliveries().claimDue(early + 5_000, early + 60_000, 2);
+
+    expect(claimed.map((delivery) => delivery.deliveryId).sort()).toEqual([recorded[0].deliveryId, recorded[1].deliveryId].sort());
+  });
+
+  it('appends each attempt and sets the outcome; an ended delivery takes no more attempts and is never claimed', async () => {
+    const tenant = await newTenant();
+    const delivery = buildDelivery(tenant);
+    await deliveries().record(delivery);
+    const retryAt = delivery.createdAt + 1_000;
+
+    await deliveries().recordAttempt(tenant, delivery.deliveryId, attemptAt(delivery.createdAt, { httpStatus: null, error: 'timed out after 10000 ms' }), { status: 'pending', nextAttemptAt: retryAt });
+    await deliveries().recordAttempt(tenant, delivery.deliveryId, attemptAt(retryAt, { httpStatus: 204 }), { status: 'delivered', nextAttemptAt: null });
+    await deliveries().recordAttempt(tenant, delivery.deliveryId, attemptAt(retryAt + 1, { httpStatus: 500 }), { status: 'failed', nextAttemptAt: null });
+
+    await expect(deliveries().list(tenant, { limit: 1 })).resolves.toEqual([
+      expect.objectContaining({
+        status: 'delivered',
+        nextAttemptAt: null,
+        attempts: [
+          { at: delivery.createdAt, httpStatus: null, error: 'timed out after 10000 ms', durationMs: 12 },
+          { at: retryAt, httpStatus: 204, error: null, durationMs: 12 },
+        ],
+      }),
+    ]);
+    await expect(claimOwn(laterThanBefore(), [delivery.deliveryId])).resolves.toEqual([]);
+  });
+
+  it('counts the recorded attempts of a claimed delivery, for its backoff', async () => {
+    const tenant = await newTenant();
+    const delivery = buildDelivery(tenant);
+    await deliveries().record(delivery);
+    await deliveries().recordAttempt(tenant, delivery.deliveryId, attemptAt(delivery.createdAt), { status: 'pending', nextAttemptAt: delivery.createdAt + 10 });
+    await deliveries().recordAttempt(tenant, delivery.deliveryId, attemptAt(delivery.createdAt + 10), { status: 'pending', nextAttemptAt: delivery.createdAt + 30 });
+
+    const [claimed] = await claimOwn(laterThanBefore(), [delivery.deliveryId]);
+
+    expect(claimed.attemptCount).toBe(2);
+  });
+
+  it("records nothing through another tenant's name", async () => {
+    const tenant = await newTenant();
+    const other = await newTenant();
+    const delivery = buildDelivery(tenant);
+    await deliveries().record(delivery);
+
+    await deliveries().recordAttempt(other, delivery.deliveryId, attemptAt(delivery.createdAt, { httpStatus: 200 }), { status: 'delivered', nextAttemptAt: null });
+
+    await expect(deliveries().list(tenant, { limit: 1 })).resolves.toEqual([expect.objectContaining({ status: 'pending', attempts: [] })]);
+  });
+
+  it('tells when the earliest pending delivery is due', async () => {
+    const tenant = await newTenant();
+    const delivery = buildDelivery(tenant);
+    await deliveries().record(delivery);
+
+    const next = await deliveries().nextAttemptDueAt();
+
+    // Other tests' pending rows may be due earlier; none is due later than this one.
+    expect(next).not.toBeNull();
+    expect(next!).toBeLessThanOrEqual(delivery.createdAt);
+  });
+
+  it('gives each due delivery to one of two claims made at the same moment', async () => {
+    const tenant = await newTenant();
+    const recorded = Array.from({ length: 6 }, () => buildDelivery(tenant));
+    for (const delivery of recorded) await deliveries().record(delivery);
+    const ids = recorded.map((delivery) => delivery.deliveryId);
+    const now = laterThanBefore();
+
+    const [left, right] = await Promise.all([claimOwn(now, ids), claimOwn(now, ids)]);
+
+    const claimed = [...left, ...right].map((delivery) => delivery.deliveryId);
+    expect(claimed.sort()).toEqual([...ids].sort());
+  });
+}

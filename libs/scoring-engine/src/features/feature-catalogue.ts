@@ -1,0 +1,64 @@
+import type { Checkpoint } from '@ringfence/contracts';
+import { CHECKPOINT_FEATURES } from './checkpoint-features';
+import { DEVICE_FEATURES } from './device-features';
+import { ALL_CHECKPOINTS, type FeatureDefinition, type FeatureInputs, type FeatureType, type FeatureValue } from './feature-definition';
+import { FeatureSource } from './feature-source';
+import { IDENTITY_FEATURES } from './identity-features';
+import { LOOKUP_FEATURES, NETWORK_FEATURES } from './network-features';
+import { PAYMENT_FEATURES } from './payment-features';
+
+/** A named group of the catalogue, in the order docs/features.md lists them. */
+export interface FeatureGroup {
+  title: string;
+  summary: string;
+  features: readonly FeatureDefinition[];
+}
+
+/**
+ * The feature catalogue: one source of truth for what each feature is called, its type, what
+ * it means and where it is computed. docs/features.md is generated from it, the rules declare
+ * their `features` from it, and every decision event records its values. Velocity counters and
+ * fraud rates (state kept across events) join it as further groups.
+ */
+export const FEATURE_GROUPS: readonly FeatureGroup[] = [
+  { title: 'Identity', summary: 'The subject (customer, or supplier at payouts and supplier registrations) as stored, merged with the request.', features: IDENTITY_FEATURES },
+  { title: 'Device', summary: 'The request\'s device, its IP address and user agent.', features: DEVICE_FEATURES },
+  { title: 'Payment', summary: 'The card and the processor\'s checks (PSP transactions), the cards money goes to, and the amount in its own currency.', features: PAYMENT_FEATURES },
+  { title: 'Refunds, payouts, registrations, voucher redemptions', summary: 'What only one checkpoint carries.', features: CHECKPOINT_FEATURES },
+  { title: 'Network', summary: 'The graph\'s view of the subject, after this request\'s own links.', features: NETWORK_FEATURES },
+  { title: 'Lookup', summary: 'Known-fraud indicators among the request\'s e-mail, telephone, IP address and payment instruments.', features: LOOKUP_FEATURES },
+];
+
+export const FEATURE_CATALOGUE: readonly FeatureDefinition[] = FEATURE_GROUPS.flatMap((group) => group.features);
+
+/** Each checkpoint's features, in catalogue order, resolved once. */
+const FEATURES_BY_CHECKPOINT: ReadonlyMap<Checkpoint, readonly FeatureDefinition[]> = new Map(
+  ALL_CHECKPOINTS.map((checkpoint) => [checkpoint, FEATURE_CATALOGUE.filter((feature) => feature.checkpoints.includes(checkpoint))]),
+);
+
+const featuresOf = (checkpoint: Checkpoint): readonly FeatureDefinition[] => FEATURES_BY_CHECKPOINT.get(checkpoint) ?? [];
+
+/**
+ * The feature vector of one checkpoint: every feature its checkpoint computes, by name; null
+ * where the data it needs is missing. Pure, no state across events.
+ */
+export function computeFeatures(inputs: FeatureInputs): Record<string, FeatureValue> {
+  const source = new FeatureSource(inputs);
+  const values: Record<string, FeatureValue> = {};
+  for (const feature of featuresOf(inputs.checkpoint)) values[feature.name] = feature.compute(source);
+  return values;
+}
+
+/** What the rules engine declares and the docs list: a feature without its computation. */
+export interface FeatureDeclaration {
+  name: string;
+  type: FeatureType;
+  description: string;
+  checkpoints: readonly Checkpoint[];
+}
+
+/** Every feature's name, type, meaning and checkpoints; only those of `checkpoint` when given. */
+export function featureDeclarations(checkpoint?: Checkpoint): FeatureDeclaration[] {
+  const features = checkpoint === undefined ? FEATURE_CATALOGUE : featuresOf(checkpoint);
+  return features.map(({ name, type, description, checkpoints }) => ({ name, type, description, checkpoints }));
+}

@@ -1,0 +1,94 @@
+import type { Checkpoint, GraphNetworkFeaturesReply } from '@ringfence/contracts';
+import type { CheckpointLookupFeatures } from '@ringfence/lookup';
+import type { VoucherNetworkSignal } from '../decision';
+
+/**
+ * The types a feature can have, named as CEL names them (the rules declare `features` from the
+ * catalogue): `int` values are JavaScript integers, `double` values any finite number.
+ */
+export type FeatureType = 'bool' | 'int' | 'double' | 'string';
+
+/** A computed feature: null when it cannot be computed (the data it needs is missing). */
+export type FeatureValue = boolean | number | string | null;
+
+/** The JavaScript value each feature type computes to. */
+export interface FeatureTypeValues {
+  bool: boolean;
+  int: number;
+  double: number;
+  string: string;
+}
+
+/** Every checkpoint, in the contracts' order (`CHECKPOINTS`; a spec keeps the two equal). */
+export const ALL_CHECKPOINTS = ['customer', 'registration', 'payout', 'refund', 'voucherRedemption', 'transaction'] as const satisfies readonly Checkpoint[];
+
+/** What a checkpoint knows when its features are computed. Nothing here is state kept across events. */
+export interface FeatureInputs {
+  checkpoint: Checkpoint;
+  /** The request payload in its wire JSON form (open objects as the client sent them). */
+  payload: Record<string, unknown>;
+  /** Whose checkpoint it is: a customer's, or a supplier's (payouts, supplier registrations). */
+  subjectKind: 'customer' | 'supplier';
+  /** The subject's stored fields merged with this request's (as ingestion merges them). */
+  subject: Record<string, unknown>;
+  /**
+   * The per-leaf timestamps (epoch ms) of that merged record (`/lastDeviceId` → when it was set).
+   * A leaf set before `eventTimeMs` proves the subject was known before this event.
+   */
+  subjectFieldTimestamps: Readonly<Record<string, number>>;
+  /** The payload's timestamp, epoch ms: every feature is computed in event time. */
+  eventTimeMs: number;
+  /** The graph's network features of the subject; null when the graph did not answer in time. */
+  network: GraphNetworkFeaturesReply | null;
+  /** The known-fraud lookup's features for the request's indicators. */
+  lookup: CheckpointLookupFeatures;
+  /** A voucher redemption's network (null when not asked or not answered). */
+  voucherNetwork: VoucherNetworkSignal | null;
+}
+
+/**
+ * One feature of the catalogue. `compute` reads the checkpoint's inputs through `FeatureSource`,
+ * which parses what several features share (the e-mail, the user agent, the IP address's
+ * country) once per checkpoint.
+ */
+export interface FeatureDefinition<T extends FeatureType = FeatureType> {
+  name: string;
+  type: T;
+  /** What it means, for docs/features.md and the rules' documentation. */
+  description: string;
+  /** The checkpoints that compute it; elsewhere it is absent from the feature vector. */
+  checkpoints: readonly Checkpoint[];
+  compute(source: FeatureSourceReader): FeatureTypeValues[T] | null;
+}
+
+/** What `compute` reads: the inputs, and what is derived from them once per checkpoint. */
+export interface FeatureSourceReader {
+  readonly inputs: FeatureInputs;
+  readonly email: ParsedEmail | null;
+  readonly userAgent: ParsedUserAgent | null;
+  /** The request device's IP address country (ISO alpha-3), null when unknown. */
+  readonly ipCountry: string | null;
+  /** The request's device id (`deviceId` or `device.deviceId`), null when none. */
+  readonly deviceId: string | null;
+}
+
+export interface ParsedEmail {
+  /** The part before the last `@`, as sent. */
+  localPart: string;
+  /** The domain, lower case. */
+  domain: string;
+}
+
+export interface ParsedUserAgent {
+  browser: string | null;
+  os: string | null;
+  /** `mobile`, `tablet`, `desktop`, `tv` or `bot`. */
+  deviceType: string | null;
+  /** A crawler, a script's HTTP client or a headless browser. */
+  bot: boolean;
+}
+
+/** A catalogue entry, with `compute`'s result checked against the declared type by the compiler. */
+export function defineFeature<T extends FeatureType>(definition: FeatureDefinition<T>): FeatureDefinition<T> {
+  return definition;
+}

@@ -1,0 +1,54 @@
+import type { FeatureInputs, FeatureSourceReader, ParsedEmail, ParsedUserAgent } from './feature-definition';
+import { objectAt, textAt } from './payload-values';
+import { ipAddressCountry, parseUserAgent } from './reference-data';
+
+const NOT_YET = Symbol('not computed yet');
+type Lazy<T> = T | typeof NOT_YET;
+
+/**
+ * The inputs of one checkpoint, with what several features share derived at most once: the
+ * subject's e-mail split into its parts, the request's user agent parsed, its IP address's
+ * country, its device id.
+ */
+export class FeatureSource implements FeatureSourceReader {
+  private parsedEmail: Lazy<ParsedEmail | null> = NOT_YET;
+  private parsedUserAgent: Lazy<ParsedUserAgent | null> = NOT_YET;
+  private country: Lazy<string | null> = NOT_YET;
+  private device: Lazy<string | null> = NOT_YET;
+
+  constructor(readonly inputs: FeatureInputs) {}
+
+  get email(): ParsedEmail | null {
+    if (this.parsedEmail === NOT_YET) this.parsedEmail = splitEmail(textAt(this.inputs.subject.email));
+    return this.parsedEmail;
+  }
+
+  get userAgent(): ParsedUserAgent | null {
+    if (this.parsedUserAgent === NOT_YET) {
+      const userAgent = textAt(objectAt(this.inputs.payload.device).userAgent);
+      this.parsedUserAgent = userAgent === null ? null : parseUserAgent(userAgent);
+    }
+    return this.parsedUserAgent;
+  }
+
+  get ipCountry(): string | null {
+    if (this.country === NOT_YET) {
+      const address = textAt(objectAt(this.inputs.payload.device).ipAddress);
+      this.country = address === null ? null : ipAddressCountry(address);
+    }
+    return this.country;
+  }
+
+  get deviceId(): string | null {
+    if (this.device === NOT_YET) this.device = textAt(this.inputs.payload.deviceId) ?? textAt(objectAt(this.inputs.payload.device).deviceId);
+    return this.device;
+  }
+}
+
+/** An address split at its last `@`; null when either side is empty. */
+function splitEmail(email: string | null): ParsedEmail | null {
+  if (email === null) return null;
+  const at = email.lastIndexOf('@');
+  if (at <= 0 || at === email.length - 1) return null;
+  return { localPart: email.slice(0, at), domain: email.slice(at + 1).toLowerCase() };
+}

@@ -1,0 +1,3 @@
+export type { FeatureDefinition, FeatureInputs, FeatureSourceReader, FeatureType, FeatureTypeValues, FeatureValue, ParsedEmail, ParsedUserAgent } from './feature-definition';
+export { FEATURE_CATALOGUE, FEATURE_GROUPS, type FeatureDeclaration, type FeatureGroup, computeFeatures, featureDeclarations } from './feature-catalogue';
+export { loadFeatureReferenceData } from './reference-data';

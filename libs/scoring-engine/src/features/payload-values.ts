@@ -1,0 +1,42 @@
+/**
+ * Readers of wire JSON: a payload is what a client sent (open objects included), so every value
+ * is checked for its type before it is used, and anything else reads as absent.
+ */
+export type Fields = Record<string, unknown>;
+
+const EMPTY: Fields = Object.freeze({}) as Fields;
+
+/** The object at `value`, or an empty one (never null: paths read on without checks). */
+export function objectAt(value: unknown): Fields {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Fields) : EMPTY;
+}
+
+/** The non-blank string at `value`, trimmed; null otherwise. */
+export function textAt(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const trimmed = value.trim();
+  return trimmed.length > 0 ? trimmed : null;
+}
+
+/** The finite number at `value`; null otherwise. */
+export function numberAt(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+/** The boolean at `value`; null otherwise. */
+export function booleanAt(value: unknown): boolean | null {
+  return typeof value === 'boolean' ? value : null;
+}
+
+/** The objects of the array at `value` (other items skipped). */
+export function objectsAt(value: unknown): Fields[] {
+  return Array.isArray(value) ? value.filter((item): item is Fields => typeof item === 'object' && item !== null && !Array.isArray(item)) : [];
+}
+
+/** `value` rounded to `digits` decimals, so feed values stay readable (0.6842 rather than 0.68421052…). */
+export function rounded(value: number, digits: number): number {
+  const scale = 10 ** digits;
+  return Math.round(value * scale) / scale;
+}
+
+export const HOUR_MS = 3_600_000;

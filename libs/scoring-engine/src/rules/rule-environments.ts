@@ -1,0 +1,27 @@
+import type { Checkpoint, RuleCheckpoint } from '@ringfence/contracts';
+import { RULE_CHECKPOINTS } from '@ringfence/contracts';
+import { featureDeclarations } from '../features';
+import { RuleEnvironment } from './rule-environment';
+
+/** The scoring checkpoint a rule checkpoint runs at: both PSP ones are the transaction checkpoint. */
+export function scoringCheckpointOf(checkpoint: RuleCheckpoint): Checkpoint {
+  return checkpoint === 'pspBeforeAuth' || checkpoint === 'pspAfterAuth' ? 'transaction' : checkpoint;
+}
+
+/**
+ * One CEL environment per rule checkpoint, each declaring the features its checkpoint computes
+ * (the catalogue's declarations), so a rule cannot name a feature its checkpoint never has.
+ */
+export class RuleEnvironments {
+  private readonly environments: ReadonlyMap<RuleCheckpoint, RuleEnvironment>;
+
+  constructor() {
+    this.environments = new Map(RULE_CHECKPOINTS.map((checkpoint) => [checkpoint, new RuleEnvironment(featureDeclarations(scoringCheckpointOf(checkpoint)))]));
+  }
+
+  of(checkpoint: RuleCheckpoint): RuleEnvironment {
+    const environment = this.environments.get(checkpoint);
+    if (environment === undefined) throw new Error(`no rule environment for checkpoint ${checkpoint}`);
+    return environment;
+  }
+}

@@ -1,0 +1,49 @@
+import type { RuleAction, RuleCheckpoint, StoredRuleState } from '@ringfence/contracts';
+
+/** What an analyst writes: the fields of POST and PUT /v2/rules. */
+export interface RuleDefinition {
+  name: string;
+  description: string;
+  checkpoint: RuleCheckpoint;
+  /** CEL, a boolean over the rule context (rule-context.ts). */
+  expression: string;
+  action: RuleAction;
+  state: StoredRuleState;
+}
+
+/** One saved version of a rule; versions are never changed nor erased. */
+export interface RuleVersion extends RuleDefinition {
+  /** Integer, per account and data set, from 1. */
+  ruleId: number;
+  /** Integer, from 1; every save adds one. */
+  ruleVersion: number;
+  /** Epoch milliseconds. */
+  createdAt: number;
+  /** Who saved it: the id of the API key used (the audit trail). */
+  createdBy: string;
+}
+
+/** The account and data set a rule belongs to. */
+export interface RuleTenant {
+  accountId: string;
+  environment: string;
+}
+
+/**
+ * Rule versions per account and data set. Every method takes the tenant: rules of one data set
+ * are never visible to another.
+ */
+export interface RuleRepository {
+  /** Saves version 1 of a new rule with the next free ruleId of the tenant. */
+  create(tenant: RuleTenant, definition: RuleDefinition, createdBy: string): Promise<RuleVersion>;
+  /** Saves the next version of a rule; null when the tenant has no such rule. */
+  addVersion(tenant: RuleTenant, ruleId: number, definition: RuleDefinition, createdBy: string): Promise<RuleVersion | null>;
+  /** Every version of a rule, oldest first; empty when unknown. */
+  versions(tenant: RuleTenant, ruleId: number): Promise<RuleVersion[]>;
+  /** The latest version of each of the tenant's rules (of one checkpoint when given), by ruleId. */
+  currentVersions(tenant: RuleTenant, checkpoint?: RuleCheckpoint): Promise<RuleVersion[]>;
+  /** The latest version of every rule of every tenant that is not disabled: what scoring loads at start. */
+  allLiveVersions(): Promise<Array<RuleVersion & RuleTenant>>;
+}
+
+export const RULE_REPOSITORY = Symbol('RuleRepository');

@@ -1,0 +1,2 @@
+export { TypeOrmRuleRepository } from './typeorm/typeorm-rule.repository';
+export { TypeOrmDecisionRecordRepository } from './typeorm/typeorm-decision-record.repository';

@@ -1,0 +1,61 @@
+import { type ValidationArguments, type ValidationOptions, registerDecorator } from 'class-validator';
+import { CALLBACK_URL_RULE, callbackUrlProblem } from '@ringfence/accounts';
+
+/** `callbackUrl`: an https URL, or http to localhost / 127.0.0.1 (the rule of `callbackUrlProblem`). */
+export function IsCallbackUrl(options?: ValidationOptions): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) => {
+    registerDecorator({
+      name: 'isCallbackUrl',
+      target: target.constructor,
+      propertyName: propertyName.toString(),
+      options: { message: CALLBACK_URL_RULE, ...options },
+      validator: { validate: (value: unknown) => callbackUrlProblem(value) === null },
+    });
+  };
+}
+
+/**
+ * An object whose keys are all among `allowed`. Unknown fields are otherwise dropped silently
+ * (forward compatibility), but a key of a settings map is a value the operator chose: a
+ * misspelt checkpoint would set nothing and say nothing.
+ */
+export function HasOnlyKeys(allowed: readonly string[], what: string, options?: ValidationOptions): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) => {
+    registerDecorator({
+      name: 'hasOnlyKeys',
+      target: target.constructor,
+      propertyName: propertyName.toString(),
+      constraints: [allowed],
+      options: {
+        message: ({ value }: ValidationArguments) => {
+          const unknown = Object.keys(value as object).filter((key) => !allowed.includes(key));
+          return `${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not ${what} (${allowed.join(', ')})`;
+        },
+        ...options,
+      },
+      validator: {
+        // Anything but a plain object is left to the property's other rules (IsObject).
+        validate: (value: unknown) => typeof value !== 'object' || value === null || Array.isArray(value) || Object.keys(value).every((key) => allowed.includes(key)),
+      },
+    });
+  };
+}
+
+/** A number not below the sibling field `other` (skipped while either is not a number: their own rules report that). */
+export function IsNotBelowField(other: string, options?: ValidationOptions): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) => {
+    registerDecorator({
+      name: 'isNotBelowField',
+      target: target.constructor,
+      propertyName: propertyName.toString(),
+      constraints: [other],
+      options: { message: `must be at least ${other}`, ...options },
+      validator: {
+        validate: (value: unknown, { object }: ValidationArguments) => {
+          const bound = (object as Record<string, unknown>)[other];
+          return typeof value !== 'number' || typeof bound !== 'number' || value >= bound;
+        },
+      },
+    });
+  };
+}

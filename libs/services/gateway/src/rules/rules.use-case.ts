@@ -1,0 +1,106 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Principal } from '@ringfence/accounts';
+import type { MessageBus } from '@ringfence/bus';
+import {
+  type BacktestRequestDto,
+  type BacktestResponseDto,
+  type MessageEnvelope,
+  type RpcTopic,
+  type RpcTopicMap,
+  type RuleCheckpoint,
+  type RuleDto,
+  type RuleListResponseDto,
+  type RuleRequestDto,
+  type RuleVersionMessage,
+  type RuleWithVersionsResponseDto,
+  RpcTopics,
+  type ValidateRuleRequestDto,
+  type ValidateRuleResponseDto,
+} from '@ringfence/contracts';
+import { AppError, type RingfenceConfig, RateLimitedError, newEventId } from '@ringfence/platform';
+import { MESSAGE_BUS, RINGFENCE_CONFIG } from '@ringfence/service-runtime';
+import { RateLimits } from '../rate-limit/rate-limits.service';
+
+/** The wire form of a rule version: ISO time. */
+export function ruleDto(rule: RuleVersionMessage): RuleDto {
+  return { ...rule, createdAt: new Date(rule.createdAt).toISOString() };
+}
+
+/**
+ * The rules API (decisions §11): each route is one request to scoring, which owns the rules.
+ * Writes and reads count against the account's rate limit like every route; a write over the
+ * limit is not applied (a rule change is not ingested data).
+ */
+@Injectable()
+export class RulesUseCase {
+  constructor(
+    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
+    @Inject(RINGFENCE_CONFIG) private readonly config: RingfenceConfig,
+    private readonly limits: RateLimits,
+  ) {}
+
+  async create(principal: Principal, rule: RuleRequestDto, traceId: string): Promise<RuleDto> {
+    const { rule: saved } = await this.ask(principal, traceId, RpcTopics.saveRule, { rule, author: principal.keyId });
+    if (saved === null) throw new Error('scoring saved no rule on create');
+    return ruleDto(saved);
+  }
+
+  async update(principal: Principal, ruleId: number, rule: RuleRequestDto, traceId: string): Promise<RuleDto> {
+    const { rule: saved } = await this.ask(principal, traceId, RpcTopics.saveRule, { ruleId, rule, author: principal.keyId });
+    if (saved === null) throw unknownRule(ruleId);
+    return ruleDto(saved);
+  }
+
+  async disable(principal: Principal, ruleId: number, traceId: string): Promise<RuleDto> {
+    const { rule: saved } = await this.ask(principal, traceId, RpcTopics.disableRule, { ruleId, author: principal.keyId });
+    if (saved === null) throw unknownRule(ruleId);
+    return ruleDto(saved);
+  }
+
+  async list(principal: Principal, checkpoint: RuleCheckpoint | undefined, traceId: string): Promise<RuleListResponseDto> {
+    const { rules } = await this.ask(principal, traceId, RpcTopics.readRules, checkpoint === undefined ? {} : { checkpoint });
+    return { status: 200, timestamp: Date.now(), data: { rules: rules.map(ruleDto) } };
+  }
+
+  async read(principal: Principal, ruleId: number, traceId: string): Promise<RuleWithVersionsResponseDto> {
+    const { versions } = await this.ask(principal, traceId, RpcTopics.readRule, { ruleId });
+    const current = versions.at(-1);
+    if (current === undefined) throw unknownRule(ruleId);
+    return { status: 200, timestamp: Date.now(), data: { rule: ruleDto(current), versions: versions.map(ruleDto) } };
+  }
+
+  validate(principal: Principal, body: ValidateRuleRequestDto, traceId: string): Promise<ValidateRuleResponseDto> {
+    return this.ask(principal, traceId, RpcTopics.validateRule, body);
+  }
+
+  async backtest(principal: Principal, body: BacktestRequestDto, traceId: string): Promise<BacktestResponseDto> {
+    if (body.to <= body.from) throw new AppError('VALIDATION_FAILED', 'to: must be greater than from');
+    const data = await this.ask(principal, traceId, RpcTopics.backtestRules, body);
+    return { status: 200, timestamp: Date.now(), data };
+  }
+
+  async decision(principal: Principal, scoreId: string, traceId: string): Promise<{ status: number; timestamp: number; data: Record<string, unknown> }> {
+    const { decision } = await this.ask(principal, traceId, RpcTopics.readDecision, { scoreId });
+    if (decision === null) throw new AppError('NOT_FOUND', `no decision ${scoreId} in this data set`);
+    return { status: 200, timestamp: Date.now(), data: decision };
+  }
+
+  private async ask<R extends RpcTopic>(principal: Principal, traceId: string, topic: R, payload: RpcTopicMap[R]['request']): Promise<RpcTopicMap[R]['reply']> {
+    const retryAfterSeconds = await this.limits.accountRetryAfterSeconds(principal);
+    if (retryAfterSeconds !== null) {
+      throw new RateLimitedError(retryAfterSeconds, `the account is over its limit of ${this.config.accountRateLimitPerMinute} requests a minute`);
+    }
+    const envelope: MessageEnvelope<RpcTopicMap[R]['request']> = {
+      eventId: newEventId(),
+      accountId: principal.account.id,
+      environment: principal.environment,
+      subjectId: 'rules',
+      acceptedAt: Date.now(),
+      traceId,
+      payload,
+    };
+    return this.bus.request(topic, envelope, { timeoutMs: this.config.requestTimeoutMs });
+  }
+}
+
+const unknownRule = (ruleId: number) => new AppError('NOT_FOUND', `no rule ${ruleId} in this data set`);

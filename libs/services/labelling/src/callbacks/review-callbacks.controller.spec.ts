@@ -1,0 +1,162 @@
+import type { INestMicroservice } from '@nestjs/common';
+import { ACCOUNT_REPOSITORY, type Account, type AccountRepository } from '@ringfence/accounts';
+import type { MessageBus, RespondOptions, SubscribeOptions } from '@ringfence/bus';
+import { startBusControllers } from '@ringfence/bus/testing';
+import { CALLBACK_DELIVERY_REPOSITORY, type CallbackRequest, type CallbackResponse, verifyCallbackSignature } from '@ringfence/callbacks';
+import { InMemoryCallbackDeliveryRepository } from '@ringfence/callbacks/testing';
+import { EventTopics, type LabelUpdatedEvent, type MessageEnvelope, RpcTopics, StateGroups } from '@ringfence/contracts';
+import { createLogger, loadConfig } from '@ringfence/platform';
+import { RINGFENCE_CONFIG, ROOT_LOGGER } from '@ringfence/service-runtime';
+import { ReviewCallbacksController } from './review-callbacks.controller';
+import { CALLBACK_SENDER, ReviewCallbacks } from './review-callbacks.service';
+
+type Handler = (message: MessageEnvelope<unknown>) => Promise<unknown>;
+
+const SECRET = 'a-callback-secret-0123';
+const running: INestMicroservice[] = [];
+
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((microservice) => microservice.close()));
+});
+
+function labelEvent(overrides: Partial<LabelUpdatedEvent> = {}): LabelUpdatedEvent {
+  return {
+    accountId: 'acc_1',
+    environment: 'live',
+    subjectKind: 'customer',
+    subjectId: 'cus-1',
+    category: 'PAYMENT_FRAUD',
+    review: 'FRAUDSTER',
+    previous: null,
+    eventTime: Date.now(),
+    reviewer: { name: 'Grace' },
+    comment: null,
+    ...overrides,
+  };
+}
+
+function envelope<T>(payload: T, overrides: Partial<MessageEnvelope<T>> = {}): MessageEnvelope<T> {
+  return { eventId: 'evt-1', accountId: 'acc_1', environment: 'live', subjectId: 'cus-1', acceptedAt: Date.now(), traceId: 'trace-1', payload, ...overrides };
+}
+
+/** The callbacks controller on a recording bus, with an in-memory store and a receiver stand-in that answers 204. */
+async function setup() {
+  const account: Account = { id: 'acc_1', name: 'acme', industry: null, settings: { callbackUrl: 'https://hooks.acme.example/', callbackSecret: SECRET }, createdAt: new Date() };
+  const accounts = { findById: async (accountId: string) => (accountId === account.id ? structuredClone(account) : null) } as AccountRepository;
+  const deliveries = new InMemoryCallbackDeliveryRepository();
+  const sent: CallbackRequest[] = [];
+  const sender = { post: async (request: CallbackRequest): Promise<CallbackResponse> => (sent.push(request), { httpStatus: 204, error: null }) };
+  const subscriptions = new Map<string, { options: SubscribeOptions; handler: Handler }>();
+  const responders = new Map<string, { options: RespondOptions; handler: Handler }>();
+  const bus = {
+    subscribe: (topic: string, options: SubscribeOptions, handler: Handler) => subscriptions.set(topic, { options, handler }),
+    handle: (topic: string, options: RespondOptions, handler: Handler) => responders.set(topic, { options, handler }),
+    start: async () => undefined,
+    stop: async () => undefined,
+  } as unknown as MessageBus;
+  running.push(
+    await startBusControllers(bus, {
+      controllers: [ReviewCallbacksController],
+      providers: [
+        ReviewCallbacks,
+        { provide: CALLBACK_DELIVERY_REPOSITORY, useValue: deliveries },
+        { provide: ACCOUNT_REPOSITORY, useValue: accounts },
+        { provide: CALLBACK_SENDER, useValue: sender },
+        { provide: RINGFENCE_CONFIG, useValue: loadConfig({}, { port: 0 }) },
+        { provide: ROOT_LOGGER, useValue: createLogger({ level: 'silent', service: 'test' }) },
+      ],
+    }),
+  );
+  const consume = (topic: string, message: MessageEnvelope<unknown>) => subscriptions.get(topic)!.handler(message);
+  const request = (payload: unknown, overrides: Partial<MessageEnvelope<unknown>> = {}) => responders.get(RpcTopics.readCallbackDeliveries)!.handler(envelope(payload, overrides));
+  return { account, deliveries, sent, subscriptions, responders, consume, request };
+}
+
+/** Sending is asynchronous by design (off the consumer): the tests wait for the store to show it. */
+async function until(condition: () => boolean, timeoutMs = 3_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+describe(ReviewCallbacksController.name, () => {
+  it('consumes both label topics in the callbacks group, and answers the deliveries read in the labelling group once that group has caught up', async () => {
+    const { subscriptions, responders } = await setup();
+
+    expect([...subscriptions.keys()].sort()).toEqual([EventTopics.customerLabelUpdated, EventTopics.supplierLabelUpdated].sort());
+    for (const { options } of subscriptions.values()) expect(options).toEqual({ group: 'callbacks' });
+    expect([...responders]).toEqual([[RpcTopics.readCallbackDeliveries, { options: { group: 'labelling', consistentWith: [StateGroups.callbacks] }, handler: expect.any(Function) }]]);
+  });
+
+  it('stores the delivery before the handler returns (so before the offset is committed), then sends it signed, off the handler', async () => {
+    const { deliveries, sent, consume } = await setup();
+
+    await consume(EventTopics.customerLabelUpdated, envelope(labelEvent()));
+
+    expect(deliveries.rows).toEqual([expect.objectContaining({ accountId: 'acc_1', environment: 'live', sourceEventId: 'evt-1', url: 'https://hooks.acme.example/' })]);
+    // Sending is asynchronous by design: wait for the dispatcher.
+    await until(() => deliveries.rows[0].status === 'delivered');
+    const [request] = sent;
+    expect(JSON.parse(request.body)).toMatchObject({ event: 'label.changed', subjectType: 'customer', subjectId: 'cus-1', reviewer: { name: 'Grace' } });
+    expect(verifyCallbackSignature({ secret: SECRET, timestamp: request.headers['Ringfence-Timestamp'], body: request.body, signature: request.headers['Ringfence-Signature'] })).toBe(true);
+  });
+
+  it('stores a redelivered label event once', async () => {
+    const { deliveries, consume } = await setup();
+
+    await consume(EventTopics.supplierLabelUpdated, envelope(labelEvent({ subjectKind: 'supplier', category: 'SUPPLIER_FRAUD', review: 'FRAUDULENT' })));
+    await consume(EventTopics.supplierLabelUpdated, envelope(labelEvent({ subjectKind: 'supplier', category: 'SUPPLIER_FRAUD', review: 'FRAUDULENT' })));
+
+    expect(deliveries.rows).toHaveLength(1);
+  });
+
+  it('stores nothing for an account without a callback URL', async () => {
+    const { account, deliveries, consume } = await setup();
+    account.settings = { callbackUrl: null, callbackSecret: SECRET };
+
+    await consume(EventTopics.customerLabelUpdated, envelope(labelEvent()));
+
+    expect(deliveries.rows).toEqual([]);
+  });
+
+  it('skips an invalid label event instead of retrying it', async () => {
+    const { deliveries, consume } = await setup();
+
+    await expect(consume(EventTopics.customerLabelUpdated, envelope({ ...labelEvent(), review: 'MAYBE' }))).resolves.toBeUndefined();
+    expect(deliveries.rows).toEqual([]);
+  });
+
+  it("answers the tenant's deliveries newest first, the body parsed, paged by before", async () => {
+    const { deliveries, consume, request } = await setup();
+    await consume(EventTopics.customerLabelUpdated, envelope(labelEvent({ subjectId: 'cus-1' }), { eventId: 'evt-1' }));
+    await consume(EventTopics.customerLabelUpdated, envelope(labelEvent({ subjectId: 'cus-2' }), { eventId: 'evt-2' }));
+    // Sending is asynchronous by design: wait for both to be delivered, so the answer is stable.
+    await until(() => deliveries.rows.every((row) => row.status === 'delivered'));
+
+    const page = (await request({ limit: 1 })) as { deliveries: Array<Record<string, unknown>> };
+    const next = (await request({ limit: 1, before: page.deliveries[0].deliveryId })) as { deliveries: Array<Record<string, unknown>> };
+
+    expect(page.deliveries).toEqual([
+      {
+        deliveryId: deliveries.rows[1].deliveryId,
+        event: expect.objectContaining({ subjectId: 'cus-2' }),
+        url: 'https://hooks.acme.example/',
+        status: 'delivered',
+        attempts: [{ at: expect.any(Number), httpStatus: 204, error: null, durationMs: expect.any(Number) }],
+        nextAttemptAt: null,
+        createdAt: expect.any(Number),
+      },
+    ]);
+    expect(next.deliveries.map((delivery) => (delivery.event as { subjectId: string }).subjectId)).toEqual(['cus-1']);
+    await expect(request({ limit: 10 }, { environment: 'test' })).resolves.toEqual({ deliveries: [] });
+  });
+
+  it('refuses a cursor that names none of the tenant’s deliveries, and an invalid page, naming the field', async () => {
+    const { request } = await setup();
+
+    await expect(request({ limit: 10, before: 'dlv_unknown' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringMatching(/^before: /) });
+    await expect(request({ limit: 0 })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringMatching(/limit/) });
+  });
+});

@@ -1,0 +1,72 @@
+import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { ACCOUNT_REPOSITORY, type AccountRepository } from '@ringfence/accounts';
+import {
+  CALLBACK_DELIVERY_REPOSITORY,
+  CallbackDeliveries,
+  type CallbackDelivery,
+  type CallbackDeliveryPage,
+  type CallbackDeliveryRepository,
+  CallbackDispatcher,
+  type CallbackRetryPolicy,
+  type CallbackSettingsSource,
+  type CallbackTenant,
+  type CallbackSender,
+  DEFAULT_CALLBACK_RETRY_POLICY,
+  type LabelChangeRecording,
+} from '@ringfence/callbacks';
+import type { LabelUpdatedEvent } from '@ringfence/contracts';
+import type { Logger, RingfenceConfig } from '@ringfence/platform';
+import { RINGFENCE_CONFIG, ROOT_LOGGER } from '@ringfence/service-runtime';
+
+/** How attempts are sent: `FetchCallbackSender` (Node's fetch); a recording stand-in in tests. */
+export const CALLBACK_SENDER = Symbol('CallbackSender');
+
+/**
+ * The review callbacks of this process: records deliveries (for the consumer) and lists them
+ * (for the deliveries read), and runs the dispatcher that sends them, from the application's
+ * start until its modules are destroyed. That is before the bus stops and the database closes,
+ * so the attempts it interrupts are recorded.
+ */
+@Injectable()
+export class ReviewCallbacks implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly deliveries: CallbackDeliveries;
+  private readonly dispatcher: CallbackDispatcher;
+
+  constructor(
+    @Inject(CALLBACK_DELIVERY_REPOSITORY) store: CallbackDeliveryRepository,
+    @Inject(ACCOUNT_REPOSITORY) accounts: AccountRepository,
+    @Inject(RINGFENCE_CONFIG) config: RingfenceConfig,
+    @Inject(ROOT_LOGGER) logger: Logger,
+    @Inject(CALLBACK_SENDER) sender: CallbackSender,
+  ) {
+    // The caching account repository: a settings change made elsewhere applies within a second.
+    const settings: CallbackSettingsSource = { settingsOf: async (accountId) => (await accounts.findById(accountId))?.settings ?? null };
+    const retry: CallbackRetryPolicy = { ...DEFAULT_CALLBACK_RETRY_POLICY, baseDelayMs: config.callbackRetryBaseMs };
+    this.deliveries = new CallbackDeliveries(store, settings, { retry });
+    this.dispatcher = new CallbackDispatcher({
+      deliveries: store,
+      settings,
+      sender,
+      logger: logger.child({ component: 'review-callbacks' }),
+      retry,
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    this.dispatcher.start();
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.dispatcher.stop();
+  }
+
+  async recordLabelChange(eventId: string, event: LabelUpdatedEvent): Promise<LabelChangeRecording> {
+    const recording = await this.deliveries.recordLabelChange(eventId, event);
+    if (recording === 'recorded') this.dispatcher.wake();
+    return recording;
+  }
+
+  list(tenant: CallbackTenant, page: CallbackDeliveryPage): Promise<CallbackDelivery[] | null> {
+    return this.deliveries.list(tenant, page);
+  }
+}

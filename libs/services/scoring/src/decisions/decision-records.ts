@@ -1,0 +1,72 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { type CheckpointScoredEvent, PAYLOAD_ROUTE_LIST } from '@ringfence/contracts';
+import { DECISION_RECORD_REPOSITORY, type DecisionCursor, type DecisionRecord, type DecisionRecordRepository, type RuleTenant } from '@ringfence/scoring-engine';
+
+/** Every decision topic of the payload table (the checkpoints' feed). */
+export const DECISION_TOPICS: readonly string[] = [...new Set(PAYLOAD_ROUTE_LIST.flatMap((route) => ('decisionTopic' in route ? [route.decisionTopic] : [])))];
+
+/** The consumer group that keeps the decision records; what a decision read waits for. */
+export const DECISION_RECORDS_GROUP = 'scoring-decisions';
+
+
+const key = (tenant: RuleTenant, scoreId: string) => JSON.stringify([tenant.accountId, tenant.environment, scoreId]);
+
+/**
+ * The decision records of `GET /v2/decisions/:scoreId` and of backtests, written behind: the
+ * consumer of the decision topics adds each decision with a scoreId here, and `flush` (the
+ * bus's beforeCommit, before the offsets) writes every pending one in one statement. Reads see
+ * pending records too, so a decision is readable as soon as the consumer has handled it, which
+ * is what the read's barrier waits for.
+ *
+ * Only decisions scoring made are kept: a rate-limited or degraded answer has no scoreId and no
+ * context to evaluate rules on.
+ */
+@Injectable()
+export class DecisionRecords {
+  private pending = new Map<string, DecisionRecord & RuleTenant>();
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(@Inject(DECISION_RECORD_REPOSITORY) private readonly records: DecisionRecordRepository) {}
+
+  add(tenant: RuleTenant, event: CheckpointScoredEvent): void {
+    if (event.scoreId === undefined || event.ruleCheckpoint === undefined) return;
+    this.pending.set(key(tenant, event.scoreId), {
+      ...tenant,
+      scoreId: event.scoreId,
+      checkpoint: event.ruleCheckpoint,
+      timestamp: event.timestamp,
+      event: event as unknown as Record<string, unknown>,
+    });
+  }
+
+  async find(tenant: RuleTenant, scoreId: string): Promise<DecisionRecord | null> {
+    const pending = this.pending.get(key(tenant, scoreId));
+    if (pending !== undefined) return pending;
+    return this.records.find(tenant, scoreId);
+  }
+
+  /** Writes what is pending first, so a page sees every decision handled before it. */
+  async page(tenant: RuleTenant, checkpoint: string, from: number, to: number, cursor: DecisionCursor | null, limit: number): Promise<DecisionRecord[]> {
+    if (cursor === null) await this.flush();
+    return this.records.page(tenant, checkpoint, from, to, cursor, limit);
+  }
+
+  /** Flushes run one after another; a failed write puts its records back for the next. */
+  flush(): Promise<void> {
+    const run = this.flushing.then(() => this.writePending());
+    this.flushing = run.catch(() => undefined);
+    return run;
+  }
+
+  private async writePending(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const batch = this.pending;
+    this.pending = new Map();
+    try {
+      await this.records.addAll([...batch.values()]);
+    } catch (error) {
+      for (const [recordKey, record] of batch) if (!this.pending.has(recordKey)) this.pending.set(recordKey, record);
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,199 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { BacktestRulesRequest, BacktestRulesReply, MessageEnvelope, RuleAction } from '@ringfence/contracts';
+import { hasUnforgivenChargeback } from '@ringfence/entities';
+import { AppError } from '@ringfence/platform';
+import {
+  type CompiledRule,
+  type DecisionRecord,
+  type DecisionSignals,
+  RULE_REPOSITORY,
+  type RuleEnvironments,
+  type RuleInputs,
+  type RuleRepository,
+  type RuleVersion,
+  decide,
+  evaluateRules,
+} from '@ringfence/scoring-engine';
+import type { CheckpointSubject } from '../checkpoint-definition';
+import { CheckpointFacts } from '../checkpoint-facts';
+import { DecisionRecords } from '../decisions/decision-records';
+import { RULE_ENVIRONMENTS } from './rule-environment.provider';
+
+/** Decision records read per page: memory stays bounded however long the period is. */
+const PAGE_SIZE = 500;
+/** Subjects whose labels and chargebacks are asked at once. */
+const SUBJECT_BATCH = 50;
+
+type Verdict = 'fraud' | 'genuine' | 'unknown';
+
+/** The recorded event's parts a backtest reads. */
+interface RecordedDecision {
+  recommendation?: { action?: RuleAction };
+  subject?: CheckpointSubject;
+  context?: RuleInputs;
+  signals?: Omit<DecisionSignals, 'ruleAction'>;
+}
+
+const ACTIONS: readonly RuleAction[] = ['ALLOW', 'REVIEW', 'PREVENT'];
+const noActions = (): Record<RuleAction, number> => ({ ALLOW: 0, REVIEW: 0, PREVENT: 0 });
+
+/**
+ * A backtest (decisions §11): the given rules, drafts or stored ones, evaluated over the
+ * tenant's decision records of the checkpoint in [from, to), exactly over what each decision
+ * recorded (its rule context and the other sources' verdicts), page by page. `after` is the
+ * action decided again with the tried rules in place of the rules of the time; "fraud" and
+ * "genuine" are what the labels and chargebacks say now. Nothing is changed.
+ */
+@Injectable()
+export class RuleBacktest {
+  constructor(
+    @Inject(RULE_REPOSITORY) private readonly rules: RuleRepository,
+    @Inject(RULE_ENVIRONMENTS) private readonly environments: RuleEnvironments,
+    private readonly decisions: DecisionRecords,
+    private readonly facts: CheckpointFacts,
+  ) {}
+
+  async run(message: MessageEnvelope<BacktestRulesRequest>): Promise<BacktestRulesReply> {
+    const { checkpoint, from, to } = message.payload;
+    const tenant = { accountId: message.accountId, environment: message.environment };
+    const environment = this.environments.of(checkpoint);
+    const tried = await this.triedRules(message);
+    const triggeredPerRule = tried.map(() => 0);
+    const failedPerRule = tried.map(() => 0);
+    const before = noActions();
+    const after = noActions();
+    const changes = new Map<string, number>();
+    const labelled = { fraud: 0, fraudTriggered: 0, genuine: 0, genuineTriggered: 0 };
+    const verdicts = new Map<string, Verdict>();
+    let evaluated = 0;
+    let cursor: { timestamp: number; scoreId: string } | null = null;
+    for (;;) {
+      const page: DecisionRecord[] = await this.decisions.page(tenant, checkpoint, from, to, cursor, PAGE_SIZE);
+      if (page.length === 0) break;
+      cursor = { timestamp: page[page.length - 1].timestamp, scoreId: page[page.length - 1].scoreId };
+      await this.learnVerdicts(message, page, verdicts);
+      for (const record of page) {
+        const event = record.event as RecordedDecision;
+        const answered = event.recommendation?.action;
+        if (event.context === undefined || event.signals === undefined || answered === undefined) continue;
+        evaluated += 1;
+        const outcome = evaluateRules(tried, environment.context(event.context));
+        const triggeredIds = new Set(outcome.triggered.map((rule) => rule.ruleId));
+        const failedIds = new Set(outcome.failed.map((rule) => rule.ruleId));
+        tried.forEach((rule, index) => {
+          if (triggeredIds.has(rule.rule.ruleId)) triggeredPerRule[index] += 1;
+          if (failedIds.has(rule.rule.ruleId)) failedPerRule[index] += 1;
+        });
+        const decided = decide({ ...event.signals, ruleAction: outcome.activeAction }).action;
+        before[answered] += 1;
+        after[decided] += 1;
+        if (decided !== answered) changes.set(`${answered}>${decided}`, (changes.get(`${answered}>${decided}`) ?? 0) + 1);
+        const verdict = event.subject ? (verdicts.get(subjectKey(event.subject)) ?? 'unknown') : 'unknown';
+        const anyTriggered = outcome.triggered.length > 0;
+        if (verdict === 'fraud') {
+          labelled.fraud += 1;
+          if (anyTriggered) labelled.fraudTriggered += 1;
+        } else if (verdict === 'genuine') {
+          labelled.genuine += 1;
+          if (anyTriggered) labelled.genuineTriggered += 1;
+        }
+      }
+      if (page.length < PAGE_SIZE) break;
+    }
+    const flagged = labelled.fraudTriggered + labelled.genuineTriggered;
+    return {
+      evaluated,
+      rules: tried.map(({ rule }, index) => ({
+        ...(rule.ruleId > 0 ? { ruleId: rule.ruleId } : {}),
+        name: rule.name,
+        triggered: triggeredPerRule[index],
+        failed: failedPerRule[index],
+      })),
+      actions: { before, after },
+      changed: ACTIONS.flatMap((fromAction) =>
+        ACTIONS.flatMap((toAction) => {
+          const count = changes.get(`${fromAction}>${toAction}`);
+          return count === undefined ? [] : [{ from: fromAction, to: toAction, count }];
+        }),
+      ),
+      labelled: {
+        ...labelled,
+        precision: flagged === 0 ? null : labelled.fraudTriggered / flagged,
+        recall: labelled.fraud === 0 ? null : labelled.fraudTriggered / labelled.fraud,
+      },
+    };
+  }
+
+  /**
+   * The rules to try, compiled: a stored rule by id (its current version, which must be of the
+   * checkpoint and not disabled) keeps its state; a draft is active. Drafts get ruleId 0 and
+   * negative placeholders so their results stay apart.
+   */
+  private async triedRules(message: MessageEnvelope<BacktestRulesRequest>): Promise<CompiledRule[]> {
+    const { checkpoint, rules } = message.payload;
+    const environment = this.environments.of(checkpoint);
+    const tenant = { accountId: message.accountId, environment: message.environment };
+    const tried: CompiledRule[] = [];
+    for (const [index, entry] of rules.entries()) {
+      let rule: RuleVersion;
+      if (entry.ruleId !== undefined) {
+        const current = (await this.rules.versions(tenant, entry.ruleId)).at(-1);
+        if (current === undefined) throw new AppError('VALIDATION_FAILED', `rules[${index}].ruleId: no rule ${entry.ruleId} in this data set`);
+        if (current.checkpoint !== checkpoint) throw new AppError('VALIDATION_FAILED', `rules[${index}].ruleId: rule ${entry.ruleId} is a ${current.checkpoint} rule, not a ${checkpoint} one`);
+        rule = current.state === 'disabled' ? { ...current, state: 'active' } : current;
+      } else {
+        if (entry.expression === undefined || entry.action === undefined) {
+          throw new AppError('VALIDATION_FAILED', `rules[${index}]: a draft needs expression and action (or name a stored rule by ruleId)`);
+        }
+        rule = {
+          ruleId: -(index + 1),
+          ruleVersion: 0,
+          name: entry.name ?? `draft ${index + 1}`,
+          description: '',
+          checkpoint,
+          expression: entry.expression,
+          action: entry.action,
+          state: 'active',
+          createdAt: 0,
+          createdBy: '',
+        };
+      }
+      const check = environment.check(rule.expression);
+      if (!check.valid) {
+        const [error] = check.errors;
+        throw new AppError('VALIDATION_FAILED', `rules[${index}].expression: ${error.message}${error.position === null ? '' : ` (at position ${error.position})`}`);
+      }
+      tried.push({ rule, expression: environment.compile(rule.expression) });
+    }
+    return tried;
+  }
+
+  /** What labels and chargebacks say now of each subject of the page not seen yet. */
+  private async learnVerdicts(message: MessageEnvelope<unknown>, page: readonly DecisionRecord[], verdicts: Map<string, Verdict>): Promise<void> {
+    const checkpoint = (message.payload as BacktestRulesRequest).checkpoint;
+    const subjects = new Map<string, CheckpointSubject>();
+    for (const record of page) {
+      const subject = (record.event as RecordedDecision).subject;
+      if (subject !== undefined && !verdicts.has(subjectKey(subject))) subjects.set(subjectKey(subject), subject);
+    }
+    const pending = [...subjects.entries()];
+    for (let start = 0; start < pending.length; start += SUBJECT_BATCH) {
+      await Promise.all(
+        pending.slice(start, start + SUBJECT_BATCH).map(async ([subjectKeyText, subject]) => {
+          verdicts.set(subjectKeyText, await this.verdictOf(message, subject, checkpoint === 'refund'));
+        }),
+      );
+    }
+  }
+
+  private async verdictOf(message: MessageEnvelope<unknown>, subject: CheckpointSubject, refund: boolean): Promise<Verdict> {
+    const [labels, entities] = await Promise.all([this.facts.currentLabels(message, subject), this.facts.entities(message, subject, [])]);
+    const reviews = Object.values(labels).map((label) => label?.review);
+    if (reviews.some((review) => review === 'FRAUDSTER' || review === 'FRAUDULENT' || (refund && review === 'REFUND_ABUSE'))) return 'fraud';
+    if (subject.kind === 'customer' && entities.subject !== null && hasUnforgivenChargeback(entities.subject.fields)) return 'fraud';
+    if (reviews.some((review) => review === 'GENUINE' || (refund && review === 'NOT_REFUND_ABUSE'))) return 'genuine';
+    return 'unknown';
+  }
+}
+
+const subjectKey = (subject: CheckpointSubject) => `${subject.kind}:${subject.id}`;

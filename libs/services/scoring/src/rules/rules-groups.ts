@@ -1,0 +1,13 @@
+import { hostname } from 'node:os';
+import type { ReadDependency } from '@ringfence/bus';
+import { EventTopics } from '@ringfence/contracts';
+
+/**
+ * The consumer group that keeps this instance's rule book: one per instance (every scoring
+ * replica must see every saved rule, where a shared group would split them). A new group reads
+ * the topic from its start; versions only move forward, so that replay is harmless.
+ */
+export const RULE_BOOK_GROUP = `scoring-rules.${hostname()}`;
+
+/** What a checkpoint waits for: every rule saved before it is in this instance's rule book. */
+export const RULE_BOOK_DEPENDENCY: ReadDependency = { group: RULE_BOOK_GROUP, topics: [EventTopics.ruleSaved] };

@@ -1,0 +1,144 @@
+import { Inject } from '@nestjs/common';
+import { EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
+import { type MessageBus, MessageBusController, type MessagePatternExtras } from '@ringfence/bus';
+import {
+  BacktestRulesRequest,
+  type BacktestRulesReply,
+  DisableRuleRequest,
+  EventTopics,
+  MAX_RULES_PER_CHECKPOINT,
+  type MessageEnvelope,
+  ReadRuleRequest,
+  type ReadRuleReply,
+  ReadRulesRequest,
+  type ReadRulesReply,
+  RuleChangedEvent,
+  type RuleRequestDto,
+  RpcTopics,
+  SaveRuleRequest,
+  type SaveRuleReply,
+  ValidateRuleRequest,
+  type ValidateRuleReply,
+} from '@ringfence/contracts';
+import { AppError, type Logger, newEventId } from '@ringfence/platform';
+import { RULE_REPOSITORY, type RuleDefinition, type RuleEnvironments, type RuleRepository, type RuleTenant, type RuleVersion } from '@ringfence/scoring-engine';
+import { MESSAGE_BUS, ROOT_LOGGER, validatedEventHandler, validatedRequestHandler } from '@ringfence/service-runtime';
+import { RuleBacktest } from './rule-backtest';
+import { RuleBook } from './rule-book';
+import { RULE_ENVIRONMENTS } from './rule-environment.provider';
+import { RULE_BOOK_GROUP } from './rules-groups';
+
+const RULES: MessagePatternExtras = { group: 'scoring' };
+
+const tenantOf = ({ accountId, environment }: MessageEnvelope<unknown>): RuleTenant => ({ accountId, environment });
+
+/**
+ * The rules API's requests (decisions §11), answered by scoring, which owns the rules: a save
+ * is type-checked, stored as a new version, applied to this instance's rule book at once (the
+ * next checkpoint here sees it) and published on `ruleSaved`, which every instance's rule book
+ * follows (group per instance, see rules-groups.ts).
+ */
+@MessageBusController()
+export class RulesHandler {
+  constructor(
+    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
+    @Inject(RULE_REPOSITORY) private readonly rules: RuleRepository,
+    @Inject(RULE_ENVIRONMENTS) private readonly environments: RuleEnvironments,
+    @Inject(ROOT_LOGGER) private readonly logger: Logger,
+    private readonly book: RuleBook,
+    private readonly backtests: RuleBacktest,
+  ) {}
+
+  @MessagePattern(RpcTopics.saveRule, RULES)
+  saveRule(@Payload() message: MessageEnvelope<unknown>): Promise<SaveRuleReply> {
+    return validatedRequestHandler(SaveRuleRequest, (valid) => this.save(valid))(message);
+  }
+
+  @MessagePattern(RpcTopics.disableRule, RULES)
+  disableRule(@Payload() message: MessageEnvelope<unknown>): Promise<SaveRuleReply> {
+    return validatedRequestHandler(DisableRuleRequest, (valid) => this.disable(valid))(message);
+  }
+
+  @MessagePattern(RpcTopics.readRules, RULES)
+  readRules(@Payload() message: MessageEnvelope<unknown>): Promise<ReadRulesReply> {
+    return validatedRequestHandler(ReadRulesRequest, async (valid) => ({ rules: await this.rules.currentVersions(tenantOf(valid), valid.payload.checkpoint) }))(message);
+  }
+
+  @MessagePattern(RpcTopics.readRule, RULES)
+  readRule(@Payload() message: MessageEnvelope<unknown>): Promise<ReadRuleReply> {
+    return validatedRequestHandler(ReadRuleRequest, async (valid) => ({ versions: await this.rules.versions(tenantOf(valid), valid.payload.ruleId) }))(message);
+  }
+
+  @MessagePattern(RpcTopics.validateRule, RULES)
+  validateRule(@Payload() message: MessageEnvelope<unknown>): Promise<ValidateRuleReply> {
+    return validatedRequestHandler(ValidateRuleRequest, async (valid) => this.environments.of(valid.payload.checkpoint).check(valid.payload.expression))(message);
+  }
+
+  @MessagePattern(RpcTopics.backtestRules, RULES)
+  backtestRules(@Payload() message: MessageEnvelope<unknown>): Promise<BacktestRulesReply> {
+    return validatedRequestHandler(BacktestRulesRequest, (valid) => this.backtests.run(valid))(message);
+  }
+
+  @EventPattern(EventTopics.ruleSaved, { group: RULE_BOOK_GROUP })
+  ruleSaved(@Payload() message: MessageEnvelope<unknown>): Promise<void> {
+    return validatedEventHandler(EventTopics.ruleSaved, RuleChangedEvent, this.logger, async (valid) => {
+      this.book.apply(tenantOf(valid), valid.payload.rule);
+    })(message);
+  }
+
+  private async save(message: MessageEnvelope<SaveRuleRequest>): Promise<SaveRuleReply> {
+    const { ruleId, rule, author } = message.payload;
+    const tenant = tenantOf(message);
+    const definition = this.checkedDefinition(rule);
+    if (definition.state !== 'disabled') this.assertRoomFor(tenant, definition, ruleId);
+    const saved = ruleId === undefined ? await this.rules.create(tenant, definition, author) : await this.rules.addVersion(tenant, ruleId, definition, author);
+    if (saved === null) return { rule: null };
+    await this.publish(message, saved);
+    return { rule: saved };
+  }
+
+  private async disable(message: MessageEnvelope<DisableRuleRequest>): Promise<SaveRuleReply> {
+    const tenant = tenantOf(message);
+    const versions = await this.rules.versions(tenant, message.payload.ruleId);
+    const current = versions.at(-1);
+    if (current === undefined) return { rule: null };
+    const { name, description, checkpoint, expression, action } = current;
+    const saved = await this.rules.addVersion(tenant, current.ruleId, { name, description, checkpoint, expression, action, state: 'disabled' }, message.payload.author);
+    if (saved === null) return { rule: null };
+    await this.publish(message, saved);
+    return { rule: saved };
+  }
+
+  /** A definition whose expression type-checks; a 400 naming `expression` otherwise. */
+  private checkedDefinition(rule: RuleRequestDto): RuleDefinition {
+    const check = this.environments.of(rule.checkpoint).check(rule.expression);
+    if (!check.valid) {
+      const [error] = check.errors;
+      const at = error.position === null ? '' : ` (at position ${error.position})`;
+      throw new AppError('VALIDATION_FAILED', `expression: ${error.message}${at}`);
+    }
+    return { name: rule.name, description: rule.description ?? '', checkpoint: rule.checkpoint, expression: rule.expression, action: rule.action, state: rule.state };
+  }
+
+  private assertRoomFor(tenant: RuleTenant, definition: RuleDefinition, ruleId: number | undefined): void {
+    const live = this.book.rulesOf(tenant, definition.checkpoint).filter((compiled) => compiled.rule.ruleId !== ruleId);
+    if (live.length >= MAX_RULES_PER_CHECKPOINT) {
+      throw new AppError('VALIDATION_FAILED', `checkpoint: the ${definition.checkpoint} checkpoint already has ${MAX_RULES_PER_CHECKPOINT} rules that are not disabled; disable one first`);
+    }
+  }
+
+  /** Applied here at once, then published for the other instances (and the audit feed). */
+  private async publish(message: MessageEnvelope<unknown>, saved: RuleVersion): Promise<void> {
+    const tenant = tenantOf(message);
+    this.book.apply(tenant, saved);
+    await this.bus.publish(EventTopics.ruleSaved, {
+      eventId: newEventId(),
+      accountId: tenant.accountId,
+      environment: message.environment,
+      subjectId: `rule:${saved.ruleId}`,
+      acceptedAt: Date.now(),
+      traceId: message.traceId,
+      payload: { rule: saved },
+    });
+  }
+}

@@ -1,0 +1,217 @@
+import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
+import { type MessageEnvelope, toWireJson } from '@ringfence/contracts';
+import { VELOCITY_SNAPSHOT_STORE, type VelocitySnapshotStore } from '@ringfence/persistence';
+import type { Logger } from '@ringfence/platform';
+import { VELOCITY_FEATURE_DEFINITIONS, type VelocityDimension, VelocityFeatures, type VelocityScope, velocityEventOf, velocityFeatureRecord } from '@ringfence/scoring-engine';
+import { READINESS_CHECKS, ROOT_LOGGER, type ReadinessCheck, metricsRegistry } from '@ringfence/service-runtime';
+import { LRUCache } from 'lru-cache';
+import { Gauge } from 'prom-client';
+
+/** What the load at start read, for the log line and the benchmark. */
+export interface VelocityLoadReport {
+  keys: number;
+  occurrences: number;
+  recordedEventIds: number;
+  /** Stored keys that could not be read back (logged; their counts start again from zero). */
+  unreadableKeys: number;
+  elapsedMs: number;
+}
+
+/** Rows read per statement while loading at start. */
+const LOAD_PAGE_SIZE = 10_000;
+/**
+ * How long the store keeps the ids of the events its writes covered (behind the newest write):
+ * the replay after a crash starts at the committed offset, which trails the last write by about
+ * one commit interval; ten minutes leave room for a commit that keeps failing meanwhile.
+ */
+export const VELOCITY_RECORDED_EVENTS_RETENTION_MILLIS = 10 * 60_000;
+/**
+ * Feature vectors computed just before their checkpoint's own event was recorded, kept for the
+ * checkpoint to take (its request arrives after the event: the bus's read-your-writes barrier
+ * waits for this consumer). Bounded; a vector not taken (an ingest-only update, a rate-limited
+ * checkpoint) expires.
+ */
+const DECIDED_VECTORS = { max: 4_096, ttl: 60_000 };
+
+let measured: VelocityFeatures | undefined;
+new Gauge({
+  name: 'ringfence_velocity_keys',
+  help: 'Velocity keys (customer, card, device, e-mail, phone, IP, merchant) held in memory, all tenants',
+  registers: [metricsRegistry],
+  collect() {
+    this.set(measured?.stats().keys ?? 0);
+  },
+});
+
+/**
+ * Scoring's velocity counters (decisions §12, libs/scoring-engine/src/velocity): fed by every
+ * checkpoint's ingest event (`VelocityConsumer`, group `scoring-velocity`), read at checkpoints
+ * from memory, written behind to `VELOCITY_SNAPSHOT_STORE`.
+ *
+ * - **Start**: every stored key, the occurrences of the last days and the ids of the events the
+ *   last writes covered are loaded before the first event is handled (the consumer waits for
+ *   it), and /health/ready says not ready until then, as the graph does for its rebuild.
+ * - **Write behind, offsets last**: `flush` (the consumer's `beforeCommit`) takes everything
+ *   changed since the last flush at once and writes it in one statement; the bus commits the
+ *   offsets only after that. A failed write gives the changes back for the next flush.
+ * - **No double counting after a crash**: the replay starts at the committed offset, and events
+ *   handled after the offsets were read but before the write took its snapshot are in the
+ *   snapshot too. Each write therefore stores the ids of the events it covers, and the load
+ *   gives them back to `VelocityFeatures`, which drops a replayed id (dedup by event id, not a
+ *   per-key high-water mark: a key's events come from many partitions, out of order).
+ * - **Checkpoints**: `featuresFor` answers synchronously from memory.
+ */
+@Injectable()
+export class VelocityState implements OnModuleInit, OnApplicationBootstrap {
+  private features = new VelocityFeatures();
+  private loaded: Promise<VelocityLoadReport> | undefined;
+  private loadedReport: VelocityLoadReport | undefined;
+  private flushing: Promise<void> = Promise.resolve();
+  private readonly decided = new LRUCache<string, Float64Array>(DECIDED_VECTORS);
+
+  constructor(
+    @Inject(VELOCITY_SNAPSHOT_STORE) private readonly store: VelocitySnapshotStore,
+    @Inject(ROOT_LOGGER) private readonly logger: Logger,
+    @Inject(READINESS_CHECKS) private readonly readinessChecks: ReadinessCheck[],
+  ) {}
+
+  onModuleInit(): void {
+    this.readinessChecks.push({ name: 'velocity', isReady: async () => this.isReady() });
+    measured = this.features;
+  }
+
+  onApplicationBootstrap(): void {
+    void this.load();
+  }
+
+  /** Loads the stored counters (once; later calls return the same promise), retrying while the store cannot be read. */
+  load(): Promise<VelocityLoadReport> {
+    this.loaded ??= this.loadWithRetries();
+    return this.loaded;
+  }
+
+  isReady(): boolean {
+    return this.loadedReport !== undefined;
+  }
+
+  /**
+   * Records one ingest event (validated, on `topic`). The features of a checkpoint's own event
+   * are computed first, before it is recorded, for `featuresFor`.
+   */
+  async record(topic: string, message: MessageEnvelope<object>): Promise<void> {
+    await this.load();
+    const event = velocityEventOf(topic, toWireJson(message.payload), message.eventId);
+    if (event === null) return;
+    const scope = scopeOf(message);
+    const before = this.features.featureVectorAt(scope, event.keys, event.timestampMillis);
+    if (this.features.record(scope, event) === 'recorded') this.decided.set(decisionKey(message), before);
+  }
+
+  /**
+   * The velocity features of a checkpoint, synchronously from memory: the windows before the
+   * checkpoint's own event (`ingestTopic` is where it was published, `message` the request,
+   * which carries the same payload and trace id). Null until the stored counters are loaded.
+   */
+  featuresFor(ingestTopic: string, message: MessageEnvelope<object>): Record<string, number | null> | null {
+    if (!this.isReady()) return null;
+    const key = decisionKey(message);
+    const decided = this.decided.get(key);
+    if (decided !== undefined) {
+      this.decided.delete(key);
+      return velocityFeatureRecord(decided);
+    }
+    // Its event is not recorded yet (an /async update scored beside this consumer), so the
+    // counters exclude it as they are.
+    const event = velocityEventOf(ingestTopic, toWireJson(message.payload), message.eventId);
+    if (event === null) return velocityFeatureRecord(new Float64Array(VELOCITY_FEATURE_DEFINITIONS.length).fill(Number.NaN));
+    return velocityFeatureRecord(this.features.featureVectorAt(scopeOf(message), event.keys, event.timestampMillis));
+  }
+
+  /**
+   * Writes everything changed so far (the consumer's `beforeCommit`). Flushes run one after
+   * another, so a caller returns once the changes made before its call are written.
+   */
+  flush(): Promise<void> {
+    const run = this.flushing.then(() => this.writeChanges());
+    this.flushing = run.catch(() => undefined);
+    return run;
+  }
+
+  /** For metrics and the start-up log. */
+  stats(): ReturnType<VelocityFeatures['stats']> {
+    return this.features.stats();
+  }
+
+  private async writeChanges(): Promise<void> {
+    if (!this.isReady()) return;
+    const changes = this.features.takeChanges();
+    if (changes.length === 0) return;
+    const now = Date.now();
+    try {
+      await this.store.write(changes, now, now - VELOCITY_RECORDED_EVENTS_RETENTION_MILLIS);
+    } catch (error) {
+      this.features.returnChanges(changes);
+      throw error;
+    }
+  }
+
+  private async loadWithRetries(): Promise<VelocityLoadReport> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const report = await this.loadAll();
+        this.logger.info({ velocity: report }, 'velocity counters loaded from the store');
+        return report;
+      } catch (error) {
+        this.features = new VelocityFeatures();
+        measured = this.features;
+        const retryInMs = Math.min(30_000, 500 * 2 ** (attempt - 1));
+        this.logger.error({ err: error, attempt, retryInMs }, 'could not load the velocity counters from the store; retrying');
+        await new Promise((resolve) => setTimeout(resolve, retryInMs));
+      }
+    }
+  }
+
+  private async loadAll(): Promise<VelocityLoadReport> {
+    const started = performance.now();
+    let keys = 0;
+    let unreadableKeys = 0;
+    for (let page = await this.store.keysAfter(undefined, LOAD_PAGE_SIZE); ; ) {
+      for (const { scope, dimension, key, snapshot } of page) {
+        try {
+          this.features.restoreKey(scope, dimension as VelocityDimension, key, snapshot);
+          keys += 1;
+        } catch (error) {
+          if (!(error instanceof RangeError)) throw error;
+          unreadableKeys += 1;
+          this.logger.warn({ scope, dimension, key, err: error }, 'skipped a stored velocity key that cannot be read back; its counts start again');
+        }
+      }
+      if (page.length < LOAD_PAGE_SIZE) break;
+      const last = page[page.length - 1];
+      page = await this.store.keysAfter({ scope: last.scope, after: [last.dimension, last.key] }, LOAD_PAGE_SIZE);
+    }
+    let occurrences = 0;
+    for (let page = await this.store.occurrencesAfter(undefined, LOAD_PAGE_SIZE); ; ) {
+      for (const { scope, ...record } of page) this.features.restoreOccurrence(scope, record);
+      occurrences += page.length;
+      if (page.length < LOAD_PAGE_SIZE) break;
+      const last = page[page.length - 1];
+      page = await this.store.occurrencesAfter({ scope: last.scope, after: [last.occurrence] }, LOAD_PAGE_SIZE);
+    }
+    let recordedEventIds = 0;
+    for (const { scope, eventIds } of await this.store.recordedEventIds()) {
+      this.features.restoreRecordedEventIds(scope, eventIds);
+      recordedEventIds += eventIds.length;
+    }
+    this.loadedReport = { keys, occurrences, recordedEventIds, unreadableKeys, elapsedMs: Math.round(performance.now() - started) };
+    return this.loadedReport;
+  }
+}
+
+const scopeOf = ({ accountId, environment }: MessageEnvelope<unknown>): VelocityScope => ({ accountId, environment });
+
+/**
+ * A checkpoint's request and its ingest event share the account, the data set and the trace id
+ * the gateway gave the HTTP request (server-generated, one per request); their event ids differ.
+ */
+const decisionKey = ({ accountId, environment, traceId }: MessageEnvelope<unknown>): string => JSON.stringify([accountId, environment, traceId]);

@@ -21,12 +21,17 @@
 // 3. Memory: /metrics of the standalone server when fresh and after the load (RSS, V8 heap, graph
 //    nodes and edges); then, in a process of its own, the graph of BENCH_MEMORY_CUSTOMERS
 //    customers of the same population (mixed-graph-memory.mjs).
+// With BENCH_RULES > 0, every standalone server (bursts and load) first gets that many realistic
+// rules per checkpoint through POST /v2/rules (bench-rules.mjs: mostly active, some passive,
+// conditions that mostly do not trigger, a few that fail at run time on missing values); a rule
+// refused stops the run.
 // Prints a markdown summary and writes every number to a JSON file in the OS temp directory.
 //
 // Env: BENCH_CONNECTIONS (50), BENCH_SECONDS (15), BENCH_ROUNDS (3), BENCH_WARMUP_SECONDS (10),
 // BENCH_CUSTOMERS (20000), BENCH_SEED (11), BENCH_POOL (requests built ahead, 60000; the
 // standalone server's sequence wraps around after that), BENCH_BURST (200), BENCH_BURSTS (3),
-// BENCH_MEMORY_CUSTOMERS (1000000; 0 skips the graph memory step).
+// BENCH_MEMORY_CUSTOMERS (1000000; 0 skips the graph memory step), BENCH_RULES (rules per
+// checkpoint, 0).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpsRequest } from 'node:https';
@@ -34,6 +39,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { ROOT, freePort, startProcess } from './bench-processes.mjs';
+import { RULE_CHECKPOINTS, createRules } from './bench-rules.mjs';
 import { CLASSES, population, requestSequence } from './mixed-workload.mjs';
 
 const env = (name, fallback) => Number(process.env[name] ?? fallback);
@@ -47,6 +53,7 @@ const poolSize = env('BENCH_POOL', 60_000);
 const burstSize = env('BENCH_BURST', 200);
 const bursts = env('BENCH_BURSTS', 3);
 const memoryCustomers = env('BENCH_MEMORY_CUSTOMERS', 1_000_000);
+const rulesPerCheckpoint = env('BENCH_RULES', 0);
 const KEY = 'sk_test_benchmarkbenchmarkbench01';
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -78,7 +85,15 @@ async function startService() {
   const dataDir = mkdtempSync(join(tmpdir(), 'ringfence-mixed-bench-'));
   const port = await freePort();
   const child = await startProcess(['dist/apps/standalone/src/main.js'], serviceEnv(dataDir, port), port, '/health/ready');
-  return { child, port, dataDir, cert: join(dataDir, 'tls', 'cert.pem'), key: join(dataDir, 'tls', 'key.pem') };
+  const service = { child, port, dataDir, cert: join(dataDir, 'tls', 'cert.pem'), key: join(dataDir, 'tls', 'key.pem') };
+  if (rulesPerCheckpoint > 0) {
+    const created = await createRules(port, KEY, rulesPerCheckpoint).catch(async (error) => {
+      await stop(service);
+      throw error;
+    });
+    console.log(`rules: ${created.active + created.passive} created (${rulesPerCheckpoint} per checkpoint × ${RULE_CHECKPOINTS.length}; ${created.active} active, ${created.passive} passive)`);
+  }
+  return service;
 }
 async function startBare(service) {
   const port = await freePort();
@@ -255,7 +270,7 @@ async function burst(port, requests = pool.slice(0, burstSize)) {
 }
 
 // ---- run
-const results = { date: new Date().toISOString(), machine: { cpus: cpus().length, node: process.version }, settings: { connections, seconds, rounds, warmupSeconds, customers, seed, poolSize, burstSize, bursts, memoryCustomers }, classes: CLASSES };
+const results = { date: new Date().toISOString(), machine: { cpus: cpus().length, node: process.version }, settings: { connections, seconds, rounds, warmupSeconds, customers, seed, poolSize, burstSize, bursts, memoryCustomers, rulesPerCheckpoint }, classes: CLASSES };
 
 results.bursts = [];
 for (let b = 0; b < bursts; b += 1) {
@@ -368,7 +383,7 @@ results.burst = results.bursts.length > 0 ? { ringfence: burstSummary('ringfence
 const range = ({ median: m, min, max }, digits = 0, format = (n) => n.toFixed(digits)) => `${format(m)} (${format(min)}–${format(max)})`;
 const statusText = (statuses) => Object.entries(statuses).filter(([status]) => !status.startsWith('2')).map(([status, count]) => `${count} × ${status}`).join(', ') || '0';
 const lines = [];
-lines.push(`Mixed workload, ${connections} connections, ${rounds} × ${seconds} s alternating (medians, min–max of the rounds):`);
+lines.push(`Mixed workload, ${connections} connections, ${rounds} × ${seconds} s alternating, ${rulesPerCheckpoint} rules per checkpoint (medians, min–max of the rounds):`);
 lines.push('');
 const degradedTotal = Object.values(results.perClass).reduce((sum, stats) => sum + stats.degraded, 0);
 const answeredTotal = Object.values(results.perClass).reduce((sum, stats) => sum + stats.answered, 0);

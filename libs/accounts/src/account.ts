@@ -37,6 +37,15 @@ export interface AccountSettings {
    * scoring's defaults apply to a checkpoint without an entry.
    */
   scoreThresholds?: ScoreThresholds | null;
+  /** The 3-D Secure policy of PSP transactions before authorisation; scoring's defaults when absent. */
+  transactionOptimisation?: TransactionOptimisationSettings | null;
+}
+
+/** Exemption limits per currency (ISO 4217) in major units, and the score up to which TRA is asked. */
+export interface TransactionOptimisationSettings {
+  lowValueLimits?: Record<string, number>;
+  traLimits?: Record<string, number>;
+  traMaxScore?: number;
 }
 
 export type VoucherThresholdComparison = 'gte' | 'gt';

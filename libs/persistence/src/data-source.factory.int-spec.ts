@@ -78,7 +78,9 @@ describe(openDataSource.name, () => {
         'accounts',
         'api_keys',
         'breached_credentials',
+        'callback_deliveries',
         'consumer_offsets',
+        'decision_records',
         'entity_documents',
         'event_log',
         'graph_chargebacks',
@@ -95,6 +97,10 @@ describe(openDataSource.name, () => {
         'lookup_evidence',
         'lookup_indicators',
         'migrations',
+        'rule_versions',
+        'velocity_keys',
+        'velocity_occurrences',
+        'velocity_recorded_events',
       ]);
     });
 

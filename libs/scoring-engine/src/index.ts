@@ -5,3 +5,4 @@ export * from './model/score-model';
 export * from './rules';
 export * from './decisions';
 export * from './velocity';
+export * from './optimisation/transaction-optimisation';

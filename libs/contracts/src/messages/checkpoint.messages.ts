@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { RULE_CHECKPOINTS, type RuleCheckpoint } from '../http/rules/rule-vocabulary';
 import { TriggeredRuleDto } from '../http/responses/rules.response';
+import { RuleTransactionOptimisationDto } from '../http/rules/rule.request.dto';
 import { DecisionExplanationDto } from '../http/responses/explanation.response';
 import { CustomerRecommendationDto } from '../http/responses/customer-recommendation.response';
 import { PayoutRecommendationDto } from '../http/responses/payout.response';
@@ -37,10 +38,15 @@ export class FailedRuleDto {
   @ApiProperty({ example: 'No such key: telephone' }) error!: string;
 }
 
+/** A triggered rule on the decision event: always with its name, and a pspBeforeAuth rule's 3-D Secure advice. */
+export class DecisionTriggeredRuleDto extends TriggeredRuleDto {
+  @ApiPropertyOptional({ type: () => RuleTransactionOptimisationDto }) transactionOptimisation?: RuleTransactionOptimisationDto;
+}
+
 /** The rules of a decision event. */
 export class DecisionRulesDto {
   @ApiProperty({ type: 'integer', example: 3, description: 'Rules evaluated (every rule of the checkpoint that is not disabled).' }) evaluated!: number;
-  @ApiProperty({ type: () => [TriggeredRuleDto] }) triggered!: TriggeredRuleDto[];
+  @ApiProperty({ type: () => [DecisionTriggeredRuleDto] }) triggered!: DecisionTriggeredRuleDto[];
   @ApiProperty({ type: () => [FailedRuleDto] }) failed!: FailedRuleDto[];
 }
 

@@ -1,7 +1,7 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
-import { BacktestRequestDto, RuleRequestDto, ValidateRuleRequestDto } from '../http/rules/rule.request.dto';
+import { BacktestRequestDto, RuleRequestDto, RuleTransactionOptimisationDto, ValidateRuleRequestDto } from '../http/rules/rule.request.dto';
 import type { BacktestResultDto, ValidateRuleResponseDto } from '../http/rules/rule.response.dto';
 import { MAX_RULE_ID, RULE_ACTIONS, RULE_CHECKPOINTS, RULE_STATES_STORED, type RuleAction, type RuleCheckpoint, type StoredRuleState } from '../http/rules/rule-vocabulary';
 import { MAX_IDENTIFIER_LENGTH } from '../validation/patterns';
@@ -18,6 +18,8 @@ export class RuleVersionMessage {
   @ApiProperty({ enum: RULE_STATES_STORED, example: 'active' }) @IsIn(RULE_STATES_STORED) state!: StoredRuleState;
   @ApiProperty({ type: 'integer', example: 1763800000000, description: 'When this version was saved, epoch milliseconds.' }) @IsInt() createdAt!: number;
   @ApiProperty({ example: 'key_2Vb8', description: 'The id of the API key that saved it.' }) @IsString() createdBy!: string;
+  @ApiPropertyOptional({ type: () => RuleTransactionOptimisationDto })
+  @IsOptional() @ValidateNested() @Type(() => RuleTransactionOptimisationDto) transactionOptimisation?: RuleTransactionOptimisationDto;
 }
 
 /** `ringfence.rpc.scoring.save-rule.v1`: a new rule (no ruleId) or a new version of one. */

@@ -3,7 +3,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Rules (decisions §11), owned by scoring: one row per saved version, never updated nor
  * deleted (DELETE saves a `disabled` version), so the table is the audit trail. ruleId and
- * ruleVersion are integers per tenant; a save takes the next free one (the primary key makes
+ * ruleVersion are integers per tenant; `exemption` and `challenge_preference` are a pspBeforeAuth
+ * rule's 3-D Secure advice; a save takes the next free one (the primary key makes
  * two concurrent saves of the same number fail, and the writer retries).
  */
 export class Rules1764500000000 implements MigrationInterface {
@@ -22,6 +23,8 @@ export class Rules1764500000000 implements MigrationInterface {
         expression text NOT NULL,
         action text NOT NULL,
         state text NOT NULL,
+        exemption text NULL,
+        challenge_preference text NULL,
         created_at timestamptz NOT NULL DEFAULT now(),
         created_by text NOT NULL,
         CONSTRAINT pk_rule_versions PRIMARY KEY (account_id, environment, rule_id, rule_version),

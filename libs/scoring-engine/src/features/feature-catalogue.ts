@@ -1,11 +1,17 @@
 import type { Checkpoint } from '@ringfence/contracts';
 import { CHECKPOINT_FEATURES } from './checkpoint-features';
 import { DEVICE_FEATURES } from './device-features';
-import { ALL_CHECKPOINTS, type FeatureDefinition, type FeatureInputs, type FeatureType, type FeatureValue } from './feature-definition';
+import { ALL_CHECKPOINTS, defineFeature, type FeatureDefinition, type FeatureInputs, type FeatureType, type FeatureValue } from './feature-definition';
 import { FeatureSource } from './feature-source';
 import { IDENTITY_FEATURES } from './identity-features';
 import { LOOKUP_FEATURES, NETWORK_FEATURES } from './network-features';
 import { PAYMENT_FEATURES } from './payment-features';
+import { VELOCITY_FEATURE_DEFINITIONS } from '../velocity/velocity-dimensions';
+
+/** The velocity counters as catalogue features: computed by the scoring service's counters, read here from the inputs. */
+const VELOCITY_FEATURES: readonly FeatureDefinition[] = VELOCITY_FEATURE_DEFINITIONS.map((definition) =>
+  defineFeature({ ...definition, compute: (source) => source.inputs.velocity?.[definition.name] ?? null }),
+);
 
 /** A named group of the catalogue, in the order docs/features.md lists them. */
 export interface FeatureGroup {
@@ -27,6 +33,11 @@ export const FEATURE_GROUPS: readonly FeatureGroup[] = [
   { title: 'Refunds, payouts, registrations, voucher redemptions', summary: 'What only one checkpoint carries.', features: CHECKPOINT_FEATURES },
   { title: 'Network', summary: 'The graph\'s view of the subject, after this request\'s own links.', features: NETWORK_FEATURES },
   { title: 'Lookup', summary: 'Known-fraud indicators among the request\'s e-mail, telephone, IP address and payment instruments.', features: LOOKUP_FEATURES },
+  {
+    title: 'Velocity',
+    summary: 'Counts, sums and distinct counts per customer, card, device, e-mail, phone, IP address and merchant over 1 h, 24 h, 7 d and 30 d of event time, before this event (libs/scoring-engine/src/velocity/README.md); null while the counters load after a start, or when the request names no key of the dimension.',
+    features: VELOCITY_FEATURES,
+  },
 ];
 
 export const FEATURE_CATALOGUE: readonly FeatureDefinition[] = FEATURE_GROUPS.flatMap((group) => group.features);

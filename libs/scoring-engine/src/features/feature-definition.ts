@@ -44,6 +44,12 @@ export interface FeatureInputs {
   lookup: CheckpointLookupFeatures;
   /** A voucher redemption's network (null when not asked or not answered). */
   voucherNetwork: VoucherNetworkSignal | null;
+  /**
+   * The velocity counters of the request's keys before this event (libs/scoring-engine/src/velocity),
+   * by feature name; null while they are still loading after a start. The one input kept across
+   * events: the scoring service holds it in memory, fed by every ingest event.
+   */
+  velocity?: Readonly<Record<string, number | null>> | null;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { RuleAction } from '@ringfence/contracts';
-import type { RuleVersion } from './rule';
+import type { RuleTransactionOptimisation, RuleVersion } from './rule';
 import type { CelContext, CompiledExpression, RuleEnvironment } from './rule-environment';
 
 /** A rule version ready to run at its checkpoint. */
@@ -16,6 +16,7 @@ export interface TriggeredRule {
   state: 'active' | 'passive';
   action: RuleAction;
   description: string;
+  transactionOptimisation?: RuleTransactionOptimisation;
 }
 
 /** A rule that could not be evaluated (a missing field, a type error at run time): not triggered. */
@@ -84,7 +85,15 @@ export function evaluateRules(rules: readonly CompiledRule[], context: CelContex
         continue;
       }
       if (result !== true || rule.state === 'disabled') continue;
-      triggered.push({ ruleId: rule.ruleId, ruleVersion: rule.ruleVersion, ruleName: rule.name, state: rule.state, action: rule.action, description: rule.description });
+      triggered.push({
+        ruleId: rule.ruleId,
+        ruleVersion: rule.ruleVersion,
+        ruleName: rule.name,
+        state: rule.state,
+        action: rule.action,
+        description: rule.description,
+        ...(rule.transactionOptimisation === undefined ? {} : { transactionOptimisation: rule.transactionOptimisation }),
+      });
       if (rule.state === 'active') activeAction = strongerAction(activeAction, rule.action);
       actionWithPassive = strongerAction(actionWithPassive, rule.action);
     }

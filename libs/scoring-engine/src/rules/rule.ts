@@ -1,4 +1,4 @@
-import type { RuleAction, RuleCheckpoint, StoredRuleState } from '@ringfence/contracts';
+import type { ChallengePreference, RuleAction, RuleCheckpoint, ScaExemption, StoredRuleState } from '@ringfence/contracts';
 
 /** What an analyst writes: the fields of POST and PUT /v2/rules. */
 export interface RuleDefinition {
@@ -9,6 +9,13 @@ export interface RuleDefinition {
   expression: string;
   action: RuleAction;
   state: StoredRuleState;
+  /** pspBeforeAuth rules only: how to run 3-D Secure when the rule triggers (the answer's `transactionOptimisation`). */
+  transactionOptimisation?: RuleTransactionOptimisation;
+}
+
+export interface RuleTransactionOptimisation {
+  exemption?: ScaExemption;
+  threeDSChallengePreference?: ChallengePreference;
 }
 
 /** One saved version of a rule; versions are never changed nor erased. */

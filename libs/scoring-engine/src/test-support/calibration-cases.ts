@@ -155,6 +155,22 @@ export const CALIBRATION_CASES: readonly CalibrationCase[] = [
     inputs: transaction({ device: { deviceId: 'dev-home', ipAddress: IP_IN.GBR }, transaction: { success: false, declineCode: 'INSUFFICIENT_FUNDS' } }),
   },
   {
+    name: 'A small payment on a card that failed four times in the hour before (card testing), from the usual device',
+    expected: 'REVIEW',
+    inputs: {
+      ...transaction({ device: { deviceId: 'dev-home', ipAddress: IP_IN.GBR }, transaction: { amount: 100 } }),
+      velocity: { cardFailedPaymentCount1h: 4, customerFailedPaymentCount1h: 4 },
+    },
+  },
+  {
+    name: 'The same small payment on a card with no failure before it',
+    expected: 'ALLOW',
+    inputs: {
+      ...transaction({ device: { deviceId: 'dev-home', ipAddress: IP_IN.GBR }, transaction: { amount: 100 } }),
+      velocity: { cardFailedPaymentCount1h: 0, customerFailedPaymentCount1h: 0 },
+    },
+  },
+  {
     name: 'An established customer asks back three times what the order cost',
     expected: 'REVIEW',
     inputs: featureInputs({

@@ -35,6 +35,16 @@ export function itBehavesLikeARuleRepository(repository: () => RuleRepository): 
     expect(await repository().currentVersions(tenant, 'payout')).toEqual([payout]);
   });
 
+  it('keeps a pspBeforeAuth rule\'s 3-D Secure advice, in part or whole', async () => {
+    const tenant = buildRuleTenant();
+    const whole = await repository().create(tenant, buildRuleDefinition({ checkpoint: 'pspBeforeAuth', transactionOptimisation: { exemption: 'TRANSACTION_RISK_ANALYSIS', threeDSChallengePreference: 'NO_CHALLENGE_REQUESTED' } }), 'key_a');
+    const part = await repository().create(tenant, buildRuleDefinition({ checkpoint: 'pspBeforeAuth', transactionOptimisation: { threeDSChallengePreference: 'CHALLENGE_MANDATED' } }), 'key_a');
+
+    expect(await repository().currentVersions(tenant)).toEqual([whole, part]);
+    expect(whole.transactionOptimisation).toEqual({ exemption: 'TRANSACTION_RISK_ANALYSIS', threeDSChallengePreference: 'NO_CHALLENGE_REQUESTED' });
+    expect(part.transactionOptimisation).toEqual({ threeDSChallengePreference: 'CHALLENGE_MANDATED' });
+  });
+
   it('adds no version to a rule the tenant does not have', async () => {
     const tenant = buildRuleTenant();
     const other = buildRuleTenant();

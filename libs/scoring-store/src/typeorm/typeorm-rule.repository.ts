@@ -1,4 +1,4 @@
-import type { RuleAction, RuleCheckpoint, StoredRuleState } from '@ringfence/contracts';
+import type { ChallengePreference, RuleAction, RuleCheckpoint, ScaExemption, StoredRuleState } from '@ringfence/contracts';
 import type { RuleDefinition, RuleRepository, RuleTenant, RuleVersion } from '@ringfence/scoring-engine';
 import type { DataSource } from 'typeorm';
 import { queryRows } from '@ringfence/persistence';
@@ -14,22 +14,24 @@ interface RuleVersionRow {
   expression: string;
   action: RuleAction;
   state: StoredRuleState;
+  exemption: ScaExemption | null;
+  challenge_preference: ChallengePreference | null;
   created_at: Date;
   created_by: string;
 }
 
-const COLUMNS = 'account_id, environment, rule_id, rule_version, name, description, checkpoint, expression, action, state, created_at, created_by';
+const COLUMNS = 'account_id, environment, rule_id, rule_version, name, description, checkpoint, expression, action, state, exemption, challenge_preference, created_at, created_by';
 // The next free ruleId of the tenant, version 1. Two concurrent creates may pick the same id:
 // the primary key refuses the second, which retries.
 const CREATE = `
-  INSERT INTO rule_versions (account_id, environment, rule_id, rule_version, name, description, checkpoint, expression, action, state, created_by)
-  SELECT $1, $2, COALESCE(MAX(rule_id), 0) + 1, 1, $3, $4, $5, $6, $7, $8, $9
+  INSERT INTO rule_versions (account_id, environment, rule_id, rule_version, name, description, checkpoint, expression, action, state, exemption, challenge_preference, created_by)
+  SELECT $1, $2, COALESCE(MAX(rule_id), 0) + 1, 1, $3, $4, $5, $6, $7, $8, $9, $10, $11
     FROM rule_versions WHERE account_id = $1 AND environment = $2
   RETURNING ${COLUMNS}`;
 // The next version of an existing rule; no row when the tenant has no such rule.
 const ADD_VERSION = `
-  INSERT INTO rule_versions (account_id, environment, rule_id, rule_version, name, description, checkpoint, expression, action, state, created_by)
-  SELECT $1, $2, $3, MAX(rule_version) + 1, $4, $5, $6, $7, $8, $9, $10
+  INSERT INTO rule_versions (account_id, environment, rule_id, rule_version, name, description, checkpoint, expression, action, state, exemption, challenge_preference, created_by)
+  SELECT $1, $2, $3, MAX(rule_version) + 1, $4, $5, $6, $7, $8, $9, $10, $11, $12
     FROM rule_versions WHERE account_id = $1 AND environment = $2 AND rule_id = $3
   HAVING COUNT(*) > 0
   RETURNING ${COLUMNS}`;
@@ -93,7 +95,17 @@ export class TypeOrmRuleRepository implements RuleRepository {
 }
 
 function definitionParameters(definition: RuleDefinition): unknown[] {
-  return [definition.name, definition.description, definition.checkpoint, definition.expression, definition.action, definition.state];
+  const optimisation = definition.transactionOptimisation;
+  return [
+    definition.name,
+    definition.description,
+    definition.checkpoint,
+    definition.expression,
+    definition.action,
+    definition.state,
+    optimisation?.exemption ?? null,
+    optimisation?.threeDSChallengePreference ?? null,
+  ];
 }
 
 function toRuleVersion(row: RuleVersionRow): RuleVersion {
@@ -108,6 +120,17 @@ function toRuleVersion(row: RuleVersionRow): RuleVersion {
     state: row.state,
     createdAt: new Date(row.created_at).getTime(),
     createdBy: row.created_by,
+    ...optimisationOf(row),
+  };
+}
+
+function optimisationOf(row: RuleVersionRow): Pick<RuleVersion, 'transactionOptimisation'> {
+  if (row.exemption === null && row.challenge_preference === null) return {};
+  return {
+    transactionOptimisation: {
+      ...(row.exemption === null ? {} : { exemption: row.exemption }),
+      ...(row.challenge_preference === null ? {} : { threeDSChallengePreference: row.challenge_preference }),
+    },
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Checkpoint, CheckpointRecommendation, CheckpointRpcTopic, EventTopic, GraphSourceTopic, LabelCategory, RpcTopicMap, RulesBlockDto, WarningDto } from '@ringfence/contracts';
+import type { Checkpoint, CheckpointRecommendation, CheckpointRpcTopic, EventTopic, GraphSourceTopic, LabelCategory, RpcTopicMap, RulesBlockDto, TransactionOptimisationDto, WarningDto } from '@ringfence/contracts';
 import type { EntityKind, EntityUpdate } from '@ringfence/entities';
 import type { Decision } from '@ringfence/scoring-engine';
 import type { InputClass } from '@ringfence/service-runtime';
@@ -29,6 +29,8 @@ export interface CheckpointOutcome {
   warnings: WarningDto[];
   /** The rules block of the answer (decisions §11): triggered rules and, when it differs, passiveAction. */
   rules: RulesBlockDto;
+  /** A PSP transaction's 3-D Secure advice at pspBeforeAuth; null elsewhere. */
+  transactionOptimisation: TransactionOptimisationDto | null;
 }
 
 /**

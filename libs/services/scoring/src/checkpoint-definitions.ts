@@ -116,13 +116,14 @@ export const transactionCheckpoint: CheckpointDefinition<typeof RpcTopics.transa
   // Without a customer the transaction is scored on its own signals; its id stands in as subject.
   subject: (payload) => ({ kind: 'customer', id: payload.customer?.customerId ?? `transaction:${payload.transaction.transactionId}` }),
   references: (payload) => reference('transaction', payload.transaction.parentTransactionId),
-  reply: (payload, { decision, scoreId, rules }) => ({
+  reply: (payload, { decision, scoreId, rules, transactionOptimisation }) => ({
     action: decision.action,
     source: decision.source,
     rules,
     score: decision.score,
     scoreId,
     transactionId: payload.transaction.transactionId,
+    ...(transactionOptimisation === null ? {} : { transactionOptimisation }),
   }),
 };
 

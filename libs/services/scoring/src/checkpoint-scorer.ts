@@ -33,7 +33,10 @@ import {
   type RulesOutcome,
   type TriggeredRule,
   type VoucherNetworkSignal,
+  DEFAULT_OPTIMISATION_POLICY,
+  type OptimisationPolicy,
   computeFeatures,
+  optimiseTransaction,
   decide,
   evaluateRules,
   loadFeatureReferenceData,
@@ -47,6 +50,7 @@ import type { CheckpointDefinition, CheckpointSubject, EntityReference } from '.
 import { CheckpointFacts } from './checkpoint-facts';
 import { indicatorsOf } from './payload-indicators';
 import { RuleBook } from './rules/rule-book';
+import { VelocityState } from './velocity-state.service';
 import { RULE_ENVIRONMENTS } from './rules/rule-environment.provider';
 
 const WARNING_CLASSES: Record<EntityReference['kind'], WarningClass> = {
@@ -85,6 +89,7 @@ export class CheckpointScorer {
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
     private readonly ruleBook: RuleBook,
     @Inject(RULE_ENVIRONMENTS) private readonly ruleEnvironments: RuleEnvironments,
+    private readonly velocity: VelocityState,
   ) {
     // The features' reference tables (IP countries, disposable domains) load now, not in the first checkpoint.
     loadFeatureReferenceData();
@@ -129,6 +134,8 @@ export class CheckpointScorer {
       network,
       lookup: lookup.features,
       voucherNetwork,
+      // From memory: the barrier waited for the velocity consumer, which kept this event's counters from before it.
+      velocity: this.velocity.featuresFor(definition.ingestTopic, message),
     });
     const model = scoreFeatures(features, definition.checkpoint, thresholdsFor(definition.checkpoint, settings.scoreThresholds));
     const labelCategories = [FRAUD_CATEGORY[subject.kind], ...(subject.kind === 'customer' ? (definition.customerLabelCategories ?? []) : [])];
@@ -155,7 +162,19 @@ export class CheckpointScorer {
     const passiveAction = rules.actionWithPassive === rules.activeAction ? undefined : decide({ ...signals, ruleAction: rules.actionWithPassive }).action;
     const scoreId = prefixedId('scr');
     const rulesBlock = { ...(passiveAction === undefined ? {} : { passiveAction }), triggered: rules.triggered.map(triggeredRuleOf(definition.checkpoint)) };
-    const recommendation = definition.reply(payload, { decision, scoreId, warnings, rules: rulesBlock });
+    const transactionOptimisation =
+      ruleCheckpoint === 'pspBeforeAuth'
+        ? optimiseTransaction({
+            transactionId: String((json.transaction as { transactionId?: unknown } | undefined)?.transactionId ?? ''),
+            action: decision.action,
+            score: model.score,
+            amountMajor: typeof features.amountMajorUnits === 'number' ? features.amountMajorUnits : null,
+            currency: typeof features.currency === 'string' ? features.currency : null,
+            triggered: rules.triggered,
+            policy: optimisationPolicyOf(settings),
+          })
+        : null;
+    const recommendation = definition.reply(payload, { decision, scoreId, warnings, rules: rulesBlock, transactionOptimisation });
     recommendationsGiven.labels(definition.checkpoint, decision.action, decision.source).inc();
     const scored: CheckpointScoredEvent<CheckpointRecommendation<R>> = {
       checkpoint: definition.checkpoint,
@@ -315,5 +334,15 @@ function explanationOf(model: ModelScore, triggered: readonly TriggeredRule[], r
     lowered: pick((contribution) => contribution < 0),
     rules: triggered.map(({ ruleId, ruleVersion, ruleName, state, action }) => ({ ruleId, ruleVersion, name: ruleName, state, action })),
     reason,
+  };
+}
+
+/** The account's 3-D Secure policy, each part defaulting on its own. */
+function optimisationPolicyOf(settings: AccountSettings): OptimisationPolicy {
+  const configured = settings.transactionOptimisation ?? {};
+  return {
+    lowValueLimits: configured.lowValueLimits ?? DEFAULT_OPTIMISATION_POLICY.lowValueLimits,
+    traLimits: configured.traLimits ?? DEFAULT_OPTIMISATION_POLICY.traLimits,
+    traMaxScore: configured.traMaxScore ?? DEFAULT_OPTIMISATION_POLICY.traMaxScore,
   };
 }

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { RulesBlockDto } from './rules.response';
+import { CHALLENGE_PREFERENCES, OPTIMISATION_SOURCES, SCA_EXEMPTIONS } from '../rules/rule-vocabulary';
 import { DecisionExplanationDto } from './explanation.response';
 
 export const ACTIONS = ['ALLOW', 'REVIEW', 'PREVENT'] as const;
@@ -27,10 +28,10 @@ export class WarningDto {
 export class TransactionOptimisationRuleDto {
   @ApiProperty({ type: 'integer', example: 17 }) ruleId!: number;
   @ApiProperty({ type: 'integer', example: 2 }) ruleVersion!: number;
-  @ApiProperty({ example: 'AUTHENTICATE', description: 'What the rule asks for the transaction; value seen: `AUTHENTICATE`.' }) action!: string;
-  @ApiPropertyOptional({ example: 'TRANSACTION_RISK_ANALYSIS', description: 'Strong-customer-authentication exemption the rule asks for.' })
+  @ApiProperty({ enum: ['AUTHENTICATE'], example: 'AUTHENTICATE', description: 'What the rule asks for the transaction.' }) action!: string;
+  @ApiPropertyOptional({ enum: SCA_EXEMPTIONS, example: 'TRANSACTION_RISK_ANALYSIS', description: 'Strong-customer-authentication exemption the rule asks for.' })
   exemption?: string;
-  @ApiPropertyOptional({ example: 'NO_CHALLENGE_REQUESTED', description: '3-D Secure challenge preference the rule asks for.' })
+  @ApiPropertyOptional({ enum: CHALLENGE_PREFERENCES, example: 'NO_CHALLENGE_REQUESTED', description: '3-D Secure challenge preference the rule asks for.' })
   threeDSChallengePreference?: string;
   @ApiProperty({ example: true, description: 'Whether the rule\'s condition matched.' }) triggered!: boolean;
   @ApiProperty({ enum: ['active', 'passive'], example: 'active' }) state!: string;
@@ -47,10 +48,10 @@ export class TransactionOptimisationRulesDto {
  */
 export class TransactionOptimisationDto {
   @ApiProperty({ example: 'tx-0001', description: 'The transaction the advice is for.' }) transactionId!: string;
-  @ApiProperty({ example: 'AUTHENTICATE', description: 'Value seen: `AUTHENTICATE`.' }) action!: string;
-  @ApiPropertyOptional({ example: 'TRANSACTION_RISK_ANALYSIS', description: 'Strong-customer-authentication exemption to request.' }) exemption?: string;
-  @ApiPropertyOptional({ example: 'NO_CHALLENGE_REQUESTED', description: '3-D Secure challenge preference to send.' }) threeDSChallengePreference?: string;
-  @ApiProperty({ example: 'CLIENT_RULE', description: 'What produced the advice; value seen: `CLIENT_RULE` (a rule of the merchant).' }) actionSource!: string;
+  @ApiProperty({ enum: ['AUTHENTICATE'], example: 'AUTHENTICATE', description: 'Run 3-D Secure (with the exemption and preference below).' }) action!: string;
+  @ApiPropertyOptional({ enum: SCA_EXEMPTIONS, example: 'TRANSACTION_RISK_ANALYSIS', description: 'Strong-customer-authentication exemption to request; absent when none applies.' }) exemption?: string;
+  @ApiPropertyOptional({ enum: CHALLENGE_PREFERENCES, example: 'NO_CHALLENGE_REQUESTED', description: '3-D Secure challenge preference to send.' }) threeDSChallengePreference?: string;
+  @ApiProperty({ enum: OPTIMISATION_SOURCES, example: 'CLIENT_RULE', description: 'What produced the advice: `CLIENT_RULE` (an active rule of the merchant) or `RINGFENCE` (the account\'s 3-D Secure policy).' }) actionSource!: string;
   @ApiProperty({ type: () => TransactionOptimisationRulesDto }) rules!: TransactionOptimisationRulesDto;
 }
 

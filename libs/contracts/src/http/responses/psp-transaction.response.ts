@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ACTIONS, type Action, DECISION_SOURCES, type DecisionSource, WarningDto } from './customer-recommendation.response';
+import { ACTIONS, type Action, DECISION_SOURCES, type DecisionSource, TransactionOptimisationDto, WarningDto } from './customer-recommendation.response';
 import { RulesBlockDto } from './rules.response';
 import { DecisionExplanationDto } from './explanation.response';
 
@@ -11,6 +11,11 @@ export class PspTransactionRecommendationDto {
   @ApiProperty({ type: 'integer', example: 12, description: 'Risk score, 0 (safe) to 100 (fraud).' }) score!: number;
   @ApiProperty({ example: 'scr_01JD2XK8Q3', description: 'Identifies this scoring, e.g. when reporting on it later.' }) scoreId!: string;
   @ApiProperty({ example: 'tx-0001', description: 'The transaction scored.' }) transactionId!: string;
+  @ApiPropertyOptional({
+    type: () => TransactionOptimisationDto,
+    description: 'At `pspBeforeAuth`, unless the action is PREVENT: how to run 3-D Secure (the exemption to ask for and the challenge preference), from an active rule that sets it (`CLIENT_RULE`) or the account\'s policy (`RINGFENCE`).',
+  })
+  transactionOptimisation?: TransactionOptimisationDto;
   @ApiPropertyOptional({ type: () => [WarningDto], description: 'Present when the answer is degraded (class `degraded`): the data was kept but a part missed its time budget.' })
   warnings?: WarningDto[];
   @ApiPropertyOptional({ type: () => DecisionExplanationDto, description: 'Why: present when the request asked `?explain=true` (also on the decision event and at `GET /v2/decisions/{scoreId}`).' })

@@ -22,3 +22,15 @@ export const MAX_RULES_PER_CHECKPOINT = 200;
 
 /** ruleId and ruleVersion are stored as 32-bit integers. */
 export const MAX_RULE_ID = 2_147_483_647;
+
+/** Strong-customer-authentication exemptions a PSP transaction may ask for (PSD2 RTS art. 16 and 18). */
+export const SCA_EXEMPTIONS = ['LOW_VALUE', 'TRANSACTION_RISK_ANALYSIS'] as const;
+export type ScaExemption = (typeof SCA_EXEMPTIONS)[number];
+
+/** The 3-D Secure challenge preference to send with the authentication (EMV 3DS `threeDSRequestorChallengeInd`). */
+export const CHALLENGE_PREFERENCES = ['NO_PREFERENCE', 'NO_CHALLENGE_REQUESTED', 'CHALLENGE_REQUESTED', 'CHALLENGE_MANDATED'] as const;
+export type ChallengePreference = (typeof CHALLENGE_PREFERENCES)[number];
+
+/** Where a transaction optimisation came from: the service's policy or a rule of the merchant. */
+export const OPTIMISATION_SOURCES = ['RINGFENCE', 'CLIENT_RULE'] as const;
+export type OptimisationSource = (typeof OPTIMISATION_SOURCES)[number];

@@ -1,7 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsIn, IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import {
+  CHALLENGE_PREFERENCES,
+  type ChallengePreference,
   MAX_RULE_DESCRIPTION_LENGTH,
   MAX_RULE_ID,
   MAX_RULE_EXPRESSION_LENGTH,
@@ -9,6 +11,8 @@ import {
   RULE_ACTIONS,
   RULE_CHECKPOINTS,
   RULE_STATES_STORED,
+  SCA_EXEMPTIONS,
+  type ScaExemption,
   type RuleAction,
   type RuleCheckpoint,
   type StoredRuleState,
@@ -18,6 +22,15 @@ const oneOf = (values: readonly string[]) => ({ message: `must be one of ${value
 
 const EXPRESSION_DESCRIPTION =
   'CEL: a boolean over `payload`, `features`, `network`, `labels`, `lookup` and `score` (docs/rules.md). Type-checked on save: a syntax error, an unknown name or a non-boolean result is a 400 naming `expression` with the position.';
+
+/** A pspBeforeAuth rule's 3-D Secure advice, given when it triggers (the answer's `transactionOptimisation`). */
+export class RuleTransactionOptimisationDto {
+  @ApiPropertyOptional({ enum: SCA_EXEMPTIONS, example: 'TRANSACTION_RISK_ANALYSIS', description: 'The exemption to ask for.' })
+  @IsOptional() @IsIn(SCA_EXEMPTIONS, oneOf(SCA_EXEMPTIONS)) exemption?: ScaExemption;
+
+  @ApiPropertyOptional({ enum: CHALLENGE_PREFERENCES, example: 'NO_CHALLENGE_REQUESTED', description: 'The challenge preference to send; NO_CHALLENGE_REQUESTED with an exemption, NO_PREFERENCE without, when omitted.' })
+  @IsOptional() @IsIn(CHALLENGE_PREFERENCES, oneOf(CHALLENGE_PREFERENCES)) threeDSChallengePreference?: ChallengePreference;
+}
 
 /** POST /v2/rules and PUT /v2/rules/:ruleId (decisions §11). */
 export class RuleRequestDto {
@@ -38,6 +51,12 @@ export class RuleRequestDto {
 
   @ApiProperty({ enum: RULE_STATES_STORED, example: 'active', description: '`active` rules decide (source RULE); `passive` ones are reported only; `disabled` ones are not evaluated.' })
   @IsIn(RULE_STATES_STORED, oneOf(RULE_STATES_STORED)) state!: StoredRuleState;
+
+  @ApiPropertyOptional({
+    type: () => RuleTransactionOptimisationDto,
+    description: '`pspBeforeAuth` rules only (400 elsewhere): when the rule triggers and is active, the answer\'s `transactionOptimisation` takes its exemption and challenge preference (`actionSource: CLIENT_RULE`).',
+  })
+  @IsOptional() @IsObject() @ValidateNested() @Type(() => RuleTransactionOptimisationDto) transactionOptimisation?: RuleTransactionOptimisationDto;
 }
 
 /** POST /v2/rules/validate. */

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { RuleTransactionOptimisationDto } from './rule.request.dto';
 import { RULE_ACTIONS, RULE_CHECKPOINTS, RULE_STATES_STORED, type RuleAction, type RuleCheckpoint, type StoredRuleState } from './rule-vocabulary';
 
 /** A rule version as the API shows it (decisions §11). */
@@ -13,6 +14,8 @@ export class RuleDto {
   @ApiProperty({ enum: RULE_STATES_STORED, example: 'active' }) state!: StoredRuleState;
   @ApiProperty({ example: '2026-11-25T18:00:00.000Z', description: 'When this version was saved (ISO 8601 UTC).' }) createdAt!: string;
   @ApiProperty({ example: 'key_2Vb8…', description: 'The id of the API key that saved this version (the audit trail).' }) createdBy!: string;
+  @ApiPropertyOptional({ type: () => RuleTransactionOptimisationDto, description: 'pspBeforeAuth rules: the 3-D Secure advice it gives when it triggers.' })
+  transactionOptimisation?: RuleTransactionOptimisationDto;
 }
 
 export class RuleListDataDto {

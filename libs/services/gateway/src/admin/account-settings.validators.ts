@@ -59,3 +59,30 @@ export function IsNotBelowField(other: string, options?: ValidationOptions): Pro
     });
   };
 }
+
+const CURRENCY_CODE = /^[A-Z]{3}$/;
+/** Currencies one limit map may name. */
+const MAX_LIMIT_CURRENCIES = 50;
+
+/**
+ * A map from ISO 4217 currency code (three capital letters) to a positive amount in major units,
+ * such as `{"EUR": 30, "GBP": 25}`: the 3-D Secure exemption limits of `transactionOptimisation`.
+ */
+export function IsCurrencyLimitMap(options?: ValidationOptions): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) => {
+    registerDecorator({
+      name: 'isCurrencyLimitMap',
+      target: target.constructor,
+      propertyName: propertyName.toString(),
+      options: { message: 'must map ISO 4217 currency codes (EUR) to positive amounts in major units', ...options },
+      validator: {
+        validate: (value: unknown) =>
+          typeof value === 'object' &&
+          value !== null &&
+          !Array.isArray(value) &&
+          Object.keys(value).length <= MAX_LIMIT_CURRENCIES &&
+          Object.entries(value).every(([currency, amount]) => CURRENCY_CODE.test(currency) && typeof amount === 'number' && Number.isFinite(amount) && amount > 0 && amount <= 1e9),
+      },
+    });
+  };
+}

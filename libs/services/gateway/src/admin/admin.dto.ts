@@ -3,7 +3,7 @@ import { MAX_CALLBACK_SECRET_LENGTH, MAX_CALLBACK_URL_LENGTH, MIN_CALLBACK_SECRE
 import { ACTIONS, type Action, CHECKPOINTS, IsIntegerInRange } from '@ringfence/contracts';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
-import { HasOnlyKeys, IsCallbackUrl, IsNotBelowField } from './account-settings.validators';
+import { HasOnlyKeys, IsCurrencyLimitMap, IsCallbackUrl, IsNotBelowField } from './account-settings.validators';
 import { IsVoucherTypeSettingsMap, VOUCHER_THRESHOLD_COMPARISONS as COMPARISONS } from './voucher-type-settings.validator';
 
 /** The most distinct other accounts a checkpoint's lookup REVIEW may be set to require. */
@@ -74,6 +74,18 @@ export class ScoreThresholdsDto {
   @ApiPropertyOptional(THRESHOLD('PSP transaction')) @IsOptional() @IsObject() @ValidateNested() @Type(() => ScoreThresholdDto) transaction?: ScoreThresholdDto;
 }
 
+/** The 3-D Secure policy of PSP transactions before authorisation (docs/api.md, "Transaction optimisation"). */
+export class TransactionOptimisationSettingsDto {
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'number' }, example: { EUR: 30, GBP: 25 }, description: 'Per currency (ISO 4217), the amount in major units below which an ALLOW asks for the LOW_VALUE exemption; default `{"EUR": 30}`.' })
+  @IsOptional() @IsCurrencyLimitMap() lowValueLimits?: Record<string, number>;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'number' }, example: { EUR: 250 }, description: 'Per currency, the amount up to which an ALLOW with a low score asks for the TRANSACTION_RISK_ANALYSIS exemption; none by default (the limit your acquirer\'s fraud rate allows: 100, 250 or 500 EUR).' })
+  @IsOptional() @IsCurrencyLimitMap() traLimits?: Record<string, number>;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 100, example: 20, description: 'TRANSACTION_RISK_ANALYSIS only for model scores up to this; default 20.' })
+  @IsOptional() @IsIntegerInRange(0, 100) traMaxScore?: number;
+}
+
 /** The settings as stored: only those ever set; the others have their defaults. */
 export class AccountSettingsDto {
   @ApiPropertyOptional({ example: true }) voucherAbuseEnabled?: boolean;
@@ -87,6 +99,7 @@ export class AccountSettingsDto {
   @ApiPropertyOptional({ type: String, nullable: true, example: 'https://hooks.merchant.example/ringfence' }) callbackUrl?: string | null;
   @ApiPropertyOptional({ example: true, description: 'Whether a callback secret is set (shown once one was ever set). The secret itself is never shown.' }) callbackSecretSet?: boolean;
   @ApiPropertyOptional({ type: () => ScoreThresholdsDto, nullable: true }) scoreThresholds?: ScoreThresholdsDto | null;
+  @ApiPropertyOptional({ type: () => TransactionOptimisationSettingsDto, nullable: true }) transactionOptimisation?: TransactionOptimisationSettingsDto | null;
 }
 
 export class KeySummaryDto {
@@ -187,6 +200,15 @@ export class UpdateAccountSettingsRequestDto {
   })
   @IsOptional() @IsObject() @HasOnlyKeys(CHECKPOINTS, 'a checkpoint') @ValidateNested() @Type(() => ScoreThresholdsDto)
   scoreThresholds?: ScoreThresholdsDto | null;
+
+  @ApiPropertyOptional({
+    type: () => TransactionOptimisationSettingsDto,
+    nullable: true,
+    example: { lowValueLimits: { EUR: 30 }, traLimits: { EUR: 250 }, traMaxScore: 20 },
+    description: 'The 3-D Secure advice (`transactionOptimisation`) of PSP transactions at pspBeforeAuth: which exemption an ALLOW asks for, by currency. Replaced whole when sent; null restores the defaults.',
+  })
+  @IsOptional() @IsObject() @ValidateNested() @Type(() => TransactionOptimisationSettingsDto)
+  transactionOptimisation?: TransactionOptimisationSettingsDto | null;
 }
 
 export class AccountResponseDto {

@@ -102,8 +102,9 @@ export class RulesHandler {
     const versions = await this.rules.versions(tenant, message.payload.ruleId);
     const current = versions.at(-1);
     if (current === undefined) return { rule: null };
-    const { name, description, checkpoint, expression, action } = current;
-    const saved = await this.rules.addVersion(tenant, current.ruleId, { name, description, checkpoint, expression, action, state: 'disabled' }, message.payload.author);
+    const { name, description, checkpoint, expression, action, transactionOptimisation } = current;
+    const definition = { name, description, checkpoint, expression, action, state: 'disabled' as const, ...(transactionOptimisation ? { transactionOptimisation } : {}) };
+    const saved = await this.rules.addVersion(tenant, current.ruleId, definition, message.payload.author);
     if (saved === null) return { rule: null };
     await this.publish(message, saved);
     return { rule: saved };
@@ -117,7 +118,21 @@ export class RulesHandler {
       const at = error.position === null ? '' : ` (at position ${error.position})`;
       throw new AppError('VALIDATION_FAILED', `expression: ${error.message}${at}`);
     }
-    return { name: rule.name, description: rule.description ?? '', checkpoint: rule.checkpoint, expression: rule.expression, action: rule.action, state: rule.state };
+    const optimisation = rule.transactionOptimisation;
+    if (optimisation !== undefined && rule.checkpoint !== 'pspBeforeAuth') {
+      throw new AppError('VALIDATION_FAILED', 'transactionOptimisation: only pspBeforeAuth rules give 3-D Secure advice');
+    }
+    return {
+      name: rule.name,
+      description: rule.description ?? '',
+      checkpoint: rule.checkpoint,
+      expression: rule.expression,
+      action: rule.action,
+      state: rule.state,
+      ...(optimisation === undefined || (optimisation.exemption === undefined && optimisation.threeDSChallengePreference === undefined)
+        ? {}
+        : { transactionOptimisation: { ...optimisation } }),
+    };
   }
 
   private assertRoomFor(tenant: RuleTenant, definition: RuleDefinition, ruleId: number | undefined): void {

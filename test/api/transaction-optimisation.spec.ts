@@ -1,0 +1,101 @@
+import { type EmbeddedService, TEST_ADMIN_KEY, startEmbeddedService } from '../support/embedded-service';
+import { pspTransactionRequest } from '../support/payload-factories';
+
+type Account = { accountId: string; keys: { secretTest: string } };
+type Optimisation = { transactionId: string; action: string; exemption?: string; threeDSChallengePreference: string; actionSource: string; rules: { triggered: unknown[] } };
+type Answer = { data: { action: string; score: number; scoreId: string; transactionOptimisation?: Optimisation } };
+
+let sequence = 0;
+const newId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(sequence += 1)}`;
+
+/** Issue 12: 3-D Secure advice at pspBeforeAuth, and velocity counters at checkpoints, through the embedded app over HTTPS. */
+describe('PSP transaction optimisation and velocity (embedded app over HTTPS)', () => {
+  let service: EmbeddedService;
+  let account: Account;
+
+  beforeAll(async () => {
+    service = await startEmbeddedService();
+    const created = await service.client.send<Account>({ method: 'POST', path: '/admin/accounts', body: { name: newId('optimisation') }, apiKey: TEST_ADMIN_KEY });
+    account = created.body;
+  }, 60_000);
+
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  const send = <T>(method: string, path: string, body?: unknown, apiKey = TEST_ADMIN_KEY) => service.client.send<T>({ method, path, body, apiKey });
+  const psp = (checkpoint: string, body: unknown) => service.client.send<Answer>({ method: 'POST', path: `/psp/transaction?checkpoint=${checkpoint}`, body, apiKey: account.keys.secretTest });
+  const card = (instrumentId: string) => ({ paymentMethod: { methodType: 'card', instrumentId } });
+  const transaction = (amount: number, currency: string, extra: Record<string, unknown> = {}) =>
+    pspTransactionRequest({ transaction: { transactionId: newId('tx'), amount, currency, ...extra }, ...card(newId('inst')) });
+
+  it('asks for the low-value exemption below the default 30 EUR, and nothing above it, before authorisation only', async () => {
+    const small = await psp('pspBeforeAuth', transaction(1_500, 'EUR'));
+    const large = await psp('pspBeforeAuth', transaction(9_000, 'EUR'));
+    const after = await psp('pspAfterAuth', transaction(1_500, 'EUR'));
+
+    expect(small.body.data.transactionOptimisation).toEqual({
+      transactionId: expect.any(String),
+      action: 'AUTHENTICATE',
+      exemption: 'LOW_VALUE',
+      threeDSChallengePreference: 'NO_CHALLENGE_REQUESTED',
+      actionSource: 'RINGFENCE',
+      rules: { triggered: [] },
+    });
+    expect(large.body.data.transactionOptimisation).toMatchObject({ action: 'AUTHENTICATE', actionSource: 'RINGFENCE' });
+    expect(large.body.data.transactionOptimisation).not.toHaveProperty('exemption');
+    expect(after.body.data).not.toHaveProperty('transactionOptimisation');
+  });
+
+  it("asks for TRA within the account's configured limit and score, and a rule's advice overrides it", async () => {
+    const settings = await send('PATCH', `/admin/accounts/${account.accountId}/settings`, { transactionOptimisation: { traLimits: { GBP: 250 }, traMaxScore: 60 } });
+    expect(settings.status).toBe(200);
+
+    const tra = await psp('pspBeforeAuth', transaction(20_000, 'GBP'));
+    expect(tra.body.data.transactionOptimisation).toMatchObject({ exemption: 'TRANSACTION_RISK_ANALYSIS', threeDSChallengePreference: 'NO_CHALLENGE_REQUESTED', actionSource: 'RINGFENCE' });
+
+    const marker = newId('mandate');
+    const rule = await send<{ ruleId: number }>(
+      'POST',
+      '/v2/rules',
+      { name: 'Challenge marked', checkpoint: 'pspBeforeAuth', expression: `payload.transaction.transactionId.startsWith("${marker}")`, action: 'ALLOW', state: 'active', transactionOptimisation: { threeDSChallengePreference: 'CHALLENGE_MANDATED' } },
+      account.keys.secretTest,
+    );
+    expect(rule.status).toBe(201);
+    const ruled = await psp('pspBeforeAuth', pspTransactionRequest({ transaction: { transactionId: `${marker}-1`, amount: 20_000, currency: 'GBP' } }));
+
+    expect(ruled.body.data.transactionOptimisation).toEqual({
+      transactionId: `${marker}-1`,
+      action: 'AUTHENTICATE',
+      threeDSChallengePreference: 'CHALLENGE_MANDATED',
+      actionSource: 'CLIENT_RULE',
+      rules: { triggered: [{ ruleId: rule.body.ruleId, ruleVersion: 1, action: 'AUTHENTICATE', threeDSChallengePreference: 'CHALLENGE_MANDATED', triggered: true, state: 'active' }] },
+    });
+  });
+
+  it('refuses 3-D Secure advice on a rule of another checkpoint, and limits that are not per currency', async () => {
+    const rule = await send<{ message: string }>('POST', '/v2/rules', { name: 'x', checkpoint: 'customer', expression: 'true', action: 'ALLOW', state: 'active', transactionOptimisation: { exemption: 'LOW_VALUE' } }, account.keys.secretTest);
+    const settings = await send<{ message: string }>('PATCH', `/admin/accounts/${account.accountId}/settings`, { transactionOptimisation: { lowValueLimits: { euro: 30 } } });
+
+    expect(rule.status).toBe(400);
+    expect(rule.body.message).toMatch(/^transactionOptimisation/);
+    expect(settings.status).toBe(400);
+    expect(settings.body.message).toMatch(/lowValueLimits/);
+  });
+
+  it('counts the failed payments of a card before each checkpoint, on the very next request, and reviews a burst', async () => {
+    const instrumentId = newId('inst-tested');
+    const attempt = (success: boolean) =>
+      psp('pspBeforeAuth', pspTransactionRequest({ transaction: { transactionId: newId('tx'), amount: 100, currency: 'GBP', success, declineCode: success ? undefined : 'DO_NOT_HONOR' }, ...card(instrumentId) }));
+
+    const first = await attempt(false);
+    for (let failures = 1; failures < 4; failures += 1) await attempt(false);
+    const next = await attempt(true);
+    const decision = await send<{ data: { features: Record<string, unknown> } }>('GET', `/v2/decisions/${next.body.data.scoreId}`, undefined, account.keys.secretTest);
+    const firstDecision = await send<{ data: { features: Record<string, unknown> } }>('GET', `/v2/decisions/${first.body.data.scoreId}`, undefined, account.keys.secretTest);
+
+    expect(firstDecision.body.data.features.cardFailedPaymentCount1h).toBe(0);
+    expect(decision.body.data.features.cardFailedPaymentCount1h).toBe(4);
+    expect(next.body.data.action).not.toBe('ALLOW');
+  });
+});

@@ -1,3 +1,5 @@
+import type { GraphNetworkFeaturesReply } from '@ringfence/contracts';
+
 /**
  * The rule context (decisions §11): what a CEL expression can read at a checkpoint. The fields
  * of each part are declared once here, with their CEL type and meaning; the type-check at save
@@ -24,14 +26,7 @@ export interface ContextFieldDeclaration {
 }
 
 /** The graph's answer as rules see it: the network features of the subject. */
-export interface NetworkInputs {
-  hopsToFraud: number;
-  networkSize: number;
-  networkCustomers: number;
-  maxNodesHit: boolean;
-  networkGrowthRate: number;
-  maxOtherCustomers: { device: number; card: number; email: number; phone: number };
-}
+export type NetworkInputs = GraphNetworkFeaturesReply;
 
 interface FieldReader<S> extends ContextFieldDeclaration {
   read(source: S): ContextValue;

@@ -211,7 +211,8 @@ describe('rules API (embedded app over HTTPS)', () => {
         ruleCheckpoint: 'customer',
         scoreId: answer.body.data.scoreId,
         recommendation: { action: answer.body.data.action },
-        context: { payload: expect.any(Object), features: expect.any(Object), labels: {}, lookup: expect.any(Object), score: expect.any(Number) },
+        features: expect.any(Object),
+        context: { payload: expect.any(Object), network: expect.anything(), labels: {}, lookup: expect.any(Object), score: expect.any(Number) },
         signals: expect.objectContaining({ model: expect.any(Object) }),
       });
       expectEnvelope(await send('GET', `/v2/decisions/${answer.body.data.scoreId}`, undefined, account.keys.secretLive), 404);

@@ -192,7 +192,8 @@ export class CheckpointScorer {
       subject: { kind: subject.kind, id: subject.id },
       rules: { evaluated: rules.evaluated, triggered: rules.triggered, failed: rules.failed },
       explanation: explanationOf(model, rules.triggered, decision.reason),
-      context: ruleInputs as unknown as Record<string, unknown>,
+      // The rules' features are the event's `features` (a superset): recorded once, not twice.
+      context: { payload: ruleInputs.payload, network: ruleInputs.network, labels: ruleInputs.labels, lookup: ruleInputs.lookup, score: ruleInputs.score },
       signals: signals as unknown as Record<string, unknown>,
     };
     // TypeScript cannot see that the reply type of a checkpoint topic is its scored event.

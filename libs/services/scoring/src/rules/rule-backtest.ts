@@ -30,7 +30,9 @@ type Verdict = 'fraud' | 'genuine' | 'unknown';
 interface RecordedDecision {
   recommendation?: { action?: RuleAction };
   subject?: CheckpointSubject;
-  context?: RuleInputs;
+  /** The rule context without its features, which are the event's `features`. */
+  context?: Omit<RuleInputs, 'features'>;
+  features?: RuleInputs['features'];
   signals?: Omit<DecisionSignals, 'ruleAction'>;
 }
 
@@ -77,7 +79,7 @@ export class RuleBacktest {
         const answered = event.recommendation?.action;
         if (event.context === undefined || event.signals === undefined || answered === undefined) continue;
         evaluated += 1;
-        const outcome = evaluateRules(tried, environment.context(event.context));
+        const outcome = evaluateRules(tried, environment.context({ ...event.context, features: event.features ?? {} }));
         const triggeredIds = new Set(outcome.triggered.map((rule) => rule.ruleId));
         const failedIds = new Set(outcome.failed.map((rule) => rule.ruleId));
         tried.forEach((rule, index) => {

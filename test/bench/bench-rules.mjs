@@ -2,10 +2,11 @@
 // rules per checkpoint saved through the public API (POST /v2/rules) on the server under test,
 // as an analyst's rule set looks: conditions on the request (payload), the catalogue's features
 // (built from its declarations for the checkpoint, so they type-check), the network, labels, the
-// known-fraud lookup and the score, with thresholds that mostly do not trigger on the mixed
-// workload's traffic; four in five active, one in five passive; and a few that fail at run time
-// on a value the request does not carry (an unguarded read of a field never sent, of a label
-// category the subject lacks, of a feature that is often absent), beside their guarded forms.
+// known-fraud lookup and the score (velocity counts included), with thresholds that mostly do
+// not trigger on the mixed workload's traffic; four in five active, one in five passive; and a
+// few that fail at run time on a value the request does not carry (an unguarded read of a field
+// never sent, of a label category the subject lacks, of a feature that is often absent), beside
+// their guarded forms.
 import { request } from 'node:https';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -77,9 +78,10 @@ function featureCondition({ name, type }, index) {
     const reassuring = /^has|Verified|Matches|Authenticated|Answered|Attempted|Shifted|HasPaymentMethod/.test(name);
     condition = `${reassuring ? '!' : ''}${f} && score >= 60`;
   } else if (type === 'int') {
-    condition = /LastSeen$/.test(name) ? `${f} > 4102444800000` : `${f} >= 12 && score >= 40`;
+    // Velocity counts per customer, card, device…: a dozen is a lot; the merchant's own are large.
+    condition = /LastSeen$/.test(name) ? `${f} > 4102444800000` : /^merchant/.test(name) ? `${f} >= 1000000` : `${f} >= 12 && score >= 40`;
   } else if (type === 'double') {
-    const threshold = /Hours(Ago)?$/.test(name) ? '< 0.5' : /Ratio|Rate/.test(name) ? '> 0.95' : '> 5000.0';
+    const threshold = /Hours(Ago)?$/.test(name) ? '< 0.5' : /Ratio|Rate/.test(name) ? '> 0.95' : /^merchant/.test(name) ? '> 10000000.0' : '> 5000.0';
     condition = `${f} ${threshold} && score >= 40`;
   } else {
     condition = /Country$/.test(name) ? `${f} in ["PRK", "IRN", "SYR"]` : `${f} == "bench-never"`;
@@ -92,7 +94,11 @@ export function realisticRules(checkpoint, count) {
   const catalogueCheckpoint = checkpoint.startsWith('psp') ? 'transaction' : checkpoint;
   const require = createRequire(import.meta.url);
   const { featureDeclarations } = require(join(ROOT, 'dist/libs/scoring-engine/src/features/feature-catalogue.js'));
-  const features = featureDeclarations(catalogueCheckpoint).map(featureCondition);
+  const declared = featureDeclarations(catalogueCheckpoint);
+  // In a golden-ratio order, so that any first few spread over the catalogue's groups (identity,
+  // device, payment, network, lookup, velocity) instead of taking its first group.
+  const spread = declared.map((_, i) => i).sort((a, b) => ((a * 0.618034) % 1) - ((b * 0.618034) % 1));
+  const features = spread.map((i) => featureCondition(declared[i], i));
   const expressions = [...PAYLOAD[catalogueCheckpoint], ...COMMON, ...features];
   return Array.from({ length: count }, (_, i) => {
     const round = Math.floor(i / expressions.length);

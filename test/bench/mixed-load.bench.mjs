@@ -24,7 +24,8 @@
 // With BENCH_RULES > 0, every standalone server (bursts and load) first gets that many realistic
 // rules per checkpoint through POST /v2/rules (bench-rules.mjs: mostly active, some passive,
 // conditions that mostly do not trigger, a few that fail at run time on missing values); a rule
-// refused stops the run.
+// refused stops the run. Saving them warms a fresh server: compare bursts with rules only with
+// bursts with rules.
 // Prints a markdown summary and writes every number to a JSON file in the OS temp directory.
 //
 // Env: BENCH_CONNECTIONS (50), BENCH_SECONDS (15), BENCH_ROUNDS (3), BENCH_WARMUP_SECONDS (10),

@@ -4,6 +4,9 @@
 // the PGlite worker thread. The .cpuprofile files it leaves open as flame graphs in Chrome
 // DevTools (Performance panel, "Load profile") or any cpuprofile viewer.
 //
+// PROFILE_WORKLOAD=mixed profiles `npm run bench:mixed`'s traffic instead; PROFILE_RULES (0) saves
+// that many realistic rules per checkpoint first (bench-rules.mjs, as BENCH_RULES does there).
+//
 // Not 0x or clinic: both profile through `--prof`, whose code-event log of PGlite's
 // WebAssembly kept the app from starting within ten minutes here.
 import { spawn } from 'node:child_process';
@@ -12,11 +15,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { ROOT, answers, freePort } from './bench-processes.mjs';
+import { createRules } from './bench-rules.mjs';
 import { population, requestSequence } from './mixed-workload.mjs';
 
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? 20);
 // `customer` (the default): customer checkpoints only; `mixed`: `npm run bench:mixed`'s traffic.
 const WORKLOAD = process.env.PROFILE_WORKLOAD ?? 'customer';
+const RULES = Number(process.env.PROFILE_RULES ?? 0);
 const KEY = 'sk_test_profilingkey0123456789abcd';
 
 /** Self time per package (or file) and per function, as shares of the thread's samples. */
@@ -64,6 +69,10 @@ try {
   for (const deadline = Date.now() + 60_000; !(await answers(port, '/health/ready')); ) {
     if (Date.now() > deadline) throw new Error('the profiled app did not become ready within 60 s');
     await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  if (RULES > 0) {
+    const created = await createRules(port, KEY, RULES);
+    console.log(`rules: ${created.active + created.passive} created (${created.active} active, ${created.passive} passive)`);
   }
   const result = await autocannon({
     url: `https://127.0.0.1:${port}`,

@@ -59,7 +59,8 @@ export const LABEL_ACTIONS: Readonly<Record<string, Action>> = {
   NOT_REFUND_ABUSE: 'ALLOW',
 };
 
-const SEVERITY: Record<Action, number> = { ALLOW: 0, REVIEW: 1, PREVENT: 2 };
+/** How strong an action is: PREVENT > REVIEW > ALLOW. */
+export const ACTION_SEVERITY: Readonly<Record<Action, number>> = { ALLOW: 0, REVIEW: 1, PREVENT: 2 };
 
 /** A fraudster this close in the graph (customer–attribute–customer is 2) makes the answer REVIEW. */
 export const NETWORK_REVIEW_HOPS = 2;
@@ -69,7 +70,7 @@ function labelVerdict(labels: readonly string[]): { action: Action; label: strin
   let verdict: { action: Action; label: string } | null = null;
   for (const label of labels) {
     const action = LABEL_ACTIONS[label];
-    if (action !== undefined && (verdict === null || SEVERITY[action] > SEVERITY[verdict.action])) verdict = { action, label };
+    if (action !== undefined && (verdict === null || ACTION_SEVERITY[action] > ACTION_SEVERITY[verdict.action])) verdict = { action, label };
   }
   return verdict;
 }

@@ -99,6 +99,11 @@ function celFields(values: Record<string, ContextValue>, types: ReadonlyMap<stri
   return fields;
 }
 
+/** A 400 message naming `field` for an expression `check` refused: the engine's message and the position. */
+export function expressionProblem(field: string, error: ExpressionError): string {
+  return `${field}: ${error.message}${error.position === null ? '' : ` (at position ${error.position})`}`;
+}
+
 /** The engine's errors carry a `range` of offsets into the expression; the message's first line is the summary. */
 function expressionError(error: unknown): ExpressionError {
   const { message, range } = (error ?? {}) as { message?: unknown; range?: { start?: unknown } };

@@ -1,4 +1,5 @@
 import type { RuleAction } from '@ringfence/contracts';
+import { ACTION_SEVERITY } from '../decision';
 import type { RuleTransactionOptimisation, RuleVersion } from './rule';
 import type { CelContext, CompiledExpression, RuleEnvironment } from './rule-environment';
 
@@ -37,14 +38,12 @@ export interface RulesOutcome {
   actionWithPassive: RuleAction | null;
 }
 
-const SEVERITY: Record<RuleAction, number> = { ALLOW: 0, REVIEW: 1, PREVENT: 2 };
-
 export const NO_RULES: RulesOutcome = Object.freeze({ evaluated: 0, triggered: [], failed: [], activeAction: null, actionWithPassive: null }) as RulesOutcome;
 
 export function strongerAction(a: RuleAction | null, b: RuleAction | null): RuleAction | null {
   if (a === null) return b;
   if (b === null) return a;
-  return SEVERITY[b] > SEVERITY[a] ? b : a;
+  return ACTION_SEVERITY[b] > ACTION_SEVERITY[a] ? b : a;
 }
 
 /** Compiles the versions that are not disabled; a version whose expression no longer checks is skipped and returned apart. */

@@ -13,6 +13,7 @@ import {
   type RuleVersion,
   decide,
   evaluateRules,
+  expressionProblem,
 } from '@ringfence/scoring-engine';
 import type { CheckpointSubject } from '../checkpoint-definition';
 import { CheckpointFacts } from '../checkpoint-facts';
@@ -162,8 +163,7 @@ export class RuleBacktest {
       }
       const check = environment.check(rule.expression);
       if (!check.valid) {
-        const [error] = check.errors;
-        throw new AppError('VALIDATION_FAILED', `rules[${index}].expression: ${error.message}${error.position === null ? '' : ` (at position ${error.position})`}`);
+        throw new AppError('VALIDATION_FAILED', expressionProblem(`rules[${index}].expression`, check.errors[0]));
       }
       tried.push({ rule, expression: environment.compile(rule.expression) });
     }

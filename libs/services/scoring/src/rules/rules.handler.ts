@@ -21,7 +21,7 @@ import {
   type ValidateRuleReply,
 } from '@ringfence/contracts';
 import { AppError, type Logger, newEventId } from '@ringfence/platform';
-import { RULE_REPOSITORY, type RuleDefinition, type RuleEnvironments, type RuleRepository, type RuleTenant, type RuleVersion } from '@ringfence/scoring-engine';
+import { RULE_REPOSITORY, type RuleDefinition, expressionProblem, type RuleEnvironments, type RuleRepository, type RuleTenant, type RuleVersion } from '@ringfence/scoring-engine';
 import { MESSAGE_BUS, ROOT_LOGGER, validatedEventHandler, validatedRequestHandler } from '@ringfence/service-runtime';
 import { RuleBacktest } from './rule-backtest';
 import { RuleBook } from './rule-book';
@@ -113,11 +113,7 @@ export class RulesHandler {
   /** A definition whose expression type-checks; a 400 naming `expression` otherwise. */
   private checkedDefinition(rule: RuleRequestDto): RuleDefinition {
     const check = this.environments.of(rule.checkpoint).check(rule.expression);
-    if (!check.valid) {
-      const [error] = check.errors;
-      const at = error.position === null ? '' : ` (at position ${error.position})`;
-      throw new AppError('VALIDATION_FAILED', `expression: ${error.message}${at}`);
-    }
+    if (!check.valid) throw new AppError('VALIDATION_FAILED', expressionProblem('expression', check.errors[0]));
     const optimisation = rule.transactionOptimisation;
     if (optimisation !== undefined && rule.checkpoint !== 'pspBeforeAuth') {
       throw new AppError('VALIDATION_FAILED', 'transactionOptimisation: only pspBeforeAuth rules give 3-D Secure advice');

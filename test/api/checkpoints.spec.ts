@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EVENT_LOG_STORE, type EventLogStore } from '@ringfence/bus';
-import { EventTopics } from '@ringfence/contracts';
+import { type Checkpoint, EventTopics } from '@ringfence/contracts';
 import { ENTITY_DOCUMENT_REPOSITORY, type EntityDocumentRepository, type EntityKind } from '@ringfence/entities';
-import { SCORE_MODEL_VERSION, featureDeclarations } from '@ringfence/scoring-engine';
+import { SCORE_MODEL_VERSION, type FeatureValue, featureDeclarations, featuresFromRecord } from '@ringfence/scoring-engine';
 import { FIXTURES_DIRECTORY } from '../contracts/fixture-loader';
 import { type EmbeddedService, defaultAccountId, TEST_ADMIN_KEY, TEST_BOOTSTRAP_KEY, eventually, startEmbeddedService } from '../support/embedded-service';
 
@@ -226,11 +226,15 @@ describe('checkpoints and ingest routes (embedded, over HTTPS)', () => {
     expect((await post('/v2/customer', clean)).body.data.source).toBe('RINGFENCE');
   });
 
-  /** The newest decision event on `topic` whose recommendation matches, read right after the answer (published before it). */
+  /**
+   * The feature vector of the newest decision event on `topic` whose recommendation matches, read
+   * right after the answer (published before it), with the zeros the event leaves out.
+   */
   const decisionOn = async (topic: string, matches: (recommendation: Body) => boolean) => {
     const event = (await feed(topic)).filter((item) => matches((item.payload as Body).recommendation)).at(-1);
     expect(event).toBeDefined();
-    return (event!.payload as Body).features as Body;
+    const { checkpoint, features } = event!.payload as { checkpoint: Checkpoint; features: Record<string, FeatureValue> };
+    return featuresFromRecord(checkpoint, features) as Body;
   };
   const label = (customerId: string, body: Body) => post(`/v2/customer/${encodeURIComponent(customerId)}/labels`, body);
   const YEAR_AGO = Date.now() - 365 * 86_400_000;
@@ -359,6 +363,10 @@ describe('checkpoints and ingest routes (embedded, over HTTPS)', () => {
       device: { deviceId: `dev-signup-${n}`, ipAddress: '81.2.69.142', userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1' },
     };
     expect((await post('/v2/customer', signUp)).body.data).toMatchObject({ action: 'ALLOW', source: 'RINGFENCE' });
+    const event = (await feed(EventTopics.customerScored)).filter((item) => ((item.payload as Body).recommendation as Body).customerId === customerId).at(-1);
+    const recorded = (event!.payload as Body).features as Body;
+    // The event leaves out the zeros (most of the vector): whatever is listed is not 0 or false.
+    expect(Object.values(recorded).filter((value) => value === 0 || value === false)).toEqual([]);
     const features = await decisionOn(EventTopics.customerScored, (data) => data.customerId === customerId);
     expect(Object.keys(features)).toEqual(expect.arrayContaining(featureDeclarations('customer').map((feature) => feature.name)));
     expect(features).toMatchObject({ emailMatchesName: true, emailDisposable: false, ipCountry: 'GBR', userAgentBrowser: 'Safari', userAgentBot: false, modelVersion: SCORE_MODEL_VERSION });

@@ -65,7 +65,7 @@ export class CheckpointScoredEvent<TRecommendation = object> {
     // null: a feature that could not be computed (no registration time, no voucher network, …).
     additionalProperties: { oneOf: [{ type: 'number' }, { type: 'boolean' }, { type: 'string' }], nullable: true },
     example: { emailVerified: true, accountAgeHours: 4210.5, modelScore: 10, knownFraudIndicators: 0 },
-    description: 'The features and signals the decision was made from, for analysts: each a number, boolean, string or null (not computed). Empty for rate-limited answers.',
+    description: 'The features and signals the decision was made from, for analysts: each a number, boolean, string or null (not computed). A feature of the checkpoint (docs/features.md) that is not listed was 0 (a number) or false (a boolean): zeros are left out, being most of the vector. Empty for rate-limited answers.',
   })
   features!: Record<string, number | boolean | string | null>;
 

@@ -7,8 +7,10 @@ export interface EntityDocumentRow {
   environment: Environment;
   kind: EntityKind;
   entityId: string;
-  fields: Record<string, unknown>;
-  fieldTimestamps: Record<string, number>;
+  /** JSON, in `text`: read and written whole, never looked inside. */
+  fields: string;
+  /** JSON, in `text`: each leaf path's timestamp (epoch ms). */
+  fieldTimestamps: string;
   /** Bumped by every write; updates are compare-and-set on it. */
   revision: string;
   createdAt: Date;
@@ -27,8 +29,8 @@ export const EntityDocumentEntity = new EntitySchema<EntityDocumentRow>({
     environment: { type: 'text', primary: true, primaryKeyConstraintName: 'pk_entity_documents' },
     kind: { type: 'text', primary: true, primaryKeyConstraintName: 'pk_entity_documents' },
     entityId: { name: 'entity_id', type: 'text', primary: true, primaryKeyConstraintName: 'pk_entity_documents' },
-    fields: { type: 'jsonb' },
-    fieldTimestamps: { name: 'field_timestamps', type: 'jsonb' },
+    fields: { type: 'text' },
+    fieldTimestamps: { name: 'field_timestamps', type: 'text' },
     revision: { type: 'bigint', default: 0 },
     createdAt: { name: 'created_at', type: 'timestamptz', default: () => 'now()' },
     updatedAt: { name: 'updated_at', type: 'timestamptz', default: () => 'now()' },

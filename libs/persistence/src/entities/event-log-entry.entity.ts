@@ -1,4 +1,3 @@
-import type { MessageEnvelope } from '@ringfence/contracts';
 import { EntitySchema } from 'typeorm';
 
 export interface EventLogEntryRow {
@@ -7,7 +6,8 @@ export interface EventLogEntryRow {
   topic: string;
   key: string;
   eventId: string;
-  envelope: MessageEnvelope<unknown>;
+  /** The envelope's JSON as written (`text`, not `jsonb`: read back whole, never inside). */
+  envelope: string;
   appendedAt: Date;
 }
 
@@ -25,7 +25,7 @@ export const EventLogEntryEntity = new EntitySchema<EventLogEntryRow>({
     topic: { type: 'text' },
     key: { type: 'text' },
     eventId: { name: 'event_id', type: 'text' },
-    envelope: { type: 'jsonb' },
+    envelope: { type: 'text' },
     appendedAt: { name: 'appended_at', type: 'timestamptz', default: () => 'now()' },
   },
   uniques: [{ name: 'uq_event_log_topic_event_id', columns: ['topic', 'eventId'] }],

@@ -29,7 +29,8 @@ describe(KnownIndicatorsFilter.name, () => {
   function counted() {
     const table = new TypeOrmLookupIndicatorRepository(database.dataSource());
     const asked = jest.spyOn(table, 'checkpointEvidence');
-    return { table, asked };
+    const summarised = jest.spyOn(table, 'summarise');
+    return { table, asked, summarised };
   }
 
   it('answers a checkpoint whose values nobody reported without asking the table, and asks it for a reported one', async () => {
@@ -45,6 +46,21 @@ describe(KnownIndicatorsFilter.name, () => {
     expect(asked).toHaveBeenCalledTimes(1);
     expect(reported).toEqual(await table.checkpointEvidence(asker, { emails: ['mule@example.com', 'ada@example.com'] }));
     expect(reported.length).toBeGreaterThan(0);
+  });
+
+  it('answers a lookup of values nobody reported without asking the table, and asks it only about the reported ones', async () => {
+    const { table, summarised } = counted();
+    const filter = await KnownIndicatorsFilter.load(table);
+    await filter.add(reporter, report('fence@example.com'));
+
+    expect(await filter.summarise(asker, [{ kind: 'email', value: 'ada@example.com' }, { kind: 'telephone', value: '+447700900123' }])).toEqual([]);
+    expect(summarised).not.toHaveBeenCalled();
+
+    const asked = [{ kind: 'email', value: 'ada@example.com' }, { kind: 'email', value: 'fence@example.com' }] as const;
+    const summaries = await filter.summarise(asker, asked);
+    expect(summarised).toHaveBeenCalledWith(asker, [{ kind: 'email', value: 'fence@example.com' }], undefined);
+    expect(summaries).toEqual(await table.summarise(asker, asked));
+    expect(summaries).toEqual([expect.objectContaining({ kind: 'email', value: 'fence@example.com', chargebacks: 1 })]);
   });
 
   it('knows, after a restart, what was reported before it', async () => {

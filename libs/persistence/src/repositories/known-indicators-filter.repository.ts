@@ -18,10 +18,10 @@ export interface IndicatorTable extends LookupIndicatorRepository {
 }
 
 /**
- * Every checkpoint asks whether its e-mails, phones, IPs and cards were reported as fraud; almost
- * always none was. For a process that is the indicators' only writer (the embedded mode) this
+ * Every checkpoint asks whether its e-mails, phones, IPs and cards were reported as fraud, and
+ * most lookups ask the same of a few values; almost always none was. For a process that is the indicators' only writer (the embedded mode) this
  * keeps every reported (kind, value) in memory, loaded at start and added to on every report
- * through it, and asks the table only when one of the checkpoint's values is among them.
+ * through it, and asks the table only about the values among them.
  *
  * The set is a superset of what is reported (a removal leaves its values in it until the next
  * start), so a value outside it has no evidence, and one inside it is answered by the table as
@@ -49,8 +49,10 @@ export class KnownIndicatorsFilter implements LookupIndicatorRepository {
     await this.table.add(tenant, submission);
   }
 
-  summarise(tenant: LookupTenant, indicators: readonly IndicatorRef[], filter?: EvidenceFilter): Promise<IndicatorEvidenceSummary[]> {
-    return this.table.summarise(tenant, indicators, filter);
+  /** Only indicators with evidence are summarised, so only the reported ones are asked about. */
+  async summarise(tenant: LookupTenant, indicators: readonly IndicatorRef[], filter?: EvidenceFilter): Promise<IndicatorEvidenceSummary[]> {
+    const reported = indicators.filter((indicator) => this.reported.has(keyOf(indicator)));
+    return reported.length === 0 ? [] : this.table.summarise(tenant, reported, filter);
   }
 
   async checkpointEvidence(tenant: LookupTenant, values: KnownIndicatorQuery, filter?: CheckpointEvidenceFilter): Promise<CheckpointIndicatorEvidence[]> {

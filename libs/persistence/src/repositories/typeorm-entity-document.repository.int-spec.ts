@@ -20,7 +20,7 @@ describe(TypeOrmEntityDocumentRepository.name, () => {
     await other.startTransaction();
     await other.query(
       `INSERT INTO entity_documents (account_id, environment, kind, entity_id, fields, field_timestamps)
-       VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb)`,
+       VALUES ($1, $2, $3, $4, $5, $6)`,
       [ref.accountId, ref.environment, ref.kind, ref.entityId, JSON.stringify(theirs.fields), JSON.stringify(theirs.fieldTimestamps)],
     );
     const merge = jest.fn((current: EntityDocument | null): EntityDocument => ({

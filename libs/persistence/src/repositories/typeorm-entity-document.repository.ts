@@ -2,9 +2,10 @@ import type { EntityDocument, EntityDocumentRepository, EntityRef } from '@ringf
 import type { DataSource } from 'typeorm';
 import { queryRows } from '../sql';
 
+/** `fields` and `field_timestamps` are JSON in `text` columns: always read and written whole. */
 interface DocumentRow {
-  fields: Record<string, unknown>;
-  field_timestamps: Record<string, number>;
+  fields: string;
+  field_timestamps: string;
   revision: string;
 }
 
@@ -20,19 +21,19 @@ const SELECT_KEYS_AFTER = `
   LIMIT $5`;
 const INSERT_DOCUMENT = `
   INSERT INTO entity_documents (account_id, environment, kind, entity_id, fields, field_timestamps)
-  VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb)
+  VALUES ($1, $2, $3, $4, $5, $6)
   ON CONFLICT (account_id, environment, kind, entity_id) DO NOTHING
   RETURNING 1 AS written`;
 const UPDATE_DOCUMENT = `
   UPDATE entity_documents
-     SET fields = $5::jsonb, field_timestamps = $6::jsonb, revision = revision + 1, updated_at = now()
+     SET fields = $5, field_timestamps = $6, revision = revision + 1, updated_at = now()
    WHERE ${KEY_MATCHES} AND revision = $7
   RETURNING 1 AS written`;
 
 // Many documents in one statement, for a sole writer that knows each document's whole new state.
 const PUT_DOCUMENTS = `
   INSERT INTO entity_documents (account_id, environment, kind, entity_id, fields, field_timestamps)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[], $6::jsonb[])
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
   ON CONFLICT (account_id, environment, kind, entity_id) DO UPDATE
      SET fields = EXCLUDED.fields, field_timestamps = EXCLUDED.field_timestamps,
          revision = entity_documents.revision + 1, updated_at = now()`;
@@ -132,5 +133,5 @@ function documentParameters(document: EntityDocument): [fields: string, fieldTim
 }
 
 function toDocument(row: DocumentRow): EntityDocument {
-  return { fields: row.fields, fieldTimestamps: row.field_timestamps };
+  return { fields: JSON.parse(row.fields) as Record<string, unknown>, fieldTimestamps: JSON.parse(row.field_timestamps) as Record<string, number> };
 }

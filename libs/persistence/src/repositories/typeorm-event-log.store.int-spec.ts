@@ -16,7 +16,7 @@ describe(TypeOrmEventLogStore.name, () => {
     const other = database.dataSource().createQueryRunner();
     await other.startTransaction();
     const [{ sequence }] = (await other.query(
-      `INSERT INTO event_log (topic, key, event_id, envelope) VALUES ($1, 'key', $2, $3::jsonb) RETURNING sequence`,
+      `INSERT INTO event_log (topic, key, event_id, envelope) VALUES ($1, 'key', $2, $3) RETURNING sequence`,
       [topic, envelope.eventId, JSON.stringify(envelope)],
     )) as { sequence: string }[];
 

@@ -11,7 +11,8 @@ interface LoggedEventRow {
   sequence: string;
   topic: string;
   key: string;
-  envelope: MessageEnvelope<unknown>;
+  /** The envelope's JSON, as written (a `text` column: nothing reads inside it in SQL). */
+  envelope: string;
 }
 
 // One round trip whether the event is new or a duplicate. The second SELECT reads the
@@ -21,7 +22,7 @@ interface LoggedEventRow {
 const APPEND = `
   WITH inserted AS (
     INSERT INTO event_log (topic, key, event_id, envelope)
-    VALUES ($1, $2, $3, $4::jsonb)
+    VALUES ($1, $2, $3, $4)
     ON CONFLICT (topic, event_id) DO NOTHING
     RETURNING sequence
   )
@@ -33,7 +34,7 @@ const APPEND = `
 // its sequence is read back below.
 const APPEND_BATCH = `
   WITH input AS (
-    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[]) WITH ORDINALITY AS i(topic, key, event_id, envelope, position)
+    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS i(topic, key, event_id, envelope, position)
   ),
   inserted AS (
     INSERT INTO event_log (topic, key, event_id, envelope)
@@ -110,7 +111,7 @@ export class TypeOrmEventLogStore implements EventLogStore {
       sequence: bigintToNumber(row.sequence),
       topic: row.topic,
       key: row.key,
-      envelope: row.envelope,
+      envelope: JSON.parse(row.envelope) as MessageEnvelope<unknown>,
     }));
   }
 

@@ -18,7 +18,7 @@ import type {
  */
 const WRITE = `
   WITH key_rows AS (
-    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[], $6::jsonb[]) AS k(account_id, environment, dimension, key_value, older, fresh)
+    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS k(account_id, environment, dimension, key_value, older, fresh)
   ), written_keys AS (
     INSERT INTO velocity_keys (account_id, environment, dimension, key_value, older, fresh)
     SELECT account_id, environment, dimension, key_value, older, fresh FROM key_rows WHERE older IS NOT NULL
@@ -39,7 +39,7 @@ const WRITE = `
      WHERE o.account_id = f.account_id AND o.environment = f.environment AND o.day < f.before_day
   ), recorded AS (
     INSERT INTO velocity_recorded_events (account_id, environment, written_at_ms, event_ids)
-    SELECT account_id, environment, $15::bigint, event_ids FROM unnest($16::text[], $17::text[], $18::jsonb[]) AS r(account_id, environment, event_ids)
+    SELECT account_id, environment, $15::bigint, event_ids FROM unnest($16::text[], $17::text[], $18::text[]) AS r(account_id, environment, event_ids)
   )
   DELETE FROM velocity_recorded_events WHERE written_at_ms < $19::bigint`;
 
@@ -61,8 +61,9 @@ interface KeyRow {
   environment: string;
   dimension: string;
   key_value: string;
-  older: unknown;
-  fresh: unknown;
+  /** JSON, in `text` columns: read and written whole. */
+  older: string;
+  fresh: string;
 }
 
 interface OccurrenceRow {
@@ -96,7 +97,7 @@ export class TypeOrmVelocitySnapshotStore implements VelocitySnapshotStore {
 
   async keysAfter(after: VelocityPageCursor | undefined, limit: number): Promise<StoredVelocityKey[]> {
     const rows = await queryRows<KeyRow>(this.dataSource, KEYS_AFTER, [...cursorOf(after, 2), limit]);
-    return rows.map((row) => ({ scope: scopeOf(row), dimension: row.dimension, key: row.key_value, snapshot: { older: row.older, fresh: row.fresh } }));
+    return rows.map((row) => ({ scope: scopeOf(row), dimension: row.dimension, key: row.key_value, snapshot: { older: JSON.parse(row.older) as unknown, fresh: JSON.parse(row.fresh) as unknown } }));
   }
 
   async occurrencesAfter(after: VelocityPageCursor | undefined, limit: number): Promise<StoredVelocityOccurrence[]> {
@@ -105,8 +106,8 @@ export class TypeOrmVelocitySnapshotStore implements VelocitySnapshotStore {
   }
 
   async recordedEventIds(): Promise<Array<{ scope: VelocityScopeRow; eventIds: string[] }>> {
-    const rows = await queryRows<{ account_id: string; environment: string; event_ids: string[] }>(this.dataSource, RECORDED_EVENTS, []);
-    return rows.map((row) => ({ scope: scopeOf(row), eventIds: row.event_ids }));
+    const rows = await queryRows<{ account_id: string; environment: string; event_ids: string }>(this.dataSource, RECORDED_EVENTS, []);
+    return rows.map((row) => ({ scope: scopeOf(row), eventIds: JSON.parse(row.event_ids) as string[] }));
   }
 }
 

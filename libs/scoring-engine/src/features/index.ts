@@ -1,3 +1,4 @@
 export type { FeatureDefinition, FeatureInputs, FeatureSourceReader, FeatureType, FeatureTypeValues, FeatureValue, ParsedEmail, ParsedUserAgent } from './feature-definition';
 export { FEATURE_CATALOGUE, FEATURE_GROUPS, type FeatureDeclaration, type FeatureGroup, computeFeatures, featureDeclarations } from './feature-catalogue';
 export { loadFeatureReferenceData } from './reference-data';
+export { featuresFromRecord, recordedFeatures } from './recorded-features';

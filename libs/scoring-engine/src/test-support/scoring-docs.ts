@@ -20,7 +20,7 @@ export function featureCatalogueMarkdown(): string {
     '',
     '<!-- Generated from libs/scoring-engine/src/features by libs/scoring-engine/src/scoring-docs.spec.ts: run `npm run docs:features` after changing a feature. -->',
     '',
-    `Every checkpoint computes the features listed for it (${total} in all) from the request, the subject's stored record merged with the request, the graph's network features and the known-fraud lookup, in event time (the payload's \`timestamp\`), with no state kept across events. Every decision event (\`ringfence.decision.<checkpoint>.scored.v1\`) records them in \`features\`, with \`modelScore\`, \`modelAction\`, \`modelVersion\` and \`decisionReason\`; rules read them as \`features.<name>\`; the model (docs/scoring.md) weighs some of them.`,
+    `Every checkpoint computes the features listed for it (${total} in all) from the request, the subject's stored record merged with the request, the graph's network features and the known-fraud lookup, in event time (the payload's \`timestamp\`), with no state kept across events. Every decision event (\`ringfence.decision.<checkpoint>.scored.v1\`) records them in \`features\` (leaving out those whose value is 0 or false, most of them: a feature of the checkpoint that is not listed had that value), with \`modelScore\`, \`modelAction\`, \`modelVersion\` and \`decisionReason\`; rules read them as \`features.<name>\`; the model (docs/scoring.md) weighs some of them.`,
     '',
     '- **Types** are CEL\'s: `bool`, `int` (a whole number), `double` (any number), `string`.',
     '- **null** means the feature could not be computed: the data it needs was not sent or is not known. Rules see a null feature as absent (`has(features.name)` is false).',

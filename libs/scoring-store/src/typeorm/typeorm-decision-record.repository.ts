@@ -6,14 +6,15 @@ interface DecisionRecordRow {
   score_id: string;
   checkpoint: string;
   event_time: string;
-  event: Record<string, unknown>;
+  /** The decision event's JSON, as written (`text`: nothing reads inside it in SQL). */
+  event: string;
 }
 
 const COLUMNS = 'score_id, checkpoint, event_time, event';
 // One statement per batch; a redelivered record (same scoreId) is kept as first stored.
 const ADD_ALL = `
   INSERT INTO decision_records (account_id, environment, score_id, checkpoint, event_time, event)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::jsonb[])
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[])
   ON CONFLICT (account_id, environment, score_id) DO NOTHING`;
 const FIND = `SELECT ${COLUMNS} FROM decision_records WHERE account_id = $1 AND environment = $2 AND score_id = $3`;
 // Keyset pagination: constant cost per page however deep the backtest is.
@@ -53,5 +54,5 @@ export class TypeOrmDecisionRecordRepository implements DecisionRecordRepository
 }
 
 function toRecord(row: DecisionRecordRow): DecisionRecord {
-  return { scoreId: row.score_id, checkpoint: row.checkpoint, timestamp: bigintToNumber(row.event_time), event: row.event };
+  return { scoreId: row.score_id, checkpoint: row.checkpoint, timestamp: bigintToNumber(row.event_time), event: JSON.parse(row.event) as Record<string, unknown> };
 }

@@ -42,6 +42,7 @@ import {
   loadFeatureReferenceData,
   lookupInputs,
   networkInputs,
+  recordedFeatures,
   scoreFeatures,
   thresholdsFor,
 } from '@ringfence/scoring-engine';
@@ -181,7 +182,7 @@ export class CheckpointScorer {
       timestamp,
       recommendation,
       features: {
-        ...features,
+        ...recordedFeatures(features),
         modelScore: model.score,
         modelAction: model.action,
         modelVersion: SCORE_MODEL_VERSION,

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { BacktestRulesRequest, BacktestRulesReply, MessageEnvelope, RuleAction } from '@ringfence/contracts';
+import type { BacktestRulesRequest, BacktestRulesReply, Checkpoint, MessageEnvelope, RuleAction } from '@ringfence/contracts';
 import { hasUnforgivenChargeback } from '@ringfence/entities';
 import { AppError } from '@ringfence/platform';
 import {
@@ -14,6 +14,7 @@ import {
   decide,
   evaluateRules,
   expressionProblem,
+  featuresFromRecord,
 } from '@ringfence/scoring-engine';
 import type { CheckpointSubject } from '../checkpoint-definition';
 import { CheckpointFacts } from '../checkpoint-facts';
@@ -29,10 +30,13 @@ type Verdict = 'fraud' | 'genuine' | 'unknown';
 
 /** The recorded event's parts a backtest reads. */
 interface RecordedDecision {
+  /** The feature catalogue's checkpoint (a PSP transaction's is `transaction`). */
+  checkpoint?: Checkpoint;
   recommendation?: { action?: RuleAction };
   subject?: CheckpointSubject;
   /** The rule context without its features, which are the event's `features`. */
   context?: Omit<RuleInputs, 'features'>;
+  /** Without the features whose value was zero (`recordedFeatures`). */
   features?: RuleInputs['features'];
   signals?: Omit<DecisionSignals, 'ruleAction'>;
 }
@@ -78,9 +82,10 @@ export class RuleBacktest {
       for (const record of page) {
         const event = record.event as RecordedDecision;
         const answered = event.recommendation?.action;
-        if (event.context === undefined || event.signals === undefined || answered === undefined) continue;
+        if (event.context === undefined || event.signals === undefined || event.checkpoint === undefined || answered === undefined) continue;
         evaluated += 1;
-        const outcome = evaluateRules(tried, environment.context({ ...event.context, features: event.features ?? {} }));
+        const features = featuresFromRecord(event.checkpoint, event.features ?? {});
+        const outcome = evaluateRules(tried, environment.context({ ...event.context, features }));
         const triggeredIds = new Set(outcome.triggered.map((rule) => rule.ruleId));
         const failedIds = new Set(outcome.failed.map((rule) => rule.ruleId));
         tried.forEach((rule, index) => {

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { AppError } from '@ringfence/platform';
 import { type CountryCode, isSupportedCountry, parsePhoneNumberFromString } from 'libphonenumber-js';
+import { LRUCache } from 'lru-cache';
 import { ALPHA3_TO_ALPHA2 } from './country-codes';
 
 const ALPHA2_CODES = new Set(Object.values(ALPHA3_TO_ALPHA2));
@@ -44,12 +45,24 @@ export function parsePhoneCountry(countryCode: string | undefined, field: string
  * change faster than the metadata shipped with a release.
  */
 export function normaliseTelephone(number: string, countryCode?: string, field = 'telephone.countryCode'): string {
+  const key = `${countryCode ?? ''}\u0000${number}`;
+  const known = normalisedTelephones.get(key);
+  if (known !== undefined) return known;
   const country = parsePhoneCountry(countryCode, field);
   const options = country === null ? {} : 'country' in country ? { defaultCountry: country.country } : { defaultCallingCode: country.callingCode };
   const parsed = parsePhoneNumberFromString(number, options);
-  if (parsed?.isPossible()) return parsed.number;
-  return number.replace(/[^0-9]/g, '');
+  const normalised = parsed?.isPossible() ? parsed.number : number.replace(/[^0-9]/g, '');
+  normalisedTelephones.set(key, normalised);
+  return normalised;
 }
+
+/**
+ * Recently normalised numbers, by country code and number as given. The same customer's number
+ * is read by the graph, by scoring's lookup question and by its velocity counters at each of its
+ * checkpoints, and parsing one costs tens of microseconds. Only numbers that normalised are kept
+ * (a country code that is refused throws before).
+ */
+const normalisedTelephones = new LRUCache<string, string>({ max: 20_000 });
 
 /**
  * An IP address in its canonical text form: dotted decimal for IPv4 (IPv4-mapped IPv6 addresses

@@ -307,12 +307,15 @@ try {
   for (let round = 0; round < rounds; round += 1) {
     // Alternate the two so machine noise falls on both alike.
     const serviceSettle = await settle(service.child.pid);
+    const cpuBefore = cpuSeconds(service.child.pid);
     const s = await load(service.port, seconds, serviceNext);
+    // The server's CPU per answered request, all its threads: steadier than a rate on a shared machine.
+    s.cpuMsPerRequest = ((cpuSeconds(service.child.pid) - cpuBefore) * 1000) / Math.max(1, s.total);
     const bareSettle = await settle(service.child.pid);
     const b = await load(bare.port, seconds, replay());
     serviceRuns.push({ ...s, settledSecondsBefore: serviceSettle });
     bareRuns.push({ ...b, serviceSettledSecondsBefore: bareSettle });
-    console.log(`round ${round + 1}: ringfence ${int(s.rps)} req/s p50 ${s.p50} ms p99 ${s.p99} ms non-2xx ${s.non2xx} | bare ${int(b.rps)} req/s p50 ${b.p50} ms p99 ${b.p99} ms non-2xx ${b.non2xx} | ratio ${(s.rps / b.rps).toFixed(3)}`);
+    console.log(`round ${round + 1}: ringfence ${int(s.rps)} req/s p50 ${s.p50} ms p99 ${s.p99} ms non-2xx ${s.non2xx} CPU ${s.cpuMsPerRequest.toFixed(2)} ms/request | bare ${int(b.rps)} req/s p50 ${b.p50} ms p99 ${b.p99} ms non-2xx ${b.non2xx} | ratio ${(s.rps / b.rps).toFixed(3)}`);
   }
   results.afterLoadSettleSeconds = await settle(service.child.pid);
   results.afterMemory = await memoryOf(service);
@@ -344,6 +347,7 @@ const summary = (runs) => ({
   rps: spread(pick(runs, 'rps')),
   p50: spread(pick(runs, 'p50')),
   p99: spread(pick(runs, 'p99')),
+  cpuMsPerRequest: runs[0]?.cpuMsPerRequest === undefined ? null : spread(pick(runs, 'cpuMsPerRequest')),
   non2xx: pick(runs, 'non2xx').reduce((a, b) => a + b, 0),
   errors: pick(runs, 'errors').reduce((a, b) => a + b, 0),
   timeouts: pick(runs, 'timeouts').reduce((a, b) => a + b, 0),
@@ -396,6 +400,8 @@ lines.push(
 );
 lines.push(`| bare Fastify, constant JSON | ${range(results.bare.rps, 0, int)} | ${range(results.bare.p50)} ms | ${range(results.bare.p99)} ms | ${statusText(results.bare.statuses)} | |`);
 lines.push(`| **ratio** | **${range(results.ratio, 3)}** | | **${range(results.p99Ratio, 1)}×** | | |`);
+lines.push('');
+lines.push(`Ringfence's CPU per answered request (every thread of the process, from /proc): ${range(results.ringfence.cpuMsPerRequest, 2)} ms.`);
 lines.push('');
 lines.push(`| class | share | answered (${rounds} rounds) | non-2xx | 2xx degraded | p50 | p99 |`);
 lines.push('|---|---|---|---|---|---|---|');

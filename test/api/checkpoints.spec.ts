@@ -353,6 +353,24 @@ describe('checkpoints and ingest routes (embedded, over HTTPS)', () => {
     }
   });
 
+  it('fraud rates: a device\'s share of fraudsters counts a label given after the device was used, at the very next checkpoint', async () => {
+    const n = `${Date.now()}-${(sequence += 1)}`;
+    const deviceId = `dev-rate-${n}`;
+    const customers = ['a', 'b', 'c'].map((letter) => `cus-rate-${letter}-${n}`);
+    const visit = (customerId: string) => post('/v2/customer', { timestamp: Date.now(), customer: { customerId, email: `${customerId}@example.com` }, device: { deviceId } });
+    for (const customerId of customers) expect((await visit(customerId)).status).toBe(200);
+    const [subject, fraudster] = customers;
+    const rateOf = async () => {
+      expect((await visit(subject)).status).toBe(200);
+      const features = await decisionOn(EventTopics.customerScored, (data) => data.customerId === subject);
+      return { rate: features.networkDeviceFraudRate, fraudsters: features.networkDeviceFraudCustomers };
+    };
+    expect(await rateOf()).toEqual({ rate: 0, fraudsters: 0 });
+
+    expect((await label(fraudster, { category: 'PAYMENT_FRAUD', review: 'FRAUDSTER' })).status).toBe(200);
+    expect(await rateOf()).toEqual({ rate: 0.5, fraudsters: 1 });
+  });
+
   it('the model: a new customer with complete details is allowed, a large payout to a supplier nobody has seen is reviewed; every catalogue feature is on the decision event', async () => {
     const n = `${Date.now()}-${(sequence += 1)}`;
     const letters = n.replace(/[^0-9]/g, '').replace(/[0-9]/g, (digit) => 'abcdefghij'[Number(digit)]);

@@ -123,7 +123,7 @@ describe('connect agrees with the reference traversal on random graphs', () => {
     );
   });
 
-  it('network features: hops, size and the customers sharing each attribute', () => {
+  it('network features: hops, size, the customers sharing each attribute and the fraudsters among them', () => {
     fc.assert(
       fc.property(fc.array(operation, { minLength: 5, maxLength: 60 }), customerId, caps, (operations, start, limits) => {
         const { engine, reference } = build(operations);
@@ -135,7 +135,13 @@ describe('connect agrees with the reference traversal on random graphs', () => {
         expect(features.networkGrowthRate).toBeCloseTo(expected.edgeGeneralGrowthRate, 12);
         if (!expected.maxNodesHit) expect(features.networkSize).toBe(expected.count);
         expect(features.networkCustomers).toBe(reference.customersWithin(start, 4, limits).length);
-        expect(features.shared).toEqual(reference.sharedAttributes(start));
+        const shared = reference.sharedAttributes(start);
+        expect(features.shared).toEqual(shared);
+        for (const kind of ['device', 'card', 'email', 'phone'] as const) {
+          const ofKind = shared.filter((attribute) => attribute.kind === kind);
+          expect(features.maxFraudCustomers[kind]).toBe(Math.max(0, ...ofKind.map((attribute) => attribute.fraudCustomers)));
+          expect(features.maxFraudRate[kind]).toBe(Math.max(0, ...ofKind.map((attribute) => (attribute.otherCustomers === 0 ? 0 : attribute.fraudCustomers / attribute.otherCustomers))));
+        }
       }),
       { numRuns: 300 },
     );

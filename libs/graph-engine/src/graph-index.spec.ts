@@ -232,12 +232,44 @@ describe('GraphIndex: decisions §4 rule by rule', () => {
       networkCustomers: 4,
       maxNodesHit: false,
       shared: [
-        { kind: 'device', identity: 'd', otherCustomers: 2 },
-        { kind: 'email', identity: 'a@x', otherCustomers: 0 },
+        { kind: 'device', identity: 'd', otherCustomers: 2, fraudCustomers: 0 },
+        { kind: 'email', identity: 'a@x', otherCustomers: 0, fraudCustomers: 0 },
       ],
       maxOtherCustomers: { device: 2, card: 0, email: 0, phone: 0 },
     });
     expect(features.networkGrowthRate).toBeCloseTo(6 / 24, 12);
+  });
+
+  it('fraud rates of the subject\'s devices and cards: the share of fraudsters among their other customers, as known now', () => {
+    const graph = new GraphIndex();
+    for (const customer of ['a', 'b', 'c', 'd', 'e']) graph.link('customer', customer, 'device', 'shared-device', NOW);
+    graph.link('customer', 'a', 'device', 'own-device', NOW);
+    graph.link('customer', 'a', 'card', 'card-1', NOW);
+    graph.link('customer', 'f', 'card', 'card-1', NOW);
+    const none = { device: 0, card: 0, email: 0, phone: 0 };
+    expect(graph.networkFeatures('a', at(10))).toMatchObject({ maxFraudCustomers: none, maxFraudRate: none });
+
+    // A label given after the device was used counts from then on.
+    graph.setLabel('b', 'FRAUDSTER');
+    graph.link('customer', 'c', 'chargeback', 'cb-c', NOW);
+    graph.setChargeback('cb-c', { forgiven: false });
+    const features = graph.networkFeatures('a', at(10));
+    expect(features.shared).toEqual(
+      expect.arrayContaining([
+        { kind: 'device', identity: 'shared-device', otherCustomers: 4, fraudCustomers: 2 },
+        { kind: 'device', identity: 'own-device', otherCustomers: 0, fraudCustomers: 0 },
+        { kind: 'card', identity: 'card-1', otherCustomers: 1, fraudCustomers: 0 },
+      ]),
+    );
+    expect(features).toMatchObject({ maxFraudCustomers: { ...none, device: 2 }, maxFraudRate: { ...none, device: 0.5 } });
+
+    // The subject itself never counts, and a forgiven chargeback or a GENUINE label no longer does.
+    graph.setLabel('a', 'FRAUDSTER');
+    graph.setChargeback('cb-c', { forgiven: true });
+    graph.setLabel('f', 'FRAUDSTER');
+    expect(graph.networkFeatures('a', at(10))).toMatchObject({ maxFraudCustomers: { ...none, device: 1, card: 1 }, maxFraudRate: { ...none, device: 0.25, card: 1 } });
+    graph.setLabel('b', 'GENUINE');
+    expect(graph.networkFeatures('a', at(10)).maxFraudRate).toEqual({ ...none, card: 1 });
   });
 
   it("a supplier's network: the same traversal from the supplier, fraud among its orders' customers and those sharing its details", () => {

@@ -6,7 +6,7 @@ import { CHARGEBACK, CUSTOM_NODE_KINDS, CUSTOMER, NODE_KINDS, type NodeKind, kin
 import type { NetworkFeatures, NetworkSubjectKind, SharedAttribute, SharedAttributeKind } from './network-features';
 import { SHARED_ATTRIBUTE_KINDS } from './network-features';
 import type { GraphView } from './traversal';
-import { LABEL_FRAUDSTER, LABEL_GENUINE, LABEL_NONE, LABEL_OTHER, TraversalScratch, TraversalStatistics, traverse } from './traversal';
+import { LABEL_FRAUDSTER, LABEL_GENUINE, LABEL_NONE, LABEL_OTHER, TraversalScratch, isFraudster, TraversalStatistics, traverse } from './traversal';
 
 interface TagState {
   value: boolean;
@@ -238,6 +238,8 @@ export class GraphIndex implements GraphView {
     let networkCustomers = 0;
     for (let k = 0; k < visited; k += 1) if (this.kinds[queue[k]] === CUSTOMER) networkCustomers += 1;
     const maxOtherCustomers: Record<SharedAttributeKind, number> = { device: 0, card: 0, email: 0, phone: 0 };
+    const maxFraudCustomers: Record<SharedAttributeKind, number> = { device: 0, card: 0, email: 0, phone: 0 };
+    const maxFraudRate: Record<SharedAttributeKind, number> = { device: 0, card: 0, email: 0, phone: 0 };
     const shared: SharedAttribute[] = [];
     if (start !== undefined) {
       const { neighbours, offset, degree } = this.arena;
@@ -245,9 +247,11 @@ export class GraphIndex implements GraphView {
         const node = neighbours[i];
         const kind = this.kindOf(node);
         if (!isSharedAttributeKind(kind)) continue;
-        const otherCustomers = this.customerNeighbourCount(node, start);
-        shared.push({ kind, identity: this.identities[node], otherCustomers });
+        const { customers: otherCustomers, fraudsters } = this.customerNeighbours(node, start);
+        shared.push({ kind, identity: this.identities[node], otherCustomers, fraudCustomers: fraudsters });
         if (otherCustomers > maxOtherCustomers[kind]) maxOtherCustomers[kind] = otherCustomers;
+        if (fraudsters > maxFraudCustomers[kind]) maxFraudCustomers[kind] = fraudsters;
+        if (otherCustomers > 0 && fraudsters / otherCustomers > maxFraudRate[kind]) maxFraudRate[kind] = fraudsters / otherCustomers;
       }
     }
     return {
@@ -258,6 +262,8 @@ export class GraphIndex implements GraphView {
       networkGrowthRate: features.edgeGeneralGrowthRate,
       shared,
       maxOtherCustomers,
+      maxFraudCustomers,
+      maxFraudRate,
     };
   }
 
@@ -273,15 +279,22 @@ export class GraphIndex implements GraphView {
     return result;
   }
 
-  /** Customers linked to a node, other than `except`. */
-  customerNeighbourCount(node: number, except: number): number {
+  /**
+   * The customers linked to `node` other than `except`, and how many of them are fraudsters as
+   * the graph knows now (labelled FRAUDSTER, or linked to an unforgiven chargeback): a label
+   * given after the customer used the node counts as soon as it is applied.
+   */
+  customerNeighbours(node: number, except: number): { customers: number; fraudsters: number } {
     const { neighbours, offset, degree } = this.arena;
     let customers = 0;
+    let fraudsters = 0;
     for (let i = offset[node]; i < offset[node] + degree[node]; i += 1) {
       const other = neighbours[i];
-      if (other !== except && this.kinds[other] === CUSTOMER) customers += 1;
+      if (other === except || this.kinds[other] !== CUSTOMER) continue;
+      customers += 1;
+      if (isFraudster(this, other)) fraudsters += 1;
     }
-    return customers;
+    return { customers, fraudsters };
   }
 
   /** Nodes per kind, for reports. */

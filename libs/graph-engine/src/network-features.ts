@@ -13,6 +13,8 @@ export interface SharedAttribute {
   identity: string;
   /** Customers other than the subject linked to the same node. */
   otherCustomers: number;
+  /** Of those, the fraudsters (labelled FRAUDSTER or linked to an unforgiven chargeback) known now. */
+  fraudCustomers: number;
 }
 
 /**
@@ -33,4 +35,12 @@ export interface NetworkFeatures {
   shared: SharedAttribute[];
   /** Per kind, the most customers other than this one sharing one of its nodes (0 when none). */
   maxOtherCustomers: Record<SharedAttributeKind, number>;
+  /** Per kind, the most fraudster customers other than this one sharing one of its nodes. */
+  maxFraudCustomers: Record<SharedAttributeKind, number>;
+  /**
+   * Per kind, the highest fraud rate of one of its nodes: the share of the other customers
+   * linked to the node who are fraudsters, from the labels and chargebacks known now (0 when
+   * no other customer shares it).
+   */
+  maxFraudRate: Record<SharedAttributeKind, number>;
 }

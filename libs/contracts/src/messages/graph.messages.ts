@@ -66,4 +66,8 @@ export interface GraphNetworkFeaturesReply {
   networkGrowthRate: number;
   /** Per attribute kind, the most other customers sharing one of the customer's nodes. */
   maxOtherCustomers: { device: number; card: number; email: number; phone: number };
+  /** Per attribute kind, the most fraudster customers (as known now) sharing one of its nodes. */
+  maxFraudCustomers: { device: number; card: number; email: number; phone: number };
+  /** Per attribute kind, the highest share of fraudsters among the other customers of one of its nodes (0–1). */
+  maxFraudRate: { device: number; card: number; email: number; phone: number };
 }

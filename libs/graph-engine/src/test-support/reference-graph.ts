@@ -108,12 +108,15 @@ export class ReferenceGraph {
     return order.filter((node) => kindOf(node) === 'customer').map(idOf);
   }
 
-  /** Other customers linked to each device/card/email/phone of the customer. */
-  sharedAttributes(customerId: string): { kind: NodeKind; identity: string; otherCustomers: number }[] {
+  /** Other customers, and the fraudsters among them, linked to each device/card/email/phone of the customer. */
+  sharedAttributes(customerId: string): { kind: NodeKind; identity: string; otherCustomers: number; fraudCustomers: number }[] {
     const start = key('customer', customerId);
     return this.neighbours(start)
       .filter((node) => ['device', 'card', 'email', 'phone'].includes(kindOf(node)))
-      .map((node) => ({ kind: kindOf(node), identity: idOf(node), otherCustomers: this.neighbours(node).filter((other) => other !== start && kindOf(other) === 'customer').length }));
+      .map((node) => {
+        const others = this.neighbours(node).filter((other) => other !== start && kindOf(other) === 'customer');
+        return { kind: kindOf(node), identity: idOf(node), otherCustomers: others.length, fraudCustomers: others.filter((other) => this.isFraudster(other)).length };
+      });
   }
 
   /** Level by level: the whole frontier of depth d is expanded, in discovery order, before d + 1. */

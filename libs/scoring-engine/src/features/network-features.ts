@@ -37,6 +37,10 @@ export const NETWORK_FEATURES: readonly FeatureDefinition[] = [
   fromNetwork('networkSharedCardCustomers', 'int', 'The most other customers sharing one of the subject\'s cards.', (n) => n.maxOtherCustomers.card),
   fromNetwork('networkSharedEmailCustomers', 'int', 'The most other customers sharing the subject\'s e-mail address.', (n) => n.maxOtherCustomers.email),
   fromNetwork('networkSharedPhoneCustomers', 'int', 'The most other customers sharing the subject\'s telephone number.', (n) => n.maxOtherCustomers.phone),
+  fromNetwork('networkDeviceFraudCustomers', 'int', 'The most fraudsters (labelled FRAUDSTER or with an unforgiven chargeback, as known at the event) among the other customers of one of the subject\'s devices.', (n) => n.maxFraudCustomers.device),
+  fromNetwork('networkDeviceFraudRate', 'double', 'The fraud rate of the subject\'s riskiest device: the share of fraudsters among the other customers who used it, from the labels and chargebacks known at the event (a label given later counts from then on); 0 when nobody else used one.', (n) => n.maxFraudRate.device),
+  fromNetwork('networkCardFraudCustomers', 'int', 'The most fraudsters among the other customers of one of the subject\'s cards.', (n) => n.maxFraudCustomers.card),
+  fromNetwork('networkCardFraudRate', 'double', 'The fraud rate of the subject\'s riskiest card: the share of fraudsters among the other customers who used it, as known at the event; 0 when nobody else used one.', (n) => n.maxFraudRate.card),
 ];
 
 const fromLookup = (

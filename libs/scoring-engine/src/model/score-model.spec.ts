@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { computeFeatures } from '../features/feature-catalogue';
 import type { FeatureValue } from '../features/feature-definition';
 import { CALIBRATION_CASES } from '../test-support/calibration-cases';
-import { featureInputs } from '../test-support/feature-inputs.factory';
+import { featureInputs, quietNetwork } from '../test-support/feature-inputs.factory';
 import { BASE_SCORE, DEFAULT_THRESHOLDS, SCORE_MODEL, actionFor, scoreFeatures, thresholdsFor } from './score-model';
 
 const caseNamed = (start: string) => {
@@ -38,7 +38,7 @@ describe(scoreFeatures.name, () => {
   });
 
   it('counts a term only at its checkpoints and for its subjects', () => {
-    const shared = { network: { hopsToFraud: -1, networkSize: 5, networkCustomers: 3, maxNodesHit: false, networkGrowthRate: 0, maxOtherCustomers: { device: 0, card: 2, email: 0, phone: 0 } } };
+    const shared = { network: quietNetwork({ networkSize: 5, networkCustomers: 3, maxOtherCustomers: { device: 0, card: 2, email: 0, phone: 0 } }) };
     const customer = scoreFeatures(computeFeatures(featureInputs(shared)), 'customer');
     const supplier = scoreFeatures(computeFeatures(featureInputs({ ...shared, checkpoint: 'payout', subjectKind: 'supplier' })), 'payout');
     expect(customer.contributions.map((item) => item.feature)).toContain('networkSharedCardCustomers');

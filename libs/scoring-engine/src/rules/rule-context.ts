@@ -42,6 +42,10 @@ export const NETWORK_FIELDS: ReadonlyArray<FieldReader<NetworkInputs>> = [
   { name: 'sharedCardCustomers', type: 'int', description: 'Most other customers sharing one of the subject\'s cards.', read: (n) => n.maxOtherCustomers.card },
   { name: 'sharedEmailCustomers', type: 'int', description: 'Most other customers sharing the subject\'s e-mail.', read: (n) => n.maxOtherCustomers.email },
   { name: 'sharedPhoneCustomers', type: 'int', description: 'Most other customers sharing the subject\'s phone.', read: (n) => n.maxOtherCustomers.phone },
+  { name: 'deviceFraudCustomers', type: 'int', description: 'Most fraudsters among the other customers of one of the subject\'s devices.', read: (n) => n.maxFraudCustomers.device },
+  { name: 'deviceFraudRate', type: 'double', description: 'Highest share of fraudsters among the other customers of one of the subject\'s devices (0–1).', read: (n) => n.maxFraudRate.device },
+  { name: 'cardFraudCustomers', type: 'int', description: 'Most fraudsters among the other customers of one of the subject\'s cards.', read: (n) => n.maxFraudCustomers.card },
+  { name: 'cardFraudRate', type: 'double', description: 'Highest share of fraudsters among the other customers of one of the subject\'s cards (0–1).', read: (n) => n.maxFraudRate.card },
 ];
 
 /** The known-fraud lookup at a checkpoint (decisions §7), as the scorer computes it. */

@@ -29,6 +29,8 @@ export function quietNetwork(overrides: Partial<GraphNetworkFeaturesReply> = {})
     maxNodesHit: false,
     networkGrowthRate: 0,
     maxOtherCustomers: { device: 0, card: 0, email: 0, phone: 0 },
+    maxFraudCustomers: { device: 0, card: 0, email: 0, phone: 0 },
+    maxFraudRate: { device: 0, card: 0, email: 0, phone: 0 },
     ...overrides,
   };
 }

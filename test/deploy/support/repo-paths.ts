@@ -12,7 +12,7 @@ export const COMPOSE_FILE = resolve(DOCKER_DIR, 'compose.yaml');
 /** The apps of the distributed mode: one process, Deployment and Service each. */
 export const DISTRIBUTED_APPS = ['gateway', 'ingestion', 'graph', 'scoring', 'lookup', 'labelling'] as const;
 /** The apps the platform scales on load: each has a HorizontalPodAutoscaler and a PodDisruptionBudget. */
-export const AUTOSCALED_APPS = ['gateway', 'scoring', 'ingestion'] as const;
+export const AUTOSCALED_APPS = ['gateway', 'ingestion'] as const;
 /** The embedded mode: every service module in one process. */
 export const STANDALONE_APP = 'standalone';
 

@@ -1,5 +1,6 @@
 import { EVENT_LOG_STORE, type EventLogStore } from '@ringfence/bus';
 import { EventTopics } from '@ringfence/contracts';
+import { EntityIngestHandler } from '@ringfence/service-ingestion';
 import { type EmbeddedService, TEST_BOOTSTRAP_KEY, startEmbeddedService } from '../support/embedded-service';
 import { customerRequest } from '../support/payload-factories';
 
@@ -12,11 +13,10 @@ const unique = (name: string) => `${name}-${++sequence}-${Math.random().toString
 
 /**
  * A checkpoint whose data was kept never answers 5xx: when scoring cannot answer within the
- * budget (here 10 ms, while ingestion works through a backlog the checkpoint must wait for), the
- * answer is 200 with the account's default action and a `degraded` warning, the data is kept,
- * and the decision feed carries that answer once, never a late scored decision after it. (The
- * same for connect with features is in the intake's unit spec: the graph catches up too fast
- * to be outrun from here.)
+ * budget (here 10 ms, while ingestion, which the checkpoint must wait for, holds the customer's
+ * event), the answer is 200 with the account's default action and a `degraded` warning, the data
+ * is kept, and the decision feed carries that answer once, never a late scored decision after it.
+ * (The same for connect with features is in the intake's unit spec.)
  */
 describe('degraded answers (embedded, a 10 ms scoring budget)', () => {
   let service: EmbeddedService;
@@ -26,31 +26,32 @@ describe('degraded answers (embedded, a 10 ms scoring budget)', () => {
   }, 60_000);
 
   afterAll(async () => {
+    jest.restoreAllMocks();
     await service?.close();
   });
 
   const post = (path: string, body: unknown) => service.client.send<Body>({ method: 'POST', path, body, apiKey: TEST_BOOTSTRAP_KEY });
 
   /**
-   * Hundreds of ingest-only writes in flight: returns once the first few are answered, so the
-   * ingestion consumer has hundreds of events to handle (far more than 10 ms of work) that the
-   * next checkpoint must wait for. Resolve `settled` before the test ends.
+   * Ingestion holds `customerId`'s events until `release()`: a checkpoint of that customer waits
+   * (read your writes) for an event its ingestion has not handled, whatever the machine's speed.
    */
-  async function backlog(): Promise<{ settled: Promise<void> }> {
-    const sends = Array.from({ length: 600 }, () => post('/v2/supplier', { timestamp: Date.now(), supplier: { supplierId: unique('sup') } }));
-    let answered = 0;
-    await new Promise<void>((resolve) => {
-      for (const send of sends) void send.then(() => (answered += 1) === 50 && resolve());
+  function holdIngestionOf(customerId: string): { release: () => void } {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const handle = EntityIngestHandler.prototype.handle;
+    jest.spyOn(EntityIngestHandler.prototype, 'handle').mockImplementation(async function (this: EntityIngestHandler, route, message) {
+      if (message.subjectId === customerId) await released;
+      return handle.call(this, route, message);
     });
-    const settled = Promise.all(sends).then((answers) => expect(answers.every((answer) => answer.status === 200)).toBe(true));
-    return { settled };
+    return { release };
   }
 
   it('answers 200 with the default action, source RINGFENCE and a degraded warning, keeps the data, and publishes one decision', async () => {
-    const { settled } = await backlog();
     const customerId = unique('cus');
+    const ingestion = holdIngestionOf(customerId);
     const response = await post('/v2/customer', customerRequest({ customer: { customerId } }));
-    await settled;
+    ingestion.release();
 
     expect(response.status).toBe(200);
     expect(response.body.data).toMatchObject({ customerId, action: 'ALLOW', source: 'RINGFENCE', score: 0 });
@@ -63,6 +64,7 @@ describe('degraded answers (embedded, a 10 ms scoring budget)', () => {
     // still publish is in the log once the service is started again on the same data.
     const { dataDir } = service;
     await service.close();
+    jest.restoreAllMocks();
     service = await startEmbeddedService({ DATA_DIR: dataDir, RPC_TIMEOUT_MS: '10' });
     const decisions = (await logged(EventTopics.customerScored)).filter((event) => event.envelope.subjectId === customerId);
     expect(decisions.map((event) => (event.envelope.payload as Body).recommendation.source)).toEqual(['RINGFENCE']);

@@ -1,1 +1,2 @@
 export * from './ingestion.module';
+export { EntityIngestHandler } from './entity-ingest.handler';

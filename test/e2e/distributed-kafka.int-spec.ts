@@ -113,9 +113,10 @@ describe('distributed mode over Kafka', () => {
     try {
       const row = await eventually(async () => {
         const result = await pg.query(`SELECT fields FROM entity_documents WHERE kind = 'transaction' AND entity_id = $1`, [request.transaction.transactionId]);
-        return result.rows[0] as { fields: { amount: number } } | undefined;
+        return result.rows[0] as { fields: string } | undefined;
       }, 15_000);
-      expect(row.fields.amount).toBe(1999);
+      // `fields` is the document's JSON as text (read and written whole).
+      expect((JSON.parse(row.fields) as { amount: number }).amount).toBe(1999);
     } finally {
       await pg.end();
     }

@@ -61,11 +61,9 @@ describe('embedded mode as a process', () => {
 
     const dataSource = await openDataSource({ dataDir });
     try {
-      const rows: Array<{ fields: { email: string } }> = await dataSource.query(
-        `SELECT fields FROM entity_documents WHERE kind = 'customer' AND entity_id = $1`,
-        [request.customer.customerId],
-      );
-      expect(rows[0]?.fields.email).toBe('ada.lovelace@example.com');
+      // `fields` is the document's JSON as text (read and written whole).
+      const rows: Array<{ fields: string }> = await dataSource.query(`SELECT fields FROM entity_documents WHERE kind = 'customer' AND entity_id = $1`, [request.customer.customerId]);
+      expect((JSON.parse(rows[0].fields) as { email: string }).email).toBe('ada.lovelace@example.com');
     } finally {
       await dataSource.destroy();
     }

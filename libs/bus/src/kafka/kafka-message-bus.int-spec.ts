@@ -163,6 +163,38 @@ describe(KafkaMessageBus.name, () => {
     expect(reply).toEqual(checkpointReply('w1'));
   });
 
+  it('passes the end offsets a responder waited for on to the requests it sends, whose responders wait for them without reading them again', async () => {
+    const runId = randomUUID();
+    const stateGroup = `state-${runId}`;
+    const applied: string[] = [];
+    const consumer = createBus({ consumeReplies: false });
+    consumer.subscribe(TOPIC, { group: stateGroup }, async (message) => {
+      if (message.traceId !== runId) return;
+      await delay(300);
+      applied.push(markerOf(message));
+    });
+    const consistent = { consistentWith: [{ group: stateGroup, topics: [TOPIC] }] };
+    // The inner responder (another service) reads the same state; the outer one asks it.
+    const inner = createBus({ consumeReplies: false });
+    inner.handle(RpcTopics.graphNetworkFeatures, { group: `inner-${runId}`, ...consistent }, async () => checkpointReply([...applied].sort().join(',')) as never);
+    const outer = createBus();
+    outer.handle(CHECKPOINT, { group: `outer-${runId}`, ...consistent }, async (message) => {
+      const answer = await outer.request(RpcTopics.graphNetworkFeatures, requestEnvelope(RpcTopics.graphNetworkFeatures, { traceId: message.traceId }) as never, { timeoutMs: DELIVERY_TIMEOUT_MS });
+      return answer as unknown as CheckpointReply;
+    });
+    const requester = createBus();
+    await Promise.all([consumer, inner, outer, requester].map((bus) => bus.start()));
+    const endReads = jest.spyOn(KafkaOffsetReader.prototype, 'readEnds');
+
+    await requester.publish(TOPIC, eventEnvelope(TOPIC, { traceId: runId, payload: { marker: 'w1' } }));
+    const reply = await requester.request(CHECKPOINT, requestEnvelope(CHECKPOINT, { traceId: runId }), { timeoutMs: DELIVERY_TIMEOUT_MS });
+
+    expect(reply).toEqual(checkpointReply('w1'));
+    // The outer responder read the end offsets once; the inner one waited for the same ones.
+    expect(endReads.mock.calls.filter(([topics]) => topics.includes(TOPIC))).toHaveLength(1);
+    endReads.mockRestore();
+  });
+
   it('commits within a fetched batch, so a group in another process is seen to reach an event before the rest of its batch is handled', async () => {
     const runId = randomUUID();
     const stateGroup = `batch-${runId}`;

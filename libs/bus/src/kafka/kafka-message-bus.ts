@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import {
@@ -30,7 +31,7 @@ import { DEFAULT_HANDLER_RETRY, deliverUntilHandled, type HandlerRetryOptions } 
 import type { EventHandler, MessageBus, ReadDependency, RequestOptions, RespondOptions, RpcHandler, SubscribeOptions } from '../message-bus';
 import { answerRequest, remoteErrorFrom } from '../rpc-failure';
 import { kafkaLogCreator } from './kafka-log-creator';
-import { KafkaOffsetReader } from './kafka-offset-reader';
+import { KafkaOffsetReader, type PartitionOffset } from './kafka-offset-reader';
 import { KafkaReadBarrier } from './kafka-read-barrier';
 
 /** The headers the bus puts on Kafka records; other tools (and the warehouse) may read them. */
@@ -41,6 +42,12 @@ export const KAFKA_HEADERS = {
   replyInstance: 'reply-instance',
   /** Epoch milliseconds after which the requester has given up; responders skip the request. */
   deadline: 'request-deadline',
+  /**
+   * On a request sent while answering another: the end offsets that answer's read barrier waited
+   * for, as JSON `{topic: {partition: offset}}`. The responder waits for these instead of reading
+   * the broker again (`KafkaReadBarrier.caughtUp`'s `known`).
+   */
+  readPositions: 'read-positions',
 } as const;
 
 export interface KafkaConsumerTuning {
@@ -150,6 +157,32 @@ function headerText(headers: IHeaders | undefined, name: string): string | undef
   return single === undefined ? undefined : single.toString();
 }
 
+function encodeReadPositions(positions: readonly PartitionOffset[]): string {
+  const byTopic: Record<string, Record<string, number>> = {};
+  for (const { topic, partition, offset } of positions) (byTopic[topic] ??= {})[partition] = offset;
+  return JSON.stringify(byTopic);
+}
+
+/** The positions of a `read-positions` header; none when it is absent or not exactly that shape. */
+function decodeReadPositions(text: string | undefined): PartitionOffset[] {
+  if (text === undefined) return [];
+  try {
+    const byTopic: unknown = JSON.parse(text);
+    if (typeof byTopic !== 'object' || byTopic === null || Array.isArray(byTopic)) return [];
+    const positions: PartitionOffset[] = [];
+    for (const [topic, partitions] of Object.entries(byTopic)) {
+      if (typeof partitions !== 'object' || partitions === null || Array.isArray(partitions)) return [];
+      for (const [partition, offset] of Object.entries(partitions)) {
+        if (!/^\d+$/.test(partition) || !Number.isSafeInteger(offset) || (offset as number) < 0) return [];
+        positions.push({ topic, partition: Number(partition), offset: offset as number });
+      }
+    }
+    return positions;
+  } catch {
+    return [];
+  }
+}
+
 function parseJson(value: Buffer | null): unknown {
   if (value === null) throw new SyntaxError('the record has no value');
   return JSON.parse(value.toString('utf8'));
@@ -211,6 +244,12 @@ export class KafkaMessageBus implements MessageBus {
   /** Per group and topic, what makes handled events durable before kafkajs commits them. */
   private readonly beforeCommits = new Map<string, () => Promise<void>>();
   private readonly readBarrier: KafkaReadBarrier;
+  /**
+   * While a request is answered: the end offsets its read barrier waited for, passed on to the
+   * requests its handler sends (the `read-positions` header), so each later hop of the same
+   * checkpoint waits for them without reading the broker's end offsets again.
+   */
+  private readonly answering = new AsyncLocalStorage<readonly PartitionOffset[]>();
   /** Answers being worked out; a request never holds its partition while it waits or runs. */
   private readonly runningAnswers = new Set<Promise<void>>();
   private readonly pending = new Map<string, PendingRequest>();
@@ -291,12 +330,14 @@ export class KafkaMessageBus implements MessageBus {
       return Promise.reject(new BusUnavailableError('this bus was created with consumeReplies: false and cannot send requests'));
     }
     const correlationId = randomUUID();
+    const readPositions = this.answering.getStore();
     const headers = {
       [KAFKA_HEADERS.eventId]: message.eventId,
       [KAFKA_HEADERS.correlationId]: correlationId,
       [KAFKA_HEADERS.replyTo]: RPC_REPLY_TOPIC,
       [KAFKA_HEADERS.replyInstance]: this.instanceId,
       [KAFKA_HEADERS.deadline]: String(Date.now() + options.timeoutMs),
+      ...(readPositions === undefined || readPositions.length === 0 ? {} : { [KAFKA_HEADERS.readPositions]: encodeReadPositions(readPositions) }),
     };
     return new Promise<RpcTopicMap[T]['reply']>((resolve, reject) => {
       const entry: PendingRequest = {
@@ -524,15 +565,18 @@ export class KafkaMessageBus implements MessageBus {
       return;
     }
     const dependencies = this.consistentWith.get(topic);
+    let readPositions = decodeReadPositions(headerText(message.headers, KAFKA_HEADERS.readPositions));
     if (dependencies !== undefined) {
       const waitUntil = Number.isFinite(deadline) ? deadline : Date.now() + this.requestTimeoutMs;
-      if (!(await this.readBarrier.caughtUp(dependencies, waitUntil))) {
+      const waitedFor = await this.readBarrier.caughtUp(dependencies, waitUntil, readPositions);
+      if (waitedFor === null) {
         // Answering from state that lacks the requester's writes would be a wrong answer; timing out is an honest one.
         this.logger.warn({ topic, correlationId }, 'dropped a request: the state it reads did not catch up before its deadline');
         return;
       }
+      readPositions = waitedFor;
     }
-    const reply = await this.replyTo(topic, handlers.get(topic), message.value);
+    const reply = await this.answering.run(readPositions, () => this.replyTo(topic, handlers.get(topic), message.value));
     try {
       await this.send(RPC_REPLY_TOPIC, replyInstance, JSON.stringify(reply), {
         [KAFKA_HEADERS.correlationId]: correlationId,

@@ -51,7 +51,7 @@ describe(KafkaReadBarrier.name, () => {
     const barrier = broker.barrier();
     barrier.recordHandled(GROUP, TOPIC, 0, '2');
 
-    await expect(barrier.caughtUp(dependency, soon())).resolves.toBe(true);
+    await expect(barrier.caughtUp(dependency, soon())).resolves.not.toBeNull();
     expect(broker.committedReads).toBe(0);
   });
 
@@ -61,13 +61,13 @@ describe(KafkaReadBarrier.name, () => {
     broker.committed = [{ topic: TOPIC, partition: 0, offset: 4 }];
     const barrier = broker.barrier();
 
-    let settled: boolean | undefined;
+    let settled: unknown;
     const waiting = barrier.caughtUp(dependency, soon()).then((caughtUp) => (settled = caughtUp));
     await sleep(5 * POLL_MS);
     expect(settled).toBeUndefined();
     // The offset of the last record is not enough: the committed offset is the next one to consume.
     broker.committed = [{ topic: TOPIC, partition: 0, offset: 5 }];
-    await expect(waiting).resolves.toBe(true);
+    await expect(waiting).resolves.not.toBeNull();
   });
 
   it('does not count a record of another group, nor a lower partition, as reached', async () => {
@@ -80,7 +80,7 @@ describe(KafkaReadBarrier.name, () => {
     barrier.recordHandled('graph', TOPIC, 0, '0');
     barrier.recordHandled(GROUP, TOPIC, 0, '0');
 
-    await expect(barrier.caughtUp(dependency, Date.now() + 30)).resolves.toBe(false);
+    await expect(barrier.caughtUp(dependency, Date.now() + 30)).resolves.toBeNull();
   });
 
   it('remembers what it saw committed: a call whose end offsets were reached before asks the broker nothing more', async () => {
@@ -88,10 +88,10 @@ describe(KafkaReadBarrier.name, () => {
     broker.ends = [{ topic: TOPIC, partition: 0, offset: 5 }];
     broker.committed = [{ topic: TOPIC, partition: 0, offset: 5 }];
     const barrier = broker.barrier();
-    await expect(barrier.caughtUp(dependency, soon())).resolves.toBe(true);
+    await expect(barrier.caughtUp(dependency, soon())).resolves.not.toBeNull();
     expect(broker.committedReads).toBe(1);
 
-    await expect(barrier.caughtUp(dependency, soon())).resolves.toBe(true);
+    await expect(barrier.caughtUp(dependency, soon())).resolves.not.toBeNull();
     expect(broker.committedReads).toBe(1);
     expect(broker.endReads).toBe(2);
   });
@@ -105,7 +105,7 @@ describe(KafkaReadBarrier.name, () => {
     const waiting = Array.from({ length: 50 }, () => barrier.caughtUp(dependency, soon()));
     await sleep(20 * POLL_MS);
     broker.committed = [{ topic: TOPIC, partition: 0, offset: 5 }];
-    await expect(Promise.all(waiting)).resolves.toEqual(Array.from({ length: 50 }, () => true));
+    expect((await Promise.all(waiting)).every((ends) => ends !== null)).toBe(true);
     const elapsedMs = Date.now() - startedAt;
 
     // One read at once, then at most one per interval (timers only run late, never early).
@@ -124,7 +124,7 @@ describe(KafkaReadBarrier.name, () => {
     const barrier = broker.barrier();
 
     const startedAt = Date.now();
-    await expect(barrier.caughtUp(dependency, startedAt + 60)).resolves.toBe(false);
+    await expect(barrier.caughtUp(dependency, startedAt + 60)).resolves.toBeNull();
     expect(Date.now() - startedAt).toBeGreaterThanOrEqual(55);
     expect(Date.now() - startedAt).toBeLessThan(500);
     const reads = broker.committedReads;
@@ -139,7 +139,7 @@ describe(KafkaReadBarrier.name, () => {
     broker.readDelayMs = 1_000;
 
     const startedAt = Date.now();
-    await expect(barrier.caughtUp(dependency, startedAt + 1_050 + 50)).resolves.toBe(false);
+    await expect(barrier.caughtUp(dependency, startedAt + 1_050 + 50)).resolves.toBeNull();
     expect(Date.now() - startedAt).toBeLessThan(1_600);
   });
 
@@ -152,7 +152,54 @@ describe(KafkaReadBarrier.name, () => {
     await expect(Promise.all([barrier.caughtUp(dependency, soon()), barrier.caughtUp(dependency, soon())])).rejects.toThrow('coordinator not available');
     broker.failCommitted = undefined;
     broker.committed = [{ topic: TOPIC, partition: 0, offset: 5 }];
-    await expect(barrier.caughtUp(dependency, soon())).resolves.toBe(true);
+    await expect(barrier.caughtUp(dependency, soon())).resolves.not.toBeNull();
+  });
+
+  it('waits for the end offsets the request brought without reading them, and answers what it waited for', async () => {
+    const broker = new FakeBroker();
+    broker.ends = [{ topic: TOPIC, partition: 0, offset: 9 }];
+    const barrier = broker.barrier();
+    // Read by the process that sent the request, after the request it was answering was sent.
+    const known = [
+      { topic: TOPIC, partition: 0, offset: 3 },
+      { topic: OTHER, partition: 0, offset: 1 },
+    ];
+
+    let settled: unknown;
+    const waiting = barrier.caughtUp(dependency, soon(), known).then((ends) => (settled = ends));
+    await sleep(4 * POLL_MS);
+    expect(settled).toBeUndefined();
+    broker.committed = [
+      { topic: TOPIC, partition: 0, offset: 3 },
+      { topic: OTHER, partition: 0, offset: 1 },
+    ];
+    await expect(waiting).resolves.toEqual(known);
+    expect(broker.endReads).toBe(0);
+  });
+
+  it('reads the end offsets of only the topics the request brought none of', async () => {
+    const broker = new FakeBroker();
+    broker.ends = [
+      { topic: TOPIC, partition: 0, offset: 7 },
+      { topic: OTHER, partition: 0, offset: 2 },
+    ];
+    const read: string[][] = [];
+    const barrier = new KafkaReadBarrier({
+      readEnds: async (topics) => {
+        read.push([...topics]);
+        return broker.ends.filter(({ topic }) => topics.includes(topic));
+      },
+      readCommitted: async () => [],
+      groupIdOf: (group) => group,
+    });
+    barrier.recordHandled(GROUP, TOPIC, 0, '0');
+    barrier.recordHandled(GROUP, OTHER, 0, '1');
+
+    await expect(barrier.caughtUp(dependency, soon(), [{ topic: TOPIC, partition: 0, offset: 1 }])).resolves.toEqual([
+      { topic: TOPIC, partition: 0, offset: 1 },
+      { topic: OTHER, partition: 0, offset: 2 },
+    ]);
+    expect(read).toEqual([[OTHER]]);
   });
 
   it('needs every named group and every partition behind to catch up', async () => {
@@ -167,12 +214,12 @@ describe(KafkaReadBarrier.name, () => {
     barrier.recordHandled('graph', TOPIC, 1, '1');
     const both = [...dependency, { group: 'graph', topics: [TOPIC] }];
 
-    let settled: boolean | undefined;
+    let settled: unknown;
     const waiting = barrier.caughtUp(both, soon()).then((caughtUp) => (settled = caughtUp));
     await sleep(4 * POLL_MS);
     expect(settled).toBeUndefined();
     // Handled here, seen by the poller on its next round.
     barrier.recordHandled(GROUP, TOPIC, 1, '1');
-    await expect(waiting).resolves.toBe(true);
+    await expect(waiting).resolves.not.toBeNull();
   });
 });

@@ -57,14 +57,32 @@ export class KafkaReadBarrier {
     this.advance(group, topic, partition, Number(offset) + 1);
   }
 
-  /** True once every group has consumed what was written before the call; false at the deadline. */
-  async caughtUp(dependencies: readonly ReadDependency[], deadlineMs: number): Promise<boolean> {
-    const outcomes = await Promise.all(dependencies.map(({ group, topics }) => this.groupCaughtUp(group, topics, deadlineMs)));
-    return outcomes.every(Boolean);
+  /**
+   * Once every group has consumed what was written before the call: the end offsets it waited
+   * for (what a request made on behalf of this one may pass on as `known`); null at the deadline.
+   *
+   * `known` are end offsets read after this call's own request was sent, by the process that
+   * sent it (a responder asking another service on behalf of the request it answers): every
+   * write the request must see is below them, so a topic they cover is not read again. Every
+   * hop after the first thereby waits for the same positions without reading the broker.
+   */
+  async caughtUp(dependencies: readonly ReadDependency[], deadlineMs: number, known: readonly PartitionOffset[] = []): Promise<PartitionOffset[] | null> {
+    const knownTopics = new Set(known.map(({ topic }) => topic));
+    const outcomes = await Promise.all(
+      dependencies.map(async ({ group, topics }) => {
+        const unknown = topics.filter((topic) => !knownTopics.has(topic));
+        const ends = [...known.filter(({ topic }) => topics.includes(topic)), ...(unknown.length === 0 ? [] : await this.endsOf(unknown))];
+        return (await this.groupCaughtUp(group, topics, ends, deadlineMs)) ? ends : null;
+      }),
+    );
+    if (outcomes.some((ends) => ends === null)) return null;
+    const waitedFor = new Map<string, PartitionOffset>();
+    for (const end of [...known, ...outcomes.flatMap((ends) => ends ?? [])]) waitedFor.set(`${end.topic}\u0000${end.partition}`, end);
+    return [...waitedFor.values()];
   }
 
-  private async groupCaughtUp(group: string, topics: readonly string[], deadlineMs: number): Promise<boolean> {
-    const behind = this.behind(group, await this.endsOf(topics));
+  private async groupCaughtUp(group: string, topics: readonly string[], ends: readonly PartitionOffset[], deadlineMs: number): Promise<boolean> {
+    const behind = this.behind(group, ends);
     if (behind.length === 0) return true;
     if (Date.now() >= deadlineMs) return false;
     const key = JSON.stringify([group, [...topics].sort()]);

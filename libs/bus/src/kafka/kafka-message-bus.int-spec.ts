@@ -141,17 +141,23 @@ describe(KafkaMessageBus.name, () => {
     expect(requesters.map((requester) => requester.inFlightRequests)).toEqual([0, 0]);
   });
 
-  it('waits, for read your writes, on a group that runs in another process through its committed offsets', async () => {
-    const runId = randomUUID();
+  /** A slow consumer of TOPIC in a bus of its own (another process): the state responders read. */
+  function slowStateConsumer(runId: string): { consumer: KafkaMessageBus; stateGroup: string; applied: string[] } {
     const stateGroup = `state-${runId}`;
     const applied: string[] = [];
-    // The consumer lives in one process (bus), the responder in another that does not run the group.
     const consumer = createBus({ consumeReplies: false });
     consumer.subscribe(TOPIC, { group: stateGroup }, async (message) => {
       if (message.traceId !== runId) return;
       await delay(300);
       applied.push(markerOf(message));
     });
+    return { consumer, stateGroup, applied };
+  }
+
+  it('waits, for read your writes, on a group that runs in another process through its committed offsets', async () => {
+    const runId = randomUUID();
+    // The consumer lives in one process (bus), the responder in another that does not run the group.
+    const { consumer, stateGroup, applied } = slowStateConsumer(runId);
     const responder = createBus({ consumeReplies: false });
     responder.handle(CHECKPOINT, { group: `reader-${runId}`, consistentWith: [{ group: stateGroup, topics: [TOPIC] }] }, async () => checkpointReply([...applied].sort().join(',')));
     const requester = createBus();
@@ -165,14 +171,7 @@ describe(KafkaMessageBus.name, () => {
 
   it('passes the end offsets a responder waited for on to the requests it sends, whose responders wait for them without reading them again', async () => {
     const runId = randomUUID();
-    const stateGroup = `state-${runId}`;
-    const applied: string[] = [];
-    const consumer = createBus({ consumeReplies: false });
-    consumer.subscribe(TOPIC, { group: stateGroup }, async (message) => {
-      if (message.traceId !== runId) return;
-      await delay(300);
-      applied.push(markerOf(message));
-    });
+    const { consumer, stateGroup, applied } = slowStateConsumer(runId);
     const consistent = { consistentWith: [{ group: stateGroup, topics: [TOPIC] }] };
     // The inner responder (another service) reads the same state; the outer one asks it.
     const inner = createBus({ consumeReplies: false });

@@ -2,6 +2,7 @@ import { type FeatureValue, featuresFromRecord } from '@ringfence/scoring-engine
 import { DataSource } from 'typeorm';
 import { type EmbeddedService, TEST_ADMIN_KEY, TEST_BOOTSTRAP_KEY, startEmbeddedService } from '../support/embedded-service';
 import type { TestResponse } from '../support/https-client';
+import { pspTransactionRequest } from '../support/payload-factories';
 
 type Envelope = { status: number; message: string; timestamp: number; traceId: string };
 type IndicatorAnswer = {
@@ -387,6 +388,23 @@ describe('known-fraud lookup (/v2/lookup)', () => {
       });
       // The reporter's own customer with that e-mail is prevented.
       expect((await customerWith(email, reporter.keys.secretLive)).data).toMatchObject({ action: 'PREVENT', source: 'LOOKUP' });
+    });
+
+    it("a reported e-mail the account stored earlier decides a checkpoint whose request does not carry it; one the request carries, a checkpoint of a customer stored without it", async () => {
+      const owner = await newAccount();
+      const [storedEmail, sentEmail] = [letterEmail(), letterEmail()];
+      expect((await report(storedEmail, owner.keys.secretLive)).status).toBe(200);
+      expect((await report(sentEmail, owner.keys.secretLive)).status).toBe(200);
+      const customerId = (await customerWith(storedEmail, owner.keys.secretLive)).data.customerId as string;
+      const transaction = (customer: Record<string, unknown>) =>
+        service.client.send<{ data: Record<string, unknown> }>({ method: 'POST', path: '/psp/transaction?checkpoint=pspBeforeAuth', body: pspTransactionRequest({ customer }), apiKey: owner.keys.secretLive });
+
+      // Only the stored record knows the e-mail: asked about once the subject is read.
+      expect((await transaction({ customerId })).body.data).toMatchObject({ action: 'PREVENT', source: 'LOOKUP' });
+      // A customer never stored, whose request names the reported e-mail: asked about at once.
+      expect((await transaction({ customerId: `cus-new-${(sequence += 1)}`, email: sentEmail })).body.data).toMatchObject({ action: 'PREVENT', source: 'LOOKUP' });
+      // Neither: nothing reported.
+      expect((await transaction({ customerId: `cus-new-${(sequence += 1)}`, email: letterEmail() })).body.data).toMatchObject({ source: 'RINGFENCE' });
     });
 
     it('three distinct other accounts make it REVIEW (LOOKUP); the same account reporting twice counts once', async () => {

@@ -49,7 +49,7 @@ import {
 import { MESSAGE_BUS, RINGFENCE_CONFIG, ROOT_LOGGER, recommendationsGiven } from '@ringfence/service-runtime';
 import type { CheckpointDefinition, CheckpointSubject, EntityReference } from './checkpoint-definition';
 import { CheckpointFacts } from './checkpoint-facts';
-import { indicatorsOf } from './payload-indicators';
+import { evidenceOf, indicatorsNotIn, indicatorsOf } from './payload-indicators';
 import { RuleBook } from './rules/rule-book';
 import { VelocityState } from './velocity-state.service';
 import { RULE_ENVIRONMENTS } from './rules/rule-environment.provider';
@@ -112,18 +112,26 @@ export class CheckpointScorer {
     const updates = definition.updates(json);
     const references = definition.references(payload);
     const settingsRead = this.settingsOf(accountId);
-    const [entities, labels, settings, graph] = await Promise.all([
+    // The lookup is asked at once about the values the request itself names (its subject's
+    // e-mail and telephone, the device's IP, the instruments), beside the other facts; the stored
+    // subject can only add values, asked about after it is read.
+    const requestIndicators = indicatorsOf(this.withRequest(null, updates, subject, timestamp)?.fields ?? {}, json);
+    const [entities, labels, settings, graph, requestEvidence] = await Promise.all([
       this.facts.entities(message, subject, references),
       this.facts.currentLabels(message, subject),
       settingsRead,
       this.graphOf(definition, message, subject, timestamp, settingsRead),
+      settingsRead.then((read) => this.facts.lookupEvidence(message, requestIndicators, checkpointLookupPolicy(read).limitIndustry)),
     ]);
     const { network, voucherNetwork } = graph;
     const warnings = notFoundWarnings(references, entities.references);
     const subjectDocument = this.withRequest(entities.subject, updates, subject, timestamp);
     const fields = subjectDocument?.fields ?? {};
     const lookupPolicy = checkpointLookupPolicy(settings);
-    const evidence = await this.facts.lookupEvidence(message, indicatorsOf(fields, json), lookupPolicy.limitIndustry);
+    const indicators = indicatorsOf(fields, json);
+    const storedOnly = indicatorsNotIn(indicators, requestIndicators);
+    // A request value the stored subject overrides (a newer e-mail stored) is not the subject's.
+    const evidence = [...evidenceOf(requestEvidence, indicators), ...(await this.facts.lookupEvidence(message, storedOnly, lookupPolicy.limitIndustry))];
     const lookup = checkpointLookup(evidence, lookupPolicy, timestamp);
     const features = computeFeatures({
       checkpoint: definition.checkpoint,

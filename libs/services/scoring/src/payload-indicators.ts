@@ -1,4 +1,4 @@
-import { type KnownIndicatorQuery, canonicalIpAddress, normaliseEmail, normaliseTelephone } from '@ringfence/lookup';
+import { type CheckpointIndicatorEvidence, type KnownIndicatorQuery, canonicalIpAddress, knownIndicatorRefs, normaliseEmail, normaliseTelephone } from '@ringfence/lookup';
 
 type Fields = Record<string, unknown>;
 const object = (value: unknown): Fields => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Fields) : {});
@@ -31,4 +31,24 @@ export function indicatorsOf(subject: Fields, payload: object): KnownIndicatorQu
     ips: canonicalIp ? [canonicalIp] : [],
     instrumentIds: methods.map((method) => text(method.instrumentId)).filter((id): id is string => id !== undefined),
   };
+}
+
+const refKey = ({ kind, value }: { kind: string; value: string }): string => `${kind}\u0000${value}`;
+
+/** The values of `all` that `asked` does not name (what a second question must add). */
+export function indicatorsNotIn(all: KnownIndicatorQuery, asked: KnownIndicatorQuery): KnownIndicatorQuery {
+  const askedKeys = new Set(knownIndicatorRefs(asked).map(refKey));
+  const beyond = (kind: string, values: readonly string[] | undefined) => (values ?? []).filter((value) => !askedKeys.has(refKey({ kind, value })));
+  return {
+    emails: beyond('email', all.emails),
+    phones: beyond('telephone', all.phones),
+    ips: beyond('ipAddress', all.ips),
+    instrumentIds: beyond('instrumentId', all.instrumentIds),
+  };
+}
+
+/** The evidence of the values `values` names, in the order given. */
+export function evidenceOf(evidence: readonly CheckpointIndicatorEvidence[], values: KnownIndicatorQuery): CheckpointIndicatorEvidence[] {
+  const wanted = new Set(knownIndicatorRefs(values).map(refKey));
+  return evidence.filter((item) => wanted.has(refKey(item)));
 }

@@ -247,7 +247,10 @@ export class KafkaMessageBus implements MessageBus {
   /**
    * While a request is answered: the end offsets its read barrier waited for, passed on to the
    * requests its handler sends (the `read-positions` header), so each later hop of the same
-   * checkpoint waits for them without reading the broker's end offsets again.
+   * checkpoint waits for them without reading the broker's end offsets again. They are a lower
+   * bound for requests made on behalf of this answer only: work a handler starts that later
+   * sends requests for others (a shared batch, a cache filled on the way) must leave this
+   * context (`AsyncLocalStorage.exit`), or those requests would wait for too little.
    */
   private readonly answering = new AsyncLocalStorage<readonly PartitionOffset[]>();
   /** Answers being worked out; a request never holds its partition while it waits or runs. */

@@ -18,6 +18,6 @@ export {
   BreachedCredentialsStoreError,
   TypeOrmBreachedCredentialsRepository,
 } from './repositories/typeorm-breached-credentials.repository';
-export { bigintToNumber, queryRows } from './sql';
+export { bigintToNumber, jsonTextSequence, jsonTexts, queryRows } from './sql';
 export { TypeOrmVelocitySnapshotStore } from './repositories/typeorm-velocity-snapshot.store';
 export * from './repositories/velocity-snapshot.store';

@@ -1,6 +1,6 @@
 import type { EntityDocument, EntityDocumentRepository, EntityRef } from '@ringfence/entities';
 import type { DataSource } from 'typeorm';
-import { queryRows } from '../sql';
+import { jsonTextSequence, jsonTexts, queryRows } from '../sql';
 
 /** `fields` and `field_timestamps` are JSON in `text` columns: always read and written whole. */
 interface DocumentRow {
@@ -33,7 +33,7 @@ const UPDATE_DOCUMENT = `
 // Many documents in one statement, for a sole writer that knows each document's whole new state.
 const PUT_DOCUMENTS = `
   INSERT INTO entity_documents (account_id, environment, kind, entity_id, fields, field_timestamps)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], ${jsonTexts('$5')}, ${jsonTexts('$6')})
   ON CONFLICT (account_id, environment, kind, entity_id) DO UPDATE
      SET fields = EXCLUDED.fields, field_timestamps = EXCLUDED.field_timestamps,
          revision = entity_documents.revision + 1, updated_at = now()`;
@@ -103,7 +103,8 @@ export class TypeOrmEntityDocumentRepository implements EntityDocumentRepository
     for (const { ref, document } of writes) {
       [...keyOf(ref), ...documentParameters(document)].forEach((value, column) => columns[column].push(value));
     }
-    await queryRows(this.dataSource, PUT_DOCUMENTS, columns);
+    const [accounts, environments, kinds, ids, fields, fieldTimestamps] = columns;
+    await queryRows(this.dataSource, PUT_DOCUMENTS, [accounts, environments, kinds, ids, jsonTextSequence(fields), jsonTextSequence(fieldTimestamps)]);
   }
 
   /**

@@ -1,7 +1,7 @@
 import type { EventLogStore, LoggedEvent } from '@ringfence/bus';
 import type { MessageEnvelope } from '@ringfence/contracts';
 import type { DataSource } from 'typeorm';
-import { bigintToNumber, queryRows } from '../sql';
+import { bigintToNumber, jsonTextSequence, jsonTexts, queryRows } from '../sql';
 
 interface SequenceRow {
   sequence: string;
@@ -34,7 +34,7 @@ const APPEND = `
 // its sequence is read back below.
 const APPEND_BATCH = `
   WITH input AS (
-    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS i(topic, key, event_id, envelope, position)
+    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], ${jsonTexts('$4')}) WITH ORDINALITY AS i(topic, key, event_id, envelope, position)
   ),
   inserted AS (
     INSERT INTO event_log (topic, key, event_id, envelope)
@@ -89,7 +89,7 @@ export class TypeOrmEventLogStore implements EventLogStore {
       events.map((event) => event.topic),
       events.map((event) => event.key),
       events.map((event) => event.envelope.eventId),
-      events.map((event) => JSON.stringify(event.envelope)),
+      jsonTextSequence(events.map((event) => JSON.stringify(event.envelope))),
     ]);
     const sequences: number[] = [];
     for (const [index, row] of rows.entries()) {

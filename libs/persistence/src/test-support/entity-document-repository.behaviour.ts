@@ -155,6 +155,17 @@ export function itStoresManyWholeDocuments(create: () => TypeOrmEntityDocumentRe
     expect(await repository.find(fresh)).toEqual(created);
   });
 
+  it('keeps every character of the documents of one putMany', async () => {
+    const repository = create();
+    const writes = ['say "hi"', 'C:\\temp\\', 'tab\tnew\nline', 'before\u001eafter', 'ünïcödé ✓'].map((text) => ({
+      ref: buildEntityRef(),
+      document: buildEntityDocument({ fields: { name: text, [text]: { nested: text } }, fieldTimestamps: { '/name': 1, [`/${text}`]: 2 } }),
+    }));
+    await repository.putMany(writes);
+
+    for (const { ref, document } of writes) expect(await repository.find(ref)).toEqual(document);
+  });
+
   it('lists the stored keys of every tenant in key order, one keyset page after another', async () => {
     const repository = create();
     const accountId = buildEntityRef().accountId;

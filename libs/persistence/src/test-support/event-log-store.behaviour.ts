@@ -101,6 +101,16 @@ export function itBehavesLikeAnEventLogStore(store: () => EventLogStore): void {
     await expect(store().readAfter(otherTopic, 0, 10)).resolves.toEqual([{ sequence: sequences[1], topic: otherTopic, key: 'b', envelope: fresh[1] }]);
   });
 
+  it('keeps every character of a batch\'s payloads: quotes, backslashes, control characters and the record separator', async () => {
+    const topic = buildTopic();
+    const awkward = ['say "hi"', 'C:\\temp\\', 'tab\tnew\nline', 'before\u001eafter', '{"a":[1,2]}', 'ünïcödé ✓', ''];
+    const envelopes = awkward.map((text) => buildEnvelope({ payload: { text, nested: { list: [text, { text }] } } }));
+
+    await store().appendBatch(envelopes.map((envelope) => ({ topic, key: 'k', envelope })));
+
+    expect((await store().readAfter(topic, 0, 10)).map((event) => event.envelope)).toEqual(envelopes);
+  });
+
   it('stores the same event on two topics on both', async () => {
     const topic = buildTopic();
     const otherTopic = buildTopic();

@@ -19,6 +19,16 @@ export function itBehavesLikeADecisionRecordRepository(repository: () => Decisio
     await expect(repository().find({ ...tenant, environment: 'live' }, record.scoreId)).resolves.toBeNull();
   });
 
+  it('keeps every character of the events of one batch', async () => {
+    const tenant = buildRuleTenant();
+    const records = ['say "hi"', 'C:\\temp\\', 'tab\tnew\nline', 'before\u001eafter', 'ünïcödé ✓'].map((text) =>
+      buildDecisionRecord({ event: { text, nested: [text, { text }] } }),
+    );
+    await repository().addAll(records.map((record) => ({ ...record, ...tenant })));
+
+    for (const record of records) await expect(repository().find(tenant, record.scoreId)).resolves.toEqual(record);
+  });
+
   it('keeps the first copy of a redelivered record', async () => {
     const tenant = buildRuleTenant();
     const record = buildDecisionRecord();

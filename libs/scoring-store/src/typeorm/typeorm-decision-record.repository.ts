@@ -1,6 +1,6 @@
 import type { DecisionCursor, DecisionRecord, DecisionRecordRepository, RuleTenant } from '@ringfence/scoring-engine';
 import type { DataSource } from 'typeorm';
-import { bigintToNumber, queryRows } from '@ringfence/persistence';
+import { bigintToNumber, jsonTextSequence, jsonTexts, queryRows } from '@ringfence/persistence';
 
 interface DecisionRecordRow {
   score_id: string;
@@ -14,7 +14,7 @@ const COLUMNS = 'score_id, checkpoint, event_time, event';
 // One statement per batch; a redelivered record (same scoreId) is kept as first stored.
 const ADD_ALL = `
   INSERT INTO decision_records (account_id, environment, score_id, checkpoint, event_time, event)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[])
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], ${jsonTexts('$6')})
   ON CONFLICT (account_id, environment, score_id) DO NOTHING`;
 const FIND = `SELECT ${COLUMNS} FROM decision_records WHERE account_id = $1 AND environment = $2 AND score_id = $3`;
 // Keyset pagination: constant cost per page however deep the backtest is.
@@ -37,7 +37,7 @@ export class TypeOrmDecisionRecordRepository implements DecisionRecordRepository
       records.map((record) => record.scoreId),
       records.map((record) => record.checkpoint),
       records.map((record) => record.timestamp),
-      records.map((record) => JSON.stringify(record.event)),
+      jsonTextSequence(records.map((record) => JSON.stringify(record.event))),
     ]);
   }
 

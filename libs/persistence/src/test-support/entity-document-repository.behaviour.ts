@@ -1,6 +1,7 @@
 import type { TypeOrmEntityDocumentRepository } from '../repositories/typeorm-entity-document.repository';
 import type { EntityDocument, EntityDocumentRepository } from '@ringfence/entities';
 import { buildEntityDocument, buildEntityRef } from './persistence-test-data.factory';
+import { AWKWARD_TEXTS } from './test-databases';
 
 const replaceWith = (next: EntityDocument) => () => next;
 const changeNothing = () => null;
@@ -157,7 +158,7 @@ export function itStoresManyWholeDocuments(create: () => TypeOrmEntityDocumentRe
 
   it('keeps every character of the documents of one putMany', async () => {
     const repository = create();
-    const writes = ['say "hi"', 'C:\\temp\\', 'tab\tnew\nline', 'before\u001eafter', 'ünïcödé ✓'].map((text) => ({
+    const writes = AWKWARD_TEXTS.map((text) => ({
       ref: buildEntityRef(),
       document: buildEntityDocument({ fields: { name: text, [text]: { nested: text } }, fieldTimestamps: { '/name': 1, [`/${text}`]: 2 } }),
     }));

@@ -1,5 +1,6 @@
 import type { EventLogStore } from '@ringfence/bus';
 import { buildEnvelope, buildTopic } from './persistence-test-data.factory';
+import { AWKWARD_TEXTS } from './test-databases';
 
 /** What any EventLogStore adapter must do; run against each database by its spec files. */
 export function itBehavesLikeAnEventLogStore(store: () => EventLogStore): void {
@@ -103,7 +104,7 @@ export function itBehavesLikeAnEventLogStore(store: () => EventLogStore): void {
 
   it('keeps every character of a batch\'s payloads: quotes, backslashes, control characters and the record separator', async () => {
     const topic = buildTopic();
-    const awkward = ['say "hi"', 'C:\\temp\\', 'tab\tnew\nline', 'before\u001eafter', '{"a":[1,2]}', 'ünïcödé ✓', ''];
+    const awkward = [...AWKWARD_TEXTS, ''];
     const envelopes = awkward.map((text) => buildEnvelope({ payload: { text, nested: { list: [text, { text }] } } }));
 
     await store().appendBatch(envelopes.map((envelope) => ({ topic, key: 'k', envelope })));

@@ -100,3 +100,10 @@ function required(dataSource: DataSource | undefined): DataSource {
   }
   return dataSource;
 }
+
+/**
+ * Texts a store must give back exactly as it was given them: quotes, backslashes, control
+ * characters, the record separator that joins JSON texts in one parameter (`jsonTextSequence`),
+ * letters beyond ASCII.
+ */
+export const AWKWARD_TEXTS: readonly string[] = ['say "hi"', 'C:\\temp\\', 'tab\tnew\nline', 'before\u001eafter', '{"a":[1,2]}', 'ünïcödé ✓'];

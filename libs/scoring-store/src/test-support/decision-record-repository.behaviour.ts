@@ -1,6 +1,7 @@
 import type { DecisionRecord, DecisionRecordRepository } from '@ringfence/scoring-engine';
 import { randomUUID } from 'node:crypto';
 import { buildRuleTenant } from './rule-repository.behaviour';
+import { AWKWARD_TEXTS } from '@ringfence/persistence/testing';
 
 function buildDecisionRecord(overrides: Partial<DecisionRecord> = {}): DecisionRecord {
   const scoreId = overrides.scoreId ?? `scr_${randomUUID()}`;
@@ -21,7 +22,7 @@ export function itBehavesLikeADecisionRecordRepository(repository: () => Decisio
 
   it('keeps every character of the events of one batch', async () => {
     const tenant = buildRuleTenant();
-    const records = ['say "hi"', 'C:\\temp\\', 'tab\tnew\nline', 'before\u001eafter', 'ünïcödé ✓'].map((text) =>
+    const records = AWKWARD_TEXTS.map((text) =>
       buildDecisionRecord({ event: { text, nested: [text, { text }] } }),
     );
     await repository().addAll(records.map((record) => ({ ...record, ...tenant })));

@@ -10,7 +10,7 @@ import {
   type LabelChangedCallbackDto,
   RpcTopics,
 } from '@ringfence/contracts';
-import { type RingfenceConfig, RateLimitedError, newEventId } from '@ringfence/platform';
+import { type RingfenceConfig, newEventId } from '@ringfence/platform';
 import { MESSAGE_BUS, RINGFENCE_CONFIG } from '@ringfence/service-runtime';
 import { RateLimits } from '../rate-limit/rate-limits.service';
 
@@ -46,10 +46,7 @@ export class CallbacksUseCase {
   ) {}
 
   async deliveries(principal: Principal, query: CallbackDeliveriesQueryDto, traceId: string): Promise<CallbackDeliveriesResponseDto> {
-    const retryAfterSeconds = await this.limits.accountRetryAfterSeconds(principal);
-    if (retryAfterSeconds !== null) {
-      throw new RateLimitedError(retryAfterSeconds, `the account is over its limit of ${this.config.accountRateLimitPerMinute} requests a minute`);
-    }
+    await this.limits.refuseWhenAccountLimited(principal);
     const reply = await this.bus.request(
       RpcTopics.readCallbackDeliveries,
       {

@@ -207,10 +207,7 @@ export class EventIntake {
   }
 
   private overLimit(retryAfterSeconds: number): RateLimitedError {
-    return new RateLimitedError(
-      retryAfterSeconds,
-      `the account is over its limit of ${this.config.accountRateLimitPerMinute} requests a minute; the data was accepted, no recommendation was made`,
-    );
+    return this.limits.accountLimited(retryAfterSeconds, 'the data was accepted, no recommendation was made');
   }
 }
 

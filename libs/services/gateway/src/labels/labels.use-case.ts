@@ -14,7 +14,7 @@ import {
   RpcTopics,
   type SupplierLabelRequestDto,
 } from '@ringfence/contracts';
-import { type RingfenceConfig, RateLimitedError, newEventId } from '@ringfence/platform';
+import { type RingfenceConfig, newEventId } from '@ringfence/platform';
 import { MESSAGE_BUS, RINGFENCE_CONFIG } from '@ringfence/service-runtime';
 import { RateLimits } from '../rate-limit/rate-limits.service';
 
@@ -59,10 +59,7 @@ export class LabelsUseCase {
       { timeoutMs: this.config.requestTimeoutMs },
     );
     if (retryAfterSeconds !== null) {
-      throw new RateLimitedError(
-        retryAfterSeconds,
-        `the account is over its limit of ${this.config.accountRateLimitPerMinute} requests a minute; the label was applied`,
-      );
+      throw this.limits.accountLimited(retryAfterSeconds, 'the label was applied');
     }
     return { eventTime: isoTime(eventTime) };
   }
@@ -88,10 +85,7 @@ export class LabelsUseCase {
   }
 
   async read(principal: Principal, subjectKind: LabelSubjectKind, subjectId: string, traceId: string): Promise<{ status: number; timestamp: number; data: LabelsView }> {
-    const retryAfterSeconds = await this.limits.accountRetryAfterSeconds(principal);
-    if (retryAfterSeconds !== null) {
-      throw new RateLimitedError(retryAfterSeconds, `the account is over its limit of ${this.config.accountRateLimitPerMinute} requests a minute`);
-    }
+    await this.limits.refuseWhenAccountLimited(principal);
     const reply: ReadLabelsReply = await this.bus.request(
       RpcTopics.readLabels,
       this.envelope(principal, subjectId, traceId, { subjectKind, subjectId }),

@@ -7,8 +7,6 @@ import {
   type CommonPasswords,
   CredentialsCheck,
 } from '@ringfence/credentials';
-import { type RingfenceConfig, RateLimitedError } from '@ringfence/platform';
-import { RINGFENCE_CONFIG } from '@ringfence/service-runtime';
 import { RateLimits } from '../rate-limit/rate-limits.service';
 import { COMMON_PASSWORDS } from './common-passwords.provider';
 
@@ -26,17 +24,13 @@ export class CredentialsCheckUseCase {
   constructor(
     @Inject(BREACHED_CREDENTIALS_REPOSITORY) repository: BreachedCredentialsRepository,
     @Inject(COMMON_PASSWORDS) commonPasswords: CommonPasswords,
-    @Inject(RINGFENCE_CONFIG) private readonly config: RingfenceConfig,
     private readonly limits: RateLimits,
   ) {
     this.check = new CredentialsCheck(repository, commonPasswords);
   }
 
   async execute(principal: Principal, body: CredentialsCheckRequestDto): Promise<CredentialsCheckResponseDto> {
-    const retryAfterSeconds = await this.limits.accountRetryAfterSeconds(principal);
-    if (retryAfterSeconds !== null) {
-      throw new RateLimitedError(retryAfterSeconds, `the account is over its limit of ${this.config.accountRateLimitPerMinute} requests a minute`);
-    }
+    await this.limits.refuseWhenAccountLimited(principal);
     const { usernameBreached, passwordBreached, numBreachedPasswords } = await this.check.check(body.username, body.passwordHash);
     return { usernameBreached, passwordBreached, numBreachedPasswords };
   }

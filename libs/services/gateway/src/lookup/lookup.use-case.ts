@@ -16,7 +16,7 @@ import {
   type MessageEnvelope,
   RpcTopics,
 } from '@ringfence/contracts';
-import { AppError, type RingfenceConfig, RateLimitedError, newEventId, normaliseTimestampToMillis } from '@ringfence/platform';
+import { AppError, type RingfenceConfig, newEventId, normaliseTimestampToMillis } from '@ringfence/platform';
 import { MESSAGE_BUS, RINGFENCE_CONFIG } from '@ringfence/service-runtime';
 import { RateLimits } from '../rate-limit/rate-limits.service';
 
@@ -77,17 +77,14 @@ export class LookupUseCase {
       { timeoutMs: this.config.requestTimeoutMs },
     );
     if (retryAfterSeconds !== null) {
-      throw new RateLimitedError(
-        retryAfterSeconds,
-        `the account is over its limit of ${this.config.accountRateLimitPerMinute} requests a minute; the indicators were recorded`,
-      );
+      throw this.limits.accountLimited(retryAfterSeconds, 'the indicators were recorded');
     }
     return { status: 200, timestamp: Date.now(), data };
   }
 
   async read(principal: Principal, query: LookupReadQueryDto, traceId: string): Promise<LookupReadResponseDto> {
     const indicators = indicatorsOf(query);
-    await this.refuseWhenLimited(principal);
+    await this.limits.refuseWhenAccountLimited(principal);
     const data = await this.bus.request(
       RpcTopics.readLookupIndicators,
       this.envelope(principal, traceId, {
@@ -102,18 +99,11 @@ export class LookupUseCase {
 
   async delete(principal: Principal, query: LookupDeleteQueryDto, traceId: string): Promise<LookupDeleteResponseDto> {
     const indicators = indicatorsOf(query);
-    await this.refuseWhenLimited(principal);
+    await this.limits.refuseWhenAccountLimited(principal);
     const data = await this.bus.request(RpcTopics.deleteLookupIndicators, this.envelope(principal, traceId, { indicators }), {
       timeoutMs: this.config.requestTimeoutMs,
     });
     return { status: 200, timestamp: Date.now(), data };
-  }
-
-  private async refuseWhenLimited(principal: Principal): Promise<void> {
-    const retryAfterSeconds = await this.limits.accountRetryAfterSeconds(principal);
-    if (retryAfterSeconds !== null) {
-      throw new RateLimitedError(retryAfterSeconds, `the account is over its limit of ${this.config.accountRateLimitPerMinute} requests a minute`);
-    }
   }
 
   private envelope<T>(principal: Principal, traceId: string, payload: T): MessageEnvelope<T> {

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Principal } from '@ringfence/accounts';
-import type { RingfenceConfig } from '@ringfence/platform';
+import { RateLimitedError, type RingfenceConfig } from '@ringfence/platform';
 import { RINGFENCE_CONFIG } from '@ringfence/service-runtime';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 
@@ -17,7 +17,7 @@ export class RateLimits {
   private readonly perAccount: RateLimiterMemory;
   private readonly perCustomer: RateLimiterMemory;
 
-  constructor(@Inject(RINGFENCE_CONFIG) config: RingfenceConfig) {
+  constructor(@Inject(RINGFENCE_CONFIG) private readonly config: RingfenceConfig) {
     this.perAccount = new RateLimiterMemory({ points: config.accountRateLimitPerMinute, duration: ONE_MINUTE_SECONDS });
     this.perCustomer = new RateLimiterMemory({ points: config.customerRateLimitPerMinute, duration: ONE_MINUTE_SECONDS });
   }
@@ -25,6 +25,18 @@ export class RateLimits {
   /** Counts one request of the account; when it is over its limit, the seconds until it is not. */
   accountRetryAfterSeconds(principal: Principal): Promise<number | null> {
     return this.consume(this.perAccount, principal.account.id);
+  }
+
+  /** Counts one request of the account and refuses it (429, nothing done) when the account is over its limit. */
+  async refuseWhenAccountLimited(principal: Principal): Promise<void> {
+    const retryAfterSeconds = await this.accountRetryAfterSeconds(principal);
+    if (retryAfterSeconds !== null) throw this.accountLimited(retryAfterSeconds);
+  }
+
+  /** The 429 of an account over its limit; `done` says what was still done with the request (decisions §1). */
+  accountLimited(retryAfterSeconds: number, done?: string): RateLimitedError {
+    const message = `the account is over its limit of ${this.config.accountRateLimitPerMinute} requests a minute`;
+    return new RateLimitedError(retryAfterSeconds, done === undefined ? message : `${message}; ${done}`);
   }
 
   /** Counts one event of the customer; true when the customer is over its limit. */

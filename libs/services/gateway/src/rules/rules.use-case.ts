@@ -17,7 +17,7 @@ import {
   type ValidateRuleRequestDto,
   type ValidateRuleResponseDto,
 } from '@ringfence/contracts';
-import { AppError, type RingfenceConfig, RateLimitedError, newEventId } from '@ringfence/platform';
+import { AppError, type RingfenceConfig, newEventId } from '@ringfence/platform';
 import { MESSAGE_BUS, RINGFENCE_CONFIG } from '@ringfence/service-runtime';
 import { RateLimits } from '../rate-limit/rate-limits.service';
 
@@ -86,10 +86,7 @@ export class RulesUseCase {
   }
 
   private async ask<R extends RpcTopic>(principal: Principal, traceId: string, topic: R, payload: RpcTopicMap[R]['request']): Promise<RpcTopicMap[R]['reply']> {
-    const retryAfterSeconds = await this.limits.accountRetryAfterSeconds(principal);
-    if (retryAfterSeconds !== null) {
-      throw new RateLimitedError(retryAfterSeconds, `the account is over its limit of ${this.config.accountRateLimitPerMinute} requests a minute`);
-    }
+    await this.limits.refuseWhenAccountLimited(principal);
     const envelope: MessageEnvelope<RpcTopicMap[R]['request']> = {
       eventId: newEventId(),
       accountId: principal.account.id,

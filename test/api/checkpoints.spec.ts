@@ -5,6 +5,7 @@ import { type Checkpoint, EventTopics } from '@ringfence/contracts';
 import { ENTITY_DOCUMENT_REPOSITORY, type EntityDocumentRepository, type EntityKind } from '@ringfence/entities';
 import { SCORE_MODEL_VERSION, type FeatureValue, featureDeclarations, featuresFromRecord } from '@ringfence/scoring-engine';
 import { FIXTURES_DIRECTORY } from '../contracts/fixture-loader';
+import { pspTransactionRequest } from '../support/payload-factories';
 import { type EmbeddedService, defaultAccountId, TEST_ADMIN_KEY, TEST_BOOTSTRAP_KEY, eventually, startEmbeddedService } from '../support/embedded-service';
 
 // Fixture bodies are free-form JSON, read and changed by path in these tests.
@@ -369,6 +370,41 @@ describe('checkpoints and ingest routes (embedded, over HTTPS)', () => {
 
     expect((await label(fraudster, { category: 'PAYMENT_FRAUD', review: 'FRAUDSTER' })).status).toBe(200);
     expect(await rateOf()).toEqual({ rate: 0.5, fraudsters: 1 });
+  });
+
+  it('fraud rates: a merchant\'s share of fraudsters among its other customers follows labels and chargebacks at the very next transaction', async () => {
+    const n = `${Date.now()}-${(sequence += 1)}`;
+    const mid = `mid-rate-${n}`;
+    const [subject, fraudster, genuine] = ['a', 'b', 'c'].map((letter) => `cus-mid-${letter}-${n}`);
+    const pay = async (customerId: string, transactionMid = mid) => {
+      const body = pspTransactionRequest({ transaction: { transactionId: `tx-mid-${customerId}-${(sequence += 1)}`, mid: transactionMid }, customer: { customerId } });
+      expect((await post('/psp/transaction?checkpoint=pspBeforeAuth', body)).status).toBe(200);
+      return body.transaction.transactionId;
+    };
+    const rateSeenBy = async (customerId: string, transactionMid = mid) => {
+      const transactionId = await pay(customerId, transactionMid);
+      const features = await decisionOn(EventTopics.transactionScored, (data) => data.transactionId === transactionId);
+      return { customers: features.merchantCustomers, fraudCustomers: features.merchantFraudCustomers, rate: features.merchantFraudRate };
+    };
+    await pay(fraudster);
+    const chargedBack = await pay(genuine);
+    expect(await rateSeenBy(subject)).toEqual({ customers: 2, fraudCustomers: 0, rate: 0 });
+
+    expect((await label(fraudster, { category: 'PAYMENT_FRAUD', review: 'FRAUDSTER' })).status).toBe(200);
+    expect(await rateSeenBy(subject)).toEqual({ customers: 2, fraudCustomers: 1, rate: 0.5 });
+    // The fraudster's own label does not count against the merchant it pays at.
+    expect(await rateSeenBy(fraudster)).toEqual({ customers: 2, fraudCustomers: 0, rate: 0 });
+    const dispute = { timestamp: Date.now(), dispute: { disputeId: `dsp-mid-${n}`, transactionId: chargedBack, stage: 'CHARGEBACK' } };
+    expect((await post('/psp/dispute', dispute)).status).toBe(200);
+    expect(await rateSeenBy(subject)).toEqual({ customers: 2, fraudCustomers: 2, rate: 1 });
+    // Another merchant, and a request without one.
+    expect(await rateSeenBy(subject, `mid-other-${n}`)).toEqual({ customers: 0, fraudCustomers: 0, rate: 0 });
+    const withoutMid = pspTransactionRequest({ customer: { customerId: subject } });
+    expect((await post('/psp/transaction?checkpoint=pspBeforeAuth', withoutMid)).status).toBe(200);
+    expect(await decisionOn(EventTopics.transactionScored, (data) => data.transactionId === withoutMid.transaction.transactionId)).toMatchObject({
+      merchantCustomers: null,
+      merchantFraudRate: null,
+    });
   });
 
   it('the model: a new customer with complete details is allowed, a large payout to a supplier nobody has seen is reviewed; every catalogue feature is on the decision event', async () => {

@@ -45,7 +45,14 @@ export type GraphChange =
    * linked to every customer the transaction has (`transaction-owner`), as soon as both facts
    * are known, the edge first seen at the dispute's time. Its state is a separate `chargeback`.
    */
-  | { type: 'dispute'; chargebackId: string; transactionId: string; firstSeenMs: number };
+  | { type: 'dispute'; chargebackId: string; transactionId: string; firstSeenMs: number }
+  /**
+   * A customer paid at (or was refunded by) a merchant (`transaction.mid`), first at `firstSeenMs`.
+   * Merchants are no nodes either: a merchant joins thousands of customers who share nothing
+   * else, so it must not make them one network; the pairs only give each merchant's fraud rate
+   * (`MerchantCustomers`).
+   */
+  | { type: 'merchant-customer'; merchantId: string; customerId: string; firstSeenMs: number };
 
 export type GraphChangeType = GraphChange['type'];
 

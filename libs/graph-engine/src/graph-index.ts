@@ -43,6 +43,12 @@ export class GraphIndex implements GraphView {
   private readonly scratch = new TraversalScratch();
   private readonly statistics = new TraversalStatistics();
   private nodes = 0;
+  /**
+   * Told whenever a customer becomes (true) or stops being (false) a fraudster: by a label, or
+   * by an unforgiven chargeback linked, forgiven or unforgiven again. Counts kept elsewhere
+   * (`MerchantCustomers`) follow it instead of recounting.
+   */
+  onFraudsterChange: ((customer: number, fraudster: boolean) => void) | undefined;
 
   constructor(options: GraphIndexOptions = {}) {
     for (const nodeType of options.customNodeTypes ?? []) this.customNodeKind(nodeType);
@@ -101,8 +107,8 @@ export class GraphIndex implements GraphView {
     const b = this.ensureNode(kindB, identityB);
     if (a === b) return false;
     if (!this.arena.addEdge(a, b, firstSeenMs)) return false;
-    if (this.isUnforgivenChargeback(a)) this.unforgivenChargebacks[b] += 1;
-    if (this.isUnforgivenChargeback(b)) this.unforgivenChargebacks[a] += 1;
+    if (this.isUnforgivenChargeback(a)) this.addUnforgivenChargebacks(b, 1);
+    if (this.isUnforgivenChargeback(b)) this.addUnforgivenChargebacks(a, 1);
     return true;
   }
 
@@ -112,7 +118,9 @@ export class GraphIndex implements GraphView {
    */
   setLabel(customerId: string, label: string | null | undefined): void {
     const node = this.ensureNode('customer', customerId);
+    const wasFraudster = isFraudster(this, node);
     this.labels[node] = label === null || label === undefined ? LABEL_NONE : label === 'FRAUDSTER' ? LABEL_FRAUDSTER : label === 'GENUINE' ? LABEL_GENUINE : LABEL_OTHER;
+    this.tellIfFraudsterChanged(node, wasFraudster);
   }
 
   /** The current PAYMENT_FRAUD label class of a customer. */
@@ -135,13 +143,18 @@ export class GraphIndex implements GraphView {
     this.forgiven[node] = forgiven;
     const change = forgiven === 1 ? -1 : 1;
     const { neighbours, offset, degree } = this.arena;
-    for (let i = offset[node]; i < offset[node] + degree[node]; i += 1) this.unforgivenChargebacks[neighbours[i]] += change;
+    for (let i = offset[node]; i < offset[node] + degree[node]; i += 1) this.addUnforgivenChargebacks(neighbours[i], change);
   }
 
   /** True when the customer is labelled FRAUDSTER or linked to an unforgiven chargeback. */
   isFraudster(customerId: string): boolean {
     const node = this.find('customer', customerId);
-    return node !== undefined && (this.labels[node] === LABEL_FRAUDSTER || this.unforgivenChargebacks[node] > 0);
+    return node !== undefined && isFraudster(this, node);
+  }
+
+  /** As `isFraudster`, by node id. */
+  isFraudsterNode(node: number): boolean {
+    return isFraudster(this, node);
   }
 
   /**
@@ -306,6 +319,16 @@ export class GraphIndex implements GraphView {
     const states = this.tags.get(node);
     if (states === undefined) return;
     for (const [name, state] of states) if (state.value) yield name;
+  }
+
+  private addUnforgivenChargebacks(node: number, change: number): void {
+    const wasFraudster = isFraudster(this, node);
+    this.unforgivenChargebacks[node] += change;
+    this.tellIfFraudsterChanged(node, wasFraudster);
+  }
+
+  private tellIfFraudsterChanged(node: number, wasFraudster: boolean): void {
+    if (this.onFraudsterChange !== undefined && isFraudster(this, node) !== wasFraudster) this.onFraudsterChange(node, !wasFraudster);
   }
 
   private isUnforgivenChargeback(node: number): boolean {

@@ -8,3 +8,4 @@ export * from './tenant-graph';
 export * from './voucher-redemptions';
 export * from './graph-store.port';
 export * from './payload-graph-changes';
+export * from './merchant-customers';

@@ -59,6 +59,9 @@ const tags = (customerId: string, values: Record<string, boolean>, atMs = T): Gr
 const chargeback = (chargebackId: string, forgiven: boolean, atMs = T): GraphChange => ({ type: 'chargeback', chargebackId, forgiven, atMs });
 const owner = (transactionId: string, customerId: string, firstSeenMs = T): GraphChange => ({ type: 'transaction-owner', transactionId, customerId, firstSeenMs });
 const dispute = (chargebackId: string, transactionId: string, firstSeenMs = T): GraphChange => ({ type: 'dispute', chargebackId, transactionId, firstSeenMs });
+const paidAt = (merchantId: string, customerId: string, firstSeenMs = T): GraphChange => ({ type: 'merchant-customer', merchantId, customerId, firstSeenMs });
+// The fixtures' `mid`.
+const MID = '000000123456789';
 
 const ADA = 'cus-61213';
 const ADA_EMAIL = email('ada.lovelace@example.com');
@@ -192,7 +195,7 @@ describe('payoutPayloadGraphChanges', () => {
 });
 
 describe('refundPayloadGraphChanges', () => {
-  it('links the customer to contact, device, card and the order’s supplier, each edge once, and owns its refund transactions', () => {
+  it('links the customer to contact, device, card and the order’s supplier, each edge once, and owns its refund transactions and their merchants', () => {
     expect(refundPayloadGraphChanges(fixture('refund', 'full', RefundRequestDto))).toEqual([
       node(customer(ADA)),
       link(customer(ADA), email('ada@example.com')),
@@ -202,6 +205,7 @@ describe('refundPayloadGraphChanges', () => {
       node(supplier('sup-courier-12')),
       link(customer(ADA), supplier('sup-courier-12')),
       owner('tx-rfd-0001', ADA),
+      paidAt(MID, ADA),
     ]);
   });
 
@@ -262,7 +266,7 @@ describe('voucherRedemptionPayloadGraphChanges', () => {
 });
 
 describe('pspTransactionPayloadGraphChanges', () => {
-  it('links the paying customer to its contact, device and card, and records it as the transaction’s owner', () => {
+  it('links the paying customer to its contact, device and card, and records it as the transaction’s owner and the merchant’s customer', () => {
     expect(pspTransactionPayloadGraphChanges(fixture('psp-transaction', 'full', PspTransactionRequestDto))).toEqual([
       node(customer(ADA)),
       link(customer(ADA), email('ada@example.com')),
@@ -270,6 +274,7 @@ describe('pspTransactionPayloadGraphChanges', () => {
       link(customer(ADA), DEVICE),
       link(customer(ADA), card(cardIdentity({ instrumentId: 'inst-9f2c61d0' }, { kind: 'customer', id: ADA }))),
       owner('tx-0001', ADA),
+      paidAt(MID, ADA),
     ]);
   });
 
@@ -507,8 +512,9 @@ describe('payload graph changes of arbitrary payloads', () => {
         for (const extract of extractors) {
           const changes = extract(body);
           for (const change of changes) {
-            if (change.type === 'transaction-owner' || change.type === 'dispute') {
-              expect(change.transactionId).not.toBe('');
+            if (change.type === 'merchant-customer') expect(change.merchantId).not.toBe('');
+            if (change.type === 'transaction-owner' || change.type === 'dispute' || change.type === 'merchant-customer') {
+              if (change.type !== 'merchant-customer') expect(change.transactionId).not.toBe('');
               expect(change.firstSeenMs).toBe(body.timestamp);
             }
             if (change.type !== 'link') continue;

@@ -14,10 +14,10 @@ import { type Fields, asId, changesOf, object, objects } from './payload-graph-c
  * | POST /v2/supplier              | supplier                              | supplier–email/phone/device/identification/vehicle                      |
  * | POST /v2/registration          | customer and/or supplier              | each–email/phone/device; customer tags                                  |
  * | POST /v2/payout                | supplier, order suppliers             | supplier–email/phone/card (paymentMethod, paymentMethods)               |
- * | POST /v2/refund                | customer, order suppliers             | customer–email/phone/device/card; order: customer–email/phone/supplier; tags; owner of its transactions |
+ * | POST /v2/refund                | customer, order suppliers             | customer–email/phone/device/card; order: customer–email/phone/supplier; tags; owner of its transactions; merchants (`mid`) |
  * | POST /v2/voucher               | customer (referrerId)                 | none                                                                    |
  * | POST /v2/paymentmethod/voucher | customer                              | customer–email/phone; tags; redemption                                  |
- * | POST /psp/transaction          | customer, order suppliers             | customer–email/phone/device/card; order as above; tags; transaction owner |
+ * | POST /psp/transaction          | customer, order suppliers             | customer–email/phone/device/card; order as above; tags; transaction owner; merchant (`mid`) |
  * | POST /psp/dispute              | chargeback (disputeId)                | dispute of its transaction (customer–chargeback once the owner is known); chargeback state |
  * | POST /v2/connect               | customer                              | customer–email/phone/device/card/identification/vehicle/custom/chargeback; tags; chargeback states |
  * | label event                    | (the label creates its customer)      | customer PAYMENT_FRAUD label                                            |
@@ -86,7 +86,10 @@ export function refundPayloadGraphChanges(payload: WirePayload): GraphChange[] {
     changes.device([customer], payload);
     changes.paymentMethodCards(customer, objects(payload.paymentMethods));
     changes.order(customer, object(payload.order));
-    for (const transaction of objects(payload.transactions)) changes.transactionOwner(customer, asId(transaction.transactionId));
+    for (const transaction of objects(payload.transactions)) {
+      changes.transactionOwner(customer, asId(transaction.transactionId));
+      changes.merchantCustomer(customer, asId(transaction.mid));
+    }
   });
 }
 
@@ -134,7 +137,9 @@ export function pspTransactionPayloadGraphChanges(payload: WirePayload): GraphCh
     changes.device([customer], payload);
     changes.card(customer, object(payload.paymentMethod));
     changes.order(customer, object(payload.order));
-    changes.transactionOwner(customer, asId(object(payload.transaction)?.transactionId));
+    const transaction = object(payload.transaction);
+    changes.transactionOwner(customer, asId(transaction?.transactionId));
+    changes.merchantCustomer(customer, asId(transaction?.mid));
   });
 }
 

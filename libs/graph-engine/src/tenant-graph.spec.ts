@@ -7,6 +7,7 @@ const NOW = 1_700_000_000_000;
 const HOUR = 3_600_000;
 const CUSTOMERS = ['c0', 'c1', 'c2', 'c3'];
 const TRANSACTIONS = ['t0', 't1', 't2'];
+const MERCHANTS = ['m0', 'm1'];
 
 const customer = fc.constantFrom(...CUSTOMERS).map((identity): GraphNodeRef => ({ kind: 'customer', identity }));
 const attribute = fc.oneof(
@@ -58,6 +59,10 @@ const change: fc.Arbitrary<GraphChange> = fc.oneof(
     weight: 2,
     arbitrary: fc.record({ type: fc.constant('dispute' as const), chargebackId: fc.constantFrom('0', '1', '2'), transactionId: fc.constantFrom(...TRANSACTIONS), firstSeenMs: time }),
   },
+  {
+    weight: 2,
+    arbitrary: fc.record({ type: fc.constant('merchant-customer' as const), merchantId: fc.constantFrom(...MERCHANTS), customerId: fc.constantFrom(...CUSTOMERS), firstSeenMs: time }),
+  },
 );
 // Distinct times per label and chargeback: with two facts of equal time the order decides (an
 // equal time replaces), which is the one case the store resolves by arrival order.
@@ -81,6 +86,7 @@ function observe(graph: TenantGraph) {
     fraudster: graph.index.isFraudster(id),
     label: graph.index.labelOf(id),
     uses: ['V1', 'V2'].map((code) => graph.redemptions.successfulUses(code, graph.index.customersWithin(id, 10))),
+    merchants: MERCHANTS.map((merchantId) => graph.merchantFraud(merchantId, id, 'customer')),
   }));
 }
 
@@ -141,6 +147,50 @@ describe('TenantGraph', () => {
     expect(graph.redemptions.successfulUses('V1', graph.index.customersWithin('c0', 2))).toBe(2);
     expect(graph.redemptions.successfulUses('V1', graph.index.customersWithin('c0', 1))).toBe(1);
     expect(graph.redemptions.successfulUses('V2', ['c0', 'c1'])).toBe(0);
+  });
+
+  describe('merchant fraud rates', () => {
+    const paid = (merchantId: string, customerId: string): GraphChange => ({ type: 'merchant-customer', merchantId, customerId, firstSeenMs: NOW });
+    const label = (customerId: string, value: string | null, atMs = NOW): GraphChange => ({ type: 'label', customerId, label: value, atMs });
+
+    it('keep each merchant’s fraudster count equal to a recount after any changes (labels, chargebacks, disputes, forgiving)', () => {
+      fc.assert(
+        fc.property(changes, (list) => {
+          const graph = applied(list);
+          for (const merchantId of MERCHANTS) {
+            const customers = new Set(list.flatMap((item) => (item.type === 'merchant-customer' && item.merchantId === merchantId ? [item.customerId] : [])));
+            const fraudsters = [...customers].filter((id) => graph.index.isFraudster(id)).length;
+            expect(graph.merchantFraud(merchantId, 'nobody', 'customer')).toEqual({
+              customers: customers.size,
+              fraudCustomers: fraudsters,
+              fraudRate: customers.size === 0 ? 0 : fraudsters / customers.size,
+            });
+          }
+        }),
+        { numRuns: 300 },
+      );
+    });
+
+    it('leave the subject out, count a customer once, and follow a label as soon as it is given or removed', () => {
+      const graph = applied([paid('m0', 'c0'), paid('m0', 'c1'), paid('m0', 'c1'), paid('m0', 'c2'), paid('m1', 'c1'), label('c1', 'FRAUDSTER')]);
+      expect(graph.merchantFraud('m0', 'c0', 'customer')).toEqual({ customers: 2, fraudCustomers: 1, fraudRate: 0.5 });
+      expect(graph.merchantFraud('m0', 'c1', 'customer')).toEqual({ customers: 2, fraudCustomers: 0, fraudRate: 0 });
+      expect(graph.merchantFraud('m1', 'c0', 'customer')).toEqual({ customers: 1, fraudCustomers: 1, fraudRate: 1 });
+      graph.apply(label('c1', 'GENUINE', NOW + 1));
+      expect(graph.merchantFraud('m0', 'c0', 'customer').fraudCustomers).toBe(0);
+      expect(graph.merchantFraud('m1', 'c0', 'customer').fraudCustomers).toBe(0);
+    });
+
+    it('count a customer with an unforgiven chargeback until it is forgiven, and answer 0 for an unknown merchant', () => {
+      const graph = applied([paid('m0', 'c1'), { type: 'transaction-owner', transactionId: 't0', customerId: 'c1', firstSeenMs: NOW }]);
+      graph.apply({ type: 'dispute', chargebackId: 'd1', transactionId: 't0', firstSeenMs: NOW });
+      expect(graph.merchantFraud('m0', 'c0', 'customer').fraudCustomers).toBe(1);
+      graph.apply({ type: 'chargeback', chargebackId: 'd1', forgiven: true, atMs: NOW + 1 });
+      expect(graph.merchantFraud('m0', 'c0', 'customer').fraudCustomers).toBe(0);
+      expect(graph.merchantFraud('unknown', 'c0', 'customer')).toEqual({ customers: 0, fraudCustomers: 0, fraudRate: 0 });
+      // A supplier is never one of a merchant's customers, whatever its id.
+      expect(graph.merchantFraud('m0', 'c1', 'supplier').customers).toBe(1);
+    });
   });
 
   describe('PSP disputes, which name only their transaction', () => {

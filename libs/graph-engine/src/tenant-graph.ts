@@ -1,11 +1,13 @@
 import type { GraphChange, GraphNodeRef } from './graph-change';
 import { resolveNodeKind } from './graph-change';
 import { GraphIndex, type GraphIndexOptions } from './graph-index';
+import { type MerchantFraud, MerchantCustomers } from './merchant-customers';
+import type { NetworkSubjectKind } from './network-features';
 import { VoucherRedemptions } from './voucher-redemptions';
 
 /**
- * Everything the graph service answers from for one account and environment: the index and
- * the voucher redemptions, kept up to date by `apply`.
+ * Everything the graph service answers from for one account and environment: the index, the
+ * voucher redemptions and the merchants' customers, kept up to date by `apply`.
  *
  * `apply` makes every change commutative: labels and chargeback states keep the one with the
  * newest `atMs` (an equal time replaces, so a replay changes nothing), which is what lets a
@@ -21,6 +23,7 @@ import { VoucherRedemptions } from './voucher-redemptions';
 export class TenantGraph {
   readonly index: GraphIndex;
   readonly redemptions = new VoucherRedemptions();
+  readonly merchants = new MerchantCustomers();
   private readonly labelTimes = new Map<string, number>();
   private readonly chargebackTimes = new Map<string, number>();
   /** Per PSP transaction, the node id of its customer (an array in the rare case of several). */
@@ -30,6 +33,7 @@ export class TenantGraph {
 
   constructor(options: GraphIndexOptions = {}) {
     this.index = new GraphIndex(options);
+    this.index.onFraudsterChange = (customer, fraudster) => this.merchants.fraudsterChanged(customer, fraudster);
   }
 
   applyAll(changes: Iterable<GraphChange>): void {
@@ -67,7 +71,21 @@ export class TenantGraph {
       case 'dispute':
         this.addDispute(change.transactionId, change.chargebackId, change.firstSeenMs);
         return;
+      case 'merchant-customer': {
+        const customer = this.index.ensureNode('customer', change.customerId);
+        this.merchants.add(change.merchantId, customer, this.index.isFraudsterNode(customer));
+        return;
+      }
     }
+  }
+
+  /**
+   * The fraud rate of a merchant as a checkpoint's subject sees it: its other customers and how
+   * many of them are fraudsters now (a supplier is never one of a merchant's customers).
+   */
+  merchantFraud(merchantId: string, subjectId: string, subjectKind: NetworkSubjectKind): MerchantFraud {
+    const subject = subjectKind === 'customer' ? this.index.find('customer', subjectId) : undefined;
+    return this.merchants.fraudOf(merchantId, subject, subject !== undefined && this.index.isFraudsterNode(subject));
   }
 
   /** The customers of a PSP transaction, in order of first appearance (none when unknown). */

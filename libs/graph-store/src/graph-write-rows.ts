@@ -56,6 +56,13 @@ export interface DisputeRow {
   firstSeenMs: number;
 }
 
+/** A customer paid at a merchant (`transaction.mid`), first seen at `firstSeenMs`. */
+export interface MerchantCustomerRow {
+  merchantId: string;
+  customerId: string;
+  firstSeenMs: number;
+}
+
 /**
  * One batch of changes as rows, one per key, each table sorted by its key. One row per key
  * because a single `INSERT … ON CONFLICT DO UPDATE` (or an `UNWIND … MERGE`) must not meet a
@@ -70,6 +77,7 @@ export interface GraphWriteRows {
   redemptions: RedemptionRow[];
   transactionOwners: TransactionOwnerRow[];
   disputes: DisputeRow[];
+  merchantCustomers: MerchantCustomerRow[];
 }
 
 /** Five custom-node slots per tenant (decisions §4). */
@@ -117,13 +125,14 @@ export function needsNewCustomSlots(known: readonly string[], appearing: readonl
 
 /**
  * Merges a batch into rows with the rules of `TenantGraph.apply`, given the tenant's slots
- * (already including the batch's new types): an edge, a transaction owner and a dispute keep
- * their earliest first-seen time; a label, chargeback state, tag value or redemption state
- * keeps the newest `atMs`, a later change with an equal one replacing it; a node or link
- * touching a type without a slot is dropped; a node is never linked to itself. Labels, tags,
- * redemptions and transaction owners also store their customer, chargeback states and
- * disputes their chargeback node, as `apply` creates them. The customer–chargeback edges that
- * `apply` derives from owners and disputes are not rows: a rebuild derives them again.
+ * (already including the batch's new types): an edge, a transaction owner, a dispute and a
+ * merchant's customer keep their earliest first-seen time; a label, chargeback state, tag value
+ * or redemption state keeps the newest `atMs`, a later change with an equal one replacing it; a
+ * node or link touching a type without a slot is dropped; a node is never linked to itself.
+ * Labels, tags, redemptions, transaction owners and merchants' customers also store their
+ * customer, chargeback states and disputes their chargeback node, as `apply` creates them. The
+ * customer–chargeback edges that `apply` derives from owners and disputes are not rows: a
+ * rebuild derives them again.
  * Throws a `TypeError` or `RangeError` for a kind that is not one or a time that is not an
  * integer number of milliseconds (a caller bug; nothing of the batch is written).
  */
@@ -136,6 +145,7 @@ export function toWriteRows(changes: readonly GraphChange[], customNodeTypes: re
   const redemptions = new Map<string, RedemptionRow>();
   const transactionOwners = new Map<string, TransactionOwnerRow>();
   const disputes = new Map<string, DisputeRow>();
+  const merchantCustomers = new Map<string, MerchantCustomerRow>();
 
   const addNode = (row: NodeRow) => {
     nodes.set(nodeKey(row), row);
@@ -210,6 +220,12 @@ export function toWriteRows(changes: readonly GraphChange[], customNodeTypes: re
         keepEarliest(disputes, JSON.stringify([row.transactionId, row.chargebackId]), row);
         break;
       }
+      case 'merchant-customer': {
+        addNode({ kind: 'customer', identity: change.customerId });
+        const row = { merchantId: change.merchantId, customerId: change.customerId, firstSeenMs: epochMs(change.firstSeenMs, 'firstSeenMs') };
+        keepEarliest(merchantCustomers, JSON.stringify([row.merchantId, row.customerId]), row);
+        break;
+      }
     }
   }
 
@@ -224,6 +240,7 @@ export function toWriteRows(changes: readonly GraphChange[], customNodeTypes: re
     ),
     transactionOwners: [...transactionOwners.values()].sort((x, y) => compareText(x.transactionId, y.transactionId) || compareText(x.customerId, y.customerId)),
     disputes: [...disputes.values()].sort((x, y) => compareText(x.transactionId, y.transactionId) || compareText(x.chargebackId, y.chargebackId)),
+    merchantCustomers: [...merchantCustomers.values()].sort((x, y) => compareText(x.merchantId, y.merchantId) || compareText(x.customerId, y.customerId)),
   };
 }
 

@@ -88,6 +88,7 @@ describe(openDataSource.name, () => {
         'graph_disputes',
         'graph_edges',
         'graph_labels',
+        'graph_merchant_customers',
         'graph_nodes',
         'graph_redemptions',
         'graph_tags',

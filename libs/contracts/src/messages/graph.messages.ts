@@ -55,6 +55,16 @@ export class GraphNetworkFeaturesRequest {
   @IsInt() nowMs!: number;
   /** Absent: `customer`. */
   @IsOptional() @IsIn(NETWORK_SUBJECT_KINDS) subjectKind?: (typeof NETWORK_SUBJECT_KINDS)[number];
+  /** The merchant the checkpoint is about (`transaction.mid`), whose fraud rate is wanted; absent when it names none. */
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(MAX_IDENTIFIER_LENGTH) merchantId?: string;
+}
+
+/** A merchant's customers other than the subject, and the fraudsters among them as known now. */
+export interface GraphMerchantFraud {
+  customers: number;
+  fraudCustomers: number;
+  /** fraudCustomers / customers (0–1); 0 without other customers. */
+  fraudRate: number;
 }
 
 /** As `NetworkFeatures` of @ringfence/graph-engine, minus the per-attribute list. */
@@ -70,4 +80,6 @@ export interface GraphNetworkFeaturesReply {
   maxFraudCustomers: { device: number; card: number; email: number; phone: number };
   /** Per attribute kind, the highest share of fraudsters among the other customers of one of its nodes (0–1). */
   maxFraudRate: { device: number; card: number; email: number; phone: number };
+  /** The request's merchant; null when the request named none. */
+  merchant: GraphMerchantFraud | null;
 }

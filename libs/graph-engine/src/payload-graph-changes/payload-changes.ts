@@ -168,6 +168,12 @@ export class PayloadChanges {
     this.list.push({ type: 'transaction-owner', transactionId, customerId: customer.identity, firstSeenMs: this.timestampMs });
   }
 
+  /** The customer paid at (or was refunded by) the merchant `merchantId` (`transaction.mid`). */
+  merchantCustomer(customer: Subject | undefined, merchantId: string | undefined): void {
+    if (customer?.kind !== 'customer' || !merchantId) return;
+    this.once(`merchant:${JSON.stringify([customer.identity, merchantId])}`, { type: 'merchant-customer', merchantId, customerId: customer.identity, firstSeenMs: this.timestampMs });
+  }
+
   /**
    * A PSP dispute: the dispute of its transaction (without one the chargeback reaches nobody)
    * and the chargeback's state either way.

@@ -55,10 +55,12 @@ export const SCHEMA_STATEMENTS: readonly string[] = [
   'CREATE CONSTRAINT customer_tag_key IF NOT EXISTS FOR (t:CustomerTag) REQUIRE (t.accountId, t.environment, t.customerId, t.name) IS UNIQUE',
   'CREATE CONSTRAINT voucher_redemption_key IF NOT EXISTS FOR (r:VoucherRedemption) REQUIRE (r.accountId, r.environment, r.customerId, r.voucherCode, r.redemptionTimeMs) IS UNIQUE',
   'CREATE CONSTRAINT psp_transaction_key IF NOT EXISTS FOR (t:PspTransaction) REQUIRE (t.accountId, t.environment, t.transactionId) IS UNIQUE',
+  'CREATE CONSTRAINT merchant_key IF NOT EXISTS FOR (m:Merchant) REQUIRE (m.accountId, m.environment, m.merchantId) IS UNIQUE',
   'CREATE INDEX graph_node_scope IF NOT EXISTS FOR (n:GraphNode) ON (n.accountId, n.environment)',
   'CREATE INDEX customer_tag_scope IF NOT EXISTS FOR (t:CustomerTag) ON (t.accountId, t.environment)',
   'CREATE INDEX voucher_redemption_scope IF NOT EXISTS FOR (r:VoucherRedemption) ON (r.accountId, r.environment)',
   'CREATE INDEX psp_transaction_scope IF NOT EXISTS FOR (t:PspTransaction) ON (t.accountId, t.environment)',
+  'CREATE INDEX merchant_scope IF NOT EXISTS FOR (m:Merchant) ON (m.accountId, m.environment)',
 ];
 
 // Every write starts here: the tenant's scope node (what `scopes()` lists) and its slots. On an
@@ -163,6 +165,17 @@ export const MERGE_DISPUTES = `
     ON CREATE SET r.firstSeenMs = dispute.firstSeenMs
     ON MATCH SET r.firstSeenMs = CASE WHEN dispute.firstSeenMs < r.firstSeenMs THEN dispute.firstSeenMs ELSE r.firstSeenMs END`;
 
+// A merchant's customer: one node per merchant, one relationship per customer with its
+// earliest first-seen time (as for transaction owners). Merchants are not GraphNodes: they join
+// no network.
+export const MERGE_MERCHANT_CUSTOMERS = `
+  UNWIND $merchantCustomers AS paid
+  MATCH (c:GraphNode {accountId: $accountId, environment: $environment, kind: 'customer', identity: paid.customerId})
+  MERGE (m:Merchant {accountId: $accountId, environment: $environment, merchantId: paid.merchantId})
+  MERGE (c)-[r:PAID_AT]->(m)
+    ON CREATE SET r.firstSeenMs = paid.firstSeenMs
+    ON MATCH SET r.firstSeenMs = CASE WHEN paid.firstSeenMs < r.firstSeenMs THEN paid.firstSeenMs ELSE r.firstSeenMs END`;
+
 // Every tenant that was written to (each write merges its scope node first).
 export const SELECT_SCOPES = `
   MATCH (s:GraphScope)
@@ -218,3 +231,8 @@ export const LOAD_DISPUTES = `
   MATCH (t:PspTransaction {accountId: $accountId, environment: $environment})<-[r:DISPUTES]-(c:GraphNode)
   RETURN t.transactionId AS transactionId, c.identity AS chargebackId, r.firstSeenMs AS firstSeenMs
   ORDER BY transactionId, chargebackId`;
+
+export const LOAD_MERCHANT_CUSTOMERS = `
+  MATCH (m:Merchant {accountId: $accountId, environment: $environment})<-[r:PAID_AT]-(c:GraphNode)
+  RETURN m.merchantId AS merchantId, c.identity AS customerId, r.firstSeenMs AS firstSeenMs
+  ORDER BY merchantId, customerId`;

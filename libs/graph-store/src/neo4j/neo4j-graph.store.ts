@@ -16,6 +16,7 @@ import {
   LOAD_DISPUTES,
   LOAD_LABELS,
   LOAD_LINKS,
+  LOAD_MERCHANT_CUSTOMERS,
   LOAD_NODES,
   LOAD_REDEMPTIONS,
   LOAD_TAGS,
@@ -23,6 +24,7 @@ import {
   MERGE_CUSTOM_NODES,
   MERGE_DISPUTES,
   MERGE_LINKS,
+  MERGE_MERCHANT_CUSTOMERS,
   MERGE_NODES,
   MERGE_REDEMPTIONS,
   MERGE_SCOPE,
@@ -154,6 +156,12 @@ export class Neo4jGraphStore implements GraphStore {
         transactionId: String(record.get('transactionId')),
         firstSeenMs: fromNeo4jInteger(record.get('firstSeenMs'), 'firstSeenMs'),
       }));
+      yield* stream(LOAD_MERCHANT_CUSTOMERS, (record) => ({
+        type: 'merchant-customer',
+        merchantId: String(record.get('merchantId')),
+        customerId: String(record.get('customerId')),
+        firstSeenMs: fromNeo4jInteger(record.get('firstSeenMs'), 'firstSeenMs'),
+      }));
     } finally {
       await session.close();
     }
@@ -205,6 +213,9 @@ async function writeRows(tx: ManagedTransaction, tenant: { accountId: string; en
   }
   for (const chunk of chunks(rows.disputes, NEO4J_CHUNK_ROWS)) {
     await tx.run(MERGE_DISPUTES, { ...tenant, disputes: chunk.map((dispute) => ({ ...dispute, firstSeenMs: toNeo4jInteger(dispute.firstSeenMs) })) });
+  }
+  for (const chunk of chunks(rows.merchantCustomers, NEO4J_CHUNK_ROWS)) {
+    await tx.run(MERGE_MERCHANT_CUSTOMERS, { ...tenant, merchantCustomers: chunk.map((paid) => ({ ...paid, firstSeenMs: toNeo4jInteger(paid.firstSeenMs) })) });
   }
 }
 

@@ -6,6 +6,7 @@ export const HOUR = 3_600_000;
 export const CUSTOMERS = ['c0', 'c1', 'c2', 'c3', 'c4'];
 export const VOUCHER_CODES = ['V1', 'V2'];
 export const TRANSACTIONS = ['t0', 't1', 't2'];
+export const MERCHANTS = ['m0', 'm1'];
 const LABELS = ['FRAUDSTER', 'GENUINE', 'POTENTIALLY_GENUINE', null];
 const TAG_NAMES = ['vip', 'new', 'é'];
 
@@ -84,6 +85,12 @@ export function graphChanges(options: { customNodeTypes: number; stateFromTime: 
       arbitrary: fc
         .tuple(fc.constantFrom('0', '1', '2'), fc.constantFrom(...TRANSACTIONS), time)
         .map(([chargebackId, transactionId, firstSeenMs]): GraphChange => ({ type: 'dispute', chargebackId, transactionId, firstSeenMs })),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(fc.constantFrom(...MERCHANTS), fc.constantFrom(...CUSTOMERS), time)
+        .map(([merchantId, customerId, firstSeenMs]): GraphChange => ({ type: 'merchant-customer', merchantId, customerId, firstSeenMs })),
     },
   );
   return fc.array(change, { maxLength: options.maxLength ?? 40, size: 'max' });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { type GraphChange, type GraphNodeRef, type GraphScope, type GraphStore, TenantGraph, customNodeIdentity } from '@ringfence/graph-engine';
-import { CUSTOMERS, HOUR, NOW, VOUCHER_CODES, graphChanges, reorderedBatches, splitInto } from './graph-change.arbitraries';
+import { CUSTOMERS, HOUR, MERCHANTS, NOW, VOUCHER_CODES, graphChanges, reorderedBatches, splitInto } from './graph-change.arbitraries';
 
 export interface GraphStoreBehaviourOptions {
   /** A new account id the store accepts (the SQL store needs its `accounts` row). */
@@ -50,6 +50,8 @@ export function canonical(changes: readonly GraphChange[]): string[] {
           return [['transaction-owner', change.transactionId, change.customerId, change.firstSeenMs]];
         case 'dispute':
           return [['dispute', change.transactionId, change.chargebackId, change.firstSeenMs]];
+        case 'merchant-customer':
+          return [['merchant-customer', change.merchantId, change.customerId, change.firstSeenMs]];
       }
     })
     .map((fact) => JSON.stringify(fact))
@@ -64,6 +66,7 @@ function observe(graph: TenantGraph) {
     label: graph.index.labelOf(id),
     network: [...graph.index.customersWithin(id, 10)].sort(),
     uses: VOUCHER_CODES.map((code) => graph.redemptions.successfulUses(code, graph.index.customersWithin(id, 10))),
+    merchants: MERCHANTS.map((merchantId) => graph.merchantFraud(merchantId, id, 'customer')),
   }));
 }
 
@@ -76,7 +79,7 @@ export function itBehavesLikeAGraphStore(makeStore: () => GraphStore | Promise<G
   const numRuns = options.numRuns ?? 25;
   const newScope = async (environment = 'test'): Promise<GraphScope> => ({ accountId: await newAccountId(), environment });
 
-  it('loads what was written: nodes, links earliest first, labels, chargebacks, tags, redemptions, transaction owners, disputes, in that order', async () => {
+  it('loads what was written: nodes, links earliest first, labels, chargebacks, tags, redemptions, transaction owners, disputes, merchants’ customers, in that order', async () => {
     const store = await makeStore();
     const scope = await newScope();
     await store.write(scope, [
@@ -90,6 +93,9 @@ export function itBehavesLikeAGraphStore(makeStore: () => GraphStore | Promise<G
       { type: 'redemption', customerId: 'c2', voucherCode: 'V1', redemptionTimeMs: NOW - HOUR, success: true, atMs: NOW },
       { type: 'dispute', chargebackId: 'cb1', transactionId: 't1', firstSeenMs: NOW },
       { type: 'transaction-owner', transactionId: 't1', customerId: 'c2', firstSeenMs: NOW - HOUR },
+      { type: 'merchant-customer', merchantId: 'm1', customerId: 'c2', firstSeenMs: NOW },
+      { type: 'merchant-customer', merchantId: 'm1', customerId: 'c2', firstSeenMs: NOW - HOUR },
+      { type: 'merchant-customer', merchantId: 'm0', customerId: 'c3', firstSeenMs: NOW },
     ]);
 
     const loaded = await loadAll(store, scope);
@@ -99,6 +105,7 @@ export function itBehavesLikeAGraphStore(makeStore: () => GraphStore | Promise<G
       { type: 'node', node: custom('store', '7') },
       { type: 'node', node: customer('c1') },
       { type: 'node', node: customer('c2') },
+      { type: 'node', node: customer('c3') },
       { type: 'node', node: email('a@x.io') },
       { type: 'node', node: email('b@x.io') },
       { type: 'node', node: { kind: 'supplier', identity: 's1' } },
@@ -113,6 +120,8 @@ export function itBehavesLikeAGraphStore(makeStore: () => GraphStore | Promise<G
       { type: 'redemption', customerId: 'c2', voucherCode: 'V1', redemptionTimeMs: NOW - HOUR, success: true, atMs: NOW },
       { type: 'transaction-owner', transactionId: 't1', customerId: 'c2', firstSeenMs: NOW - HOUR },
       { type: 'dispute', chargebackId: 'cb1', transactionId: 't1', firstSeenMs: NOW },
+      { type: 'merchant-customer', merchantId: 'm0', customerId: 'c3', firstSeenMs: NOW },
+      { type: 'merchant-customer', merchantId: 'm1', customerId: 'c2', firstSeenMs: NOW - HOUR },
     ]);
     await expect(store.customNodeTypes(scope)).resolves.toEqual(['store']);
   });

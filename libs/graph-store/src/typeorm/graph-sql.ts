@@ -95,6 +95,15 @@ export const UPSERT_DISPUTES = `
      SET first_seen_ms = EXCLUDED.first_seen_ms
    WHERE EXCLUDED.first_seen_ms < graph_disputes.first_seen_ms`;
 
+// A merchant's customer; same rule.
+export const UPSERT_MERCHANT_CUSTOMERS = `
+  INSERT INTO graph_merchant_customers (account_id, environment, merchant_id, customer_id, first_seen_ms)
+  SELECT $1, $2, merchant_id, customer_id, first_seen_ms
+    FROM unnest($3::text[], $4::text[], $5::bigint[]) AS row (merchant_id, customer_id, first_seen_ms)
+  ON CONFLICT (account_id, environment, merchant_id, customer_id) DO UPDATE
+     SET first_seen_ms = EXCLUDED.first_seen_ms
+   WHERE EXCLUDED.first_seen_ms < graph_merchant_customers.first_seen_ms`;
+
 // The tenants with nodes, by a skip scan of the primary key (one index probe per tenant, not a
 // scan of every node), plus those that only hold slots (a link whose other end was a sixth type).
 export const SELECT_SCOPES = `
@@ -157,3 +166,8 @@ export const PAGE_TRANSACTION_OWNERS = pagedSelect(
   ['transaction_id', 'customer_id'],
 );
 export const PAGE_DISPUTES = pagedSelect('graph_disputes', ['transaction_id', 'chargeback_id', 'first_seen_ms'], ['transaction_id', 'chargeback_id']);
+export const PAGE_MERCHANT_CUSTOMERS = pagedSelect(
+  'graph_merchant_customers',
+  ['merchant_id', 'customer_id', 'first_seen_ms'],
+  ['merchant_id', 'customer_id'],
+);

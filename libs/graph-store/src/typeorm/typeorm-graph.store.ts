@@ -12,6 +12,7 @@ import {
   PAGE_DISPUTES,
   PAGE_EDGES,
   PAGE_LABELS,
+  PAGE_MERCHANT_CUSTOMERS,
   PAGE_NODES,
   PAGE_REDEMPTIONS,
   PAGE_TAGS,
@@ -23,6 +24,7 @@ import {
   UPSERT_DISPUTES,
   UPSERT_EDGES,
   UPSERT_LABELS,
+  UPSERT_MERCHANT_CUSTOMERS,
   UPSERT_NODES,
   UPSERT_REDEMPTIONS,
   UPSERT_TAGS,
@@ -46,6 +48,7 @@ type TagTuple = [customerId: string, name: string, value: boolean, atMs: number]
 type RedemptionTuple = [customerId: string, voucherCode: string, redemptionTimeMs: number, success: boolean, atMs: number];
 type TransactionOwnerTuple = [transactionId: string, customerId: string, firstSeenMs: number];
 type DisputeTuple = [transactionId: string, chargebackId: string, firstSeenMs: number];
+type MerchantCustomerTuple = [merchantId: string, customerId: string, firstSeenMs: number];
 
 /**
  * The graph's store of record in tables (embedded mode: PGlite; or PostgreSQL), with the
@@ -156,6 +159,13 @@ export class TypeOrmGraphStore implements GraphStore {
       batchSize,
       ([transactionId, chargebackId]) => [transactionId, chargebackId],
       ([transactionId, chargebackId, firstSeenMs]) => ({ type: 'dispute', chargebackId, transactionId, firstSeenMs }),
+    );
+    yield* this.pages<MerchantCustomerTuple>(
+      scope,
+      PAGE_MERCHANT_CUSTOMERS,
+      batchSize,
+      ([merchantId, customerId]) => [merchantId, customerId],
+      ([merchantId, customerId, firstSeenMs]) => ({ type: 'merchant-customer', merchantId, customerId, firstSeenMs }),
     );
   }
 
@@ -273,6 +283,7 @@ function writeStatements(scope: GraphScope, rows: GraphWriteRows): Statement[] {
   ]);
   add(UPSERT_TRANSACTION_OWNERS, rows.transactionOwners, (chunk) => [chunk.map((row) => row.transactionId), chunk.map((row) => row.customerId), chunk.map((row) => row.firstSeenMs)]);
   add(UPSERT_DISPUTES, rows.disputes, (chunk) => [chunk.map((row) => row.transactionId), chunk.map((row) => row.chargebackId), chunk.map((row) => row.firstSeenMs)]);
+  add(UPSERT_MERCHANT_CUSTOMERS, rows.merchantCustomers, (chunk) => [chunk.map((row) => row.merchantId), chunk.map((row) => row.customerId), chunk.map((row) => row.firstSeenMs)]);
   return statements;
 }
 

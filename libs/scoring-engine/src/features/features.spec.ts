@@ -203,6 +203,16 @@ describe('network and lookup features', () => {
     expect(featuresOf({ network: null })).toMatchObject({ networkAnswered: false, networkHopsToFraud: null, networkSharedCardCustomers: null });
   });
 
+  it("gives the merchant's fraud rate at the checkpoints that name a merchant, null when the request names none or the graph did not answer", () => {
+    const network = quietNetwork({ merchant: { customers: 4, fraudCustomers: 1, fraudRate: 0.25 } });
+    for (const checkpoint of ['transaction', 'refund'] as const) {
+      expect(featuresOf({ checkpoint, network })).toMatchObject({ merchantCustomers: 4, merchantFraudCustomers: 1, merchantFraudRate: 0.25 });
+      expect(featuresOf({ checkpoint, network: quietNetwork() })).toMatchObject({ merchantCustomers: null, merchantFraudRate: null });
+      expect(featuresOf({ checkpoint, network: null })).toMatchObject({ merchantFraudRate: null });
+    }
+    expect(featuresOf({ checkpoint: 'customer', network })).not.toHaveProperty('merchantFraudRate');
+  });
+
   it("carries the lookup's features as they are", () => {
     const lookup = { ...featureInputs().lookup, knownFraudIndicators: 1, lookupConsortiumAccounts: 2, lookupConsortiumLastSeen: NOW - HOUR, lookupConsortiumLastSeenHoursAgo: 1 };
     expect(featuresOf({ lookup })).toMatchObject({ knownFraudIndicators: 1, lookupConsortiumAccounts: 2, lookupConsortiumLastSeen: NOW - HOUR, lookupConsortiumLastSeenHoursAgo: 1 });

@@ -1,4 +1,4 @@
-import type { GraphNetworkFeaturesReply } from '@ringfence/contracts';
+import type { GraphMerchantFraud, GraphNetworkFeaturesReply } from '@ringfence/contracts';
 import type { CheckpointLookupFeatures } from '@ringfence/lookup';
 import { ALL_CHECKPOINTS, type FeatureDefinition, type FeatureType, defineFeature } from './feature-definition';
 
@@ -14,6 +14,18 @@ const fromNetwork = (
     description: `${description} Null when the graph did not answer in time.`,
     checkpoints: ALL_CHECKPOINTS,
     compute: ({ inputs }) => (inputs.network === null ? null : read(inputs.network)),
+  });
+
+/** The checkpoints whose payload can name a merchant (`transaction.mid`). */
+const MERCHANT_CHECKPOINTS = ['transaction', 'refund'] as const;
+
+const fromMerchant = (name: string, type: Extract<FeatureType, 'int' | 'double'>, description: string, read: (merchant: GraphMerchantFraud) => number): FeatureDefinition =>
+  defineFeature({
+    name,
+    type,
+    description: `${description} Null when the request names no merchant or the graph did not answer in time.`,
+    checkpoints: MERCHANT_CHECKPOINTS,
+    compute: ({ inputs }) => (inputs.network?.merchant ? read(inputs.network.merchant) : null),
   });
 
 /**
@@ -41,6 +53,9 @@ export const NETWORK_FEATURES: readonly FeatureDefinition[] = [
   fromNetwork('networkDeviceFraudRate', 'double', 'The fraud rate of the subject\'s riskiest device: the share of fraudsters among the other customers who used it, from the labels and chargebacks known at the event (a label given later counts from then on); 0 when nobody else used one.', (n) => n.maxFraudRate.device),
   fromNetwork('networkCardFraudCustomers', 'int', 'The most fraudsters among the other customers of one of the subject\'s cards.', (n) => n.maxFraudCustomers.card),
   fromNetwork('networkCardFraudRate', 'double', 'The fraud rate of the subject\'s riskiest card: the share of fraudsters among the other customers who used it, as known at the event; 0 when nobody else used one.', (n) => n.maxFraudRate.card),
+  fromMerchant('merchantCustomers', 'int', 'Other customers who paid at the request\'s merchant (`transaction.mid`; a refund\'s first transaction with one).', (m) => m.customers),
+  fromMerchant('merchantFraudCustomers', 'int', 'Fraudsters (labelled FRAUDSTER or with an unforgiven chargeback, as known at the event) among them.', (m) => m.fraudCustomers),
+  fromMerchant('merchantFraudRate', 'double', 'The merchant\'s fraud rate: the share of fraudsters among its other customers, from the labels and chargebacks known at the event (a label given later counts from then on); 0 when it has no other customer.', (m) => m.fraudRate),
 ];
 
 const fromLookup = (

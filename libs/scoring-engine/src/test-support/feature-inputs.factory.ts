@@ -31,6 +31,7 @@ export function quietNetwork(overrides: Partial<GraphNetworkFeaturesReply> = {})
     maxOtherCustomers: { device: 0, card: 0, email: 0, phone: 0 },
     maxFraudCustomers: { device: 0, card: 0, email: 0, phone: 0 },
     maxFraudRate: { device: 0, card: 0, email: 0, phone: 0 },
+    merchant: null,
     ...overrides,
   };
 }

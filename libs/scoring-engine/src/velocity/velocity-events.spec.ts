@@ -13,7 +13,7 @@ import {
 } from '@ringfence/contracts';
 import { voucherRedemptionId } from '@ringfence/entities';
 import { plainToInstance } from 'class-transformer';
-import { VELOCITY_TOPICS, type VelocityEvent, velocityEventOf } from './velocity-events';
+import { VELOCITY_TOPICS, type VelocityEvent, merchantOfEvent, velocityEventOf } from './velocity-events';
 
 const FIXTURES = join(__dirname, '../../../../test/contracts/fixtures');
 const T = 1_763_800_000_000;
@@ -113,5 +113,15 @@ describe(velocityEventOf.name, () => {
 
   it('answers null for a payload without a time', () => {
     expect(eventOf(EventTopics.customerUpdated, { customer: { customerId: 'c1' } })).toBeNull();
+  });
+});
+
+describe(merchantOfEvent.name, () => {
+  it('names the merchant velocity keys: a transaction’s mid, a refund’s first transaction with one; none elsewhere', () => {
+    expect(merchantOfEvent(EventTopics.transactionUpdated, fixture('psp-transaction', 'full', TransactionUpdatedEvent))).toBe('000000123456789');
+    expect(merchantOfEvent(EventTopics.transactionUpdated, fixture('psp-transaction', 'minimal', TransactionUpdatedEvent))).toBeUndefined();
+    expect(merchantOfEvent(EventTopics.refundRequested, { timestamp: T, transactions: [{ transactionId: 't1' }, { transactionId: 't2', mid: 'm2' }, { mid: 'm3' }] })).toBe('m2');
+    expect(merchantOfEvent(EventTopics.customerUpdated, { timestamp: T, customer: { customerId: 'c1' } })).toBeUndefined();
+    expect(merchantOfEvent(EventTopics.supplierUpdated, { timestamp: T, transaction: { mid: 'm1' } })).toBeUndefined();
   });
 });

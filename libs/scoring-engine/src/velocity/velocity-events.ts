@@ -220,3 +220,11 @@ export function velocityEventOf(topic: string, payload: Wire, eventId: string): 
   const extractor: Extractor = EXTRACTORS[topic];
   return { eventId, timestampMillis, ...extractor(payload, eventId) };
 }
+
+/**
+ * The merchant (`transaction.mid`) an ingest event is about, as velocity keys it: the graph's
+ * merchant fraud rate is asked about the same one. Undefined when the event names none.
+ */
+export function merchantOfEvent(topic: string, payload: Wire): string | undefined {
+  return isVelocityTopic(topic) ? (EXTRACTORS[topic] as Extractor)(payload, '').keys.merchant : undefined;
+}

@@ -76,12 +76,10 @@ export class GraphQueryResponders {
     const graph = await this.graphs.get(accountId, environment);
     const timer = graphQueryDuration.startTimer({ query: 'network-features' });
     try {
-      const { shared: _perAttribute, ...features } = graph.index.networkFeatures(
-        payload.customerId,
-        { depth: CONNECT_MAX_DEPTH, nowMs: payload.nowMs },
-        payload.subjectKind ?? 'customer',
-      );
-      return features;
+      const subjectKind = payload.subjectKind ?? 'customer';
+      const { shared: _perAttribute, ...features } = graph.index.networkFeatures(payload.customerId, { depth: CONNECT_MAX_DEPTH, nowMs: payload.nowMs }, subjectKind);
+      const merchant = payload.merchantId === undefined ? null : graph.merchantFraud(payload.merchantId, payload.customerId, subjectKind);
+      return { ...features, merchant };
     } finally {
       timer();
     }

@@ -43,6 +43,7 @@ import {
   lookupInputs,
   networkInputs,
   recordedFeatures,
+  merchantOfEvent,
   scoreFeatures,
   thresholdsFor,
 } from '@ringfence/scoring-engine';
@@ -69,6 +70,13 @@ const FRAUD_CATEGORY = { customer: 'PAYMENT_FRAUD', supplier: 'SUPPLIER_FRAUD' }
 interface GraphAnswer {
   network: GraphNetworkFeaturesReply | null;
   voucherNetwork: VoucherNetworkSignal | null;
+}
+
+/** What the graph is asked about at a checkpoint: whose network, at what event time, and which merchant's fraud rate. */
+interface NetworkQuestion {
+  subject: CheckpointSubject;
+  merchantId: string | undefined;
+  nowMs: number;
 }
 
 /**
@@ -120,7 +128,7 @@ export class CheckpointScorer {
       this.facts.entities(message, subject, references),
       this.facts.currentLabels(message, subject),
       settingsRead,
-      this.graphOf(definition, message, subject, timestamp, settingsRead),
+      this.graphOf(definition, message, { subject, merchantId: merchantOfEvent(definition.ingestTopic, json), nowMs: timestamp }, settingsRead),
       settingsRead.then((read) => this.facts.lookupEvidence(message, requestIndicators, checkpointLookupPolicy(read).limitIndustry)),
     ]);
     const { network, voucherNetwork } = graph;
@@ -237,12 +245,12 @@ export class CheckpointScorer {
   private async graphOf<R extends CheckpointRpcTopic>(
     definition: CheckpointDefinition<R>,
     message: MessageEnvelope<RpcTopicMap[R]['request']>,
-    subject: CheckpointSubject,
-    nowMs: number,
+    about: NetworkQuestion,
     settingsRead: Promise<AccountSettings>,
   ): Promise<GraphAnswer> {
+    const { subject } = about;
     const deadline = Date.now() + Math.max(1, Math.floor(this.config.rpcTimeoutMs / 2));
-    const network = await this.networkOf(definition, message, subject, nowMs, deadline);
+    const network = await this.networkOf(definition, message, about, deadline);
     const voucher = definition.voucherUse?.(message.payload) ?? null;
     if (voucher === null || network === null || subject.kind !== 'customer') return { network, voucherNetwork: null };
     const settings = await settingsRead;
@@ -263,14 +271,13 @@ export class CheckpointScorer {
 
   /**
    * The subject's network (a customer's or a supplier's) from the graph service, with this
-   * request's own links applied first. The graph informs the score but must not sink the
+   * request's own links applied first, and its merchant's fraud rate. The graph informs the score but must not sink the
    * checkpoint: when it does not answer by `deadline`, the subject is scored without it (null; logged).
    */
   private async networkOf<R extends CheckpointRpcTopic>(
     definition: CheckpointDefinition<R>,
     message: MessageEnvelope<unknown>,
-    subject: CheckpointSubject,
-    nowMs: number,
+    { subject, merchantId, nowMs }: NetworkQuestion,
     deadline: number,
   ): Promise<GraphNetworkFeaturesReply | null> {
     try {
@@ -279,7 +286,7 @@ export class CheckpointScorer {
         {
           ...message,
           eventId: newEventId(),
-          payload: { customerId: subject.id, subjectKind: subject.kind, nowMs },
+          payload: { customerId: subject.id, subjectKind: subject.kind, nowMs, ...(merchantId === undefined ? {} : { merchantId }) },
         },
         { timeoutMs: Math.max(1, deadline - Date.now()) },
       );

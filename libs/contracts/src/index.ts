@@ -97,3 +97,6 @@ export * from './http/rules/rule-vocabulary';
 export * from './http/rules/rule.request.dto';
 export * from './http/rules/rule.response.dto';
 export * from './messages/rules.message';
+export * from './http/models/model.request.dto';
+export * from './http/models/model.response.dto';
+export * from './messages/models.message';

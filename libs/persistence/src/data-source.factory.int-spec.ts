@@ -98,6 +98,7 @@ describe(openDataSource.name, () => {
         'lookup_evidence',
         'lookup_indicators',
         'migrations',
+        'models',
         'rule_versions',
         'velocity_keys',
         'velocity_occurrences',

@@ -12,6 +12,7 @@ import {
 } from './ingest-events';
 import { LabelUpdatedEvent } from './label-updated.event';
 import { RuleChangedEvent } from './rules.message';
+import { ModelActivatedEvent } from './models.message';
 import { LookupIndicatorsAddedEvent, LookupIndicatorsDeletedEvent } from './lookup-indicators.message';
 import { type EventTopic, EventTopics } from './topics';
 import { TransactionUpdatedEvent } from './transaction-updated.event';
@@ -45,4 +46,5 @@ export const EVENT_PAYLOAD_CLASSES = {
   [EventTopics.customerLabelUpdated]: LabelUpdatedEvent,
   [EventTopics.supplierLabelUpdated]: LabelUpdatedEvent,
   [EventTopics.ruleSaved]: RuleChangedEvent,
+  [EventTopics.modelActivated]: ModelActivatedEvent,
 } satisfies Record<EventTopic, PayloadClass>;

@@ -61,6 +61,8 @@ import type {
   ValidateRuleReply,
   ValidateRuleRequest,
 } from './rules.message';
+import type { ModelActivatedEvent, ModelReply, ModelRequest, ModelsReply, ReadModelsRequest, TrainModelRequest } from './models.message';
+import type { TrainModelAcceptedDto } from '../http/models/model.response.dto';
 import type {
   GraphConnectReply,
   GraphConnectRequest,
@@ -97,6 +99,7 @@ export const EventTopics = {
   customerLabelUpdated: 'ringfence.label.customer.updated.v1',
   supplierLabelUpdated: 'ringfence.label.supplier.updated.v1',
   ruleSaved: 'ringfence.config.rule.saved.v1',
+  modelActivated: 'ringfence.config.model.activated.v1',
 } as const;
 
 export const RpcTopics = {
@@ -125,6 +128,10 @@ export const RpcTopics = {
   validateRule: 'ringfence.rpc.scoring.validate-rule.v1',
   backtestRules: 'ringfence.rpc.scoring.backtest-rules.v1',
   readDecision: 'ringfence.rpc.scoring.read-decision.v1',
+  trainModel: 'ringfence.rpc.scoring.train-model.v1',
+  readModels: 'ringfence.rpc.scoring.read-models.v1',
+  readModel: 'ringfence.rpc.scoring.read-model.v1',
+  activateModel: 'ringfence.rpc.scoring.activate-model.v1',
 } as const;
 
 /** The request topics of the checkpoints, answered by scoring. */
@@ -165,6 +172,7 @@ export interface EventTopicMap {
   [EventTopics.customerLabelUpdated]: LabelUpdatedEvent;
   [EventTopics.supplierLabelUpdated]: LabelUpdatedEvent;
   [EventTopics.ruleSaved]: RuleChangedEvent;
+  [EventTopics.modelActivated]: ModelActivatedEvent;
 }
 
 export interface RpcTopicMap {
@@ -188,6 +196,10 @@ export interface RpcTopicMap {
   [RpcTopics.checkpointEvidence]: { request: CheckpointEvidenceRequest; reply: CheckpointEvidenceReply };
   [RpcTopics.readCallbackDeliveries]: { request: ReadCallbackDeliveriesRequest; reply: ReadCallbackDeliveriesReply };
   [RpcTopics.saveRule]: { request: SaveRuleRequest; reply: SaveRuleReply };
+  [RpcTopics.trainModel]: { request: TrainModelRequest; reply: TrainModelAcceptedDto };
+  [RpcTopics.readModels]: { request: ReadModelsRequest; reply: ModelsReply };
+  [RpcTopics.readModel]: { request: ModelRequest; reply: ModelReply };
+  [RpcTopics.activateModel]: { request: ModelRequest; reply: ModelReply };
   [RpcTopics.disableRule]: { request: DisableRuleRequest; reply: SaveRuleReply };
   [RpcTopics.readRules]: { request: ReadRulesRequest; reply: ReadRulesReply };
   [RpcTopics.readRule]: { request: ReadRuleRequest; reply: ReadRuleReply };

@@ -7,6 +7,7 @@ import { CheckpointFacts } from './checkpoint-facts';
 import { CheckpointScorer } from './checkpoint-scorer';
 import { DecisionRecords } from './decisions/decision-records';
 import { DecisionsHandler } from './decisions/decisions.handler';
+import { SubjectVerdicts } from './decisions/subject-verdicts';
 import { RuleBacktest } from './rules/rule-backtest';
 import { RuleBook } from './rules/rule-book';
 import { ruleEnvironmentsProvider } from './rules/rule-environment.provider';
@@ -26,6 +27,7 @@ import { VelocityModule } from './velocity.module';
     CheckpointFacts,
     RuleBook,
     RuleBacktest,
+    SubjectVerdicts,
     DecisionRecords,
     ruleEnvironmentsProvider,
     { provide: RULE_REPOSITORY, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmRuleRepository(dataSource) },

@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { BacktestRulesRequest, BacktestRulesReply, Checkpoint, MessageEnvelope, RuleAction } from '@ringfence/contracts';
-import { hasUnforgivenChargeback } from '@ringfence/entities';
 import { AppError } from '@ringfence/platform';
 import {
   type CompiledRule,
@@ -17,16 +16,12 @@ import {
   featuresFromRecord,
 } from '@ringfence/scoring-engine';
 import type { CheckpointSubject } from '../checkpoint-definition';
-import { CheckpointFacts } from '../checkpoint-facts';
 import { DecisionRecords } from '../decisions/decision-records';
+import { SubjectVerdicts, type Verdict, subjectKey } from '../decisions/subject-verdicts';
 import { RULE_ENVIRONMENTS } from './rule-environment.provider';
 
 /** Decision records read per page: memory stays bounded however long the period is. */
 const PAGE_SIZE = 500;
-/** Subjects whose labels and chargebacks are asked at once. */
-const SUBJECT_BATCH = 50;
-
-type Verdict = 'fraud' | 'genuine' | 'unknown';
 
 /** The recorded event's parts a backtest reads. */
 interface RecordedDecision {
@@ -57,7 +52,7 @@ export class RuleBacktest {
     @Inject(RULE_REPOSITORY) private readonly rules: RuleRepository,
     @Inject(RULE_ENVIRONMENTS) private readonly environments: RuleEnvironments,
     private readonly decisions: DecisionRecords,
-    private readonly facts: CheckpointFacts,
+    private readonly verdicts: SubjectVerdicts,
   ) {}
 
   async run(message: MessageEnvelope<BacktestRulesRequest>): Promise<BacktestRulesReply> {
@@ -78,7 +73,8 @@ export class RuleBacktest {
       const page: DecisionRecord[] = await this.decisions.page(tenant, checkpoint, from, to, cursor, PAGE_SIZE);
       if (page.length === 0) break;
       cursor = { timestamp: page[page.length - 1].timestamp, scoreId: page[page.length - 1].scoreId };
-      await this.learnVerdicts(message, page, verdicts);
+      const subjects = page.flatMap((record) => (record.event as RecordedDecision).subject ?? []);
+      await this.verdicts.learn(message, subjects, checkpoint === 'refund', verdicts);
       for (const record of page) {
         const event = record.event as RecordedDecision;
         const answered = event.recommendation?.action;
@@ -174,33 +170,5 @@ export class RuleBacktest {
     }
     return tried;
   }
-
-  /** What labels and chargebacks say now of each subject of the page not seen yet. */
-  private async learnVerdicts(message: MessageEnvelope<unknown>, page: readonly DecisionRecord[], verdicts: Map<string, Verdict>): Promise<void> {
-    const checkpoint = (message.payload as BacktestRulesRequest).checkpoint;
-    const subjects = new Map<string, CheckpointSubject>();
-    for (const record of page) {
-      const subject = (record.event as RecordedDecision).subject;
-      if (subject !== undefined && !verdicts.has(subjectKey(subject))) subjects.set(subjectKey(subject), subject);
-    }
-    const pending = [...subjects.entries()];
-    for (let start = 0; start < pending.length; start += SUBJECT_BATCH) {
-      await Promise.all(
-        pending.slice(start, start + SUBJECT_BATCH).map(async ([subjectKeyText, subject]) => {
-          verdicts.set(subjectKeyText, await this.verdictOf(message, subject, checkpoint === 'refund'));
-        }),
-      );
-    }
-  }
-
-  private async verdictOf(message: MessageEnvelope<unknown>, subject: CheckpointSubject, refund: boolean): Promise<Verdict> {
-    const [labels, entities] = await Promise.all([this.facts.currentLabels(message, subject), this.facts.entities(message, subject, [])]);
-    const reviews = Object.values(labels).map((label) => label?.review);
-    if (reviews.some((review) => review === 'FRAUDSTER' || review === 'FRAUDULENT' || (refund && review === 'REFUND_ABUSE'))) return 'fraud';
-    if (subject.kind === 'customer' && entities.subject !== null && hasUnforgivenChargeback(entities.subject.fields)) return 'fraud';
-    if (reviews.some((review) => review === 'GENUINE' || (refund && review === 'NOT_REFUND_ABUSE'))) return 'genuine';
-    return 'unknown';
-  }
 }
 
-const subjectKey = (subject: CheckpointSubject) => `${subject.kind}:${subject.id}`;

@@ -1,0 +1,65 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { RULE_CHECKPOINTS, type RuleCheckpoint } from '../rules/rule-vocabulary';
+
+export const MODEL_STATUSES = ['training', 'ready', 'failed'] as const;
+export type ModelStatus = (typeof MODEL_STATUSES)[number];
+
+/** What training holds out (the latest 20 % of the examples in time) says of the model (decisions §12). */
+export class ModelMetricsDto {
+  @ApiProperty({ example: 0.97, nullable: true, description: 'ROC AUC on the held-out examples; null when they hold only one class.' }) auc!: number | null;
+  @ApiProperty({ example: 0.81, nullable: true, description: 'Average precision (area under the precision–recall curve) on them; null without a positive.' }) averagePrecision!: number | null;
+  @ApiProperty({ example: 0.93, nullable: true, description: 'Precision of the scores at or above the account\'s PREVENT threshold; null when none is.' }) precisionAtPrevent!: number | null;
+  @ApiProperty({ example: 0.88, nullable: true, description: 'Recall of the scores at or above the REVIEW threshold; null without a positive.' }) recallAtReview!: number | null;
+}
+
+/** Where a training is, while it runs. */
+export class ModelProgressDto {
+  @ApiProperty({ enum: ['reading', 'training', 'evaluating'], example: 'training' }) stage!: 'reading' | 'training' | 'evaluating';
+  @ApiProperty({ type: 'integer', example: 120, description: 'Examples read, or trees built.' }) done!: number;
+  @ApiProperty({ type: 'integer', nullable: true, example: 300, description: 'Of how many, when known.' }) total!: number | null;
+}
+
+/** A trained (or training) model of one checkpoint. */
+export class ModelDto {
+  @ApiProperty({ example: 'mdl_4fQ2kq1ZxW0bY7nP3sTu' }) modelId!: string;
+  @ApiProperty({ enum: RULE_CHECKPOINTS, example: 'pspBeforeAuth' }) checkpoint!: RuleCheckpoint;
+  @ApiProperty({ enum: MODEL_STATUSES, example: 'ready' }) status!: ModelStatus;
+  @ApiProperty({ example: '2026-11-25T18:00:00.000Z', description: 'When training was asked for (ISO 8601 UTC).' }) createdAt!: string;
+  @ApiProperty({ example: 'key_2Vb8…', description: 'The id of the API key that asked.' }) createdBy!: string;
+  @ApiProperty({ type: 'integer', nullable: true, example: 1763800000000, description: 'The period learnt from: decisions with `from <= timestamp < to` (epoch ms); null for the first.' }) from!: number | null;
+  @ApiProperty({ type: 'integer', example: 1766400000000 }) to!: number;
+  @ApiProperty({ type: 'integer', example: 48210, description: 'Decisions learnt from (0 while reading).' }) examples!: number;
+  @ApiProperty({ type: 'integer', example: 912, description: 'Of which positives: fraud as known now (decisions §12).' }) positives!: number;
+  @ApiProperty({ type: () => ModelMetricsDto, nullable: true, description: 'Null until the model is ready.' }) metrics!: ModelMetricsDto | null;
+  @ApiProperty({ example: false, description: 'It scores its checkpoint; at most one model per checkpoint is.' }) active!: boolean;
+  @ApiPropertyOptional({ type: () => ModelProgressDto, description: 'While training.' }) progress?: ModelProgressDto;
+  @ApiPropertyOptional({ example: 'needs at least 20 positives and 20 negatives; the period has 3 positives', description: 'Why it failed.' }) error?: string;
+}
+
+export class ModelResponseDto {
+  @ApiProperty({ example: 200 }) status!: number;
+  @ApiProperty({ example: 1763800000000 }) timestamp!: number;
+  @ApiProperty({ type: () => ModelDto }) data!: ModelDto;
+}
+
+export class ModelListDataDto {
+  @ApiProperty({ type: () => [ModelDto], description: 'Newest first.' }) models!: ModelDto[];
+}
+
+export class ModelListResponseDto {
+  @ApiProperty({ example: 200 }) status!: number;
+  @ApiProperty({ example: 1763800000000 }) timestamp!: number;
+  @ApiProperty({ type: () => ModelListDataDto }) data!: ModelListDataDto;
+}
+
+/** POST /v2/models/train answers 202 at once: training runs off the request path. */
+export class TrainModelAcceptedDto {
+  @ApiProperty({ example: 'mdl_4fQ2kq1ZxW0bY7nP3sTu' }) modelId!: string;
+  @ApiProperty({ enum: MODEL_STATUSES, example: 'training' }) status!: ModelStatus;
+}
+
+export class TrainModelResponseDto {
+  @ApiProperty({ example: 202 }) status!: number;
+  @ApiProperty({ example: 1763800000000 }) timestamp!: number;
+  @ApiProperty({ type: () => TrainModelAcceptedDto }) data!: TrainModelAcceptedDto;
+}

@@ -1,0 +1,41 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsIn, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { TrainModelRequestDto } from '../http/models/model.request.dto';
+import type { ModelDto } from '../http/models/model.response.dto';
+import { RULE_CHECKPOINTS, type RuleCheckpoint } from '../http/rules/rule-vocabulary';
+import { MAX_IDENTIFIER_LENGTH } from '../validation/patterns';
+
+const MODEL_ID = /^mdl_[A-Za-z0-9_-]{1,64}$/;
+
+/** `ringfence.rpc.scoring.train-model.v1`: answered once the model is recorded as training; training goes on after. */
+export class TrainModelRequest extends TrainModelRequestDto {
+  /** The API key that asked. */
+  @IsString() @MinLength(1) @MaxLength(MAX_IDENTIFIER_LENGTH) author!: string;
+}
+
+/** `ringfence.rpc.scoring.read-models.v1`: the data set's models, newest first. */
+export class ReadModelsRequest {}
+
+/** `ringfence.rpc.scoring.read-model.v1` and `…activate-model.v1`: one model. */
+export class ModelRequest {
+  @IsString() @Matches(MODEL_ID) modelId!: string;
+}
+
+/** The model; null when the data set has none of that id. */
+export interface ModelReply {
+  model: ModelDto | null;
+}
+
+export interface ModelsReply {
+  models: ModelDto[];
+}
+
+/**
+ * `ringfence.config.model.activated.v1`: a model now scores its checkpoint (and the one before
+ * it no longer does). Every scoring instance loads it from the models table into its model
+ * book. The envelope names the account and data set.
+ */
+export class ModelActivatedEvent {
+  @ApiProperty({ example: 'mdl_4fQ2kq1ZxW0bY7nP3sTu' }) @IsString() @Matches(MODEL_ID) modelId!: string;
+  @ApiProperty({ enum: RULE_CHECKPOINTS, example: 'pspBeforeAuth' }) @IsIn(RULE_CHECKPOINTS) checkpoint!: RuleCheckpoint;
+}

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsIn, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { TrainModelRequestDto } from '../http/models/model.request.dto';
 import type { ModelDto } from '../http/models/model.response.dto';
 import { RULE_CHECKPOINTS, type RuleCheckpoint } from '../http/rules/rule-vocabulary';
@@ -13,8 +13,10 @@ export class TrainModelRequest extends TrainModelRequestDto {
   @IsString() @MinLength(1) @MaxLength(MAX_IDENTIFIER_LENGTH) author!: string;
 }
 
-/** `ringfence.rpc.scoring.read-models.v1`: the data set's models, newest first. */
-export class ReadModelsRequest {}
+/** `ringfence.rpc.scoring.read-models.v1`: the data set's models (of one checkpoint when given), newest first. */
+export class ReadModelsRequest {
+  @IsOptional() @IsIn(RULE_CHECKPOINTS) checkpoint?: RuleCheckpoint;
+}
 
 /** `ringfence.rpc.scoring.read-model.v1` and `…activate-model.v1`: one model. */
 export class ModelRequest {

@@ -55,6 +55,8 @@ export interface ModelRepository {
   activate(tenant: RuleTenant, modelId: string): Promise<ModelRecord | null>;
   /** The model itself (its JSON) of a ready model; null otherwise. */
   artifact(tenant: RuleTenant, modelId: string): Promise<string | null>;
+  /** The tenant's active model of a checkpoint, with its artifact; null when none is. */
+  activeModel(tenant: RuleTenant, checkpoint: RuleCheckpoint): Promise<ActiveModel | null>;
   /** Every tenant's active models: what scoring loads at start. */
   activeModels(): Promise<ActiveModel[]>;
   /** Marks every model still training as failed with `error` (a restart ended them); answers how many. */

@@ -36,11 +36,15 @@ export interface ScoreTerm {
   why: string;
 }
 
-/** One feature's part in a score, for explanations: the value it had and the points it gave. */
+/**
+ * One feature's part in a score, for explanations: the value it had and what it added. For
+ * this model, the condition that matched and its points; for a learned model, no condition and
+ * its exact TreeSHAP share of the log-odds.
+ */
 export interface ScoreContribution {
   feature: string;
   value: FeatureValue;
-  condition: string;
+  condition?: string;
   contribution: number;
 }
 

@@ -60,6 +60,8 @@ export function itBehavesLikeAModelRepository(repository: () => ModelRepository)
       { modelId: other.modelId, checkpoint: 'customer', artifact: `{"id":"${other.modelId}"}` },
       { modelId: second.modelId, checkpoint: 'pspBeforeAuth', artifact: `{"id":"${second.modelId}"}` },
     ]);
+    expect(await repository().activeModel(tenant, 'pspBeforeAuth')).toMatchObject({ ...tenant, modelId: second.modelId, artifact: `{"id":"${second.modelId}"}` });
+    expect(await repository().activeModel(tenant, 'payout')).toBeNull();
   });
 
   it('lists a data set\'s models newest first, apart from other tenants\'', async () => {

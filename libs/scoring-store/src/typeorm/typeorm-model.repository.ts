@@ -41,6 +41,7 @@ const DEACTIVATE_OTHERS = `
 const ACTIVATE = `UPDATE models SET active = true WHERE account_id = $1 AND environment = $2 AND model_id = $3 AND status = 'ready'`;
 const ARTIFACT = `SELECT artifact FROM models WHERE account_id = $1 AND environment = $2 AND model_id = $3 AND status = 'ready'`;
 const ACTIVE_MODELS = `SELECT account_id, environment, model_id, checkpoint, artifact FROM models WHERE active ORDER BY account_id, environment, checkpoint`;
+const ACTIVE_MODEL = `SELECT account_id, environment, model_id, checkpoint, artifact FROM models WHERE account_id = $1 AND environment = $2 AND checkpoint = $3 AND active`;
 const FAIL_UNFINISHED = `UPDATE models SET status = 'failed', progress = NULL, error = $1 WHERE status = 'training' RETURNING model_id`;
 
 /** The models table (both modes). */
@@ -96,14 +97,30 @@ export class TypeOrmModelRepository implements ModelRepository {
     return rows[0]?.artifact ?? null;
   }
 
+  async activeModel(tenant: RuleTenant, checkpoint: RuleCheckpoint): Promise<ActiveModel | null> {
+    const rows = await queryRows<ActiveModelRow>(this.dataSource, ACTIVE_MODEL, [tenant.accountId, tenant.environment, checkpoint]);
+    return rows.length === 0 ? null : toActiveModel(rows[0]);
+  }
+
   async activeModels(): Promise<ActiveModel[]> {
-    const rows = await queryRows<{ account_id: string; environment: string; model_id: string; checkpoint: RuleCheckpoint; artifact: string }>(this.dataSource, ACTIVE_MODELS, []);
-    return rows.map((row) => ({ accountId: row.account_id, environment: row.environment, modelId: row.model_id, checkpoint: row.checkpoint, artifact: row.artifact }));
+    return (await queryRows<ActiveModelRow>(this.dataSource, ACTIVE_MODELS, [])).map(toActiveModel);
   }
 
   async failUnfinished(error: string): Promise<number> {
     return (await queryRows(this.dataSource, FAIL_UNFINISHED, [error])).length;
   }
+}
+
+interface ActiveModelRow {
+  account_id: string;
+  environment: string;
+  model_id: string;
+  checkpoint: RuleCheckpoint;
+  artifact: string;
+}
+
+function toActiveModel(row: ActiveModelRow): ActiveModel {
+  return { accountId: row.account_id, environment: row.environment, modelId: row.model_id, checkpoint: row.checkpoint, artifact: row.artifact };
 }
 
 function toModelRecord(row: ModelRow): ModelRecord {

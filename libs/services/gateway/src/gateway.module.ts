@@ -28,6 +28,9 @@ import { CallbacksUseCase } from './callbacks/callbacks.use-case';
 import { DecisionsController } from './rules/decisions.controller';
 import { RulesController } from './rules/rules.controller';
 import { RulesUseCase } from './rules/rules.use-case';
+import { ModelsController } from './models/models.controller';
+import { ModelsUseCase } from './models/models.use-case';
+import { OwnerRequests } from './owner-requests.service';
 
 /**
  * The public HTTPS API: authenticates, validates, maps each route to its bus message, and
@@ -44,7 +47,7 @@ import { RulesUseCase } from './rules/rules.use-case';
     ConnectController,
     PspTransactionController,
     PspDisputeController,
-    FeedController, AuthController, AdminController, ApiDocsController, LabelsController, LookupController, CredentialsCheckController, BreachedCredentialsAdminController, CallbacksController, RulesController, DecisionsController],
-  providers: [EventIntake, BootstrapAccountService, RateLimits, LabelsUseCase, LookupUseCase, CredentialsCheckUseCase, commonPasswordsProvider, CallbacksUseCase, RulesUseCase],
+    FeedController, AuthController, AdminController, ApiDocsController, LabelsController, LookupController, CredentialsCheckController, BreachedCredentialsAdminController, CallbacksController, RulesController, DecisionsController, ModelsController],
+  providers: [EventIntake, BootstrapAccountService, RateLimits, LabelsUseCase, LookupUseCase, CredentialsCheckUseCase, commonPasswordsProvider, CallbacksUseCase, OwnerRequests, RulesUseCase, ModelsUseCase],
 })
 export class GatewayModule {}

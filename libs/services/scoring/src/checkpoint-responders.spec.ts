@@ -7,6 +7,7 @@ import { CHECKPOINT_DEFINITIONS } from './checkpoint-definitions';
 import { CheckpointResponders } from './checkpoint-responders';
 import { CheckpointScorer } from './checkpoint-scorer';
 import { RULE_BOOK_GROUP } from './rules/rules-groups';
+import { MODEL_BOOK_GROUP } from './models/models-groups';
 
 type Handler = (message: MessageEnvelope<unknown>) => Promise<unknown>;
 
@@ -60,12 +61,15 @@ async function setup() {
 }
 
 describe(CheckpointResponders.name, () => {
-  it('answers every checkpoint topic in the scoring group, waiting for its own rule book and velocity counters (the owners it asks wait for their consumers)', async () => {
+  it('answers every checkpoint topic in the scoring group, waiting for its own rule book, model book and velocity counters (the owners it asks wait for their consumers)', async () => {
     const { responders } = await setup();
 
     expect([...responders.keys()].sort()).toEqual(CHECKPOINT_DEFINITIONS.map((definition) => definition.rpcTopic).sort());
     for (const { options } of responders.values()) {
-      expect(options).toEqual({ group: 'scoring', consistentWith: [{ group: RULE_BOOK_GROUP, topics: [EventTopics.ruleSaved] }, StateGroups.scoringVelocity] });
+      expect(options).toEqual({
+        group: 'scoring',
+        consistentWith: [{ group: RULE_BOOK_GROUP, topics: [EventTopics.ruleSaved] }, { group: MODEL_BOOK_GROUP, topics: [EventTopics.modelActivated] }, StateGroups.scoringVelocity],
+      });
     }
   });
 

@@ -8,6 +8,7 @@ import type { CheckpointDefinition } from './checkpoint-definition';
 import { CHECKPOINT_DEFINITIONS, transactionCheckpoint } from './checkpoint-definitions';
 import { CheckpointScorer } from './checkpoint-scorer';
 import { RULE_BOOK_DEPENDENCY } from './rules/rules-groups';
+import { MODEL_BOOK_DEPENDENCY } from './models/models-groups';
 
 const DEFINITIONS = CHECKPOINT_DEFINITIONS as readonly CheckpointDefinition[];
 const DEFINITION_BY_TOPIC = new Map<string, CheckpointDefinition>(DEFINITIONS.map((definition) => [definition.rpcTopic, definition]));
@@ -20,7 +21,7 @@ const DEFINITION_BY_TOPIC = new Map<string, CheckpointDefinition>(DEFINITIONS.ma
  * waits until the `scoring-velocity` consumer has handled the account's earlier events, its own
  * event included: `VelocityState` computed that event's features just before recording it).
  */
-const CHECKPOINT_REQUESTS: MessagePatternExtras = { group: 'scoring', consistentWith: [RULE_BOOK_DEPENDENCY, StateGroups.scoringVelocity] };
+const CHECKPOINT_REQUESTS: MessagePatternExtras = { group: 'scoring', consistentWith: [RULE_BOOK_DEPENDENCY, MODEL_BOOK_DEPENDENCY, StateGroups.scoringVelocity] };
 const SCORING: EventPatternExtras = { group: 'scoring' };
 
 /**

@@ -4,6 +4,7 @@ import type { MessageBus } from '@ringfence/bus';
 import {
   type GraphNetworkFeaturesReply,
   type MessageEnvelope,
+  type Checkpoint,
   type CheckpointRecommendation,
   type CheckpointRpcTopic,
   type CheckpointScoredEvent,
@@ -24,8 +25,10 @@ import { checkpointLookup, checkpointLookupPolicy } from '@ringfence/lookup';
 import { type Logger, type RingfenceConfig, newEventId, prefixedId } from '@ringfence/platform';
 import {
   BASE_SCORE,
-  type ModelScore,
+  type FeatureValue,
   SCORE_MODEL_VERSION,
+  type RuleTenant,
+  type Thresholds,
   type DecisionSignals,
   NO_RULES,
   type RuleEnvironments,
@@ -52,6 +55,9 @@ import type { CheckpointDefinition, CheckpointSubject, EntityReference } from '.
 import { CheckpointFacts } from './checkpoint-facts';
 import { evidenceOf, indicatorsNotIn, indicatorsOf } from './payload-indicators';
 import { RuleBook } from './rules/rule-book';
+import { type ExplainedScore, learnedScore } from './models/learned-score';
+import { ModelBook } from './models/model-book';
+import { explanationSides } from './models/explanation-sides';
 import { VelocityState } from './velocity-state.service';
 import { RULE_ENVIRONMENTS } from './rules/rule-environment.provider';
 
@@ -97,6 +103,7 @@ export class CheckpointScorer {
     @Inject(RINGFENCE_CONFIG) private readonly config: RingfenceConfig,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
     private readonly ruleBook: RuleBook,
+    private readonly modelBook: ModelBook,
     @Inject(RULE_ENVIRONMENTS) private readonly ruleEnvironments: RuleEnvironments,
     private readonly velocity: VelocityState,
   ) {
@@ -154,7 +161,9 @@ export class CheckpointScorer {
       // From memory: the barrier waited for the velocity consumer, which kept this event's counters from before it.
       velocity: this.velocity.featuresFor(definition.ingestTopic, message),
     });
-    const model = scoreFeatures(features, definition.checkpoint, thresholdsFor(definition.checkpoint, settings.scoreThresholds));
+    const ruleCheckpoint = ruleCheckpointOf(definition.checkpoint, json);
+    const modelScored = this.modelScore(message, ruleCheckpoint, definition.checkpoint, features, thresholdsFor(definition.checkpoint, settings.scoreThresholds));
+    const { model } = modelScored;
     const labelCategories = [FRAUD_CATEGORY[subject.kind], ...(subject.kind === 'customer' ? (definition.customerLabelCategories ?? []) : [])];
     const signals: Omit<DecisionSignals, 'ruleAction'> = {
       labels: labelCategories.map((category) => labels[category]?.review).filter((review): review is NonNullable<typeof review> => review !== undefined),
@@ -164,7 +173,6 @@ export class CheckpointScorer {
       voucherNetwork,
       model: { score: model.score, action: model.action },
     };
-    const ruleCheckpoint = ruleCheckpointOf(definition.checkpoint, json);
     const ruleInputs: RuleInputs = {
       payload: json,
       features,
@@ -201,20 +209,30 @@ export class CheckpointScorer {
         ...recordedFeatures(features),
         modelScore: model.score,
         modelAction: model.action,
-        modelVersion: SCORE_MODEL_VERSION,
+        modelVersion: modelScored.modelVersion,
         decisionReason: decision.reason,
       },
       scoreId,
       ...(ruleCheckpoint === null ? {} : { ruleCheckpoint }),
       subject: { kind: subject.kind, id: subject.id },
       rules: { evaluated: rules.evaluated, triggered: rules.triggered, failed: rules.failed },
-      explanation: explanationOf(model, rules.triggered, decision.reason),
+      explanation: explanationOf(modelScored, rules.triggered, decision.reason),
       // The rules' features are the event's `features` (a superset): recorded once, not twice.
       context: { payload: ruleInputs.payload, network: ruleInputs.network, labels: ruleInputs.labels, lookup: ruleInputs.lookup, score: ruleInputs.score },
       signals: signals as unknown as Record<string, unknown>,
     };
     // TypeScript cannot see that the reply type of a checkpoint topic is its scored event.
     return scored as RpcTopicMap[R]['reply'];
+  }
+
+  /**
+   * The score of the learned model active for the tenant's checkpoint (the model book, in
+   * memory), else of the built-in model of docs/scoring.md.
+   */
+  private modelScore(tenant: RuleTenant, checkpoint: RuleCheckpoint | null, catalogueCheckpoint: Checkpoint, features: Readonly<Record<string, FeatureValue>>, thresholds: Thresholds): ExplainedScore {
+    const learned = checkpoint === null ? undefined : this.modelBook.modelOf(tenant, checkpoint);
+    if (learned !== undefined) return learnedScore(learned, features, thresholds);
+    return { modelVersion: SCORE_MODEL_VERSION, baseScore: BASE_SCORE, model: scoreFeatures(features, catalogueCheckpoint, thresholds) };
   }
 
   /**
@@ -333,22 +351,16 @@ function triggeredRuleOf(checkpoint: string): (rule: TriggeredRule) => Triggered
     checkpoint === 'payout' ? { ruleId, ruleVersion, ruleName, state, action, description } : { ruleId, ruleVersion, state, action, description };
 }
 
-/** The contributions an explanation lists on each side. */
-const EXPLAINED_CONTRIBUTIONS = 5;
-
-/** decisions §12: the model's largest contributions either way, the triggered rules, and why the source decided. */
-function explanationOf(model: ModelScore, triggered: readonly TriggeredRule[], reason: string): DecisionExplanationDto {
-  const pick = (keep: (contribution: number) => boolean) =>
-    model.contributions
-      .filter((item) => keep(item.contribution))
-      .slice(0, EXPLAINED_CONTRIBUTIONS)
-      .map(({ feature, value, condition, contribution }) => ({ feature, value, condition, contribution }));
+/**
+ * decisions §12: the model's largest contributions either way (a learned model's are computed
+ * when the decision is read: `DecisionExplainer`), the triggered rules, and why the source decided.
+ */
+function explanationOf({ model, modelVersion, baseScore }: ExplainedScore, triggered: readonly TriggeredRule[], reason: string): DecisionExplanationDto {
   return {
-    modelVersion: SCORE_MODEL_VERSION,
+    modelVersion,
     modelScore: model.score,
-    baseScore: BASE_SCORE,
-    raised: pick((contribution) => contribution > 0),
-    lowered: pick((contribution) => contribution < 0),
+    baseScore,
+    ...explanationSides(model.contributions),
     rules: triggered.map(({ ruleId, ruleVersion, ruleName, state, action }) => ({ ruleId, ruleVersion, name: ruleName, state, action })),
     reason,
   };

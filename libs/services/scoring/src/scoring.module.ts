@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { DECISION_RECORD_REPOSITORY, RULE_REPOSITORY } from '@ringfence/scoring-engine';
-import { TypeOrmDecisionRecordRepository, TypeOrmRuleRepository } from '@ringfence/scoring-store';
+import { DECISION_RECORD_REPOSITORY, MODEL_REPOSITORY, RULE_REPOSITORY } from '@ringfence/scoring-engine';
+import { TypeOrmDecisionRecordRepository, TypeOrmModelRepository, TypeOrmRuleRepository } from '@ringfence/scoring-store';
 import { DataSource } from 'typeorm';
 import { CheckpointResponders } from './checkpoint-responders';
 import { CheckpointFacts } from './checkpoint-facts';
@@ -12,16 +12,21 @@ import { RuleBacktest } from './rules/rule-backtest';
 import { RuleBook } from './rules/rule-book';
 import { ruleEnvironmentsProvider } from './rules/rule-environment.provider';
 import { RulesHandler } from './rules/rules.handler';
+import { ModelBook } from './models/model-book';
+import { DecisionExplainer } from './models/decision-explainer';
+import { ModelTrainer, TRAINING_RUNNER, workerTrainingRunner } from './models/model-trainer';
+import { ModelsHandler } from './models/models.handler';
+import { TrainingExampleReader } from './models/training-examples';
 import { VelocityModule } from './velocity.module';
 
 /**
  * Answers checkpoint requests (features, rules, model, sources' precedence), owns the rules
- * (their API, the in-memory rule book, backtests) and the decision records, and publishes every
- * decision.
+ * (their API, the in-memory rule book, backtests), the learned models (their API, training, the
+ * in-memory model book) and the decision records, and publishes every decision.
  */
 @Module({
   imports: [VelocityModule],
-  controllers: [CheckpointResponders, RulesHandler, DecisionsHandler],
+  controllers: [CheckpointResponders, RulesHandler, DecisionsHandler, ModelsHandler],
   providers: [
     CheckpointScorer,
     CheckpointFacts,
@@ -30,6 +35,12 @@ import { VelocityModule } from './velocity.module';
     SubjectVerdicts,
     DecisionRecords,
     ruleEnvironmentsProvider,
+    ModelBook,
+    DecisionExplainer,
+    ModelTrainer,
+    TrainingExampleReader,
+    { provide: TRAINING_RUNNER, useValue: workerTrainingRunner },
+    { provide: MODEL_REPOSITORY, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmModelRepository(dataSource) },
     { provide: RULE_REPOSITORY, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmRuleRepository(dataSource) },
     { provide: DECISION_RECORD_REPOSITORY, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmDecisionRecordRepository(dataSource) },
   ],

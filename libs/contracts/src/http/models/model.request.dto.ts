@@ -14,6 +14,12 @@ export class TrainModelRequestDto {
   @IsOptional() @IsInt() @Min(0) @Max(Number.MAX_SAFE_INTEGER) to?: number;
 }
 
+/** GET /v2/models?checkpoint= */
+export class ModelListQueryDto {
+  @ApiPropertyOptional({ enum: RULE_CHECKPOINTS, description: 'Only the models of this checkpoint.' })
+  @IsOptional() @IsIn(RULE_CHECKPOINTS, { message: `must be one of ${RULE_CHECKPOINTS.join(', ')}` }) checkpoint?: RuleCheckpoint;
+}
+
 /** The `:modelId` of the models routes. */
 export class ModelPathDto {
   @ApiProperty({ example: 'mdl_4fQ2…' }) @IsString() @Matches(/^mdl_[A-Za-z0-9_-]{1,64}$/, { message: 'modelId must be a model id (mdl_…)' }) modelId!: string;

@@ -36,12 +36,6 @@ export class ModelDto {
   @ApiPropertyOptional({ example: 'needs at least 20 positives and 20 negatives; the period has 3 positives', description: 'Why it failed.' }) error?: string;
 }
 
-export class ModelResponseDto {
-  @ApiProperty({ example: 200 }) status!: number;
-  @ApiProperty({ example: 1763800000000 }) timestamp!: number;
-  @ApiProperty({ type: () => ModelDto }) data!: ModelDto;
-}
-
 export class ModelListDataDto {
   @ApiProperty({ type: () => [ModelDto], description: 'Newest first.' }) models!: ModelDto[];
 }
@@ -56,10 +50,4 @@ export class ModelListResponseDto {
 export class TrainModelAcceptedDto {
   @ApiProperty({ example: 'mdl_4fQ2kq1ZxW0bY7nP3sTu' }) modelId!: string;
   @ApiProperty({ enum: MODEL_STATUSES, example: 'training' }) status!: ModelStatus;
-}
-
-export class TrainModelResponseDto {
-  @ApiProperty({ example: 202 }) status!: number;
-  @ApiProperty({ example: 1763800000000 }) timestamp!: number;
-  @ApiProperty({ type: () => TrainModelAcceptedDto }) data!: TrainModelAcceptedDto;
 }

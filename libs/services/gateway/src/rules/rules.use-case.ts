@@ -1,10 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { Principal } from '@ringfence/accounts';
-import type { MessageBus } from '@ringfence/bus';
 import {
   type BacktestRequestDto,
   type BacktestResponseDto,
-  type MessageEnvelope,
   type RpcTopic,
   type RpcTopicMap,
   type RuleCheckpoint,
@@ -17,9 +15,8 @@ import {
   type ValidateRuleRequestDto,
   type ValidateRuleResponseDto,
 } from '@ringfence/contracts';
-import { AppError, type RingfenceConfig, newEventId } from '@ringfence/platform';
-import { MESSAGE_BUS, RINGFENCE_CONFIG } from '@ringfence/service-runtime';
-import { RateLimits } from '../rate-limit/rate-limits.service';
+import { AppError } from '@ringfence/platform';
+import { OwnerRequests } from '../owner-requests.service';
 
 /** The wire form of a rule version: ISO time. */
 export function ruleDto(rule: RuleVersionMessage): RuleDto {
@@ -33,11 +30,7 @@ export function ruleDto(rule: RuleVersionMessage): RuleDto {
  */
 @Injectable()
 export class RulesUseCase {
-  constructor(
-    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
-    @Inject(RINGFENCE_CONFIG) private readonly config: RingfenceConfig,
-    private readonly limits: RateLimits,
-  ) {}
+  constructor(private readonly owner: OwnerRequests) {}
 
   async create(principal: Principal, rule: RuleRequestDto, traceId: string): Promise<RuleDto> {
     const { rule: saved } = await this.ask(principal, traceId, RpcTopics.saveRule, { rule, author: principal.keyId });
@@ -85,18 +78,8 @@ export class RulesUseCase {
     return { status: 200, timestamp: Date.now(), data: decision };
   }
 
-  private async ask<R extends RpcTopic>(principal: Principal, traceId: string, topic: R, payload: RpcTopicMap[R]['request']): Promise<RpcTopicMap[R]['reply']> {
-    await this.limits.refuseWhenAccountLimited(principal);
-    const envelope: MessageEnvelope<RpcTopicMap[R]['request']> = {
-      eventId: newEventId(),
-      accountId: principal.account.id,
-      environment: principal.environment,
-      subjectId: 'rules',
-      acceptedAt: Date.now(),
-      traceId,
-      payload,
-    };
-    return this.bus.request(topic, envelope, { timeoutMs: this.config.requestTimeoutMs });
+  private ask<R extends RpcTopic>(principal: Principal, traceId: string, topic: R, payload: RpcTopicMap[R]['request']): Promise<RpcTopicMap[R]['reply']> {
+    return this.owner.ask(principal, traceId, 'rules', topic, payload);
   }
 }
 

@@ -1,12 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { ReadDependency } from '@ringfence/bus';
 import { type CheckpointScoredEvent, PAYLOAD_ROUTE_LIST } from '@ringfence/contracts';
 import { DECISION_RECORD_REPOSITORY, type DecisionCursor, type DecisionRecord, type DecisionRecordRepository, type RuleTenant } from '@ringfence/scoring-engine';
 
 /** Every decision topic of the payload table (the checkpoints' feed). */
 export const DECISION_TOPICS: readonly string[] = [...new Set(PAYLOAD_ROUTE_LIST.flatMap((route) => ('decisionTopic' in route ? [route.decisionTopic] : [])))];
 
-/** The consumer group that keeps the decision records; what a decision read waits for. */
+/** The consumer group that keeps the decision records. */
 export const DECISION_RECORDS_GROUP = 'scoring-decisions';
+
+/** What a read of the records waits for (a decision read, a backtest, a training): every decision published before it is kept. */
+export const DECISION_RECORDS_DEPENDENCY: ReadDependency = { group: DECISION_RECORDS_GROUP, topics: DECISION_TOPICS };
 
 
 const key = (tenant: RuleTenant, scoreId: string) => JSON.stringify([tenant.accountId, tenant.environment, scoreId]);

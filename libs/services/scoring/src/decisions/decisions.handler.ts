@@ -4,7 +4,8 @@ import { MessageBusController } from '@ringfence/bus';
 import { type CheckpointScoredEvent, type MessageEnvelope, ReadDecisionRequest, type ReadDecisionReply, RpcTopics } from '@ringfence/contracts';
 import type { Logger } from '@ringfence/platform';
 import { ROOT_LOGGER, validatedRequestHandler } from '@ringfence/service-runtime';
-import { DECISION_RECORDS_GROUP, DECISION_TOPICS, DecisionRecords } from './decision-records';
+import { DecisionExplainer } from '../models/decision-explainer';
+import { DECISION_RECORDS_DEPENDENCY, DECISION_RECORDS_GROUP, DECISION_TOPICS, DecisionRecords } from './decision-records';
 
 /**
  * Keeps every decision event with a scoreId (group `scoring-decisions`, written behind; see
@@ -16,6 +17,7 @@ import { DECISION_RECORDS_GROUP, DECISION_TOPICS, DecisionRecords } from './deci
 export class DecisionsHandler {
   constructor(
     private readonly decisions: DecisionRecords,
+    private readonly explainer: DecisionExplainer,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -32,11 +34,12 @@ export class DecisionsHandler {
     this.decisions.add({ accountId, environment }, payload);
   }
 
-  @MessagePattern(RpcTopics.readDecision, { group: 'scoring', consistentWith: [{ group: DECISION_RECORDS_GROUP, topics: DECISION_TOPICS }] })
+  @MessagePattern(RpcTopics.readDecision, { group: 'scoring', consistentWith: [DECISION_RECORDS_DEPENDENCY] })
   readDecision(@Payload() message: MessageEnvelope<unknown>): Promise<ReadDecisionReply> {
     return validatedRequestHandler(ReadDecisionRequest, async ({ accountId, environment, payload }) => {
-      const record = await this.decisions.find({ accountId, environment }, payload.scoreId);
-      return { decision: record?.event ?? null };
+      const tenant = { accountId, environment };
+      const record = await this.decisions.find(tenant, payload.scoreId);
+      return { decision: record === null ? null : await this.explainer.complete(tenant, record.event) };
     })(message);
   }
 }

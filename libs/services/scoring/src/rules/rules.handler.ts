@@ -23,6 +23,7 @@ import {
 import { AppError, type Logger, newEventId } from '@ringfence/platform';
 import { RULE_REPOSITORY, type RuleDefinition, expressionProblem, type RuleEnvironments, type RuleRepository, type RuleTenant, type RuleVersion } from '@ringfence/scoring-engine';
 import { MESSAGE_BUS, ROOT_LOGGER, validatedEventHandler, validatedRequestHandler } from '@ringfence/service-runtime';
+import { DECISION_RECORDS_DEPENDENCY } from '../decisions/decision-records';
 import { RuleBacktest } from './rule-backtest';
 import { RuleBook } from './rule-book';
 import { RULE_ENVIRONMENTS } from './rule-environment.provider';
@@ -74,7 +75,7 @@ export class RulesHandler {
     return validatedRequestHandler(ValidateRuleRequest, async (valid) => this.environments.of(valid.payload.checkpoint).check(valid.payload.expression))(message);
   }
 
-  @MessagePattern(RpcTopics.backtestRules, RULES)
+  @MessagePattern(RpcTopics.backtestRules, { ...RULES, consistentWith: [DECISION_RECORDS_DEPENDENCY] })
   backtestRules(@Payload() message: MessageEnvelope<unknown>): Promise<BacktestRulesReply> {
     return validatedRequestHandler(BacktestRulesRequest, (valid) => this.backtests.run(valid))(message);
   }

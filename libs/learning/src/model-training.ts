@@ -1,0 +1,106 @@
+import { type CalibrationKind, calibratedProbability, fitCalibration, riskScore } from './calibration';
+import { averagePrecision, logLoss, metricsAtThreshold, rocAuc } from './classification-metrics';
+import { type FeatureColumn, type FeatureMatrix, type LabelledRows, selectRows } from './feature-matrix';
+import { type BoostingOptions, type TrainingProgress, trainGradientBoostedTrees } from './gradient-boosting.trainer';
+import { type LogisticRegressionOptions, trainLogisticRegression } from './logistic-regression';
+import type { MarginPredictor } from './margin-predictor';
+import { ScoringModel } from './scoring-model';
+import { timeOrderedSplit } from './time-ordered-holdout';
+
+export type Algorithm = 'gradient-boosted-trees' | 'logistic-regression';
+
+/** Everything a training run needs; plain data, so it can be posted to a worker thread. */
+export interface ModelTrainingRequest {
+  algorithm: Algorithm;
+  /** The matrix's columns, in order (numeric features only: `numericFeatures`). */
+  features: FeatureColumn[];
+  matrix: FeatureMatrix;
+  labels: Uint8Array;
+  /** Each example's event time (epoch ms). */
+  eventTimes: Float64Array;
+  /** The latest share of the examples held out for the metrics (decisions §12: 0.2). */
+  holdoutFraction?: number;
+  /** The latest share of the remaining examples used to stop boosting and fit the calibration (0.1). */
+  validationFraction?: number;
+  calibration?: CalibrationKind;
+  /** The REVIEW and PREVENT score thresholds the metrics are given at (50 and 80). */
+  thresholds?: { review: number; prevent: number };
+  boosting?: Partial<BoostingOptions>;
+  logisticRegression?: Partial<LogisticRegressionOptions>;
+}
+
+/** How the model did on the held-out latest examples. */
+export interface HoldoutMetrics {
+  examples: number;
+  positives: number;
+  /** ROC AUC of the margins (the model's ranking; calibration's ties would only lower it). */
+  auc: number;
+  averagePrecision: number;
+  /** Log loss of the calibrated probabilities. */
+  logLoss: number;
+  /** Of the held-out examples scoring at or above PREVENT, the share that are positive. */
+  precisionAtPrevent: number;
+  /** Of the held-out positives, the share scoring at or above REVIEW. */
+  recallAtReview: number;
+}
+
+export interface ModelTrainingResult {
+  model: ScoringModel;
+  metrics: HoldoutMetrics;
+  trainingExamples: number;
+  validationExamples: number;
+}
+
+/**
+ * A training run as decisions §12 describes it: the latest 20 % of the examples in time are held
+ * out for the metrics; of the rest, the latest 10 % stop the boosting and fit the calibration,
+ * and the model learns from the others. Every split is by time, so each stage is judged on
+ * examples later than those it learnt from.
+ */
+export function trainScoringModel(request: ModelTrainingRequest, onProgress?: TrainingProgress): ModelTrainingResult {
+  const { matrix, labels, eventTimes, features } = request;
+  if (features.map((column) => column.name).join('\n') !== matrix.featureNames.join('\n')) throw new RangeError("the features must be the matrix's columns, in order");
+  if (labels.length !== matrix.rowCount || eventTimes.length !== matrix.rowCount) throw new RangeError(`${matrix.rowCount} rows, ${labels.length} labels and ${eventTimes.length} event times`);
+  const { trainingRows: learningRows, holdoutRows } = timeOrderedSplit(eventTimes, request.holdoutFraction ?? 0.2);
+  const learningTimes = Float64Array.from(learningRows, (row) => eventTimes[row]);
+  const { trainingRows: fitPositions, holdoutRows: validationPositions } = timeOrderedSplit(learningTimes, request.validationFraction ?? 0.1);
+  const rowsOf = (positions: Uint32Array): LabelledRows => {
+    const rows = Uint32Array.from(positions, (position) => learningRows[position]);
+    return { matrix: selectRows(matrix, rows), labels: Uint8Array.from(rows, (row) => labels[row]) };
+  };
+  const training = rowsOf(fitPositions);
+  const validation = rowsOf(validationPositions);
+  const holdout: LabelledRows = { matrix: selectRows(matrix, holdoutRows), labels: Uint8Array.from(holdoutRows, (row) => labels[row]) };
+  for (const [name, rows] of [['training', training], ['validation', validation], ['held-out', holdout]] as const) {
+    if (!rows.labels.includes(1) || !rows.labels.includes(0)) throw new RangeError(`the ${name} examples need positives and negatives`);
+  }
+
+  let predictor: MarginPredictor;
+  switch (request.algorithm) {
+    case 'gradient-boosted-trees':
+      predictor = trainGradientBoostedTrees(training, request.boosting, validation, onProgress).model;
+      break;
+    case 'logistic-regression':
+      predictor = trainLogisticRegression(training, request.logisticRegression);
+      onProgress?.(1, 1, null);
+      break;
+  }
+  const calibration = fitCalibration(request.calibration ?? 'isotonic', predictor.predictMargins(validation.matrix), validation.labels);
+  const model = new ScoringModel(features, predictor, calibration);
+  return { model, metrics: holdoutMetrics(model, holdout, request.thresholds ?? { review: 50, prevent: 80 }), trainingExamples: training.matrix.rowCount, validationExamples: validation.matrix.rowCount };
+}
+
+export function holdoutMetrics(model: ScoringModel, holdout: LabelledRows, thresholds: { review: number; prevent: number }): HoldoutMetrics {
+  const margins = model.predictor.predictMargins(holdout.matrix);
+  const probabilities = margins.map((margin) => calibratedProbability(model.calibration, margin));
+  const scores = probabilities.map(riskScore);
+  return {
+    examples: holdout.matrix.rowCount,
+    positives: holdout.labels.reduce((sum, label) => sum + label, 0),
+    auc: rocAuc(margins, holdout.labels),
+    averagePrecision: averagePrecision(margins, holdout.labels),
+    logLoss: logLoss(probabilities, holdout.labels),
+    precisionAtPrevent: metricsAtThreshold(scores, holdout.labels, thresholds.prevent).precision,
+    recallAtReview: metricsAtThreshold(scores, holdout.labels, thresholds.review).recall,
+  };
+}

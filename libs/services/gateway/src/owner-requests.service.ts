@@ -1,0 +1,36 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Principal } from '@ringfence/accounts';
+import type { MessageBus } from '@ringfence/bus';
+import type { MessageEnvelope, RpcTopic, RpcTopicMap } from '@ringfence/contracts';
+import { type RingfenceConfig, newEventId } from '@ringfence/platform';
+import { MESSAGE_BUS, RINGFENCE_CONFIG } from '@ringfence/service-runtime';
+import { RateLimits } from './rate-limit/rate-limits.service';
+
+/**
+ * A route's one request to the service that owns what it manages (scoring's rules and models),
+ * for the key's account and data set, counted against the account's rate limit like every
+ * route: over the limit nothing is asked.
+ */
+@Injectable()
+export class OwnerRequests {
+  constructor(
+    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
+    @Inject(RINGFENCE_CONFIG) private readonly config: RingfenceConfig,
+    private readonly limits: RateLimits,
+  ) {}
+
+  /** `subjectId` keys the request on the bus (one partition per account's kind of request). */
+  async ask<R extends RpcTopic>(principal: Principal, traceId: string, subjectId: string, topic: R, payload: RpcTopicMap[R]['request']): Promise<RpcTopicMap[R]['reply']> {
+    await this.limits.refuseWhenAccountLimited(principal);
+    const envelope: MessageEnvelope<RpcTopicMap[R]['request']> = {
+      eventId: newEventId(),
+      accountId: principal.account.id,
+      environment: principal.environment,
+      subjectId,
+      acceptedAt: Date.now(),
+      traceId,
+      payload,
+    };
+    return this.bus.request(topic, envelope, { timeoutMs: this.config.requestTimeoutMs });
+  }
+}

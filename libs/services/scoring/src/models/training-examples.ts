@@ -1,0 +1,112 @@
+import { Injectable } from '@nestjs/common';
+import type { Checkpoint, MessageEnvelope, RuleCheckpoint } from '@ringfence/contracts';
+import { type FeatureColumn, type FeatureMatrix, featureVector, numericFeatures } from '@ringfence/learning';
+import { type DecisionRecord, type FeatureValue, featureDeclarations, featuresFromRecord, scoringCheckpointOf } from '@ringfence/scoring-engine';
+import type { CheckpointSubject } from '../checkpoint-definition';
+import { DecisionRecords } from '../decisions/decision-records';
+import { SubjectVerdicts, type Verdict, subjectKey } from '../decisions/subject-verdicts';
+
+/** Decision records read per page: a page's subjects are labelled together. */
+const PAGE_SIZE = 1_000;
+
+/** The recorded event's parts training reads. */
+interface RecordedDecision {
+  checkpoint?: Checkpoint;
+  subject?: CheckpointSubject;
+  /** Without the features whose value was zero (`recordedFeatures`). */
+  features?: Record<string, FeatureValue>;
+}
+
+/** A checkpoint's training examples: one row per decision, the features it recorded, labelled with what is known now. */
+export interface TrainingExamples {
+  features: FeatureColumn[];
+  matrix: FeatureMatrix;
+  labels: Uint8Array;
+  eventTimes: Float64Array;
+  positives: number;
+}
+
+/**
+ * Reads decisions §12's training examples: the data set's decision events of a checkpoint in
+ * [from, to), page by page, each row the features the decision recorded (so training never sees
+ * the future), positive when its subject is fraud as known now (`SubjectVerdicts`: a FRAUDSTER
+ * or FRAUDULENT label, an unforgiven chargeback, REFUND_ABUSE at refunds), negative otherwise.
+ * The model reads the checkpoint's numeric catalogue features.
+ *
+ * Rows are gathered row-major in growing blocks of float32 (4 bytes a value, not a JavaScript
+ * object per decision) and turned column-major once at the end, as training reads them.
+ */
+@Injectable()
+export class TrainingExampleReader {
+  constructor(
+    private readonly decisions: DecisionRecords,
+    private readonly verdicts: SubjectVerdicts,
+  ) {}
+
+  async read(message: MessageEnvelope<unknown>, checkpoint: RuleCheckpoint, from: number, to: number, onPage: (examples: number) => Promise<void>): Promise<TrainingExamples> {
+    const tenant = { accountId: message.accountId, environment: message.environment };
+    const catalogueCheckpoint = scoringCheckpointOf(checkpoint);
+    const features = numericFeatures(featureDeclarations(catalogueCheckpoint));
+    const names = features.map((column) => column.name);
+    const rows = new RowBlocks(names.length);
+    const labels: number[] = [];
+    const eventTimes: number[] = [];
+    const verdicts = new Map<string, Verdict>();
+    let cursor: { timestamp: number; scoreId: string } | null = null;
+    for (;;) {
+      const page: DecisionRecord[] = await this.decisions.page(tenant, checkpoint, from, to, cursor, PAGE_SIZE);
+      if (page.length === 0) break;
+      cursor = { timestamp: page[page.length - 1].timestamp, scoreId: page[page.length - 1].scoreId };
+      const events = page.map((record) => record.event as RecordedDecision);
+      await this.verdicts.learn(message, events.flatMap((event) => event.subject ?? []), checkpoint === 'refund', verdicts);
+      for (const [index, event] of events.entries()) {
+        if (event.features === undefined || event.subject === undefined) continue;
+        featureVector(names, featuresFromRecord(event.checkpoint ?? catalogueCheckpoint, event.features), rows.next());
+        labels.push(verdicts.get(subjectKey(event.subject)) === 'fraud' ? 1 : 0);
+        eventTimes.push(page[index].timestamp);
+      }
+      await onPage(labels.length);
+      if (page.length < PAGE_SIZE) break;
+    }
+    const labelArray = Uint8Array.from(labels);
+    return {
+      features,
+      matrix: { rowCount: labels.length, featureNames: names, values: rows.columnMajor(labels.length) },
+      labels: labelArray,
+      eventTimes: Float64Array.from(eventTimes),
+      positives: labelArray.reduce((sum, label) => sum + label, 0),
+    };
+  }
+}
+
+/** Row vectors written in place into blocks of 4,096 rows. */
+class RowBlocks {
+  private static readonly ROWS_PER_BLOCK = 4_096;
+  private readonly blocks: Float32Array[] = [];
+  private used = RowBlocks.ROWS_PER_BLOCK;
+
+  constructor(private readonly width: number) {}
+
+  /** The next row's storage. */
+  next(): Float32Array {
+    if (this.used === RowBlocks.ROWS_PER_BLOCK) {
+      this.blocks.push(new Float32Array(RowBlocks.ROWS_PER_BLOCK * this.width));
+      this.used = 0;
+    }
+    const block = this.blocks[this.blocks.length - 1];
+    const row = block.subarray(this.used * this.width, (this.used + 1) * this.width);
+    this.used += 1;
+    return row;
+  }
+
+  /** The `rowCount` rows as one column-major array (feature f of row r at f * rowCount + r). */
+  columnMajor(rowCount: number): Float32Array {
+    const values = new Float32Array(rowCount * this.width);
+    for (let row = 0; row < rowCount; row += 1) {
+      const block = this.blocks[Math.floor(row / RowBlocks.ROWS_PER_BLOCK)];
+      const offset = (row % RowBlocks.ROWS_PER_BLOCK) * this.width;
+      for (let feature = 0; feature < this.width; feature += 1) values[feature * rowCount + row] = block[offset + feature];
+    }
+    return values;
+  }
+}

@@ -1,0 +1,87 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type ChildService, freePort, spawnService } from '../support/child-service';
+import { TestHttpClient } from '../support/https-client';
+
+type Model = { modelId: string; status: string; examples: number; positives: number; active: boolean; error?: string; metrics: { auc: number | null; averagePrecision: number | null } | null };
+type Contribution = { feature: string; value: unknown; contribution: number };
+type Decision = { features: { modelVersion: string; modelScore: number }; explanation: { modelVersion: string; baseScore: number; raised: Contribution[]; lowered: Contribution[] } };
+
+const CUSTOMERS = 240;
+/** Every fourth customer is a fraudster: 60 positives, spread over the period so each part of the time split holds some. */
+const isFraudster = (index: number) => index % 4 === 0;
+
+/**
+ * decisions §12 end to end, against the built embedded process (training runs on its worker
+ * thread from dist/): customers decided at the customer checkpoint, the fraudsters among them
+ * (who sign up with a disposable e-mail domain) labelled, a model trained on those decisions,
+ * activated, and the next checkpoint scored and explained by it.
+ */
+describe('a learned model, trained and activated through the API (embedded process)', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ringfence-models-'));
+  let service: ChildService | undefined;
+  let client: TestHttpClient;
+  let key: string;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    service = spawnService('standalone', { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+    await service.waitForOutput(/"msg":"listening"/, 60_000);
+    client = new TestHttpClient(`https://localhost:${port}`, readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8'));
+    key = readFileSync(join(dataDir, 'bootstrap-key'), 'utf8').trim();
+  }, 90_000);
+
+  afterAll(async () => {
+    await service?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const send = <T>(method: string, path: string, body?: unknown) => client.send<T>({ method, path, body, apiKey: key });
+  const signUp = (customerId: string, fraudster: boolean, timestamp: number) =>
+    send<{ data: { scoreId: string } }>('POST', '/v2/customer', {
+      timestamp,
+      customer: { customerId, name: 'Sam Carter', email: `${customerId}@${fraudster ? 'mailinator.com' : 'example.com'}`, registrationTime: timestamp - 60_000 },
+      device: { deviceId: `dev-${customerId}` },
+    });
+
+  it('learns who the fraudsters are, is activated, and scores and explains the next checkpoint', async () => {
+    const start = Date.now() - CUSTOMERS * 60_000;
+    for (let index = 0; index < CUSTOMERS; index += 1) {
+      const customerId = `cus-model-${index}`;
+      expect((await signUp(customerId, isFraudster(index), start + index * 60_000)).status).toBe(200);
+      if (isFraudster(index)) expect((await send('POST', `/v2/customer/${customerId}/labels`, { category: 'PAYMENT_FRAUD', review: 'FRAUDSTER' })).status).toBe(200);
+    }
+
+    const started = await send<{ modelId: string; status: string }>('POST', '/v2/models/train', { checkpoint: 'customer' });
+    expect(started.status).toBe(202);
+    const { modelId } = started.body;
+
+    // Training runs on a worker thread off the request path (asynchronous by design): its end is polled for.
+    const deadline = Date.now() + 60_000;
+    let model: Model;
+    for (;;) {
+      model = (await send<Model>('GET', `/v2/models/${modelId}`)).body;
+      if (model.status !== 'training' || Date.now() > deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(model).toMatchObject({ status: 'ready', examples: CUSTOMERS, positives: CUSTOMERS / 4, active: false });
+    expect(model.metrics?.auc).toBeGreaterThan(0.95);
+
+    const activated = await send<Model>('POST', `/v2/models/${modelId}/activate`);
+    expect(activated.status).toBe(200);
+    expect(activated.body.active).toBe(true);
+
+    // The very next checkpoint is scored by the model.
+    const fraudLike = await signUp('cus-model-next-fraud', true, Date.now());
+    const genuineLike = await signUp('cus-model-next-genuine', false, Date.now());
+    const decision = async (scoreId: string) => (await send<{ data: Decision }>('GET', `/v2/decisions/${scoreId}`)).body.data;
+    const fraud = await decision(fraudLike.body.data.scoreId);
+    const genuine = await decision(genuineLike.body.data.scoreId);
+    expect(fraud.features.modelVersion).toBe(modelId);
+    expect(fraud.explanation.modelVersion).toBe(modelId);
+    expect(fraud.features.modelScore).toBeGreaterThan(genuine.features.modelScore);
+    expect(fraud.explanation.raised.map((item) => item.feature)).toContain('emailDisposable');
+    expect(fraud.explanation.raised.find((item) => item.feature === 'emailDisposable')).toMatchObject({ value: true, contribution: expect.any(Number) });
+  });
+});

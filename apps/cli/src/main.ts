@@ -3,6 +3,9 @@ import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { AdminApiError, AdminClient } from './admin-client';
 import { DEFAULT_BATCH_ENTRIES, MAX_BATCH_ENTRIES, importBreachedCredentials } from './credentials-import';
+import { registerImportCommand } from './import-command';
+import { registerSimulateCommand } from './simulate-command';
+import type { ApiConnection } from './traffic-sender';
 
 const program = new Command()
   .name('ringfence')
@@ -15,9 +18,13 @@ const program = new Command()
 function client(): AdminClient {
   const options = program.opts<{ url: string; adminKey?: string; ca?: string; insecure: boolean }>();
   const adminKey = options.adminKey ?? program.error('the admin token is required: set ADMIN_API_KEY or pass --admin-key');
+  return new AdminClient({ baseUrl: options.url, adminKey, caFile: caFileOf(options.ca), insecure: options.insecure });
+}
+
+/** The CA to trust: `--ca`, else the embedded mode's own certificate when there is one. */
+function caFileOf(ca: string | undefined): string | undefined {
   const embeddedCert = join(process.env.DATA_DIR ?? './data', 'tls', 'cert.pem');
-  const caFile = options.ca ?? (existsSync(embeddedCert) ? embeddedCert : undefined);
-  return new AdminClient({ baseUrl: options.url, adminKey, caFile, insecure: options.insecure });
+  return ca ?? (existsSync(embeddedCert) ? embeddedCert : undefined);
 }
 
 const print = (value: unknown): void => {
@@ -121,6 +128,14 @@ feed
     }
     process.stderr.write(`ringfence: ${exported} events exported from ${topic}; continue with --after ${after}\n`);
   });
+
+// The public API's traffic commands: the account's secret key, the same TLS options as the admin commands.
+function apiConnection(): ApiConnection {
+  const options = program.opts<{ url: string; ca?: string; insecure: boolean }>();
+  return { baseUrl: options.url, caFile: caFileOf(options.ca), insecure: options.insecure };
+}
+registerSimulateCommand(program, apiConnection);
+registerImportCommand(program, apiConnection);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   const detail = error instanceof AdminApiError ? `${error.status} ${error.message}${error.traceId ? ` (traceId ${error.traceId})` : ''}` : String(error instanceof Error ? error.message : error);

@@ -1,0 +1,324 @@
+import { readFileSync } from 'node:fs';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { build as buildHistogram } from 'hdr-histogram-js';
+
+/** One request of a traffic file: `{path, query?, time?, body}` (libs/simulator's TrafficRecord). */
+export interface TrafficRequest {
+  path: string;
+  query?: Record<string, string>;
+  body: unknown;
+}
+
+/** A request with its line number in the input (1-based), or a line that is not a request. */
+export type TrafficLine = { line: number; request: TrafficRequest } | { line: number; invalid: string };
+
+export interface TrafficSenderOptions {
+  baseUrl: string;
+  /** The account's secret API key, sent as `Authorization: token <key>`. */
+  apiKey: string;
+  caFile?: string;
+  insecure?: boolean;
+  /** Requests in flight at once. */
+  concurrency: number;
+  /** Requests started per second at most; 0 for no limit. */
+  ratePerSecond: number;
+  timeoutMs?: number;
+  /** Attempts of one request that meets 5xx answers or network errors before the run gives up (429 is retried without limit). */
+  maxAttempts?: number;
+  /** First backoff after a 5xx or a network error (doubles each time, at most 30 s). */
+  backoffMs?: number;
+}
+
+export interface SendSummary {
+  sent: number;
+  /** Final answers by HTTP status. */
+  answered: Record<string, number>;
+  rejected: { count: number; first: Array<{ line: number; status: number; message: string }> };
+  actions: { ALLOW: number; REVIEW: number; PREVENT: number };
+  latencyMs: { p50: number; p99: number; max: number };
+  retries: { rateLimited: number; serverErrors: number; networkErrors: number };
+  elapsedSeconds: number;
+  requestsPerSecond: number;
+  interrupted: boolean;
+}
+
+export interface SendHooks {
+  /** Called after each answer with the line up to which every line is answered (the resume point). */
+  onAnswered?: (completedThroughLine: number, summary: SendSummary) => void;
+  /** Checked before each request is started: true stops the run (requests in flight are awaited). */
+  shouldStop?: () => boolean;
+}
+
+export class TrafficSendError extends Error {
+  constructor(
+    message: string,
+    readonly line: number,
+    readonly completedThroughLine: number,
+  ) {
+    super(message);
+    this.name = 'TrafficSendError';
+  }
+}
+
+const FIRST_REJECTIONS_KEPT = 10;
+const MAX_BACKOFF_MS = 30_000;
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Tracks the line up to which every line was answered, while up to `concurrency` lines are in
+ * flight out of order: the resume point of an interrupted import.
+ */
+export class CompletionWatermark {
+  private readonly pending = new Set<number>();
+  private highestStarted: number;
+
+  constructor(completedThroughLine = 0) {
+    this.highestStarted = completedThroughLine;
+  }
+
+  start(line: number): void {
+    this.pending.add(line);
+    this.highestStarted = Math.max(this.highestStarted, line);
+  }
+
+  finish(line: number): void {
+    this.pending.delete(line);
+  }
+
+  /** Lines not started are not in flight: a skipped (blank) line counts as done once a later one starts. */
+  get completedThroughLine(): number {
+    let lowest = Number.POSITIVE_INFINITY;
+    for (const line of this.pending) lowest = Math.min(lowest, line);
+    return lowest === Number.POSITIVE_INFINITY ? this.highestStarted : lowest - 1;
+  }
+}
+
+/**
+ * Sends traffic (simulated or imported) through the public API, in the order given, with at
+ * most `concurrency` requests in flight and at most `ratePerSecond` started per second. 429 (and
+ * 503) answers wait for `Retry-After` and are retried without limit; other 5xx answers and
+ * network errors are retried with exponential backoff up to `maxAttempts`, after which the run
+ * stops with a TrafficSendError (nothing is dropped silently). Other 4xx answers are final and
+ * counted as rejected.
+ */
+export class TrafficSender {
+  private readonly agent: HttpAgent | HttpsAgent;
+  private readonly ca?: Buffer;
+  private readonly url: URL;
+
+  constructor(private readonly options: TrafficSenderOptions) {
+    this.url = new URL(options.baseUrl);
+    this.ca = options.caFile ? readFileSync(options.caFile) : undefined;
+    const agentOptions = { keepAlive: true, maxSockets: options.concurrency };
+    this.agent = this.url.protocol === 'https:' ? new HttpsAgent({ ...agentOptions, ca: this.ca, rejectUnauthorized: !options.insecure }) : new HttpAgent(agentOptions);
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+
+  async send(lines: AsyncIterable<TrafficLine> | Iterable<TrafficLine>, hooks: SendHooks = {}, completedThroughLine = 0): Promise<SendSummary> {
+    const started = Date.now();
+    const latency = buildHistogram({ lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: 3 });
+    const summary: SendSummary = {
+      sent: 0,
+      answered: {},
+      rejected: { count: 0, first: [] },
+      actions: { ALLOW: 0, REVIEW: 0, PREVENT: 0 },
+      latencyMs: { p50: 0, p99: 0, max: 0 },
+      retries: { rateLimited: 0, serverErrors: 0, networkErrors: 0 },
+      elapsedSeconds: 0,
+      requestsPerSecond: 0,
+      interrupted: false,
+    };
+    const refresh = () => {
+      summary.elapsedSeconds = Math.round((Date.now() - started) / 10) / 100;
+      summary.requestsPerSecond = summary.elapsedSeconds > 0 ? Math.round((summary.sent / summary.elapsedSeconds) * 10) / 10 : 0;
+      if (latency.totalCount > 0) {
+        summary.latencyMs = {
+          p50: latency.getValueAtPercentile(50) / 1000,
+          p99: latency.getValueAtPercentile(99) / 1000,
+          max: latency.maxValue / 1000,
+        };
+      }
+      return summary;
+    };
+    const watermark = new CompletionWatermark(completedThroughLine);
+    const reject = (line: number, status: number, message: string) => {
+      summary.rejected.count += 1;
+      // The lowest line numbers, whatever order the answers came in.
+      const first = summary.rejected.first;
+      if (first.length < FIRST_REJECTIONS_KEPT || line < (first.at(-1)?.line ?? Number.POSITIVE_INFINITY)) {
+        first.push({ line, status, message });
+        first.sort((left, right) => left.line - right.line);
+        if (first.length > FIRST_REJECTIONS_KEPT) first.pop();
+      }
+    };
+    const inFlight = new Set<Promise<void>>();
+    let failure: TrafficSendError | undefined;
+    const interval = this.options.ratePerSecond > 0 ? 1000 / this.options.ratePerSecond : 0;
+    let nextStart = Date.now();
+
+    try {
+      for await (const item of lines) {
+        if (failure) break;
+        if (item.line <= completedThroughLine) continue;
+        if (hooks.shouldStop?.()) {
+          summary.interrupted = true;
+          break;
+        }
+        if ('invalid' in item) {
+          watermark.start(item.line);
+          watermark.finish(item.line);
+          reject(item.line, 0, item.invalid);
+          continue;
+        }
+        while (inFlight.size >= this.options.concurrency) await Promise.race(inFlight);
+        if (failure) break;
+        if (interval > 0) {
+          const wait = nextStart - Date.now();
+          if (wait > 0) await sleep(wait);
+          nextStart = Math.max(nextStart + interval, Date.now() - 1000);
+        }
+        const { line, request } = item;
+        watermark.start(line);
+        summary.sent += 1;
+        const task = this.deliver(request, summary, latency)
+          .then((answer) => {
+            const status = String(answer.status);
+            summary.answered[status] = (summary.answered[status] ?? 0) + 1;
+            if (answer.status >= 400) {
+              const message = (answer.body as { message?: unknown } | null)?.message;
+              reject(line, answer.status, typeof message === 'string' ? message : `HTTP ${answer.status}`);
+            } else {
+              const action = (answer.body as { data?: { action?: unknown } } | null)?.data?.action;
+              if (action === 'ALLOW' || action === 'REVIEW' || action === 'PREVENT') summary.actions[action] += 1;
+            }
+            watermark.finish(line);
+            hooks.onAnswered?.(watermark.completedThroughLine, refresh());
+          })
+          .catch((error: unknown) => {
+            failure ??= new TrafficSendError(`line ${line}: ${error instanceof Error ? error.message : String(error)}`, line, watermark.completedThroughLine);
+          })
+          .finally(() => inFlight.delete(task));
+        inFlight.add(task);
+      }
+    } finally {
+      await Promise.allSettled([...inFlight]);
+    }
+    if (failure) throw new TrafficSendError(failure.message, failure.line, watermark.completedThroughLine);
+    return refresh();
+  }
+
+  private async deliver(request: TrafficRequest, summary: SendSummary, latency: ReturnType<typeof buildHistogram>): Promise<Answer> {
+    const maxAttempts = this.options.maxAttempts ?? 8;
+    const backoffMs = this.options.backoffMs ?? 250;
+    let failures = 0;
+    for (;;) {
+      const startedAt = process.hrtime.bigint();
+      let answer: Answer;
+      try {
+        answer = await this.post(request);
+      } catch (error) {
+        failures += 1;
+        summary.retries.networkErrors += 1;
+        if (failures >= maxAttempts) throw error;
+        await sleep(Math.min(MAX_BACKOFF_MS, backoffMs * 2 ** (failures - 1)));
+        continue;
+      }
+      const retryAfter = Number(answer.headers['retry-after']);
+      if (answer.status === 429 || (answer.status === 503 && Number.isFinite(retryAfter))) {
+        // Throttled: the API kept its place for us; wait as long as it asks and try again, however often.
+        summary.retries.rateLimited += 1;
+        await sleep(Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter * 1000 : backoffMs);
+        continue;
+      }
+      if (answer.status >= 500) {
+        failures += 1;
+        summary.retries.serverErrors += 1;
+        if (failures >= maxAttempts) throw new Error(`HTTP ${answer.status} after ${failures} attempts`);
+        await sleep(Math.min(MAX_BACKOFF_MS, backoffMs * 2 ** (failures - 1)));
+        continue;
+      }
+      latency.recordValue(Math.max(1, Number((process.hrtime.bigint() - startedAt) / 1000n)));
+      return answer;
+    }
+  }
+
+  private post(request: TrafficRequest): Promise<Answer> {
+    const target = new URL(request.path, this.url);
+    for (const [name, value] of Object.entries(request.query ?? {})) target.searchParams.set(name, value);
+    const payload = JSON.stringify(request.body);
+    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+    return new Promise((resolve, reject) => {
+      const req = send(
+        target,
+        {
+          method: 'POST',
+          agent: this.agent,
+          timeout: this.options.timeoutMs ?? 30_000,
+          headers: {
+            authorization: `token ${this.options.apiKey}`,
+            accept: 'application/json',
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(payload),
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('error', reject);
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            let body: unknown = null;
+            try {
+              body = text ? JSON.parse(text) : null;
+            } catch {
+              body = { message: text.slice(0, 200) };
+            }
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
+          });
+        },
+      );
+      req.on('timeout', () => req.destroy(new Error(`no answer from ${target.origin} in time`)));
+      req.on('error', reject);
+      req.end(payload);
+    });
+  }
+}
+
+/** Parses one line of a traffic file; blank lines give undefined. */
+export function parseTrafficLine(line: number, text: string): TrafficLine | undefined {
+  if (text.trim() === '') return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { line, invalid: 'not JSON' };
+  }
+  const record = parsed as { path?: unknown; query?: unknown; body?: unknown };
+  if (typeof record !== 'object' || record === null || typeof record.path !== 'string' || !record.path.startsWith('/')) {
+    return { line, invalid: 'no "path" starting with /' };
+  }
+  if (typeof record.body !== 'object' || record.body === null) return { line, invalid: 'no "body" object' };
+  const query =
+    typeof record.query === 'object' && record.query !== null
+      ? Object.fromEntries(Object.entries(record.query as Record<string, unknown>).map(([name, value]) => [name, String(value)]))
+      : undefined;
+  return { line, request: { path: record.path, ...(query ? { query } : {}), body: record.body } };
+}
+
+/** The HTTPS options every command shares (the program's `--url`, `--ca`, `--insecure`). */
+export interface ApiConnection {
+  baseUrl: string;
+  caFile?: string;
+  insecure: boolean;
+}

@@ -4,6 +4,7 @@ import { Command, Option } from 'commander';
 import { AdminApiError, AdminClient } from './admin-client';
 import { DEFAULT_BATCH_ENTRIES, MAX_BATCH_ENTRIES, importBreachedCredentials } from './credentials-import';
 import { registerImportCommand } from './import-command';
+import { registerModelCommand } from './model-command';
 import { registerSimulateCommand } from './simulate-command';
 import type { ApiConnection } from './traffic-sender';
 
@@ -136,6 +137,7 @@ function apiConnection(): ApiConnection {
 }
 registerSimulateCommand(program, apiConnection);
 registerImportCommand(program, apiConnection);
+registerModelCommand(program, apiConnection);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   const detail = error instanceof AdminApiError ? `${error.status} ${error.message}${error.traceId ? ` (traceId ${error.traceId})` : ''}` : String(error instanceof Error ? error.message : error);

@@ -1,4 +1,4 @@
-import { type SimulationOptions, type TrafficRecord, TrafficSimulation } from '@ringfence/simulator';
+import { FRAUD_KINDS, type FraudKind, type SimulationOptions, type TrafficRecord, TrafficSimulation } from '@ringfence/simulator';
 import type { Command } from 'commander';
 import { type SendOptions, addSendOptions, interruptions, senderFor } from './import-command';
 import { JsonLinesWriter, progressBar } from './traffic-files';
@@ -11,6 +11,7 @@ interface SimulateOptions extends SendOptions {
   fraudRate: string;
   start: string;
   settleDays: string;
+  fraudMix?: string;
   out: string;
   truth?: string;
   send: boolean;
@@ -18,9 +19,31 @@ interface SimulateOptions extends SendOptions {
 
 const HOUR_MS = 3_600_000;
 
+/** `stolen-card=10,account-takeover=40`: the whole mix (kinds not named are not planted); throws on a kind or a weight it cannot read. */
+export function parseFraudMix(text: string): Partial<Record<FraudKind, number>> {
+  const mix: Partial<Record<FraudKind, number>> = {};
+  for (const part of text.split(',').map((item) => item.trim()).filter((item) => item !== '')) {
+    const [kind = '', weightText, ...rest] = part.split('=').map((item) => item.trim());
+    if (weightText === undefined || weightText === '' || rest.length > 0) throw new Error(`--fraud-mix: "${part}" is not kind=weight`);
+    if (!(FRAUD_KINDS as readonly string[]).includes(kind)) throw new Error(`--fraud-mix: unknown fraud kind "${kind}"; the kinds are ${FRAUD_KINDS.join(', ')}`);
+    const weight = Number(weightText);
+    if (!Number.isFinite(weight) || weight < 0) throw new Error(`--fraud-mix: the weight of ${kind} must be a number from 0 up (got "${weightText}")`);
+    if (kind in mix) throw new Error(`--fraud-mix: ${kind} is given twice`);
+    mix[kind as FraudKind] = weight;
+  }
+  if (Object.keys(mix).length === 0) throw new Error('--fraud-mix: give at least one kind=weight');
+  return mix;
+}
+
 function simulationFrom(command: Command, options: SimulateOptions): TrafficSimulation {
   const start = Date.parse(options.start);
   if (!Number.isFinite(start)) command.error(`--start must be an ISO 8601 time, e.g. 2026-01-05T00:00:00Z (got ${options.start})`);
+  let fraudMix: SimulationOptions['fraudMix'] | undefined;
+  try {
+    fraudMix = options.fraudMix === undefined ? undefined : parseFraudMix(options.fraudMix);
+  } catch (error) {
+    command.error(error instanceof Error ? error.message : String(error));
+  }
   const partial: Partial<SimulationOptions> = {
     seed: options.seed,
     customers: Number(options.customers),
@@ -28,6 +51,7 @@ function simulationFrom(command: Command, options: SimulateOptions): TrafficSimu
     fraudRate: Number(options.fraudRate),
     start,
     settleDays: Number(options.settleDays),
+    fraudMix,
   };
   try {
     return new TrafficSimulation(partial);
@@ -49,6 +73,7 @@ export function registerSimulateCommand(program: Command, connection: () => ApiC
       .option('--fraud-rate <share>', 'share of the customers that are fraudulent', '0.02')
       .option('--start <ISO time>', 'event time of the first day', '2026-01-05T00:00:00Z')
       .option('--settle-days <days>', 'days after the traffic during which chargebacks and labels still come', '45')
+      .option('--fraud-mix <kind=weight,…>', `relative weights of the fraud kinds, e.g. stolen-card=10,account-takeover=40; kinds not named are not planted (kinds: ${FRAUD_KINDS.join(', ')}; default: the README's mix)`)
       .option('--out <file|->', 'where the JSON Lines go (`-`: standard output; gzip when the name ends in .gz)', '-')
       .option('--truth <file>', 'write the ground truth there: one JSON line per fraudulent actor')
       .option('--send', 'send the requests to the server (--url, --key) instead of writing them', false),

@@ -241,9 +241,31 @@ describe(TrafficSimulation.name, () => {
     expect(huge.stats().customers).toBeLessThan(20_000);
   });
 
+  it('plants only the kinds a fraud mix names, in its proportions, the same way each time for a seed', () => {
+    const takeoversOnly = { seed: 'mix', customers: 800, days: 14, fraudRate: 0.04, fraudMix: { 'account-takeover': 1 } };
+    const takeovers = simulate(takeoversOnly);
+    expect(takeovers.truth.length).toBeGreaterThan(10);
+    expect(new Set(takeovers.truth.map((actor) => actor.kind))).toEqual(new Set(['account-takeover']));
+    expect(JSON.stringify(simulate(takeoversOnly).records)).toBe(JSON.stringify(takeovers.records));
+
+    // No single-account kind in the mix: the budget's last accounts make a smaller ring of a kind given.
+    const rings = simulate({ seed: 'mix', customers: 800, days: 14, fraudRate: 0.04, fraudMix: { 'stolen-card': 3, 'card-testing': 1, 'promo-abuse': 0 } });
+    expect(new Set(rings.truth.map((actor) => actor.kind))).toEqual(new Set(['stolen-card', 'card-testing']));
+    const count = (kind: FraudKind) => rings.truth.filter((actor) => actor.kind === kind).length;
+    expect(count('stolen-card')).toBeGreaterThan(count('card-testing'));
+  });
+
   it('refuses options out of range, naming the option', () => {
     expect(() => new TrafficSimulation({ customers: 5 })).toThrow(/customers/);
     expect(() => new TrafficSimulation({ fraudRate: 0.9 })).toThrow(/fraud rate/);
     expect(() => new TrafficSimulation({ days: 0 })).toThrow(/days/);
+    const mix = (fraudMix: Record<string, number>) => () => new TrafficSimulation({ fraudMix });
+    expect(mix({ 'stolen-card': 1, 'phishing': 2 })).toThrow(new RangeError('fraud mix names unknown kinds (phishing); the kinds are ' + FRAUD_KINDS.join(', ')));
+    expect(mix({ 'stolen-card': -1, 'card-testing': 2 })).toThrow(/fraud mix weight of stolen-card/);
+    expect(mix({ 'stolen-card': Number.NaN })).toThrow(/fraud mix weight of stolen-card/);
+    expect(mix({ 'stolen-card': Number.POSITIVE_INFINITY })).toThrow(/fraud mix weight of stolen-card/);
+    expect(mix({ 'stolen-card': 0 })).toThrow(/fraud mix must give at least one kind a positive weight/);
+    expect(mix({})).toThrow(/fraud mix must give at least one kind a positive weight/);
+    expect(mix({ 'refund-abuse': 0.5 })).not.toThrow();
   });
 });

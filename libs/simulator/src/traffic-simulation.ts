@@ -4,7 +4,7 @@ import { EmailBook, type SupplierAccount } from './entities';
 import { FRAUD_MIX, FRAUD_STARTERS, accountsPerActor } from './fraud-actors';
 import { GenuineCustomer, WELCOME_VOUCHERS } from './genuine-customer';
 import { voucherRequest } from './payloads';
-import type { TrafficRecord, TruthRecord } from './traffic-record';
+import { FRAUD_KINDS, type FraudKind, type TrafficRecord, type TruthRecord } from './traffic-record';
 import { DAY_MS, HOUR_MS, type Marketplace, World, type WorldStats } from './world';
 
 export interface SimulationOptions {
@@ -20,6 +20,11 @@ export interface SimulationOptions {
   start: number;
   /** Days after the traffic during which the back office's later findings (chargebacks, labels) are still emitted. */
   settleDays: number;
+  /**
+   * Relative weights of the fraud kinds among the actors drawn. When given, it is the whole mix:
+   * a kind it does not name is not planted (to evaluate on a mix the model was not tuned on).
+   */
+  fraudMix: Partial<Record<FraudKind, number>>;
 }
 
 export const DEFAULT_SIMULATION_OPTIONS: SimulationOptions = {
@@ -29,6 +34,7 @@ export const DEFAULT_SIMULATION_OPTIONS: SimulationOptions = {
   fraudRate: 0.02,
   start: Date.UTC(2026, 0, 5),
   settleDays: 45,
+  fraudMix: Object.fromEntries(FRAUD_MIX),
 };
 
 /** Options with defaults filled in; throws a RangeError naming the option that is out of range. */
@@ -42,8 +48,26 @@ export function simulationOptions(partial: Partial<SimulationOptions> = {}): Sim
   check(Number.isFinite(options.fraudRate) && options.fraudRate >= 0 && options.fraudRate <= 0.5, 'fraud rate must be from 0 to 0.5');
   check(Number.isInteger(options.start) && options.start > 0, 'start must be a time after 1970');
   check(Number.isFinite(options.settleDays) && options.settleDays >= 0 && options.settleDays <= 365, 'settle days must be from 0 to 365');
-  return { ...options, seed: String(options.seed) };
+  checkFraudMix(options.fraudMix, check);
+  return { ...options, seed: String(options.seed), fraudMix: { ...options.fraudMix } };
 }
+
+function checkFraudMix(mix: unknown, check: (ok: boolean, message: string) => void): void {
+  check(typeof mix === 'object' && mix !== null && !Array.isArray(mix), 'fraud mix must be an object of weights by fraud kind');
+  const entries = Object.entries(mix as Record<string, unknown>);
+  const unknown = entries.map(([kind]) => kind).filter((kind) => !(FRAUD_KINDS as readonly string[]).includes(kind));
+  check(unknown.length === 0, `fraud mix names unknown kinds (${unknown.join(', ')}); the kinds are ${FRAUD_KINDS.join(', ')}`);
+  for (const [kind, weight] of entries) {
+    check(typeof weight === 'number' && Number.isFinite(weight) && weight >= 0, `fraud mix weight of ${kind} must be a finite number from 0 up (got ${String(weight)})`);
+  }
+  check(
+    entries.some(([, weight]) => (weight as number) > 0),
+    'fraud mix must give at least one kind a positive weight',
+  );
+}
+
+/** Single-account kinds, in the order the last actor's kind is drawn from when the budget is too small for a ring. */
+const SINGLE_ACCOUNT_KINDS: readonly FraudKind[] = ['drifting-fraud', 'account-takeover', 'refund-abuse'];
 
 const EXISTING_CUSTOMER_SHARE = 0.6;
 
@@ -143,12 +167,20 @@ export class TrafficSimulation {
     let budget = Math.round(this.options.customers * this.options.fraudRate);
     let takeovers = 0;
     const latestStart = Math.max(world.start, world.trafficEnd - 2 * DAY_MS);
+    // In FRAUD_MIX's order and without the zero weights, so the default mix draws as it always did.
+    const mix = FRAUD_MIX.map(([kind]) => [kind, this.options.fraudMix[kind] ?? 0] as const).filter(([, weight]) => weight > 0);
+    const singleAccountKinds = SINGLE_ACCOUNT_KINDS.filter((kind) => (this.options.fraudMix[kind] ?? 0) > 0);
     while (budget > 0) {
-      let kind = random.weighted(FRAUD_MIX);
+      let kind = random.weighted(mix);
       let accounts = accountsPerActor(kind, random);
       if (accounts > budget) {
-        kind = random.pick(['drifting-fraud', 'account-takeover', 'refund-abuse'] as const);
-        accounts = 1;
+        // The last accounts: a single-account actor of the mix, else a smaller ring of the kind drawn.
+        if (singleAccountKinds.length > 0) {
+          kind = random.pick(singleAccountKinds);
+          accounts = 1;
+        } else {
+          accounts = budget;
+        }
       }
       budget -= accounts;
       if (kind === 'account-takeover') takeovers += 1;

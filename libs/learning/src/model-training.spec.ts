@@ -49,6 +49,6 @@ describe(trainScoringModel.name, () => {
     expect(() => trainScoringModel({ ...request, features: request.features.slice(1) })).toThrow("the matrix's columns");
     const labels = request.labels.slice();
     labels.fill(0, 800);
-    expect(() => trainScoringModel({ ...request, labels })).toThrow('the held-out examples need positives and negatives');
+    expect(() => trainScoringModel({ ...request, labels })).toThrow('the held-out examples (the latest 20 % of the period, by time) need positives and negatives');
   });
 });

@@ -22,7 +22,13 @@ export interface ModelTrainingRequest {
   holdoutFraction?: number;
   /** The latest share of the remaining examples used to stop boosting and fit the calibration (0.1). */
   validationFraction?: number;
-  calibration?: CalibrationKind;
+  /**
+   * How margins become probabilities. `auto` (the default): isotonic once the validation part
+   * holds `ISOTONIC_MIN_CLASS_EXAMPLES` of each class, Platt scaling below that. Isotonic
+   * regression fitted on a few dozen positives is a staircase of a handful of steps: many
+   * scores tie and the ranking the trees learnt is lost; Platt's two parameters keep it.
+   */
+  calibration?: CalibrationKind | 'auto';
   /** The REVIEW and PREVENT score thresholds the metrics are given at (50 and 80). */
   thresholds?: { review: number; prevent: number };
   boosting?: Partial<BoostingOptions>;
@@ -72,7 +78,13 @@ export function trainScoringModel(request: ModelTrainingRequest, onProgress?: Tr
   const validation = rowsOf(validationPositions);
   const holdout: LabelledRows = { matrix: selectRows(matrix, holdoutRows), labels: Uint8Array.from(holdoutRows, (row) => labels[row]) };
   for (const [name, rows] of [['training', training], ['validation', validation], ['held-out', holdout]] as const) {
-    if (!rows.labels.includes(1) || !rows.labels.includes(0)) throw new RangeError(`the ${name} examples need positives and negatives`);
+    if (!rows.labels.includes(1) || !rows.labels.includes(0)) {
+      const holdout = request.holdoutFraction ?? 0.2;
+      const validation = (1 - holdout) * (request.validationFraction ?? 0.1);
+      const percent = (share: number) => `${Math.round(share * 100)} %`;
+      const part = { training: `the earliest ${percent(1 - holdout - validation)}`, validation: `the ${percent(validation)} after them`, 'held-out': `the latest ${percent(holdout)}` }[name];
+      throw new RangeError(`the ${name} examples (${part} of the period, by time) need positives and negatives; train over a longer period, or once more fraud is labelled`);
+    }
   }
 
   let predictor: MarginPredictor;
@@ -85,9 +97,18 @@ export function trainScoringModel(request: ModelTrainingRequest, onProgress?: Tr
       onProgress?.(1, 1, null);
       break;
   }
-  const calibration = fitCalibration(request.calibration ?? 'isotonic', predictor.predictMargins(validation.matrix), validation.labels);
+  const calibration = fitCalibration(calibrationKind(request.calibration ?? 'auto', validation.labels), predictor.predictMargins(validation.matrix), validation.labels);
   const model = new ScoringModel(features, predictor, calibration);
   return { model, metrics: holdoutMetrics(model, holdout, request.thresholds ?? { review: 50, prevent: 80 }), trainingExamples: training.matrix.rowCount, validationExamples: validation.matrix.rowCount };
+}
+
+/** Examples of each class the validation part needs before `auto` calibrates isotonically. */
+export const ISOTONIC_MIN_CLASS_EXAMPLES = 1_000;
+
+function calibrationKind(requested: CalibrationKind | 'auto', labels: Uint8Array): CalibrationKind {
+  if (requested !== 'auto') return requested;
+  const positives = labels.reduce((sum, label) => sum + label, 0);
+  return Math.min(positives, labels.length - positives) >= ISOTONIC_MIN_CLASS_EXAMPLES ? 'isotonic' : 'platt';
 }
 
 export function holdoutMetrics(model: ScoringModel, holdout: LabelledRows, thresholds: { review: number; prevent: number }): HoldoutMetrics {

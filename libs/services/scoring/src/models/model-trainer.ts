@@ -89,7 +89,9 @@ export class ModelTrainer implements OnModuleInit {
       this.logger.info({ modelId, checkpoint, examples: count, positives, auc, durationMs: Date.now() - started, traceId: message.traceId }, 'model trained');
     } catch (error) {
       await progress.settled();
-      const reason = error instanceof TrainingRefused ? error.message : `training failed: ${error instanceof Error ? error.message : String(error)}`;
+      const detail = error instanceof Error ? error.message : String(error);
+      // The worker's own failures already say "training failed: …".
+      const reason = error instanceof TrainingRefused || detail.startsWith('training failed') ? detail : `training failed: ${detail}`;
       if (!(error instanceof TrainingRefused)) this.logger.error({ modelId, checkpoint, err: error, traceId: message.traceId }, 'model training failed');
       await this.models.fail(tenant, modelId, reason);
     }

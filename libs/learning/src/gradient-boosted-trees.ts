@@ -1,5 +1,5 @@
-import { type FeatureMatrix, matrixRow } from './feature-matrix';
-import type { MarginExplanation, MarginPredictor } from './margin-predictor';
+import type { FeatureMatrix } from './feature-matrix';
+import { type MarginExplanation, type MarginPredictor, marginsOfRows } from './margin-predictor';
 import type { BinUpperBounds } from './quantile-bins';
 import { LEAF, type RegressionTree, treeDepth } from './regression-tree';
 import { type ShapPath, addTreeShap, expectedTreeValue, treeShapWorkspace } from './tree-shap';
@@ -73,10 +73,7 @@ export class GradientBoostedTrees implements MarginPredictor {
   }
 
   predictMargins(matrix: FeatureMatrix): Float64Array {
-    const margins = new Float64Array(matrix.rowCount);
-    const vector = new Float32Array(matrix.featureNames.length);
-    for (let row = 0; row < matrix.rowCount; row += 1) margins[row] = this.predictMargin(matrixRow(matrix, row, vector));
-    return margins;
+    return marginsOfRows(this, matrix);
   }
 
   /** Exact TreeSHAP contributions of every feature, in log-odds, summed over the trees. */

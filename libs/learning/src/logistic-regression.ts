@@ -1,6 +1,6 @@
-import { type FeatureMatrix, type LabelledRows, matrixRow } from './feature-matrix';
+import type { FeatureMatrix, LabelledRows } from './feature-matrix';
 import { minimizeLbfgs } from './lbfgs.optimizer';
-import { type MarginExplanation, type MarginPredictor, logit } from './margin-predictor';
+import { type MarginExplanation, type MarginPredictor, logit, marginsOfRows } from './margin-predictor';
 
 /**
  * A logistic regression on standardised features: `margin = intercept + Σ coefficient × z` with
@@ -32,10 +32,7 @@ export class LogisticRegression implements MarginPredictor {
   }
 
   predictMargins(matrix: FeatureMatrix): Float64Array {
-    const margins = new Float64Array(matrix.rowCount);
-    const vector = new Float32Array(matrix.featureNames.length);
-    for (let row = 0; row < matrix.rowCount; row += 1) margins[row] = this.predictMargin(matrixRow(matrix, row, vector));
-    return margins;
+    return marginsOfRows(this, matrix);
   }
 
   /**

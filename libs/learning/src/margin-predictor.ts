@@ -1,4 +1,4 @@
-import type { FeatureMatrix } from './feature-matrix';
+import { type FeatureMatrix, matrixRow } from './feature-matrix';
 
 /**
  * A prediction taken apart: `expectedValue + Σ contributions` is the predictor's margin (its
@@ -30,4 +30,12 @@ export function sigmoid(margin: number): number {
 export function logit(probability: number): number {
   const clamped = Math.min(1 - 1e-15, Math.max(1e-15, probability));
   return Math.log(clamped / (1 - clamped));
+}
+
+/** `predictor.predictMargin` of every row of `matrix`, one reused row vector for all. */
+export function marginsOfRows(predictor: Pick<MarginPredictor, 'predictMargin'>, matrix: FeatureMatrix): Float64Array {
+  const margins = new Float64Array(matrix.rowCount);
+  const vector = new Float32Array(matrix.featureNames.length);
+  for (let row = 0; row < matrix.rowCount; row += 1) margins[row] = predictor.predictMargin(matrixRow(matrix, row, vector));
+  return margins;
 }

@@ -1,0 +1,96 @@
+import { type FeatureColumn, buildFeatureMatrix, modelDocument, trainScoringModel } from '@ringfence/learning';
+import type { Logger } from '@ringfence/platform';
+import { useEmbeddedTestDatabase } from '@ringfence/persistence/testing';
+import type { ModelRepository, RuleTenant } from '@ringfence/scoring-engine';
+import { TypeOrmModelRepository } from '@ringfence/scoring-store';
+import { DEFAULT_THRESHOLDS } from '@ringfence/scoring-engine';
+import { explainLearned, learnedScore } from './learned-score';
+import { ModelBook } from './model-book';
+
+const FEATURES: FeatureColumn[] = [
+  { name: 'emailDisposable', type: 'bool' },
+  { name: 'amountMajorUnits', type: 'double' },
+];
+
+/** A small trained model's JSON: fraud is a disposable e-mail. */
+function trainedArtifact(): string {
+  const records = Array.from({ length: 1_000 }, (_, row) => ({ emailDisposable: row % 10 === 0, amountMajorUnits: (row * 37) % 500 }));
+  const { model } = trainScoringModel({
+    algorithm: 'gradient-boosted-trees',
+    features: FEATURES,
+    matrix: buildFeatureMatrix(FEATURES, records),
+    labels: Uint8Array.from(records, (record) => (record.emailDisposable ? 1 : 0)),
+    eventTimes: Float64Array.from(records, (_, row) => row),
+    boosting: { trees: 10 },
+  });
+  return JSON.stringify(modelDocument(model));
+}
+
+let sequence = 0;
+const newTenant = (): RuleTenant => ({ accountId: `acc_book_${(sequence += 1)}`, environment: 'test' });
+
+describe(ModelBook.name, () => {
+  const database = useEmbeddedTestDatabase();
+  const artifact = trainedArtifact();
+  const errors: unknown[] = [];
+  const logger = { info: () => undefined, error: (fields: unknown) => errors.push(fields) } as unknown as Logger;
+
+  async function readyModel(models: ModelRepository, tenant: RuleTenant, modelId: string, modelArtifact = artifact): Promise<void> {
+    await models.create(tenant, { modelId, checkpoint: 'customer', createdBy: 'key_a', from: null, to: 1 });
+    await models.complete(tenant, modelId, { examples: 1_000, positives: 100, metrics: { auc: 1, averagePrecision: 1, precisionAtPrevent: 1, recallAtReview: 1 }, artifact: modelArtifact });
+  }
+
+  it('loads the active models at start, follows activations, and keeps tenants apart', async () => {
+    const models = new TypeOrmModelRepository(database.dataSource());
+    const tenant = newTenant();
+    const other = newTenant();
+    await readyModel(models, tenant, 'mdl_book_first');
+    await readyModel(models, tenant, 'mdl_book_second');
+    await models.activate(tenant, 'mdl_book_first');
+
+    const book = new ModelBook(models, logger);
+    await book.onModuleInit();
+    expect(book.modelOf(tenant, 'customer')?.modelId).toBe('mdl_book_first');
+    expect(book.modelOf(other, 'customer')).toBeUndefined();
+    expect(book.modelOf(tenant, 'payout')).toBeUndefined();
+
+    await models.activate(tenant, 'mdl_book_second');
+    expect(book.modelOf(tenant, 'customer')?.modelId).toBe('mdl_book_first');
+    await book.refresh(tenant, 'customer');
+    expect(book.modelOf(tenant, 'customer')?.modelId).toBe('mdl_book_second');
+  });
+
+  it('loads a replaced model by id for decision reads, and nothing of another tenant', async () => {
+    const models = new TypeOrmModelRepository(database.dataSource());
+    const tenant = newTenant();
+    await readyModel(models, tenant, 'mdl_book_old');
+    const book = new ModelBook(models, logger);
+
+    const loaded = await book.byId(tenant, 'mdl_book_old');
+    expect(loaded?.modelId).toBe('mdl_book_old');
+    expect(await book.byId(newTenant(), 'mdl_book_old')).toBeNull();
+    expect(await book.byId(tenant, 'mdl_book_unknown')).toBeNull();
+
+    // Its score needs no explanation; the explanation (on read) names what raised it.
+    const fraud = { emailDisposable: true, amountMajorUnits: 20 };
+    const scored = learnedScore(loaded!, fraud, DEFAULT_THRESHOLDS);
+    expect(scored).toMatchObject({ modelVersion: 'mdl_book_old', model: { contributions: [] } });
+    expect(scored.model.score).toBeGreaterThan(learnedScore(loaded!, { emailDisposable: false, amountMajorUnits: 20 }, DEFAULT_THRESHOLDS).model.score);
+    expect(explainLearned(loaded!, fraud)[0]).toMatchObject({ feature: 'emailDisposable', value: true, contribution: expect.any(Number) });
+    expect(explainLearned(loaded!, fraud)[0].contribution).toBeGreaterThan(0);
+  });
+
+  it('leaves the built-in model in charge, and says so, when an active model cannot be loaded', async () => {
+    const models = new TypeOrmModelRepository(database.dataSource());
+    const tenant = newTenant();
+    await readyModel(models, tenant, 'mdl_book_broken', '{"format":"something else"}');
+    await models.activate(tenant, 'mdl_book_broken');
+    errors.length = 0;
+
+    const book = new ModelBook(models, logger);
+    await book.onModuleInit();
+
+    expect(book.modelOf(tenant, 'customer')).toBeUndefined();
+    expect(errors).toEqual([expect.objectContaining({ modelId: 'mdl_book_broken', checkpoint: 'customer' })]);
+  });
+});

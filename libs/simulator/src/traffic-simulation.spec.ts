@@ -1,40 +1,6 @@
-import {
-  CustomerLabelRequestDto,
-  CustomerRequestDto,
-  LABEL_REVIEWS_BY_CATEGORY,
-  PayoutRequestDto,
-  PspDisputeRequestDto,
-  PspTransactionQueryDto,
-  PspTransactionRequestDto,
-  RefundRequestDto,
-  RegistrationRequestDto,
-  SupplierLabelRequestDto,
-  SupplierRequestDto,
-  VoucherRedemptionQueryDto,
-  VoucherRedemptionRequestDto,
-  VoucherRequestDto,
-} from '@ringfence/contracts';
-import { type EndpointClasses, fixtureValidator } from '../../../test/contracts/fixture-validation';
 import { FRAUD_KINDS, type FraudKind, type SimulationOptions, type TrafficRecord, TrafficSimulation, type TruthRecord } from './index';
 
 const DAY_MS = 86_400_000;
-
-/** The gateway's classes per path: generated bodies are checked with the contract tests' validation. */
-const ENDPOINTS: EndpointClasses = {
-  '/psp/transaction': { body: PspTransactionRequestDto, query: PspTransactionQueryDto },
-  '/psp/dispute': { body: PspDisputeRequestDto },
-  '/v2/registration': { body: RegistrationRequestDto },
-  '/v2/customer': { body: CustomerRequestDto },
-  '/v2/supplier': { body: SupplierRequestDto },
-  '/v2/payout': { body: PayoutRequestDto },
-  '/v2/refund': { body: RefundRequestDto },
-  '/v2/voucher': { body: VoucherRequestDto },
-  '/v2/paymentmethod/voucher': { body: VoucherRedemptionRequestDto, query: VoucherRedemptionQueryDto },
-  customerLabel: { body: CustomerLabelRequestDto },
-  supplierLabel: { body: SupplierLabelRequestDto },
-};
-const validate = fixtureValidator(ENDPOINTS);
-const endpointOf = (path: string) => (/^\/v2\/customer\/[^/]+\/labels$/.test(path) ? 'customerLabel' : /^\/v2\/supplier\/[^/]+\/labels$/.test(path) ? 'supplierLabel' : path);
 
 interface Run {
   records: TrafficRecord[];
@@ -77,21 +43,6 @@ describe(TrafficSimulation.name, () => {
     for (let index = 1; index < records.length; index += 1) expect(records[index]!.time).toBeGreaterThanOrEqual(records[index - 1]!.time);
     const unstamped = records.filter((record) => !record.path.endsWith('/labels') && body(record).timestamp !== record.time);
     expect(unstamped).toEqual([]);
-  });
-
-  it('generates bodies the API accepts, on every path it uses', async () => {
-    const { records } = simulate({ seed: 'valid', customers: 400, days: 10, fraudRate: 0.25, settleDays: 60 });
-    const problems: string[] = [];
-    for (const record of records) {
-      const outcome = await validate(endpointOf(record.path), { body: record.body, query: record.query });
-      if (!outcome.ok) problems.push(`${record.path}: ${outcome.problems.join('; ')}`);
-      if (record.path.endsWith('/labels')) {
-        const { category, review } = body(record);
-        expect((LABEL_REVIEWS_BY_CATEGORY as Record<string, readonly string[]>)[category]).toContain(review);
-      }
-    }
-    expect(problems.slice(0, 10)).toEqual([]);
-    expect(new Set(records.map((record) => endpointOf(record.path)))).toEqual(new Set(Object.keys(ENDPOINTS)));
   });
 
   it('makes about the asked share of the customers fraudulent', () => {

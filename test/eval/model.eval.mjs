@@ -75,7 +75,9 @@ const timed = async (name, step) => {
   return result;
 };
 
-await timed('simulate', () =>
+// EVAL_DIR resumes a run in that directory: the traffic is not simulated nor split again, and
+// `ringfence import` continues from its state file (what was answered is not sent twice).
+if (!existsSync(truthFile)) await timed('simulate', () =>
   cli(['simulate', '--seed', SEED, '--customers', String(CUSTOMERS), '--days', String(DAYS), '--fraud-rate', FRAUD_RATE, ...(FRAUD_MIX ? ['--fraud-mix', FRAUD_MIX] : []), '--start', START_ISO, '--out', trafficFile, '--truth', truthFile]),
 );
 
@@ -93,7 +95,8 @@ try {
   await waitFor(async () => ((await api('GET', '/health/ready').catch(() => ({ status: 0 }))).status === 200 ? true : null), 120_000);
 
   const split = START + Math.round(0.7 * DAYS * DAY_MS);
-  const [firstPart, lastPart] = await timed('split the traffic at 70 % of the time', () => splitTraffic(trafficFile, split));
+  const parts = [join(work, 'first-70.jsonl'), join(work, 'last-30.jsonl')];
+  const [firstPart, lastPart] = parts.every((part) => existsSync(part)) ? parts : await timed('split the traffic at 70 % of the time', () => splitTraffic(trafficFile, split, parts));
   await timed('import the first 70 %', () => cli(['--url', url, 'import', firstPart, '--key', key, '--concurrency', CONCURRENCY]));
   const labelsAtSplit = exportTopic('ringfence.label.customer.updated.v1');
   const disputesAtSplit = exportTopic('ringfence.ingest.dispute.updated.v1');
@@ -238,8 +241,7 @@ function labelledAtSplit(labelLines, disputeLines, decisions) {
 }
 
 /** Splits the traffic into what happened before `split` (event time) and after, as two files. */
-async function splitTraffic(file, split) {
-  const parts = [join(work, 'first-70.jsonl'), join(work, 'last-30.jsonl')];
+async function splitTraffic(file, split, parts) {
   const outputs = parts.map((part) => createWriteStream(part));
   const input = createInterface({ input: createReadStream(file).pipe(createGunzip()) });
   for await (const line of input) {

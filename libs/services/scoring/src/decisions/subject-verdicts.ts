@@ -1,4 +1,6 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
+import { BusTimeoutError, BusUnavailableError } from '@ringfence/bus';
 import type { MessageEnvelope } from '@ringfence/contracts';
 import { hasUnforgivenChargeback } from '@ringfence/entities';
 import type { CheckpointSubject } from '../checkpoint-definition';
@@ -9,6 +11,21 @@ export type Verdict = 'fraud' | 'genuine' | 'unknown';
 
 /** Subjects whose labels and chargebacks are asked at once. */
 const SUBJECT_BATCH = 50;
+
+/**
+ * How long a reader off the request path (a training) keeps asking when an owner does not
+ * answer in time: right after a bulk import an owner's consumer may still be catching up, and
+ * its reads wait for it beyond one request's timeout. A backtest answers a request: it asks once.
+ */
+export interface VerdictPatience {
+  attempts: number;
+  firstDelayMs: number;
+}
+
+export const ASK_ONCE: VerdictPatience = { attempts: 1, firstDelayMs: 0 };
+/** About a minute in all, doubling from a quarter of a second up to 8 s between attempts. */
+export const PATIENT: VerdictPatience = { attempts: 10, firstDelayMs: 250 };
+const MAX_DELAY_MS = 8_000;
 
 /**
  * "Fraud" and "genuine" as backtests (decisions §11) and training (§12) read them, from what is
@@ -22,16 +39,28 @@ export class SubjectVerdicts {
   constructor(private readonly facts: CheckpointFacts) {}
 
   /** Adds to `verdicts` (keyed by `subjectKey`) each subject not in it yet. */
-  async learn(message: MessageEnvelope<unknown>, subjects: Iterable<CheckpointSubject>, refund: boolean, verdicts: Map<string, Verdict>): Promise<void> {
+  async learn(message: MessageEnvelope<unknown>, subjects: Iterable<CheckpointSubject>, refund: boolean, verdicts: Map<string, Verdict>, patience = ASK_ONCE): Promise<void> {
     const unknown = new Map<string, CheckpointSubject>();
     for (const subject of subjects) if (!verdicts.has(subjectKey(subject))) unknown.set(subjectKey(subject), subject);
     const pending = [...unknown.entries()];
     for (let start = 0; start < pending.length; start += SUBJECT_BATCH) {
       await Promise.all(
         pending.slice(start, start + SUBJECT_BATCH).map(async ([key, subject]) => {
-          verdicts.set(key, await this.verdictOf(message, subject, refund));
+          verdicts.set(key, await this.patientVerdictOf(message, subject, refund, patience));
         }),
       );
+    }
+  }
+
+  private async patientVerdictOf(message: MessageEnvelope<unknown>, subject: CheckpointSubject, refund: boolean, patience: VerdictPatience): Promise<Verdict> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.verdictOf(message, subject, refund);
+      } catch (error) {
+        const transient = error instanceof BusTimeoutError || error instanceof BusUnavailableError;
+        if (!transient || attempt >= patience.attempts) throw error;
+        await delay(Math.min(MAX_DELAY_MS, patience.firstDelayMs * 2 ** (attempt - 1)));
+      }
     }
   }
 

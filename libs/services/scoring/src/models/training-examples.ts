@@ -4,7 +4,7 @@ import { type FeatureColumn, type FeatureMatrix, featureVector, numericFeatures 
 import { type DecisionRecord, type FeatureValue, featureDeclarations, featuresFromRecord, scoringCheckpointOf } from '@ringfence/scoring-engine';
 import type { CheckpointSubject } from '../checkpoint-definition';
 import { DecisionRecords } from '../decisions/decision-records';
-import { SubjectVerdicts, type Verdict, subjectKey } from '../decisions/subject-verdicts';
+import { PATIENT, SubjectVerdicts, type Verdict, subjectKey } from '../decisions/subject-verdicts';
 
 /** Decision records read per page: a page's subjects are labelled together. */
 const PAGE_SIZE = 1_000;
@@ -58,7 +58,8 @@ export class TrainingExampleReader {
       if (page.length === 0) break;
       cursor = { timestamp: page[page.length - 1].timestamp, scoreId: page[page.length - 1].scoreId };
       const events = page.map((record) => record.event as RecordedDecision);
-      await this.verdicts.learn(message, events.flatMap((event) => event.subject ?? []), checkpoint === 'refund', verdicts);
+      // Off the request path: an owner slow to answer (catching up after a bulk import) is asked again.
+      await this.verdicts.learn(message, events.flatMap((event) => event.subject ?? []), checkpoint === 'refund', verdicts, PATIENT);
       for (const [index, event] of events.entries()) {
         if (event.features === undefined || event.subject === undefined) continue;
         featureVector(names, featuresFromRecord(event.checkpoint ?? catalogueCheckpoint, event.features), rows.next());

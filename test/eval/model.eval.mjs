@@ -22,7 +22,7 @@
 // The last 30 % is judged by the truth: a payment is fraud when the simulator lists it among the
 // payments no genuine cardholder authorised.
 import { execFileSync, spawn } from 'node:child_process';
-import { createReadStream, createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -98,10 +98,13 @@ try {
   const parts = [join(work, 'first-70.jsonl'), join(work, 'last-30.jsonl')];
   const [firstPart, lastPart] = parts.every((part) => existsSync(part)) ? parts : await timed('split the traffic at 70 % of the time', () => splitTraffic(trafficFile, split, parts));
   await timed('import the first 70 %', () => cli(['--url', url, 'import', firstPart, '--key', key, '--concurrency', CONCURRENCY]));
-  const labelsAtSplit = exportTopic('ringfence.label.customer.updated.v1');
-  const disputesAtSplit = exportTopic('ringfence.ingest.dispute.updated.v1');
+  // What the back office had sent by the split: accepted before the first 70 % was all in (the
+  // import's state file says when; a resumed run reads it back).
+  const splitAcceptedBy = Date.parse(JSON.parse(readFileSync(`${firstPart}.import-state.json`, 'utf8')).files[firstPart].updatedAt);
 
-  const apiModel = await timed('train through the API', async () => {
+  // A resumed run keeps the model it trained and activated (the last 30 % may be scored by it already).
+  const active = (await api('GET', `/v2/models?checkpoint=${CHECKPOINT}`)).body.data.models.find((model) => model.active);
+  const apiModel = active ?? await timed('train through the API', async () => {
     const started = await api('POST', '/v2/models/train', { checkpoint: CHECKPOINT, to: split });
     if (started.status !== 202) throw new Error(`train answered ${started.status}: ${JSON.stringify(started.body)}`);
     // Training runs off the request path (asynchronous by design): its end is polled for.
@@ -112,15 +115,18 @@ try {
   });
   log(`API model ${apiModel.modelId}: ${apiModel.status} ${JSON.stringify(apiModel.metrics ?? apiModel.error)}`);
   if (apiModel.status !== 'ready') throw new Error(`the model did not train: ${apiModel.error}`);
-  const activated = await api('POST', `/v2/models/${apiModel.modelId}/activate`);
-  if (activated.status !== 200) throw new Error(`activate answered ${activated.status}`);
+  if (!apiModel.active) {
+    const activated = await api('POST', `/v2/models/${apiModel.modelId}/activate`);
+    if (activated.status !== 200) throw new Error(`activate answered ${activated.status}`);
+  }
 
   await timed('import the last 30 %', () => cli(['--url', url, 'import', lastPart, '--key', key, '--concurrency', CONCURRENCY]));
   const truth = await readTruth(truthFile);
-  const decisions = readDecisions(exportTopic('ringfence.decision.transaction.scored.v1'), truth);
+  const decisions = await readDecisions(exportTopic('ringfence.decision.transaction.scored.v1'), truth);
   const before = decisions.filter((decision) => decision.timestamp < split);
   const after = decisions.filter((decision) => decision.timestamp >= split && decision.modelVersion === apiModel.modelId);
-  const labelled = labelledAtSplit(labelsAtSplit, disputesAtSplit, before);
+  const atSplit = async (topic) => (await collect(exportTopic(topic))).filter((line) => JSON.parse(line).acceptedAt <= splitAcceptedBy);
+  const labelled = labelledAtSplit(await atSplit('ringfence.label.customer.updated.v1'), await atSplit('ringfence.ingest.dispute.updated.v1'), before);
   log(`${decisions.length} ${CHECKPOINT} decisions: ${before.length} before the split (${before.filter((row) => labelled(row)).length} labelled fraud by then), ${after.length} scored by the model (${count(after, 'fraud')} fraud)`);
 
   const truthLabels = Uint8Array.from(after, (row) => (row.fraud ? 1 : 0));
@@ -194,9 +200,9 @@ async function readTruth(file) {
  * decision): the features it recorded (completed with their zeros), the model that scored it and
  * its score, its customer, and whether the truth calls the payment fraud.
  */
-function readDecisions(lines, truth) {
+async function readDecisions(lines, truth) {
   const byTransaction = new Map();
-  for (const line of lines) {
+  for await (const line of lines) {
     const event = JSON.parse(line).payload;
     if (event.ruleCheckpoint !== CHECKPOINT || event.features === undefined) continue;
     const transactionId = event.recommendation?.transactionId;
@@ -253,8 +259,26 @@ async function splitTraffic(file, split, parts) {
   return parts;
 }
 
-function exportTopic(topic) {
-  return cli(['--url', url, 'feed', 'export', topic]).toString('utf8').split('\n').filter((line) => line.length > 0);
+/** A feed topic's events as they stand now, written to a file (a run's decisions are gigabytes), read back line by line. */
+async function* exportTopic(topic) {
+  const file = join(work, `${topic}.${Date.now()}.jsonl`);
+  const out = openSync(file, 'w');
+  try {
+    execFileSync(process.execPath, [join(ROOT, 'bin/ringfence.js'), '--url', url, 'feed', 'export', topic], {
+      env: { ...process.env, DATA_DIR: dataDir, ADMIN_API_KEY: ADMIN_KEY },
+      stdio: ['ignore', out, 'inherit'],
+    });
+  } finally {
+    closeSync(out);
+  }
+  for await (const line of createInterface({ input: createReadStream(file) })) if (line.length > 0) yield line;
+  rmSync(file);
+}
+
+async function collect(lines) {
+  const all = [];
+  for await (const line of lines) all.push(line);
+  return all;
 }
 
 function count(rows, field) {

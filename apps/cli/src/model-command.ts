@@ -172,8 +172,6 @@ export function describeProgress(model: Pick<ModelDto, 'status' | 'progress' | '
       return `reading ${formatCount(progress.done)} examples${progress.total === null ? '' : ` of ${formatCount(progress.total)}`}…`;
     case 'training':
       return `trees ${formatCount(progress.done)}${progress.total === null ? '' : ` of ${formatCount(progress.total)}`}`;
-    case 'evaluating':
-      return 'evaluating on the held-out examples…';
   }
 }
 
@@ -291,7 +289,7 @@ async function followWithProgress(client: ModelsClient, modelId: string, interva
   const show = (model: ModelDto) => {
     const detail = describeProgress(model);
     const progress = model.progress;
-    if (model.status === 'ready' || progress?.stage === 'evaluating') {
+    if (model.status === 'ready') {
       bar.update(bar.getTotal(), { detail });
     } else if (model.status === 'training' && progress && progress.total !== null && progress.total > 0) {
       bar.setTotal(progress.total);

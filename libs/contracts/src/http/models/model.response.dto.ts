@@ -14,7 +14,7 @@ export class ModelMetricsDto {
 
 /** Where a training is, while it runs. */
 export class ModelProgressDto {
-  @ApiProperty({ enum: ['reading', 'training', 'evaluating'], example: 'training' }) stage!: 'reading' | 'training' | 'evaluating';
+  @ApiProperty({ enum: ['reading', 'training'], example: 'training', description: '`reading` the decisions and their labels, then `training` the trees.' }) stage!: 'reading' | 'training';
   @ApiProperty({ type: 'integer', example: 120, description: 'Examples read, or trees built.' }) done!: number;
   @ApiProperty({ type: 'integer', nullable: true, example: 300, description: 'Of how many, when known.' }) total!: number | null;
 }

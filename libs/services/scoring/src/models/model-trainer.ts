@@ -72,7 +72,9 @@ export class ModelTrainer implements OnModuleInit {
       }
       const settings = (await this.accounts.findById(tenant.accountId))?.settings ?? {};
       const thresholds = thresholdsFor(scoringCheckpointOf(checkpoint), settings.scoreThresholds);
-      const { examples: count, positives } = { examples: examples.labels.length, positives: examples.positives };
+      // Read before training: the worker takes the arrays over (they are detached here after).
+      const count = examples.labels.length;
+      const { positives } = examples;
       const started = Date.now();
       const result = await this.runTraining(
         { algorithm: 'gradient-boosted-trees', features: examples.features, matrix: examples.matrix, labels: examples.labels, eventTimes: examples.eventTimes, thresholds },

@@ -38,7 +38,7 @@ describe(trainInWorker.name, () => {
 
   it('rejects with the reason when training fails, and when aborted', async () => {
     const input = request();
-    await expect(trainInWorker({ ...input, labels: new Uint8Array(input.labels.length) }, { workerScript: BUILT_WORKER })).rejects.toThrow('training failed: the training examples need positives and negatives');
+    await expect(trainInWorker({ ...input, labels: new Uint8Array(input.labels.length) }, { workerScript: BUILT_WORKER })).rejects.toThrow('training failed: the training examples (the earliest 72 % of the period, by time) need positives and negatives');
     const controller = new AbortController();
     const running = trainInWorker(request({ boosting: { trees: 1_000, seed: 2 } }), { workerScript: BUILT_WORKER, signal: controller.signal, onProgress: () => controller.abort() });
     await expect(running).rejects.toThrow('training aborted');

@@ -7,7 +7,8 @@ import { MESSAGE_BUS, RINGFENCE_CONFIG } from '@ringfence/service-runtime';
 import { RateLimits } from './rate-limit/rate-limits.service';
 
 /**
- * A route's one request to the service that owns what it manages (scoring's rules and models),
+ * A route's one request to the service that owns what it manages (scoring's rules and models,
+ * labelling's labels),
  * for the key's account and data set, counted against the account's rate limit like every
  * route: over the limit nothing is asked.
  */
@@ -22,6 +23,11 @@ export class OwnerRequests {
   /** `subjectId` keys the request on the bus (one partition per account's kind of request). */
   async ask<R extends RpcTopic>(principal: Principal, traceId: string, subjectId: string, topic: R, payload: RpcTopicMap[R]['request']): Promise<RpcTopicMap[R]['reply']> {
     await this.limits.refuseWhenAccountLimited(principal);
+    return this.send(principal, traceId, subjectId, topic, payload);
+  }
+
+  /** The request without the rate limit's check: for data that is applied whatever the limit (a label, decisions §1). */
+  send<R extends RpcTopic>(principal: Principal, traceId: string, subjectId: string, topic: R, payload: RpcTopicMap[R]['request']): Promise<RpcTopicMap[R]['reply']> {
     const envelope: MessageEnvelope<RpcTopicMap[R]['request']> = {
       eventId: newEventId(),
       accountId: principal.account.id,

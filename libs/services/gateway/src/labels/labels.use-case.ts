@@ -1,21 +1,17 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { Principal } from '@ringfence/accounts';
-import type { MessageBus } from '@ringfence/bus';
 import {
-  type ApplyLabelRequest,
   type ConnectReviewDto,
   type CurrentLabelMessage,
   type CustomerLabelRequestDto,
   type LabelAppliedResponseDto,
   type LabelHistoryEntryMessage,
   type LabelSubjectKind,
-  type MessageEnvelope,
   type ReadLabelsReply,
   RpcTopics,
   type SupplierLabelRequestDto,
 } from '@ringfence/contracts';
-import { type RingfenceConfig, newEventId } from '@ringfence/platform';
-import { MESSAGE_BUS, RINGFENCE_CONFIG } from '@ringfence/service-runtime';
+import { OwnerRequests } from '../owner-requests.service';
 import { RateLimits } from '../rate-limit/rate-limits.service';
 
 /** decisions §8: ISO 8601 UTC with milliseconds and `Z` (what `Date#toISOString` writes). */
@@ -40,8 +36,7 @@ export interface LabelsView {
 @Injectable()
 export class LabelsUseCase {
   constructor(
-    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
-    @Inject(RINGFENCE_CONFIG) private readonly config: RingfenceConfig,
+    private readonly owner: OwnerRequests,
     private readonly limits: RateLimits,
   ) {}
 
@@ -53,11 +48,7 @@ export class LabelsUseCase {
     traceId: string,
   ): Promise<LabelAppliedResponseDto> {
     const retryAfterSeconds = await this.limits.accountRetryAfterSeconds(principal);
-    const { eventTime } = await this.bus.request(
-      RpcTopics.applyLabel,
-      this.envelope(principal, subjectId, traceId, { ...body, subjectKind, subjectId }),
-      { timeoutMs: this.config.requestTimeoutMs },
-    );
+    const { eventTime } = await this.owner.send(principal, traceId, subjectId, RpcTopics.applyLabel, { ...body, subjectKind, subjectId });
     if (retryAfterSeconds !== null) {
       throw this.limits.accountLimited(retryAfterSeconds, 'the label was applied');
     }
@@ -70,40 +61,19 @@ export class LabelsUseCase {
    * counted against the account's limit.
    */
   async applyConnectReview(principal: Principal, customerId: string, review: ConnectReviewDto, traceId: string): Promise<void> {
-    await this.bus.request(
-      RpcTopics.applyLabel,
-      this.envelope(principal, customerId, traceId, {
-        subjectKind: 'customer' as const,
-        subjectId: customerId,
-        category: 'PAYMENT_FRAUD' as const,
-        review: review.label,
-        ...(review.reviewer ? { reviewer: review.reviewer } : {}),
-        ...(review.comment !== undefined ? { comment: review.comment } : {}),
-      }),
-      { timeoutMs: this.config.requestTimeoutMs },
-    );
+    await this.owner.send(principal, traceId, customerId, RpcTopics.applyLabel, {
+      subjectKind: 'customer',
+      subjectId: customerId,
+      category: 'PAYMENT_FRAUD',
+      review: review.label,
+      ...(review.reviewer ? { reviewer: review.reviewer } : {}),
+      ...(review.comment !== undefined ? { comment: review.comment } : {}),
+    });
   }
 
   async read(principal: Principal, subjectKind: LabelSubjectKind, subjectId: string, traceId: string): Promise<{ status: number; timestamp: number; data: LabelsView }> {
-    await this.limits.refuseWhenAccountLimited(principal);
-    const reply: ReadLabelsReply = await this.bus.request(
-      RpcTopics.readLabels,
-      this.envelope(principal, subjectId, traceId, { subjectKind, subjectId }),
-      { timeoutMs: this.config.requestTimeoutMs },
-    );
+    const reply: ReadLabelsReply = await this.owner.ask(principal, traceId, subjectId, RpcTopics.readLabels, { subjectKind, subjectId });
     const labels = Object.fromEntries(Object.entries(reply.labels).map(([category, label]) => [category, withIsoTime(label)]));
     return { status: 200, timestamp: Date.now(), data: { labels, history: reply.history.map(withIsoTime) } };
-  }
-
-  private envelope<T extends Pick<ApplyLabelRequest, 'subjectKind' | 'subjectId'>>(principal: Principal, subjectId: string, traceId: string, payload: T): MessageEnvelope<T> {
-    return {
-      eventId: newEventId(),
-      accountId: principal.account.id,
-      environment: principal.environment,
-      subjectId,
-      acceptedAt: Date.now(),
-      traceId,
-      payload,
-    };
   }
 }

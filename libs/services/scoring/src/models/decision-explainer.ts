@@ -1,16 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { Checkpoint } from '@ringfence/contracts';
-import { type FeatureValue, type RuleTenant, featuresFromRecord } from '@ringfence/scoring-engine';
+import { type RuleTenant, featuresFromRecord } from '@ringfence/scoring-engine';
+import type { RecordedDecision } from '../decisions/recorded-decision';
 import { explanationSides } from './explanation-sides';
 import { explainLearned } from './learned-score';
 import { ModelBook } from './model-book';
-
-/** The recorded event's parts an explanation reads. */
-interface RecordedDecision {
-  checkpoint?: Checkpoint;
-  features?: Record<string, FeatureValue>;
-  explanation?: Record<string, unknown>;
-}
 
 /** A learned model's id, as decisions record it in `modelVersion` (the built-in model's is `ringfence-additive-…`). */
 const LEARNED_MODEL_ID = /^mdl_/;

@@ -1,21 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import type { Checkpoint, MessageEnvelope, RuleCheckpoint } from '@ringfence/contracts';
+import type { MessageEnvelope, RuleCheckpoint } from '@ringfence/contracts';
 import { type FeatureColumn, type FeatureMatrix, featureVector, numericFeatures } from '@ringfence/learning';
-import { type DecisionRecord, type FeatureValue, featureDeclarations, featuresFromRecord, scoringCheckpointOf } from '@ringfence/scoring-engine';
-import type { CheckpointSubject } from '../checkpoint-definition';
+import { type DecisionRecord, featureDeclarations, featuresFromRecord, scoringCheckpointOf } from '@ringfence/scoring-engine';
 import { DecisionRecords } from '../decisions/decision-records';
+import type { RecordedDecision } from '../decisions/recorded-decision';
 import { PATIENT, SubjectVerdicts, type Verdict, subjectKey } from '../decisions/subject-verdicts';
 
 /** Decision records read per page: a page's subjects are labelled together. */
 const PAGE_SIZE = 1_000;
-
-/** The recorded event's parts training reads. */
-interface RecordedDecision {
-  checkpoint?: Checkpoint;
-  subject?: CheckpointSubject;
-  /** Without the features whose value was zero (`recordedFeatures`). */
-  features?: Record<string, FeatureValue>;
-}
 
 /** A checkpoint's training examples: one row per decision, the features it recorded, labelled with what is known now. */
 export interface TrainingExamples {

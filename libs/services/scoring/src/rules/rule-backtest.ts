@@ -1,13 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { BacktestRulesRequest, BacktestRulesReply, Checkpoint, MessageEnvelope, RuleAction } from '@ringfence/contracts';
+import type { BacktestRulesRequest, BacktestRulesReply, MessageEnvelope, RuleAction } from '@ringfence/contracts';
 import { AppError } from '@ringfence/platform';
 import {
   type CompiledRule,
   type DecisionRecord,
-  type DecisionSignals,
   RULE_REPOSITORY,
   type RuleEnvironments,
-  type RuleInputs,
   type RuleRepository,
   type RuleVersion,
   decide,
@@ -15,26 +13,13 @@ import {
   expressionProblem,
   featuresFromRecord,
 } from '@ringfence/scoring-engine';
-import type { CheckpointSubject } from '../checkpoint-definition';
 import { DecisionRecords } from '../decisions/decision-records';
+import type { RecordedDecision } from '../decisions/recorded-decision';
 import { SubjectVerdicts, type Verdict, subjectKey } from '../decisions/subject-verdicts';
 import { RULE_ENVIRONMENTS } from './rule-environment.provider';
 
 /** Decision records read per page: memory stays bounded however long the period is. */
 const PAGE_SIZE = 500;
-
-/** The recorded event's parts a backtest reads. */
-interface RecordedDecision {
-  /** The feature catalogue's checkpoint (a PSP transaction's is `transaction`). */
-  checkpoint?: Checkpoint;
-  recommendation?: { action?: RuleAction };
-  subject?: CheckpointSubject;
-  /** The rule context without its features, which are the event's `features`. */
-  context?: Omit<RuleInputs, 'features'>;
-  /** Without the features whose value was zero (`recordedFeatures`). */
-  features?: RuleInputs['features'];
-  signals?: Omit<DecisionSignals, 'ruleAction'>;
-}
 
 const ACTIONS: readonly RuleAction[] = ['ALLOW', 'REVIEW', 'PREVENT'];
 const noActions = (): Record<RuleAction, number> => ({ ALLOW: 0, REVIEW: 0, PREVENT: 0 });

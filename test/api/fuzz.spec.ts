@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { ENTITY_DOCUMENT_REPOSITORY, type EntityDocumentRepository } from '@ringfence/entities';
 import { type OpenApiDocument, OpenApiArbitraries } from '../support/openapi-arbitrary';
-import { customerRequest } from '../support/payload-factories';
+import { customerRequest, pspTransactionRequest } from '../support/payload-factories';
 import { type EmbeddedService, defaultAccountId, TEST_BOOTSTRAP_KEY, startEmbeddedService } from '../support/embedded-service';
 import type { TestResponse } from '../support/https-client';
 
@@ -33,6 +33,13 @@ describe('fuzzing every endpoint', () => {
 
   afterAll(async () => {
     await service?.close();
+  });
+
+  // Prototype pollution shows nowhere in an answer, only later, anywhere in the process: look for it
+  // after every test. (A chargeback id "__proto__" once set Object.prototype.forgiven.)
+  const prototypeKeys = Object.getOwnPropertyNames(Object.prototype).sort();
+  afterEach(() => {
+    expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(prototypeKeys);
   });
 
   const post = (path: string, body: unknown) => service.client.send({ method: 'POST', path, body, apiKey: TEST_BOOTSTRAP_KEY });
@@ -100,6 +107,18 @@ describe('fuzzing every endpoint', () => {
       else expect([...statuses, 400]).toContain(response.status);
     }
   }, 60_000);
+
+  it.each(['__proto__', 'constructor', 'prototype'])('keeps the id %s as data: its chargebacks and disputes count', async (id) => {
+    // A connect chargeback with that id, on a customer with that id.
+    expect((await post('/v2/connect', { timestamp: Date.now(), customerId: id, chargeback: { chargebackId: id, status: 'LOST' } })).status).toBe(200);
+    expect((await post('/v2/customer', { timestamp: Date.now(), customer: { customerId: id } })).body).toMatchObject({ data: { source: 'CHARGEBACK' } });
+    // A PSP dispute with that id, on a transaction with that id.
+    const transaction = pspTransactionRequest({ transaction: { transactionId: id } });
+    expect((await post('/psp/transaction', transaction)).status).toBe(200);
+    expect((await post('/psp/dispute', { timestamp: Date.now(), dispute: { disputeId: id, transactionId: id, stage: 'CHARGEBACK' } })).status).toBe(200);
+    const customer = { timestamp: Date.now(), customer: { customerId: transaction.customer.customerId } };
+    expect((await post('/v2/customer', customer)).body).toMatchObject({ data: { source: 'CHARGEBACK' } });
+  });
 
   it('changes nothing stored when a request is rejected', async () => {
     const stored = customerRequest();

@@ -62,8 +62,10 @@ class Updates {
 
 /** `chargebacks.<id>.forgiven` entries for every chargeback or dispute present. */
 function chargebackEntries(items: Array<[string | undefined, ChargebackState | undefined]>): Fields {
-  const entries: Fields = {};
-  for (const [id, state] of items) if (id && state) Object.assign(entries, (chargebackEntry(id, state).chargebacks as Fields));
+  // fromEntries defines own properties: Object.assign would make an id "__proto__" the prototype.
+  const entries: Fields = Object.fromEntries(
+    items.flatMap(([id, state]) => (id && state ? Object.entries(chargebackEntry(id, state).chargebacks as Fields) : [])),
+  );
   return Object.keys(entries).length ? { chargebacks: entries } : {};
 }
 

@@ -43,6 +43,15 @@ describe(mergeDocument.name, () => {
     expect(Object.keys(merged.fields.tags as object)).toEqual(['__proto__']);
   });
 
+  it('keeps "__proto__" on the way to a leaf as data, and Object.prototype untouched', () => {
+    // A chargeback id "__proto__" gives the path /chargebacks/__proto__/forgiven (fast-check found it).
+    const merged = mergeDocument(null, JSON.parse('{"chargebacks":{"__proto__":{"forgiven":false}}}') as Record<string, unknown>, 1)!;
+    expect(Object.prototype).not.toHaveProperty('forgiven');
+    const chargebacks = merged.fields.chargebacks as Record<string, unknown>;
+    expect(Object.getPrototypeOf(chargebacks)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(chargebacks, '__proto__')?.value).toEqual({ forgiven: false });
+  });
+
   it('gives the same document whatever order the payloads arrive in', () => {
     fc.assert(
       fc.property(fc.array(payloadArbitrary, { minLength: 1, maxLength: 8 }), fc.nat(), (payloads, seed) => {

@@ -30,7 +30,8 @@ function setLeaf(target: Record<string, unknown>, path: string, value: unknown):
   const keys = path.slice(1).split('/').map(unescapeKey);
   let node = target;
   for (const key of keys.slice(0, -1)) {
-    const next = node[key];
+    // Own properties only: an inherited "__proto__" would lead into Object.prototype itself.
+    const next = Object.prototype.hasOwnProperty.call(node, key) ? node[key] : undefined;
     if (!isPlainObject(next)) {
       // defineProperty, not assignment: a key such as "__proto__" must stay an own property.
       Object.defineProperty(node, key, { value: {}, enumerable: true, writable: true, configurable: true });

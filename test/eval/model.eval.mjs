@@ -147,7 +147,7 @@ try {
   for (const algorithm of ['logistic-regression', 'gradient-boosted-trees']) {
     const trained = await timed(`train ${algorithm} here`, () => learning.trainScoringModel({ ...training, algorithm }));
     const margins = trained.model.predictor.predictMargins(scoredMatrix);
-    const scores = Array.from(margins, (margin) => learning.riskScore(learning.calibratedProbability(trained.model.calibration, margin)));
+    const scores = Array.from(margins, (margin) => trained.model.scoreOfProbability(learning.calibratedProbability(trained.model.calibration, margin)));
     // Ranked by the 0–100 score the product answers with, as the other rows are.
     results[`${algorithm}, trained here on the same decisions`] = evaluate(scores, scores, truthLabels);
   }

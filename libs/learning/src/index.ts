@@ -14,6 +14,8 @@ export { MAX_VALUE_BINS, type BinUpperBounds } from './quantile-bins';
 export * from './regression-tree';
 export * from './scoring-model';
 export * from './seeded-random';
+export * from './score-scale';
+export * from './score-scale-suggestion';
 export * from './time-ordered-holdout';
 export * from './training-worker.client';
 export * from './tree-shap';

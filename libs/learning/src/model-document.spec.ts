@@ -48,7 +48,8 @@ describe(modelFromDocument.name, () => {
 
   it.each<[string, (document: ModelDocument & Record<string, unknown>) => void, string]>([
     ['another format', (document) => (document.format = 'other' as never), '$.format: expected "ringfence.model"'],
-    ['a newer version', (document) => (document.version = 2 as never), '$.version: this code reads version 1, got 2'],
+    ['a newer version', (document) => (document.version = 3 as never), '$.version: this code reads versions 1 and 2, got 3'],
+    ['a scale with PREVENT below REVIEW', (document) => (document.scale = { review: 40, prevent: 30 }), '$.scale'],
     ['a string feature', (document) => (document.features[0].type = 'string'), '$.features[0].type'],
     ['a feature listed twice', (document) => (document.features[1].name = document.features[0].name), 'is listed twice'],
     ['an unknown predictor', (document) => ((document.predictor as { kind: string }).kind = 'neural-network'), '$.predictor.kind'],
@@ -65,7 +66,17 @@ describe(modelFromDocument.name, () => {
     expect(() => modelFromDocument(broken(change))).toThrow(message);
   });
 
-  it('accepts the unchanged document', () => {
-    expect(modelFromDocument(broken(() => undefined)).featureNames).toEqual(model.featureNames);
+  it('accepts the unchanged document, its scale included', () => {
+    const loaded = modelFromDocument(broken((document) => (document.scale = { review: 7, prevent: 31 })));
+    expect(loaded.featureNames).toEqual(model.featureNames);
+    expect(loaded.scale).toEqual({ review: 7, prevent: 31 });
+  });
+
+  it('reads a version 1 document (no scale) with the identity scale', () => {
+    const loaded = modelFromDocument(broken((document) => {
+      (document as { version: number }).version = 1;
+      delete document.scale;
+    }));
+    expect(loaded.scale).toEqual({ review: 50, prevent: 80 });
   });
 });

@@ -1,4 +1,5 @@
 import type { Calibration } from './calibration';
+import { IDENTITY_SCALE, type ScoreScale, isScoreScale } from './score-scale';
 import type { FeatureColumn } from './feature-matrix';
 import { GradientBoostedTrees } from './gradient-boosted-trees';
 import { LogisticRegression } from './logistic-regression';
@@ -9,7 +10,9 @@ import { ScoringModel } from './scoring-model';
 
 export const MODEL_DOCUMENT_FORMAT = 'ringfence.model';
 /** Raised whenever a change would make an older reader misread a document. */
-export const MODEL_DOCUMENT_VERSION = 1;
+export const MODEL_DOCUMENT_VERSION = 2;
+/** Version 1 had no `scale`: it reads as the identity. */
+const READABLE_VERSIONS: readonly unknown[] = [1, MODEL_DOCUMENT_VERSION];
 
 /** A tree as the parallel arrays of `RegressionTree`, `defaultLeft` as 0/1. */
 export interface TreeDocument {
@@ -30,10 +33,12 @@ export type PredictorDocument =
 /** A trained model as JSON: what is stored with a model version and loaded to serve it. */
 export interface ModelDocument {
   format: typeof MODEL_DOCUMENT_FORMAT;
-  version: typeof MODEL_DOCUMENT_VERSION;
+  version: typeof MODEL_DOCUMENT_VERSION | 1;
   features: FeatureColumn[];
   predictor: PredictorDocument;
   calibration: Calibration | null;
+  /** Absent in version 1: the identity. */
+  scale?: ScoreScale;
 }
 
 /** A document that is not a model this code can load; the message names the offending field. */
@@ -54,6 +59,7 @@ export function modelDocument(model: ScoringModel): ModelDocument {
     features: model.features.map(({ name, type }) => ({ name, type })),
     predictor: predictorDocument(model.predictor),
     calibration: model.calibration,
+    scale: { ...model.scale },
   };
 }
 
@@ -90,12 +96,13 @@ function predictorDocument(predictor: MarginPredictor): PredictorDocument {
 export function modelFromDocument(document: unknown): ScoringModel {
   const root = objectAt(document, '$');
   if (root.format !== MODEL_DOCUMENT_FORMAT) throw new ModelDocumentError('$.format', `expected "${MODEL_DOCUMENT_FORMAT}", got ${describe(root.format)}`);
-  if (root.version !== MODEL_DOCUMENT_VERSION) throw new ModelDocumentError('$.version', `this code reads version ${MODEL_DOCUMENT_VERSION}, got ${describe(root.version)}`);
+  if (!READABLE_VERSIONS.includes(root.version)) throw new ModelDocumentError('$.version', `this code reads versions ${READABLE_VERSIONS.join(' and ')}, got ${describe(root.version)}`);
   const features = featuresAt(root.features, '$.features');
   const featureNames = features.map((column) => column.name);
   const predictor = predictorAt(root.predictor, '$.predictor', featureNames);
   const calibration = root.calibration === null ? null : calibrationAt(root.calibration, '$.calibration');
-  return new ScoringModel(features, predictor, calibration);
+  if (root.scale !== undefined && !isScoreScale(root.scale)) throw new ModelDocumentError('$.scale', 'expected integers 1 ≤ review ≤ prevent ≤ 100');
+  return new ScoringModel(features, predictor, calibration, root.scale ?? IDENTITY_SCALE);
 }
 
 /** `modelFromDocument` of a JSON text. */

@@ -25,6 +25,9 @@ describe(trainScoringModel.name, () => {
     expect(trees.metrics.auc - regression.metrics.auc).toBeGreaterThan(0.1);
     expect(trees.metrics.averagePrecision).toBeGreaterThan(regression.metrics.averagePrecision);
     expect(trees.metrics.logLoss).toBeLessThan(regression.metrics.logLoss);
+    // The scale's REVIEW, chosen on the validation part, catches most held-out fraud.
+    expect(trees.model.scale.review).toBeLessThanOrEqual(trees.model.scale.prevent);
+    expect(trees.metrics.recallAtReview).toBeGreaterThan(0.6);
   });
 
   it('judges on rows it never learnt from: shuffling the held-out labels leaves the model unchanged', () => {

@@ -5,6 +5,7 @@ import { type BoostingOptions, type TrainingProgress, trainGradientBoostedTrees 
 import { type LogisticRegressionOptions, trainLogisticRegression } from './logistic-regression';
 import type { MarginPredictor } from './margin-predictor';
 import { ScoringModel } from './scoring-model';
+import { type ThresholdTargets, suggestScoreScale } from './score-scale-suggestion';
 import { timeOrderedSplit } from './time-ordered-holdout';
 
 export type Algorithm = 'gradient-boosted-trees' | 'logistic-regression';
@@ -31,6 +32,8 @@ export interface ModelTrainingRequest {
   calibration?: CalibrationKind | 'auto';
   /** The REVIEW and PREVENT score thresholds the metrics are given at (50 and 80). */
   thresholds?: { review: number; prevent: number };
+  /** What the score scale's REVIEW and PREVENT aim for (`DEFAULT_THRESHOLD_TARGETS`). */
+  thresholdTargets?: ThresholdTargets;
   boosting?: Partial<BoostingOptions>;
   logisticRegression?: Partial<LogisticRegressionOptions>;
 }
@@ -98,8 +101,15 @@ export function trainScoringModel(request: ModelTrainingRequest, onProgress?: Tr
       break;
   }
   const calibration = fitCalibration(calibrationKind(request.calibration ?? 'auto', validation.labels), predictor.predictMargins(validation.matrix), validation.labels);
-  const model = new ScoringModel(features, predictor, calibration);
-  return { model, metrics: holdoutMetrics(model, holdout, request.thresholds ?? { review: 50, prevent: 80 }), trainingExamples: training.matrix.rowCount, validationExamples: validation.matrix.rowCount };
+  // The scale is chosen on the validation part and judged, with the rest, on the held-out part.
+  const rawValidationScores = predictor.predictMargins(validation.matrix).map((margin) => riskScore(calibratedProbability(calibration, margin)));
+  const model = new ScoringModel(features, predictor, calibration, suggestScoreScale(rawValidationScores, validation.labels, request.thresholdTargets));
+  return {
+    model,
+    metrics: holdoutMetrics(model, holdout, request.thresholds ?? { review: 50, prevent: 80 }),
+    trainingExamples: training.matrix.rowCount,
+    validationExamples: validation.matrix.rowCount,
+  };
 }
 
 /** Examples of each class the validation part needs before `auto` calibrates isotonically. */
@@ -114,7 +124,7 @@ function calibrationKind(requested: CalibrationKind | 'auto', labels: Uint8Array
 export function holdoutMetrics(model: ScoringModel, holdout: LabelledRows, thresholds: { review: number; prevent: number }): HoldoutMetrics {
   const margins = model.predictor.predictMargins(holdout.matrix);
   const probabilities = margins.map((margin) => calibratedProbability(model.calibration, margin));
-  const scores = probabilities.map(riskScore);
+  const scores = probabilities.map((probability) => model.scoreOfProbability(probability));
   return {
     examples: holdout.matrix.rowCount,
     positives: holdout.labels.reduce((sum, label) => sum + label, 0),

@@ -1,6 +1,7 @@
 import { type Calibration, calibratedProbability, riskScore } from './calibration';
 import { type FeatureColumn, type FeatureRecord, featureVector } from './feature-matrix';
 import type { MarginPredictor } from './margin-predictor';
+import { IDENTITY_SCALE, type ScoreScale, scaledScore } from './score-scale';
 
 /** One feature's part in a prediction. */
 export interface FeatureContribution {
@@ -23,8 +24,8 @@ export interface ScoredExplanation {
 }
 
 /**
- * A trained predictor with what it reads (the numeric features, with their types) and its
- * calibration: the unit that is stored, activated and asked for scores.
+ * A trained predictor with what it reads (the numeric features, with their types), its
+ * calibration and its score scale: the unit that is stored, activated and asked for scores.
  */
 export class ScoringModel {
   readonly featureNames: readonly string[];
@@ -33,6 +34,7 @@ export class ScoringModel {
     readonly features: readonly FeatureColumn[],
     readonly predictor: MarginPredictor,
     readonly calibration: Calibration | null,
+    readonly scale: ScoreScale = IDENTITY_SCALE,
   ) {
     this.featureNames = features.map((column) => column.name);
     if (this.featureNames.join('\n') !== predictor.featureNames.join('\n')) throw new RangeError('the features differ from the ones the predictor was trained on');
@@ -47,9 +49,13 @@ export class ScoringModel {
     return calibratedProbability(this.calibration, this.predictor.predictMargin(vector));
   }
 
-  /** The 0–100 score (`riskScore` of the calibrated probability). */
+  /** The 0–100 score: the calibrated probability in percent, on the model's scale. */
   scoreOf(vector: ArrayLike<number>): number {
-    return riskScore(this.probabilityOf(vector));
+    return this.scoreOfProbability(this.probabilityOf(vector));
+  }
+
+  scoreOfProbability(probability: number): number {
+    return scaledScore(riskScore(probability), this.scale);
   }
 
   /**
@@ -68,6 +74,6 @@ export class ScoringModel {
     }
     parts.sort((left, right) => Math.abs(right.contribution) - Math.abs(left.contribution));
     const probability = calibratedProbability(this.calibration, margin);
-    return { expectedValue, margin, probability, score: riskScore(probability), contributions: parts.slice(0, limit) };
+    return { expectedValue, margin, probability, score: this.scoreOfProbability(probability), contributions: parts.slice(0, limit) };
   }
 }

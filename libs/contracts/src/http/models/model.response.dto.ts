@@ -4,12 +4,19 @@ import { RULE_CHECKPOINTS, type RuleCheckpoint } from '../rules/rule-vocabulary'
 export const MODEL_STATUSES = ['training', 'ready', 'failed'] as const;
 export type ModelStatus = (typeof MODEL_STATUSES)[number];
 
+/** Where the model's scores 50 (REVIEW) and 80 (PREVENT) sit, in calibrated probability (docs/model.md, "Score scale"). */
+export class ModelScoreScaleDto {
+  @ApiProperty({ type: 'integer', example: 6, description: 'The probability of fraud, in percent, that scores 50: the REVIEW band catches 80 % of the fraud (within 5 % of the traffic) on examples the model did not learn from.' }) review!: number;
+  @ApiProperty({ type: 'integer', example: 41, description: 'The probability, in percent, that scores 80: from there nine in ten of those examples were fraud; 100 when no probability reached that.' }) prevent!: number;
+}
+
 /** What training holds out (the latest 20 % of the examples in time) says of the model (decisions §12). */
 export class ModelMetricsDto {
   @ApiProperty({ example: 0.97, nullable: true, description: 'ROC AUC on the held-out examples; null when they hold only one class.' }) auc!: number | null;
   @ApiProperty({ example: 0.81, nullable: true, description: 'Average precision (area under the precision–recall curve) on them; null without a positive.' }) averagePrecision!: number | null;
   @ApiProperty({ example: 0.93, nullable: true, description: 'Precision of the scores at or above the account\'s PREVENT threshold; null when none is.' }) precisionAtPrevent!: number | null;
   @ApiProperty({ example: 0.88, nullable: true, description: 'Recall of the scores at or above the REVIEW threshold; null without a positive.' }) recallAtReview!: number | null;
+  @ApiPropertyOptional({ type: () => ModelScoreScaleDto, description: 'The score scale the model chose (absent for models trained before scales, whose score is the probability).' }) scale?: ModelScoreScaleDto;
 }
 
 /** Where a training is, while it runs. */

@@ -1,4 +1,4 @@
-import { type ScoringModel, calibratedProbability, riskScore } from '@ringfence/learning';
+import { type ScoringModel, calibratedProbability } from '@ringfence/learning';
 import { type FeatureValue, type ModelScore, type ScoreContribution, type Thresholds, actionFor } from '@ringfence/scoring-engine';
 
 /** A learned model, loaded: the id decisions record as their `modelVersion`, and its base score. */
@@ -21,7 +21,7 @@ const KEPT_CONTRIBUTIONS = 10;
 
 export function loadedModel(modelId: string, model: ScoringModel): LoadedModel {
   const { expectedValue } = model.explain(model.vectorOf({}), 0);
-  return { modelId, model, baseScore: riskScore(calibratedProbability(model.calibration, expectedValue)) };
+  return { modelId, model, baseScore: model.scoreOfProbability(calibratedProbability(model.calibration, expectedValue)) };
 }
 
 /**

@@ -85,7 +85,13 @@ export class ModelTrainer implements OnModuleInit {
       await this.models.complete(tenant, modelId, {
         examples: count,
         positives,
-        metrics: { auc: finiteOrNull(auc), averagePrecision: finiteOrNull(averagePrecision), precisionAtPrevent: finiteOrNull(precisionAtPrevent), recallAtReview: finiteOrNull(recallAtReview) },
+        metrics: {
+          auc: finiteOrNull(auc),
+          averagePrecision: finiteOrNull(averagePrecision),
+          precisionAtPrevent: finiteOrNull(precisionAtPrevent),
+          recallAtReview: finiteOrNull(recallAtReview),
+          scale: { ...result.model.scale },
+        },
         artifact: JSON.stringify(modelDocument(result.model)),
       });
       this.logger.info({ modelId, checkpoint, examples: count, positives, auc, durationMs: Date.now() - started, traceId: message.traceId }, 'model trained');

@@ -13,7 +13,7 @@ module.exports = [
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: __dirname } },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
@@ -40,6 +40,8 @@ module.exports = [
             service('lookup'),
             service('labelling'),
             { sourceTag: 'scope:cli', onlyDependOnLibsWithTags: ['scope:shared'] },
+            // The console runs in the browser and talks to the server only through the public API.
+            { sourceTag: 'scope:console', onlyDependOnLibsWithTags: ['scope:console'], bannedExternalImports: INFRASTRUCTURE },
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
           ],
         },

@@ -39,10 +39,10 @@ describe('docker/Dockerfile', () => {
     expect(new Set(stages.map((stage) => stage.name)).size).toBe(stages.length);
   });
 
-  it('builds every stage on node:20-bookworm-slim, directly or through an earlier stage', () => {
+  it('builds every stage on node:24-bookworm-slim (an LTS line), directly or through an earlier stage', () => {
     const earlier = new Set<string | undefined>();
     for (const stage of dockerfile().stages) {
-      if (!earlier.has(stage.image)) expect(stage.image).toMatch(/^node:20(\.\d+){0,2}-bookworm-slim(@sha256:[a-f0-9]{64})?$/);
+      if (!earlier.has(stage.image)) expect(stage.image).toMatch(/^node:24(\.\d+){0,2}-bookworm-slim(@sha256:[a-f0-9]{64})?$/);
       earlier.add(stage.name);
     }
   });

@@ -144,12 +144,24 @@ try {
     thresholds: THRESHOLDS,
   };
   const scoredMatrix = learning.buildFeatureMatrix(features, after.map((row) => row.features));
+  // Ranked by the 0–100 score the product answers with, as the other rows are.
+  const scoresOf = (model, matrix) => Array.from(model.predictor.predictMargins(matrix), (margin) => model.scoreOfProbability(learning.calibratedProbability(model.calibration, margin)));
   for (const algorithm of ['logistic-regression', 'gradient-boosted-trees']) {
     const trained = await timed(`train ${algorithm} here`, () => learning.trainScoringModel({ ...training, algorithm }));
-    const margins = trained.model.predictor.predictMargins(scoredMatrix);
-    const scores = Array.from(margins, (margin) => trained.model.scoreOfProbability(learning.calibratedProbability(trained.model.calibration, margin)));
-    // Ranked by the 0–100 score the product answers with, as the other rows are.
+    const scores = scoresOf(trained.model, scoredMatrix);
     results[`${algorithm}, trained here on the same decisions`] = evaluate(scores, scores, truthLabels);
+    // EVAL_SAVE_MODEL: these trees become a shipped default model (docs/model.md, "The default model").
+    if (algorithm === 'gradient-boosted-trees' && process.env.EVAL_SAVE_MODEL) {
+      const provenance = { configuration: { customers: CUSTOMERS, days: DAYS, seed: SEED, fraudRate: Number(FRAUD_RATE), fraudMix: FRAUD_MIX ?? 'default' }, examples: before.length, positives: training.labels.reduce((sum, label) => sum + label, 0), metrics: trained.metrics, judgedByTruth: results[`${algorithm}, trained here on the same decisions`] };
+      writeFileSync(process.env.EVAL_SAVE_MODEL, `${JSON.stringify({ provenance, model: learning.modelDocument(trained.model) })}\n`);
+      log(`saved the trees to ${process.env.EVAL_SAVE_MODEL}`);
+    }
+  }
+  // EVAL_COMPARE_MODEL: a model trained elsewhere (the shipped default) scores the same decisions.
+  if (process.env.EVAL_COMPARE_MODEL) {
+    const other = learning.modelFromDocument(JSON.parse(readFileSync(process.env.EVAL_COMPARE_MODEL, 'utf8')).model);
+    const scores = scoresOf(other, learning.buildFeatureMatrix(other.features, after.map((row) => row.features)));
+    results[`default model (${process.env.EVAL_COMPARE_MODEL.split('/').pop()}), trained on another simulation`] = evaluate(scores, scores, truthLabels);
   }
 
   const report = {

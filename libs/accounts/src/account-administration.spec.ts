@@ -74,6 +74,31 @@ describe(AccountAdministration.name, () => {
     });
   });
 
+  it('lets an account change its own thresholds and callbacks with the same checks, and refuses operator-only settings naming each', async () => {
+    const { admin, auth } = setup();
+    const { account, keys } = await admin.createAccount('acme', null);
+    await admin.updateSettings(account.id, { potentialLabelsEnabled: true });
+
+    await expect(admin.updateOwnSettings(account.id, { callbackUrl: 'https://hooks.acme.example/' })).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: expect.stringMatching(/^callbackSecret: is required while callbackUrl is set/),
+    });
+    const refused = { scoreThresholds: null, potentialLabelsEnabled: false, defaultAction: 'PREVENT' } as Parameters<AccountAdministration['updateOwnSettings']>[1];
+    await expect(admin.updateOwnSettings(account.id, refused)).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message:
+        'potentialLabelsEnabled: is set by the operator only (PATCH /admin/accounts/:accountId/settings), not with an account key; defaultAction: is set by the operator only (PATCH /admin/accounts/:accountId/settings), not with an account key',
+    });
+
+    const scoreThresholds = { customer: { review: 10, prevent: 20 } };
+    // Authenticated (and so cached) before the change: the change must still show on the next request.
+    await auth.authenticate(`token ${keys.secretLive.key}`);
+    await admin.updateOwnSettings(account.id, { scoreThresholds, callbackUrl: 'https://hooks.acme.example/', callbackSecret: 'a-secret-of-16-chars' });
+
+    const expected = { potentialLabelsEnabled: true, scoreThresholds, callbackUrl: 'https://hooks.acme.example/', callbackSecret: 'a-secret-of-16-chars' };
+    await expect(auth.authenticate(`token ${keys.secretLive.key}`)).resolves.toMatchObject({ account: { settings: expected } });
+  });
+
   it('answers NOT_FOUND for the settings of an unknown account', async () => {
     await expect(setup().admin.updateSettings('acc_missing', { potentialLabelsEnabled: true })).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });

@@ -3,6 +3,7 @@ import { AppError, prefixedId } from '@ringfence/platform';
 import type { Account, AccountRepository, AccountSettings, ApiKeyRecord, ApiKeyRepository, KeyKind } from './account';
 import { displayPrefixOf, generateApiKey, hashApiKey, parseApiKey } from './api-key';
 import { callbackSettingsProblem } from './callback-settings';
+import { OPERATOR_ONLY_SETTING_RULE, type SelfServiceSettingsChange, operatorOnlySettingsIn, selfServiceSettingsChange } from './self-service-settings';
 
 export interface IssuedKey {
   keyId: string;
@@ -87,6 +88,17 @@ export class AccountAdministration {
     if (!updated) throw new AppError('NOT_FOUND', `no account ${accountId}`);
     this.keys.forgetAccount?.(accountId);
     return updated;
+  }
+
+  /**
+   * An account changing its own settings (`PATCH /v2/account/settings`): the same checks and
+   * effect as `updateSettings`, for the self-service settings only. An operator-only setting is
+   * refused (VALIDATION_FAILED naming each one) rather than dropped: the caller meant to change it.
+   */
+  async updateOwnSettings(accountId: string, changes: SelfServiceSettingsChange): Promise<Account> {
+    const refused = operatorOnlySettingsIn(changes);
+    if (refused.length > 0) throw new AppError('VALIDATION_FAILED', refused.map((setting) => `${setting}: ${OPERATOR_ONLY_SETTING_RULE}`).join('; '));
+    return this.updateSettings(accountId, selfServiceSettingsChange(changes));
   }
 
   listKeys(accountId: string): Promise<ApiKeyRecord[]> {

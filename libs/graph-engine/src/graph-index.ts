@@ -5,6 +5,7 @@ import { connectStatistics } from './connect-statistics';
 import { CHARGEBACK, CUSTOM_NODE_KINDS, CUSTOMER, NODE_KINDS, type NodeKind, kindCode } from './node-kind';
 import type { NetworkFeatures, NetworkSubjectKind, SharedAttribute, SharedAttributeKind } from './network-features';
 import { SHARED_ATTRIBUTE_KINDS } from './network-features';
+import { type Neighbourhood, type NeighbourhoodOptions, neighbourhood } from './neighbourhood';
 import type { GraphView } from './traversal';
 import { LABEL_FRAUDSTER, LABEL_GENUINE, LABEL_NONE, LABEL_OTHER, TraversalScratch, isFraudster, TraversalStatistics, traverse } from './traversal';
 
@@ -207,9 +208,23 @@ export class GraphIndex implements GraphView {
    * is answered as a lone node (count 1, no edges) without creating it: the caller applies the
    * request's own links (and `ensureNode('customer', id)`) first, so this only happens for a
    * bare request about an unknown customer.
+   *
+   * A supplier subject (the statistics of its network) is the same traversal from the
+   * supplier's node, as `networkFeatures` does.
    */
-  connect(customerId: string, options: TraversalOptions): ConnectFeatures {
-    return this.connectFrom(this.find('customer', customerId) ?? this.ensureLone(CUSTOMER), options);
+  connect(subjectId: string, options: TraversalOptions, subjectKind: NetworkSubjectKind = 'customer'): ConnectFeatures {
+    return this.connectFrom(this.find(subjectKind, subjectId) ?? this.ensureLone(kindCode(subjectKind)), options);
+  }
+
+  /**
+   * The subject's neighbourhood for drawing (`neighbourhood.ts`): breadth-first up to
+   * `options.depth` hops, at most `options.limit` nodes. A subject the index does not know is
+   * its own neighbourhood (one node, no edges), not created.
+   */
+  neighbourhood(subjectId: string, options: NeighbourhoodOptions, subjectKind: NetworkSubjectKind = 'customer'): Neighbourhood {
+    const start = this.find(subjectKind, subjectId);
+    if (start === undefined) return { nodes: [{ kind: subjectKind, identity: subjectId, depth: 0, fraudster: false }], edges: [], truncated: false };
+    return neighbourhood(this, start, options);
   }
 
   private connectFrom(start: number, options: TraversalOptions): ConnectFeatures {

@@ -3,6 +3,7 @@ export * from './node-identity';
 export * from './connect-features';
 export * from './network-features';
 export * from './graph-index';
+export * from './neighbourhood';
 export * from './graph-change';
 export * from './tenant-graph';
 export * from './voucher-redemptions';

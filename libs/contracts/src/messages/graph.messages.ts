@@ -1,6 +1,7 @@
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import type { ConnectFeaturesResponseDto } from '../http/responses/connect.response';
 import { CONNECT_MAX_DEPTH } from '../http/connect/connect.query.dto';
+import { NEIGHBOURHOOD_MAX_DEPTH, NEIGHBOURHOOD_MAX_LIMIT } from '../http/subjects/subject-network.query.dto';
 import { VOUCHER_CHECK_MAX_DEPTH } from '../http/voucher/voucher-check.request.dto';
 import { MAX_IDENTIFIER_LENGTH } from '../validation/patterns';
 import { ENTITY_INGEST_TOPICS } from './payload-routes';
@@ -82,4 +83,36 @@ export interface GraphNetworkFeaturesReply {
   maxFraudRate: { device: number; card: number; email: number; phone: number };
   /** The request's merchant; null when the request named none. */
   merchant: GraphMerchantFraud | null;
+}
+
+/**
+ * `ringfence.rpc.graph.neighbourhood.v1`: GET /v2/customer/:customerId/network and the supplier
+ * twin: the subject's neighbourhood for drawing and its connect statistics, once the graph has
+ * handled the account's earlier writes.
+ */
+export class GraphNeighbourhoodRequest {
+  @IsIn(NETWORK_SUBJECT_KINDS) subjectKind!: (typeof NETWORK_SUBJECT_KINDS)[number];
+  @IsString() @MinLength(1) @MaxLength(MAX_IDENTIFIER_LENGTH) subjectId!: string;
+  @IsInt() @Min(1) @Max(NEIGHBOURHOOD_MAX_DEPTH) depth!: number;
+  @IsInt() @Min(1) @Max(NEIGHBOURHOOD_MAX_LIMIT) limit!: number;
+  /** "Now" for the statistics' edge ages and growth: the request's time, epoch ms. */
+  @IsInt() nowMs!: number;
+}
+
+/** As the route answers it (`SubjectNetworkDto` of the HTTP contracts). */
+export interface GraphNeighbourhoodNodeMessage {
+  id: string;
+  type: string;
+  value: string;
+  depth: number;
+  subject?: true;
+  fraudster?: true;
+}
+
+export interface GraphNeighbourhoodReply {
+  nodes: GraphNeighbourhoodNodeMessage[];
+  edges: { source: string; target: string; firstSeen: number }[];
+  truncated: boolean;
+  /** Connect's statistics from the subject (depth 20, the default caps). */
+  statistics: GraphConnectReply;
 }

@@ -45,6 +45,7 @@ import type {
 import type { ApplyLabelReply, ApplyLabelRequest, ReadLabelsReply, ReadLabelsRequest } from './labelling.message';
 import type { LabelUpdatedEvent } from './label-updated.event';
 import type { ReadCallbackDeliveriesReply, ReadCallbackDeliveriesRequest } from './callback-deliveries.message';
+import type { ReadDecisionsReply, ReadDecisionsRequest } from './decision-list.message';
 import type {
   BacktestRulesReply,
   BacktestRulesRequest,
@@ -68,6 +69,8 @@ import type {
   GraphConnectRequest,
   GraphNetworkFeaturesReply,
   GraphNetworkFeaturesRequest,
+  GraphNeighbourhoodReply,
+  GraphNeighbourhoodRequest,
   GraphVoucherUsesReply,
   GraphVoucherUsesRequest,
 } from './graph.messages';
@@ -117,6 +120,7 @@ export const RpcTopics = {
   graphConnect: 'ringfence.rpc.graph.connect.v1',
   graphVoucherUses: 'ringfence.rpc.graph.voucher-uses.v1',
   graphNetworkFeatures: 'ringfence.rpc.graph.network-features.v1',
+  graphNeighbourhood: 'ringfence.rpc.graph.neighbourhood.v1',
   readEntityDocuments: 'ringfence.rpc.ingestion.read-entity-documents.v1',
   readCurrentLabels: 'ringfence.rpc.labelling.read-current-labels.v1',
   checkpointEvidence: 'ringfence.rpc.lookup.checkpoint-evidence.v1',
@@ -128,6 +132,7 @@ export const RpcTopics = {
   validateRule: 'ringfence.rpc.scoring.validate-rule.v1',
   backtestRules: 'ringfence.rpc.scoring.backtest-rules.v1',
   readDecision: 'ringfence.rpc.scoring.read-decision.v1',
+  readDecisions: 'ringfence.rpc.scoring.read-decisions.v1',
   trainModel: 'ringfence.rpc.scoring.train-model.v1',
   readModels: 'ringfence.rpc.scoring.read-models.v1',
   readModel: 'ringfence.rpc.scoring.read-model.v1',
@@ -191,6 +196,7 @@ export interface RpcTopicMap {
   [RpcTopics.graphConnect]: { request: GraphConnectRequest; reply: GraphConnectReply };
   [RpcTopics.graphVoucherUses]: { request: GraphVoucherUsesRequest; reply: GraphVoucherUsesReply };
   [RpcTopics.graphNetworkFeatures]: { request: GraphNetworkFeaturesRequest; reply: GraphNetworkFeaturesReply };
+  [RpcTopics.graphNeighbourhood]: { request: GraphNeighbourhoodRequest; reply: GraphNeighbourhoodReply };
   [RpcTopics.readEntityDocuments]: { request: ReadEntityDocumentsRequest; reply: ReadEntityDocumentsReply };
   [RpcTopics.readCurrentLabels]: { request: ReadCurrentLabelsRequest; reply: ReadCurrentLabelsReply };
   [RpcTopics.checkpointEvidence]: { request: CheckpointEvidenceRequest; reply: CheckpointEvidenceReply };
@@ -206,6 +212,7 @@ export interface RpcTopicMap {
   [RpcTopics.validateRule]: { request: ValidateRuleRequest; reply: ValidateRuleReply };
   [RpcTopics.backtestRules]: { request: BacktestRulesRequest; reply: BacktestRulesReply };
   [RpcTopics.readDecision]: { request: ReadDecisionRequest; reply: ReadDecisionReply };
+  [RpcTopics.readDecisions]: { request: ReadDecisionsRequest; reply: ReadDecisionsReply };
 }
 
 /** Every topic the service uses, for pre-creating them on a broker without CreateTopics. */

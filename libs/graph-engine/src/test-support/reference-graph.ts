@@ -119,6 +119,43 @@ export class ReferenceGraph {
       });
   }
 
+  /**
+   * The neighbourhood for drawing: level by level from the subject up to `depth`, no degree cap,
+   * stopping at the first node met once `limit` are in; then every edge with both ends in.
+   */
+  neighbourhood(
+    subjectKind: NodeKind,
+    subjectId: string,
+    options: { depth: number; limit: number },
+  ): { nodes: { kind: NodeKind; identity: string; depth: number; fraudster: boolean }[]; edges: [string, string, number][]; truncated: boolean } {
+    const start = key(subjectKind, subjectId);
+    const depthOf = new Map([[start, 0]]);
+    const order = [start];
+    let truncated = false;
+    let frontier = this.adjacency.has(start) ? [start] : [];
+    levels: for (let level = 0; level < options.depth; level += 1) {
+      const next: string[] = [];
+      for (const node of frontier) {
+        for (const neighbour of this.neighbours(node)) {
+          if (depthOf.has(neighbour)) continue;
+          if (order.length >= options.limit) {
+            truncated = true;
+            break levels;
+          }
+          depthOf.set(neighbour, level + 1);
+          order.push(neighbour);
+          next.push(neighbour);
+        }
+      }
+      frontier = next;
+    }
+    return {
+      nodes: order.map((node) => ({ kind: kindOf(node), identity: idOf(node), depth: depthOf.get(node)!, fraudster: this.isFraudster(node) })),
+      edges: this.edges().filter(([a, b]) => depthOf.has(a) && depthOf.has(b)),
+      truncated,
+    };
+  }
+
   /** Level by level: the whole frontier of depth d is expanded, in discovery order, before d + 1. */
   private traverse(customerId: string, depth: number, caps: GraphCaps): { depthOf: Map<string, number>; order: string[]; maxDegreeHit: boolean; maxNodesHit: boolean } {
     const start = key('customer', customerId);

@@ -14,19 +14,48 @@ export interface DecisionRecord {
   event: Record<string, unknown>;
 }
 
+/**
+ * What the decision list (`GET /v2/decisions`, decisions §14) filters by besides the checkpoint
+ * and the time, kept in columns of their own: the event is stored as text no statement looks into.
+ */
+export interface DecisionRecordListing {
+  /** When the service accepted the request it decided (the service's clock), epoch milliseconds. */
+  decidedAt: number;
+  /** Whose checkpoint it was; null for a record without a subject. */
+  subjectKind: 'customer' | 'supplier' | null;
+  subjectId: string | null;
+  /** The action answered (ALLOW, REVIEW, PREVENT); null for a record without one. */
+  action: string | null;
+}
+
+/** A record as stored and read back. */
+export type StoredDecisionRecord = DecisionRecord & DecisionRecordListing;
+
 /** Where a page of a backtest resumes: after this (timestamp, scoreId). */
 export interface DecisionCursor {
   timestamp: number;
   scoreId: string;
 }
 
+/** The list's filters; each one given narrows it (AND). Times are payload times: `from <= timestamp < to`. */
+export interface DecisionListFilter {
+  checkpoint?: string;
+  action?: string;
+  subjectKind?: 'customer' | 'supplier';
+  subjectId?: string;
+  from?: number;
+  to?: number;
+}
+
 /** The decision records of every tenant; every read names the tenant. */
 export interface DecisionRecordRepository {
   /** Stores records of any tenants; a scoreId already stored is kept as it is (redelivery). */
-  addAll(records: ReadonlyArray<DecisionRecord & RuleTenant>): Promise<void>;
-  find(tenant: RuleTenant, scoreId: string): Promise<DecisionRecord | null>;
+  addAll(records: ReadonlyArray<StoredDecisionRecord & RuleTenant>): Promise<void>;
+  find(tenant: RuleTenant, scoreId: string): Promise<StoredDecisionRecord | null>;
   /** Records of a checkpoint with `from <= timestamp < to`, by (timestamp, scoreId), after `cursor`. */
-  page(tenant: RuleTenant, checkpoint: string, from: number, to: number, cursor: DecisionCursor | null, limit: number): Promise<DecisionRecord[]>;
+  page(tenant: RuleTenant, checkpoint: string, from: number, to: number, cursor: DecisionCursor | null, limit: number): Promise<StoredDecisionRecord[]>;
+  /** Records matching `filter`, newest first: by (timestamp, scoreId) descending, strictly before `before`. */
+  list(tenant: RuleTenant, filter: DecisionListFilter, before: DecisionCursor | null, limit: number): Promise<StoredDecisionRecord[]>;
 }
 
 export const DECISION_RECORD_REPOSITORY = Symbol('DecisionRecordRepository');

@@ -1,4 +1,4 @@
-import type { DecisionCursor, DecisionRecord, DecisionRecordRepository, RuleTenant } from '@ringfence/scoring-engine';
+import type { DecisionCursor, DecisionListFilter, DecisionRecordRepository, RuleTenant, StoredDecisionRecord } from '@ringfence/scoring-engine';
 import type { DataSource } from 'typeorm';
 import { bigintToNumber, jsonTextSequence, jsonTexts, queryRows } from '@ringfence/persistence';
 
@@ -8,13 +8,17 @@ interface DecisionRecordRow {
   event_time: string;
   /** The decision event's JSON, as written (`text`: nothing reads inside it in SQL). */
   event: string;
+  decided_at: string;
+  subject_kind: string | null;
+  subject_id: string | null;
+  action: string | null;
 }
 
-const COLUMNS = 'score_id, checkpoint, event_time, event';
+const COLUMNS = 'score_id, checkpoint, event_time, event, decided_at, subject_kind, subject_id, action';
 // One statement per batch; a redelivered record (same scoreId) is kept as first stored.
 const ADD_ALL = `
-  INSERT INTO decision_records (account_id, environment, score_id, checkpoint, event_time, event)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], ${jsonTexts('$6')})
+  INSERT INTO decision_records (account_id, environment, score_id, checkpoint, event_time, event, decided_at, subject_kind, subject_id, action)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], ${jsonTexts('$6')}, $7::bigint[], $8::text[], $9::text[], $10::text[])
   ON CONFLICT (account_id, environment, score_id) DO NOTHING`;
 const FIND = `SELECT ${COLUMNS} FROM decision_records WHERE account_id = $1 AND environment = $2 AND score_id = $3`;
 // Keyset pagination: constant cost per page however deep the backtest is.
@@ -29,7 +33,7 @@ const PAGE = `
 export class TypeOrmDecisionRecordRepository implements DecisionRecordRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async addAll(records: ReadonlyArray<DecisionRecord & RuleTenant>): Promise<void> {
+  async addAll(records: ReadonlyArray<StoredDecisionRecord & RuleTenant>): Promise<void> {
     if (records.length === 0) return;
     await queryRows(this.dataSource, ADD_ALL, [
       records.map((record) => record.accountId),
@@ -38,21 +42,58 @@ export class TypeOrmDecisionRecordRepository implements DecisionRecordRepository
       records.map((record) => record.checkpoint),
       records.map((record) => record.timestamp),
       jsonTextSequence(records.map((record) => JSON.stringify(record.event))),
+      records.map((record) => record.decidedAt),
+      records.map((record) => record.subjectKind),
+      records.map((record) => record.subjectId),
+      records.map((record) => record.action),
     ]);
   }
 
-  async find(tenant: RuleTenant, scoreId: string): Promise<DecisionRecord | null> {
+  async find(tenant: RuleTenant, scoreId: string): Promise<StoredDecisionRecord | null> {
     const [row] = await queryRows<DecisionRecordRow>(this.dataSource, FIND, [tenant.accountId, tenant.environment, scoreId]);
     return row === undefined ? null : toRecord(row);
   }
 
-  async page(tenant: RuleTenant, checkpoint: string, from: number, to: number, cursor: DecisionCursor | null, limit: number): Promise<DecisionRecord[]> {
+  async page(tenant: RuleTenant, checkpoint: string, from: number, to: number, cursor: DecisionCursor | null, limit: number): Promise<StoredDecisionRecord[]> {
     const after = cursor ?? { timestamp: from - 1, scoreId: '' };
     const rows = await queryRows<DecisionRecordRow>(this.dataSource, PAGE, [tenant.accountId, tenant.environment, checkpoint, from, to, after.timestamp, after.scoreId, limit]);
     return rows.map(toRecord);
   }
+
+  /**
+   * Keyset pagination newest first. Each filter is an equality on the leading columns of one of
+   * the table's `(account_id, environment, …, event_time, score_id)` indexes, which PostgreSQL
+   * scans backwards from the cursor: a page costs its own rows, however deep the list is.
+   */
+  async list(tenant: RuleTenant, filter: DecisionListFilter, before: DecisionCursor | null, limit: number): Promise<StoredDecisionRecord[]> {
+    const parameters: unknown[] = [tenant.accountId, tenant.environment];
+    const parameter = (value: unknown, cast = '') => {
+      parameters.push(value);
+      return `$${parameters.length}${cast}`;
+    };
+    const conditions = ['account_id = $1', 'environment = $2'];
+    if (filter.checkpoint !== undefined) conditions.push(`checkpoint = ${parameter(filter.checkpoint)}`);
+    if (filter.action !== undefined) conditions.push(`action = ${parameter(filter.action)}`);
+    if (filter.subjectKind !== undefined) conditions.push(`subject_kind = ${parameter(filter.subjectKind)}`);
+    if (filter.subjectId !== undefined) conditions.push(`subject_id = ${parameter(filter.subjectId)}`);
+    if (filter.from !== undefined) conditions.push(`event_time >= ${parameter(filter.from, '::bigint')}`);
+    if (filter.to !== undefined) conditions.push(`event_time < ${parameter(filter.to, '::bigint')}`);
+    if (before !== null) conditions.push(`(event_time, score_id) < (${parameter(before.timestamp, '::bigint')}, ${parameter(before.scoreId, '::text')})`);
+    const sql = `SELECT ${COLUMNS} FROM decision_records WHERE ${conditions.join(' AND ')} ORDER BY event_time DESC, score_id DESC LIMIT ${parameter(limit, '::integer')}`;
+    const rows = await queryRows<DecisionRecordRow>(this.dataSource, sql, parameters);
+    return rows.map(toRecord);
+  }
 }
 
-function toRecord(row: DecisionRecordRow): DecisionRecord {
-  return { scoreId: row.score_id, checkpoint: row.checkpoint, timestamp: bigintToNumber(row.event_time), event: JSON.parse(row.event) as Record<string, unknown> };
+function toRecord(row: DecisionRecordRow): StoredDecisionRecord {
+  return {
+    scoreId: row.score_id,
+    checkpoint: row.checkpoint,
+    timestamp: bigintToNumber(row.event_time),
+    event: JSON.parse(row.event) as Record<string, unknown>,
+    decidedAt: bigintToNumber(row.decided_at),
+    subjectKind: row.subject_kind === 'customer' || row.subject_kind === 'supplier' ? row.subject_kind : null,
+    subjectId: row.subject_id,
+    action: row.action,
+  };
 }

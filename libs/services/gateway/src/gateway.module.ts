@@ -26,11 +26,17 @@ import { LookupUseCase } from './lookup/lookup.use-case';
 import { CallbacksController } from './callbacks/callbacks.controller';
 import { CallbacksUseCase } from './callbacks/callbacks.use-case';
 import { DecisionsController } from './rules/decisions.controller';
+import { DecisionListUseCase } from './rules/decision-list.use-case';
 import { RulesController } from './rules/rules.controller';
 import { RulesUseCase } from './rules/rules.use-case';
 import { ModelsController } from './models/models.controller';
 import { ModelsUseCase } from './models/models.use-case';
 import { OwnerRequests } from './owner-requests.service';
+import { SubjectsController } from './subjects/subjects.controller';
+import { SubjectsUseCase } from './subjects/subjects.use-case';
+import { ConsoleController, consoleAssetsProvider } from './console/console.controller';
+import { AccountController } from './account/account.controller';
+import { AccountUseCase } from './account/account.use-case';
 
 /**
  * The public HTTPS API: authenticates, validates, maps each route to its bus message, and
@@ -47,7 +53,10 @@ import { OwnerRequests } from './owner-requests.service';
     ConnectController,
     PspTransactionController,
     PspDisputeController,
+    SubjectsController,
+    ConsoleController,
+    AccountController,
     FeedController, AuthController, AdminController, ApiDocsController, LabelsController, LookupController, CredentialsCheckController, BreachedCredentialsAdminController, CallbacksController, RulesController, DecisionsController, ModelsController],
-  providers: [EventIntake, BootstrapAccountService, RateLimits, LabelsUseCase, LookupUseCase, CredentialsCheckUseCase, commonPasswordsProvider, CallbacksUseCase, OwnerRequests, RulesUseCase, ModelsUseCase],
+  providers: [consoleAssetsProvider, AccountUseCase, EventIntake, BootstrapAccountService, RateLimits, LabelsUseCase, LookupUseCase, CredentialsCheckUseCase, commonPasswordsProvider, CallbacksUseCase, OwnerRequests, RulesUseCase, DecisionListUseCase, ModelsUseCase, SubjectsUseCase],
 })
 export class GatewayModule {}

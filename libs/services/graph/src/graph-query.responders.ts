@@ -4,6 +4,8 @@ import {
   CONNECT_MAX_DEPTH,
   GraphConnectRequest,
   type GraphConnectReply,
+  GraphNeighbourhoodRequest,
+  type GraphNeighbourhoodReply,
   GraphNetworkFeaturesRequest,
   type GraphNetworkFeaturesReply,
   GraphVoucherUsesRequest,
@@ -20,8 +22,8 @@ import { TenantGraphs } from './tenant-graphs.service';
 const GRAPH_QUERY: MessagePatternExtras = { group: 'graph', consistentWith: [StateGroups.graph] };
 
 /**
- * Answers the graph queries (responder group `graph`): connect statistics, voucher uses and
- * scoring's network features.
+ * Answers the graph queries (responder group `graph`): connect statistics, voucher uses,
+ * scoring's network features and a subject's neighbourhood (the network routes).
  *
  * Queries only read. A request's own links reach the index the one way every link does: its
  * ingest event, published (durably) before the query is sent, through `GraphUpdatesConsumer`;
@@ -46,6 +48,11 @@ export class GraphQueryResponders {
   @MessagePattern(RpcTopics.graphNetworkFeatures, GRAPH_QUERY)
   answerNetworkFeatures(@Payload() message: MessageEnvelope<unknown>): Promise<GraphNetworkFeaturesReply> {
     return validatedRequestHandler(GraphNetworkFeaturesRequest, (valid) => this.networkFeatures(valid))(message);
+  }
+
+  @MessagePattern(RpcTopics.graphNeighbourhood, GRAPH_QUERY)
+  answerNeighbourhood(@Payload() message: MessageEnvelope<unknown>): Promise<GraphNeighbourhoodReply> {
+    return validatedRequestHandler(GraphNeighbourhoodRequest, (valid) => this.neighbourhood(valid))(message);
   }
 
   async connect({ accountId, environment, payload }: MessageEnvelope<GraphConnectRequest>): Promise<GraphConnectReply> {
@@ -80,6 +87,36 @@ export class GraphQueryResponders {
       const { shared: _perAttribute, ...features } = graph.index.networkFeatures(payload.customerId, { depth: CONNECT_MAX_DEPTH, nowMs: payload.nowMs }, subjectKind);
       const merchant = payload.merchantId === undefined ? null : graph.merchantFraud(payload.merchantId, payload.customerId, subjectKind);
       return { ...features, merchant };
+    } finally {
+      timer();
+    }
+  }
+
+  /**
+   * The subject's neighbourhood and, for the same subject, exactly what connect answers with
+   * `features=true` at its default depth (one computation, `GraphIndex.connect`). Nothing is
+   * created: an unknown subject is a lone node whose statistics are connect's for a new customer.
+   */
+  async neighbourhood({ accountId, environment, payload }: MessageEnvelope<GraphNeighbourhoodRequest>): Promise<GraphNeighbourhoodReply> {
+    const graph = await this.graphs.get(accountId, environment);
+    const timer = graphQueryDuration.startTimer({ query: 'neighbourhood' });
+    try {
+      const { subjectKind, subjectId } = payload;
+      const { nodes, edges, truncated } = graph.index.neighbourhood(subjectId, { depth: payload.depth, limit: payload.limit }, subjectKind);
+      const ids = nodes.map((node) => `${node.kind}:${node.identity}`);
+      return {
+        nodes: nodes.map((node, k) => ({
+          id: ids[k],
+          type: node.kind,
+          value: node.identity,
+          depth: node.depth,
+          ...(k === 0 ? { subject: true as const } : {}),
+          ...(node.fraudster ? { fraudster: true as const } : {}),
+        })),
+        edges: edges.map((edge) => ({ source: ids[edge.source], target: ids[edge.target], firstSeen: edge.firstSeenMs })),
+        truncated,
+        statistics: graph.index.connect(subjectId, { depth: CONNECT_MAX_DEPTH, nowMs: payload.nowMs }, subjectKind),
+      };
     } finally {
       timer();
     }

@@ -168,8 +168,11 @@ describe('the graph service on the bus', () => {
   it('answers the graph queries in the graph group, once the graph group has handled the account’s earlier events', async () => {
     const { responders } = await register();
 
-    expect([...responders.keys()].sort()).toEqual([RpcTopics.graphConnect, RpcTopics.graphNetworkFeatures, RpcTopics.graphVoucherUses].sort());
+    expect([...responders.keys()].sort()).toEqual([RpcTopics.graphConnect, RpcTopics.graphNeighbourhood, RpcTopics.graphNetworkFeatures, RpcTopics.graphVoucherUses].sort());
     for (const { options } of responders.values()) expect(options).toEqual({ group: 'graph', consistentWith: [StateGroups.graph] });
     await expect(responders.get(RpcTopics.graphConnect)!.handler(envelope({ customerId: '' }))).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    const neighbourhood = { subjectKind: 'customer', subjectId: 'c1', depth: 2, limit: 10, nowMs: NOW };
+    await expect(responders.get(RpcTopics.graphNeighbourhood)!.handler(envelope({ ...neighbourhood, depth: 4 }))).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(responders.get(RpcTopics.graphNeighbourhood)!.handler(envelope(neighbourhood))).resolves.toMatchObject({ nodes: [{ id: 'customer:c1', subject: true }], truncated: false });
   });
 });

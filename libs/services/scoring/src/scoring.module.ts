@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { CheckpointResponders } from './checkpoint-responders';
 import { CheckpointFacts } from './checkpoint-facts';
 import { CheckpointScorer } from './checkpoint-scorer';
+import { DecisionList } from './decisions/decision-list';
 import { DecisionRecords } from './decisions/decision-records';
 import { DecisionsHandler } from './decisions/decisions.handler';
 import { SubjectVerdicts } from './decisions/subject-verdicts';
@@ -12,6 +13,7 @@ import { RuleBacktest } from './rules/rule-backtest';
 import { RuleBook } from './rules/rule-book';
 import { ruleEnvironmentsProvider } from './rules/rule-environment.provider';
 import { RulesHandler } from './rules/rules.handler';
+import { defaultModelsProvider } from './models/default-models';
 import { ModelBook } from './models/model-book';
 import { DecisionExplainer } from './models/decision-explainer';
 import { ModelTrainer, TRAINING_RUNNER, workerTrainingRunner } from './models/model-trainer';
@@ -34,8 +36,10 @@ import { VelocityModule } from './velocity.module';
     RuleBacktest,
     SubjectVerdicts,
     DecisionRecords,
+    DecisionList,
     ruleEnvironmentsProvider,
     ModelBook,
+    defaultModelsProvider,
     DecisionExplainer,
     ModelTrainer,
     TrainingExampleReader,

@@ -127,10 +127,48 @@ export class AccountListResponseDto {
 }
 
 /**
+ * The settings an account may change itself (`SELF_SERVICE_SETTINGS`): their rules, shared by
+ * `PATCH /v2/account/settings` and the operator's `PATCH /admin/accounts/:accountId/settings`,
+ * which takes them too, so the two validate them alike.
+ */
+export class SelfServiceSettingsRequestDto {
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: MAX_CALLBACK_URL_LENGTH,
+    example: 'https://hooks.merchant.example/ringfence',
+    description:
+      'Review callbacks: every label change is POSTed here, signed with `callbackSecret` (docs/api.md, "Review callbacks"; the attempts at `GET /v2/callbacks/deliveries`). An https URL; plain http only to localhost or 127.0.0.1. Needs a `callbackSecret`, sent with it or set before. null turns callbacks off (pending deliveries are then given up).',
+  })
+  @IsOptional() @IsCallbackUrl() callbackUrl?: string | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    writeOnly: true,
+    minLength: MIN_CALLBACK_SECRET_LENGTH,
+    maxLength: MAX_CALLBACK_SECRET_LENGTH,
+    example: 'whsec-9f2c4e1a7b3d5f8e0c6a',
+    description:
+      'The HMAC-SHA256 key of the callbacks\' `Ringfence-Signature`, at least 16 characters (share it with the receiver; 32 random characters or more are advised). Never shown again: answers say `callbackSecretSet`. A new one signs the next attempt. null clears it (not while `callbackUrl` is set).',
+  })
+  @IsOptional() @IsString() @MinLength(MIN_CALLBACK_SECRET_LENGTH) @MaxLength(MAX_CALLBACK_SECRET_LENGTH) callbackSecret?: string | null;
+
+  @ApiPropertyOptional({
+    type: () => ScoreThresholdsDto,
+    nullable: true,
+    example: { customer: { review: 60, prevent: 85 }, payout: { review: 50, prevent: 70 } },
+    description: `Per checkpoint (${CHECKPOINTS.join(', ')}), the scores from which the model's answer is REVIEW and PREVENT: integers 0 to 100, \`review\` ≤ \`prevent\`. A checkpoint left out keeps the defaults. Replaces the whole map when sent; null removes it.`,
+  })
+  @IsOptional() @IsObject() @HasOnlyKeys(CHECKPOINTS, 'a checkpoint') @ValidateNested() @Type(() => ScoreThresholdsDto)
+  scoreThresholds?: ScoreThresholdsDto | null;
+}
+
+/**
  * PATCH /admin/accounts/:accountId/settings: the settings sent are set, the others kept. A
  * setting never sent has its default (given in each description).
  */
-export class UpdateAccountSettingsRequestDto {
+export class UpdateAccountSettingsRequestDto extends SelfServiceSettingsRequestDto {
   @ApiPropertyOptional({ example: true, description: 'Voucher-abuse recommendations (POST /v2/voucher/check); default true.' })
   @IsOptional() @IsBoolean() voucherAbuseEnabled?: boolean;
 
@@ -169,37 +207,6 @@ export class UpdateAccountSettingsRequestDto {
     description: "At checkpoints, count other accounts' lookup evidence only from accounts of this account's industry (as `limitIndustry=true` on GET /v2/lookup); default false.",
   })
   @IsOptional() @IsBoolean() lookupLimitIndustry?: boolean;
-
-  @ApiPropertyOptional({
-    type: String,
-    nullable: true,
-    maxLength: MAX_CALLBACK_URL_LENGTH,
-    example: 'https://hooks.merchant.example/ringfence',
-    description:
-      'Review callbacks: every label change is POSTed here, signed with `callbackSecret` (docs/api.md, "Review callbacks"; the attempts at `GET /v2/callbacks/deliveries`). An https URL; plain http only to localhost or 127.0.0.1. Needs a `callbackSecret`, sent with it or set before. null turns callbacks off (pending deliveries are then given up).',
-  })
-  @IsOptional() @IsCallbackUrl() callbackUrl?: string | null;
-
-  @ApiPropertyOptional({
-    type: String,
-    nullable: true,
-    writeOnly: true,
-    minLength: MIN_CALLBACK_SECRET_LENGTH,
-    maxLength: MAX_CALLBACK_SECRET_LENGTH,
-    example: 'whsec-9f2c4e1a7b3d5f8e0c6a',
-    description:
-      'The HMAC-SHA256 key of the callbacks\' `Ringfence-Signature`, at least 16 characters (share it with the receiver; 32 random characters or more are advised). Never shown again: answers say `callbackSecretSet`. A new one signs the next attempt. null clears it (not while `callbackUrl` is set).',
-  })
-  @IsOptional() @IsString() @MinLength(MIN_CALLBACK_SECRET_LENGTH) @MaxLength(MAX_CALLBACK_SECRET_LENGTH) callbackSecret?: string | null;
-
-  @ApiPropertyOptional({
-    type: () => ScoreThresholdsDto,
-    nullable: true,
-    example: { customer: { review: 60, prevent: 85 }, payout: { review: 50, prevent: 70 } },
-    description: `Per checkpoint (${CHECKPOINTS.join(', ')}), the scores from which the model's answer is REVIEW and PREVENT: integers 0 to 100, \`review\` ≤ \`prevent\`. A checkpoint left out keeps the defaults. Replaces the whole map when sent; null removes it.`,
-  })
-  @IsOptional() @IsObject() @HasOnlyKeys(CHECKPOINTS, 'a checkpoint') @ValidateNested() @Type(() => ScoreThresholdsDto)
-  scoreThresholds?: ScoreThresholdsDto | null;
 
   @ApiPropertyOptional({
     type: () => TransactionOptimisationSettingsDto,

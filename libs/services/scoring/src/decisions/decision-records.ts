@@ -1,7 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ReadDependency } from '@ringfence/bus';
 import { type CheckpointScoredEvent, PAYLOAD_ROUTE_LIST } from '@ringfence/contracts';
-import { DECISION_RECORD_REPOSITORY, type DecisionCursor, type DecisionRecord, type DecisionRecordRepository, type RuleTenant } from '@ringfence/scoring-engine';
+import {
+  DECISION_RECORD_REPOSITORY,
+  type DecisionCursor,
+  type DecisionListFilter,
+  type DecisionRecordRepository,
+  type RuleTenant,
+  type StoredDecisionRecord,
+} from '@ringfence/scoring-engine';
 
 /** Every decision topic of the payload table (the checkpoints' feed). */
 export const DECISION_TOPICS: readonly string[] = [...new Set(PAYLOAD_ROUTE_LIST.flatMap((route) => ('decisionTopic' in route ? [route.decisionTopic] : [])))];
@@ -27,32 +34,51 @@ const key = (tenant: RuleTenant, scoreId: string) => JSON.stringify([tenant.acco
  */
 @Injectable()
 export class DecisionRecords {
-  private pending = new Map<string, DecisionRecord & RuleTenant>();
+  private pending = new Map<string, StoredDecisionRecord & RuleTenant>();
   private flushing: Promise<void> = Promise.resolve();
 
   constructor(@Inject(DECISION_RECORD_REPOSITORY) private readonly records: DecisionRecordRepository) {}
 
-  add(tenant: RuleTenant, event: CheckpointScoredEvent): void {
+  /** `decidedAt`: when the service accepted the request it decided (the decision event's envelope), epoch ms. */
+  add(tenant: RuleTenant, event: CheckpointScoredEvent, decidedAt: number): void {
     if (event.scoreId === undefined || event.ruleCheckpoint === undefined) return;
+    const action = (event.recommendation as { action?: unknown } | undefined)?.action;
+    // A text column holds no NUL character; the API refuses one (decisions §10), and a batch
+    // that failed on one would be retried forever, so such an id is kept only inside the event.
+    const subject = event.subject !== undefined && !event.subject.id.includes('\u0000') ? event.subject : undefined;
     this.pending.set(key(tenant, event.scoreId), {
       ...tenant,
       scoreId: event.scoreId,
       checkpoint: event.ruleCheckpoint,
       timestamp: event.timestamp,
       event: event as unknown as Record<string, unknown>,
+      decidedAt,
+      subjectKind: subject?.kind ?? null,
+      subjectId: subject?.id ?? null,
+      action: typeof action === 'string' ? action : null,
     });
   }
 
-  async find(tenant: RuleTenant, scoreId: string): Promise<DecisionRecord | null> {
+  async find(tenant: RuleTenant, scoreId: string): Promise<StoredDecisionRecord | null> {
     const pending = this.pending.get(key(tenant, scoreId));
     if (pending !== undefined) return pending;
     return this.records.find(tenant, scoreId);
   }
 
   /** Writes what is pending first, so a page sees every decision handled before it. */
-  async page(tenant: RuleTenant, checkpoint: string, from: number, to: number, cursor: DecisionCursor | null, limit: number): Promise<DecisionRecord[]> {
+  async page(tenant: RuleTenant, checkpoint: string, from: number, to: number, cursor: DecisionCursor | null, limit: number): Promise<StoredDecisionRecord[]> {
     if (cursor === null) await this.flush();
     return this.records.page(tenant, checkpoint, from, to, cursor, limit);
+  }
+
+  /**
+   * Newest first, before `before`. Writes what is pending first on every read, not only the
+   * first: a list's later page may be asked after newer decisions were handled, and a decision
+   * whose payload time is older than the cursor belongs on it. Nothing pending costs nothing.
+   */
+  async list(tenant: RuleTenant, filter: DecisionListFilter, before: DecisionCursor | null, limit: number): Promise<StoredDecisionRecord[]> {
+    await this.flush();
+    return this.records.list(tenant, filter, before, limit);
   }
 
   /** Flushes run one after another; a failed write puts its records back for the next. */

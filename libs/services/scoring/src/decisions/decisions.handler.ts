@@ -1,23 +1,25 @@
 import { Inject } from '@nestjs/common';
 import { EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
 import { MessageBusController } from '@ringfence/bus';
-import { type CheckpointScoredEvent, type MessageEnvelope, ReadDecisionRequest, type ReadDecisionReply, RpcTopics } from '@ringfence/contracts';
+import { type CheckpointScoredEvent, type MessageEnvelope, ReadDecisionRequest, type ReadDecisionReply, ReadDecisionsRequest, type ReadDecisionsReply, RpcTopics } from '@ringfence/contracts';
 import type { Logger } from '@ringfence/platform';
 import { ROOT_LOGGER, validatedRequestHandler } from '@ringfence/service-runtime';
 import { DecisionExplainer } from '../models/decision-explainer';
+import { DecisionList } from './decision-list';
 import { DECISION_RECORDS_DEPENDENCY, DECISION_RECORDS_GROUP, DECISION_TOPICS, DecisionRecords } from './decision-records';
 
 /**
  * Keeps every decision event with a scoreId (group `scoring-decisions`, written behind; see
- * DecisionRecords) and answers `GET /v2/decisions/:scoreId`, once the group has handled every
- * decision published before the request (read your writes: the gateway publishes a decision
- * before it answers the checkpoint).
+ * DecisionRecords) and answers `GET /v2/decisions/:scoreId` and `GET /v2/decisions` (the list,
+ * DecisionList), once the group has handled every decision published before the request (read
+ * your writes: the gateway publishes a decision before it answers the checkpoint).
  */
 @MessageBusController()
 export class DecisionsHandler {
   constructor(
     private readonly decisions: DecisionRecords,
     private readonly explainer: DecisionExplainer,
+    private readonly list: DecisionList,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -31,7 +33,9 @@ export class DecisionsHandler {
       this.logger.warn({ eventId: message.eventId, traceId: message.traceId }, 'skipped a decision event without scoreId, ruleCheckpoint or timestamp');
       return;
     }
-    this.decisions.add({ accountId, environment }, payload);
+    // When the service accepted the request it decided: what the review queue compares label times with.
+    const decidedAt = Number.isSafeInteger(message.acceptedAt) ? message.acceptedAt : Date.now();
+    this.decisions.add({ accountId, environment }, payload, decidedAt);
   }
 
   @MessagePattern(RpcTopics.readDecision, { group: 'scoring', consistentWith: [DECISION_RECORDS_DEPENDENCY] })
@@ -41,6 +45,11 @@ export class DecisionsHandler {
       const record = await this.decisions.find(tenant, payload.scoreId);
       return { decision: record === null ? null : await this.explainer.complete(tenant, record.event) };
     })(message);
+  }
+
+  @MessagePattern(RpcTopics.readDecisions, { group: 'scoring', consistentWith: [DECISION_RECORDS_DEPENDENCY] })
+  readDecisions(@Payload() message: MessageEnvelope<unknown>): Promise<ReadDecisionsReply> {
+    return validatedRequestHandler(ReadDecisionsRequest, (valid) => this.list.read(valid))(message);
   }
 }
 

@@ -1,0 +1,169 @@
+import { useEffect, useState } from 'preact/hooks';
+import { type Api, dataOf } from '../api';
+import { ErrorNotice, Section, useLoad } from '../components/common';
+import { RULE_CHECKPOINTS, formatRatio, formatTime, fromLocalInput } from '../format';
+import type { Model } from '../types';
+
+/** How often the list is re-read while a model trains, to show its progress. */
+const PROGRESS_POLL_MS = 2000;
+
+/** The account's learnt models: metrics, training progress, train, activate. */
+export function Models({ api }: { api: Api }) {
+  const [checkpoint, setCheckpoint] = useState('');
+  const models = useLoad(async () => dataOf(await api.get<{ data: { models: Model[] } }>('/v2/models', { checkpoint })).models, checkpoint);
+  const [actionError, setActionError] = useState<unknown>(null);
+  const training = models.data?.some((model) => model.status === 'training') ?? false;
+
+  useEffect(() => {
+    if (!training) return undefined;
+    const timer = setTimeout(models.reload, PROGRESS_POLL_MS);
+    return () => clearTimeout(timer);
+  }, [training, models.data]);
+
+  async function activate(model: Model) {
+    setActionError(null);
+    try {
+      await api.send('POST', `/v2/models/${encodeURIComponent(model.modelId)}/activate`);
+      models.reload();
+    } catch (failure) {
+      setActionError(failure);
+    }
+  }
+
+  return (
+    <main id="main" tabIndex={-1}>
+      <h1>Models</h1>
+      <TrainForm api={api} onStarted={models.reload} />
+      <div class="toolbar">
+        <label>
+          Checkpoint{' '}
+          <select value={checkpoint} onChange={(event) => setCheckpoint(event.currentTarget.value)}>
+            <option value="">every checkpoint</option>
+            {RULE_CHECKPOINTS.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <ErrorNotice error={models.error ?? actionError} />
+      {models.data && models.data.length === 0 ? <p class="empty">No model trained yet: the built-in model scores every checkpoint.</p> : null}
+      {models.data && models.data.length > 0 ? (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Model</th>
+              <th scope="col">Checkpoint</th>
+              <th scope="col">Status</th>
+              <th scope="col">Examples (positives)</th>
+              <th scope="col">AUC</th>
+              <th scope="col">Average precision</th>
+              <th scope="col">Precision at PREVENT</th>
+              <th scope="col">Recall at REVIEW</th>
+              <th scope="col">Asked</th>
+              <th scope="col">Active</th>
+            </tr>
+          </thead>
+          <tbody>
+            {models.data.map((model) => (
+              <tr key={model.modelId}>
+                <td class="mono">{model.modelId}</td>
+                <td>{model.checkpoint}</td>
+                <td>
+                  <ModelStatus model={model} />
+                </td>
+                <td>
+                  {model.examples} ({model.positives})
+                </td>
+                <td>{model.metrics?.auc?.toFixed(3) ?? '—'}</td>
+                <td>{model.metrics?.averagePrecision?.toFixed(3) ?? '—'}</td>
+                <td>{formatRatio(model.metrics?.precisionAtPrevent)}</td>
+                <td>{formatRatio(model.metrics?.recallAtReview)}</td>
+                <td>{formatTime(model.createdAt)}</td>
+                <td>
+                  {model.active ? (
+                    <strong>active</strong>
+                  ) : model.status === 'ready' ? (
+                    <button type="button" onClick={() => void activate(model)} aria-label={`Activate ${model.modelId}`}>
+                      Activate
+                    </button>
+                  ) : (
+                    '—'
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </main>
+  );
+}
+
+function ModelStatus({ model }: { model: Model }) {
+  if (model.status === 'failed') return <span class="error-text">failed: {model.error ?? 'no reason given'}</span>;
+  if (model.status === 'ready' || !model.progress) return <span>{model.status}</span>;
+  const { stage, done, total } = model.progress;
+  return (
+    <span>
+      {stage}{' '}
+      {total ? (
+        <progress max={total} value={done} aria-label={`${stage}: ${done} of ${total}`}>
+          {done} of {total}
+        </progress>
+      ) : (
+        done
+      )}
+    </span>
+  );
+}
+
+function TrainForm({ api, onStarted }: { api: Api; onStarted: () => void }) {
+  const [checkpoint, setCheckpoint] = useState<string>('customer');
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const [started, setStarted] = useState('');
+
+  async function train(event: Event) {
+    event.preventDefault();
+    setError(null);
+    setStarted('');
+    try {
+      const answer = await api.send<{ modelId: string }>('POST', '/v2/models/train', { checkpoint, from: fromLocalInput(from), to: fromLocalInput(to) });
+      setStarted(`Training ${answer.modelId}.`);
+      onStarted();
+    } catch (failure) {
+      setError(failure);
+    }
+  }
+
+  return (
+    <Section title="Train a model" id="train">
+      <form class="filters" onSubmit={(event) => void train(event)}>
+        <label>
+          Checkpoint
+          <select value={checkpoint} onChange={(event) => setCheckpoint(event.currentTarget.value)}>
+            {RULE_CHECKPOINTS.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          From (optional)
+          <input type="datetime-local" value={from} onInput={(event) => setFrom(event.currentTarget.value)} />
+        </label>
+        <label>
+          To (optional)
+          <input type="datetime-local" value={to} onInput={(event) => setTo(event.currentTarget.value)} />
+        </label>
+        <button type="submit">Train</button>
+      </form>
+      <p role="status">{started}</p>
+      <ErrorNotice error={error} />
+    </Section>
+  );
+}

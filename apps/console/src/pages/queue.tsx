@@ -1,0 +1,177 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { type Api, dataOf } from '../api';
+import { ActionBadge, ErrorNotice } from '../components/common';
+import { LabelForm } from '../components/label-form';
+import { Reasons } from '../components/reasons';
+import { RULE_CHECKPOINTS, formatTime, fromLocalInput } from '../format';
+import { href } from '../router';
+import type { Decision, DecisionPage } from '../types';
+
+const PAGE_SIZE = 20;
+
+interface Filters {
+  checkpoint: string;
+  from: string;
+  to: string;
+}
+
+/**
+ * The review queue: REVIEW decisions whose subject nobody has labelled since, newest first,
+ * paged by the server's cursor. Labelling one re-reads the queue, which then leaves it out.
+ */
+export function Queue({ api, reviewer }: { api: Api; reviewer: string }) {
+  const [filters, setFilters] = useState<Filters>({ checkpoint: '', from: '', to: '' });
+  const [applied, setApplied] = useState<Filters>(filters);
+  const [decisions, setDecisions] = useState<Decision[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<unknown>(null);
+  const [generation, setGeneration] = useState(0);
+  const [announcement, setAnnouncement] = useState('');
+  const list = useRef<HTMLOListElement>(null);
+
+  async function fetchPage(after: string | null): Promise<DecisionPage> {
+    return dataOf(
+      await api.get<{ data: DecisionPage }>('/v2/decisions', {
+        action: 'REVIEW',
+        open: true,
+        limit: PAGE_SIZE,
+        checkpoint: applied.checkpoint,
+        from: fromLocalInput(applied.from),
+        to: fromLocalInput(applied.to),
+        cursor: after,
+      }),
+    );
+  }
+
+  useEffect(() => {
+    let current = true;
+    setLoading(true);
+    setError(null);
+    fetchPage(null).then(
+      (page) => {
+        if (!current) return;
+        setDecisions(page.decisions);
+        setCursor(page.nextCursor);
+        setLoading(false);
+      },
+      (failure: unknown) => {
+        if (!current) return;
+        setError(failure);
+        setLoading(false);
+      },
+    );
+    return () => {
+      current = false;
+    };
+    // Re-read when the filters are applied or after a label.
+  }, [applied, generation]);
+
+  async function more() {
+    setLoading(true);
+    try {
+      const page = await fetchPage(cursor);
+      setDecisions((shown) => [...shown, ...page.decisions]);
+      setCursor(page.nextCursor);
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setLoading(false);
+    }
+  }
+
+  /** Arrow keys (and j/k) move between the queue's items; Tab still walks into each one. */
+  function onKeyDown(event: KeyboardEvent) {
+    const target = event.target as HTMLElement;
+    if (!target.classList.contains('queue-item')) return;
+    const step = event.key === 'ArrowDown' || event.key === 'j' ? 1 : event.key === 'ArrowUp' || event.key === 'k' ? -1 : 0;
+    if (step === 0) return;
+    event.preventDefault();
+    const items = Array.from(list.current?.querySelectorAll<HTMLElement>('.queue-item') ?? []);
+    items[Math.min(items.length - 1, Math.max(0, items.indexOf(target) + step))]?.focus();
+  }
+
+  function labelled(decision: Decision) {
+    setAnnouncement(`Labelled ${decision.subjectType} ${decision.subjectId}; the queue was refreshed.`);
+    setGeneration((value) => value + 1);
+  }
+
+  return (
+    <main id="main" tabIndex={-1}>
+      <h1>Review queue</h1>
+      <form
+        class="filters"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setApplied({ ...filters });
+        }}
+      >
+        <label>
+          Checkpoint
+          <select value={filters.checkpoint} onChange={(event) => setFilters({ ...filters, checkpoint: event.currentTarget.value })}>
+            <option value="">every checkpoint</option>
+            {RULE_CHECKPOINTS.map((checkpoint) => (
+              <option key={checkpoint} value={checkpoint}>
+                {checkpoint}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          From
+          <input type="datetime-local" value={filters.from} onInput={(event) => setFilters({ ...filters, from: event.currentTarget.value })} />
+        </label>
+        <label>
+          To
+          <input type="datetime-local" value={filters.to} onInput={(event) => setFilters({ ...filters, to: event.currentTarget.value })} />
+        </label>
+        <button type="submit">Apply</button>
+      </form>
+      <p class="visually-hidden" role="status" aria-live="polite">
+        {announcement}
+      </p>
+      <ErrorNotice error={error} />
+      {!loading && decisions.length === 0 && !error ? <p class="empty">Nothing to review.</p> : null}
+      <ol class="queue" ref={list} onKeyDown={onKeyDown} aria-label="Decisions to review, newest first (arrow keys move between them)">
+        {decisions.map((decision) => (
+          <li key={decision.scoreId} class="queue-item" tabIndex={0} aria-label={`${decision.checkpoint} decision for ${decision.subjectType ?? 'unknown'} ${decision.subjectId ?? ''}, score ${decision.score ?? 'none'}`} data-score-id={decision.scoreId}>
+            <header>
+              <ActionBadge action={decision.action} />
+              <span class="score" title="score">
+                {decision.score ?? '—'}
+              </span>
+              <span>{decision.checkpoint}</span>
+              {decision.subjectType && decision.subjectId ? (
+                <a class="subject-link" href={href({ page: 'subject', subjectType: decision.subjectType, subjectId: decision.subjectId })}>
+                  {decision.subjectType} {decision.subjectId}
+                </a>
+              ) : (
+                <span class="muted">no subject</span>
+              )}
+              <span class="muted">source {decision.source ?? '—'}</span>
+              <time class="muted">{formatTime(decision.eventTime)}</time>
+            </header>
+            <Reasons decision={decision} />
+            {decision.subjectType && decision.subjectId ? (
+              <LabelForm
+                api={api}
+                reviewer={reviewer}
+                subjectType={decision.subjectType}
+                subjectId={decision.subjectId}
+                checkpoint={decision.checkpoint}
+                idPrefix={`q-${decision.scoreId}`}
+                onLabelled={() => labelled(decision)}
+              />
+            ) : null}
+          </li>
+        ))}
+      </ol>
+      {loading ? <p aria-live="polite">Loading…</p> : null}
+      {cursor && !loading ? (
+        <button type="button" onClick={() => void more()}>
+          More
+        </button>
+      ) : null}
+    </main>
+  );
+}

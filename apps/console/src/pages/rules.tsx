@@ -1,0 +1,67 @@
+import { useState } from 'preact/hooks';
+import { type Api, dataOf } from '../api';
+import { ActionBadge, ErrorNotice, useLoad } from '../components/common';
+import { RULE_CHECKPOINTS, formatTime } from '../format';
+import { href } from '../router';
+import type { Rule } from '../types';
+
+/** The account's rules (current versions), by checkpoint. */
+export function Rules({ api }: { api: Api }) {
+  const [checkpoint, setCheckpoint] = useState('');
+  const rules = useLoad(async () => dataOf(await api.get<{ data: { rules: Rule[] } }>('/v2/rules', { checkpoint })).rules, checkpoint);
+  return (
+    <main id="main" tabIndex={-1}>
+      <h1>Rules</h1>
+      <div class="toolbar">
+        <label>
+          Checkpoint{' '}
+          <select value={checkpoint} onChange={(event) => setCheckpoint(event.currentTarget.value)}>
+            <option value="">every checkpoint</option>
+            {RULE_CHECKPOINTS.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <a class="button" href={href({ page: 'rule', ruleId: 'new' })}>
+          New rule
+        </a>
+      </div>
+      <ErrorNotice error={rules.error} />
+      {rules.data ? (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Id</th>
+              <th scope="col">Name</th>
+              <th scope="col">Checkpoint</th>
+              <th scope="col">Action</th>
+              <th scope="col">State</th>
+              <th scope="col">Version</th>
+              <th scope="col">Saved</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rules.data.map((rule) => (
+              <tr key={rule.ruleId} class={rule.state === 'disabled' ? 'disabled' : ''}>
+                <td>{rule.ruleId}</td>
+                <td>
+                  <a href={href({ page: 'rule', ruleId: rule.ruleId })}>{rule.name}</a>
+                </td>
+                <td>{rule.checkpoint}</td>
+                <td>
+                  <ActionBadge action={rule.action} />
+                </td>
+                <td>{rule.state}</td>
+                <td>{rule.ruleVersion}</td>
+                <td>{formatTime(rule.createdAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {rules.data && rules.data.length === 0 ? <p class="empty">No rule yet.</p> : null}
+    </main>
+  );
+}

@@ -1,0 +1,232 @@
+import { useEffect, useState } from 'preact/hooks';
+import { type Api, dataOf } from '../api';
+import { ErrorNotice, FieldList, Section, useLoad } from '../components/common';
+import { THRESHOLD_CHECKPOINTS, formatTime } from '../format';
+import type { Account, Delivery, Thresholds } from '../types';
+
+type ThresholdInputs = Record<string, { review: string; prevent: string }>;
+
+const inputsOf = (thresholds: Thresholds | null | undefined): ThresholdInputs =>
+  Object.fromEntries(THRESHOLD_CHECKPOINTS.map((checkpoint) => [checkpoint, { review: String(thresholds?.[checkpoint]?.review ?? ''), prevent: String(thresholds?.[checkpoint]?.prevent ?? '') }]));
+
+/** The account: thresholds and review callbacks (PATCH /v2/account/settings), deliveries, keys. */
+export function Settings({ api }: { api: Api }) {
+  const account = useLoad(async () => dataOf(await api.get<{ data: Account }>('/v2/account')), 'account');
+  return (
+    <main id="main" tabIndex={-1}>
+      <h1>Settings</h1>
+      <ErrorNotice error={account.error} />
+      {account.data ? (
+        <>
+          <Section title="Account" id="account">
+            <FieldList
+              fields={[
+                ['Name', account.data.name],
+                ['Account id', <span class="mono">{account.data.accountId}</span>],
+                ['Data set of this key', account.data.environment],
+              ]}
+            />
+          </Section>
+          {account.data.environment !== 'live' ? (
+            <p class="notice" role="note">
+              Signed in with a sandbox key: the settings below apply to live traffic too, so changing them needs a live secret key (sk_live_…).
+            </p>
+          ) : null}
+          <ThresholdsForm api={api} account={account.data} onSaved={account.reload} />
+          <CallbackForm api={api} account={account.data} onSaved={account.reload} />
+          <Keys account={account.data} />
+        </>
+      ) : null}
+      <Deliveries api={api} />
+    </main>
+  );
+}
+
+function ThresholdsForm({ api, account, onSaved }: { api: Api; account: Account; onSaved: () => void }) {
+  const [inputs, setInputs] = useState<ThresholdInputs>(() => inputsOf(account.settings.scoreThresholds));
+  const [error, setError] = useState<unknown>(null);
+  const [saved, setSaved] = useState('');
+  useEffect(() => setInputs(inputsOf(account.settings.scoreThresholds)), [account]);
+
+  async function save(event: Event) {
+    event.preventDefault();
+    setError(null);
+    setSaved('');
+    // The map is replaced whole: a checkpoint left blank keeps the defaults.
+    const entries = Object.entries(inputs).filter(([, value]) => value.review !== '' || value.prevent !== '');
+    const scoreThresholds = entries.length === 0 ? null : Object.fromEntries(entries.map(([checkpoint, value]) => [checkpoint, { review: Number(value.review), prevent: Number(value.prevent) }]));
+    try {
+      await api.send('PATCH', '/v2/account/settings', { scoreThresholds });
+      setSaved('Thresholds saved; they apply from the next request.');
+      onSaved();
+    } catch (failure) {
+      setError(failure);
+    }
+  }
+
+  const set = (checkpoint: string, which: 'review' | 'prevent', value: string) => setInputs({ ...inputs, [checkpoint]: { ...inputs[checkpoint], [which]: value } });
+  return (
+    <Section title="Score thresholds" id="thresholds">
+      <p class="muted">The model score (0–100) from which a checkpoint answers REVIEW and PREVENT. Blank: the defaults.</p>
+      <form onSubmit={(event) => void save(event)}>
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Checkpoint</th>
+              <th scope="col">REVIEW from</th>
+              <th scope="col">PREVENT from</th>
+            </tr>
+          </thead>
+          <tbody>
+            {THRESHOLD_CHECKPOINTS.map((checkpoint) => (
+              <tr key={checkpoint}>
+                <th scope="row">{checkpoint}</th>
+                {(['review', 'prevent'] as const).map((which) => (
+                  <td key={which}>
+                    <input
+                      type="number"
+                      min={0}
+                      max={100}
+                      step={1}
+                      aria-label={`${checkpoint} ${which} threshold`}
+                      value={inputs[checkpoint]?.[which] ?? ''}
+                      onInput={(event) => set(checkpoint, which, event.currentTarget.value)}
+                    />
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <button type="submit">Save thresholds</button>
+        <p role="status">{saved}</p>
+        <ErrorNotice error={error} />
+      </form>
+    </Section>
+  );
+}
+
+function CallbackForm({ api, account, onSaved }: { api: Api; account: Account; onSaved: () => void }) {
+  const [url, setUrl] = useState(account.settings.callbackUrl ?? '');
+  const [secret, setSecret] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const [saved, setSaved] = useState('');
+  useEffect(() => setUrl(account.settings.callbackUrl ?? ''), [account]);
+
+  async function save(event: Event) {
+    event.preventDefault();
+    setError(null);
+    setSaved('');
+    try {
+      // A blank secret keeps the one set; the secret is never shown back.
+      await api.send('PATCH', '/v2/account/settings', { callbackUrl: url.trim() || null, ...(secret ? { callbackSecret: secret } : {}) });
+      setSecret('');
+      setSaved(url.trim() ? 'Callbacks go to this URL from the next label.' : 'Callbacks are off.');
+      onSaved();
+    } catch (failure) {
+      setError(failure);
+    }
+  }
+
+  return (
+    <Section title="Review callbacks" id="callbacks">
+      <form class="rule-form" onSubmit={(event) => void save(event)}>
+        <label for="callback-url">Callback URL (blank: off)</label>
+        <input id="callback-url" type="url" value={url} placeholder="https://hooks.example/ringfence" onInput={(event) => setUrl(event.currentTarget.value)} />
+        <label for="callback-secret">Signing secret (at least 16 characters; blank keeps the current one)</label>
+        <input id="callback-secret" type="password" autoComplete="new-password" minLength={16} value={secret} onInput={(event) => setSecret(event.currentTarget.value)} />
+        <p class="muted">{account.settings.callbackSecretSet ? 'A secret is set.' : 'No secret is set.'}</p>
+        <button type="submit">Save callback</button>
+        <p role="status">{saved}</p>
+        <ErrorNotice error={error} />
+      </form>
+    </Section>
+  );
+}
+
+function Keys({ account }: { account: Account }) {
+  return (
+    <Section title="Keys (prefixes only)" id="keys">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Prefix</th>
+            <th scope="col">Kind</th>
+            <th scope="col">Data set</th>
+            <th scope="col">Created</th>
+            <th scope="col">Revoked</th>
+          </tr>
+        </thead>
+        <tbody>
+          {account.keys.map((key) => (
+            <tr key={key.keyId}>
+              <td class="mono">
+                {key.prefix}…{key.current ? ' (this session)' : ''}
+              </td>
+              <td>{key.kind}</td>
+              <td>{key.environment}</td>
+              <td>{formatTime(key.createdAt)}</td>
+              <td>{key.revokedAt ? formatTime(key.revokedAt) : '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Section>
+  );
+}
+
+const DELIVERIES_PAGE = 20;
+
+function Deliveries({ api }: { api: Api }) {
+  const [before, setBefore] = useState<string | undefined>(undefined);
+  const [shown, setShown] = useState<Delivery[]>([]);
+  const page = useLoad(async () => dataOf(await api.get<{ data: { deliveries: Delivery[] } }>('/v2/callbacks/deliveries', { limit: DELIVERIES_PAGE, before })).deliveries, before ?? '');
+  useEffect(() => {
+    if (page.data) setShown((previous) => (before ? [...previous, ...(page.data ?? [])] : (page.data ?? [])));
+  }, [page.data]);
+  return (
+    <Section title="Callback deliveries, newest first" id="deliveries">
+      <ErrorNotice error={page.error} />
+      {page.data && shown.length === 0 ? <p class="muted">No delivery.</p> : null}
+      {shown.length > 0 ? (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Created</th>
+              <th scope="col">Subject</th>
+              <th scope="col">Review</th>
+              <th scope="col">Status</th>
+              <th scope="col">Attempts</th>
+              <th scope="col">Next attempt</th>
+            </tr>
+          </thead>
+          <tbody>
+            {shown.map((delivery) => {
+              const last = delivery.attempts[delivery.attempts.length - 1];
+              return (
+                <tr key={delivery.deliveryId}>
+                  <td>{formatTime(delivery.createdAt)}</td>
+                  <td class="mono">
+                    {delivery.event.subjectType} {delivery.event.subjectId}
+                  </td>
+                  <td>{delivery.event.review}</td>
+                  <td>{delivery.status}</td>
+                  <td>
+                    {delivery.attempts.length}
+                    {last ? ` (last: ${last.httpStatus ?? last.error ?? '—'})` : ''}
+                  </td>
+                  <td>{formatTime(delivery.nextAttemptAt)}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      ) : null}
+      {page.data && page.data.length === DELIVERIES_PAGE ? (
+        <button type="button" onClick={() => setBefore(shown[shown.length - 1]?.deliveryId)}>
+          Older deliveries
+        </button>
+      ) : null}
+    </Section>
+  );
+}

@@ -1,0 +1,60 @@
+import {
+  OPERATOR_ONLY_SETTINGS,
+  SELF_SERVICE_SETTINGS,
+  SETTING_CHANGED_BY,
+  operatorOnlySettingsIn,
+  ownAccountSettings,
+  selfServiceSettingsChange,
+} from './self-service-settings';
+
+describe('SETTING_CHANGED_BY', () => {
+  it('lets an account change its thresholds and callbacks, and keeps every other setting the operator\'s', () => {
+    expect([...SELF_SERVICE_SETTINGS].sort()).toEqual(['callbackSecret', 'callbackUrl', 'scoreThresholds']);
+    expect(OPERATOR_ONLY_SETTINGS).toEqual(expect.arrayContaining(['potentialLabelsEnabled', 'voucherAbuseEnabled', 'voucherTypes', 'defaultAction', 'transactionOptimisation']));
+    expect([...SELF_SERVICE_SETTINGS, ...OPERATOR_ONLY_SETTINGS].sort()).toEqual(Object.keys(SETTING_CHANGED_BY).sort());
+  });
+});
+
+describe(operatorOnlySettingsIn.name, () => {
+  it('names each operator-only setting sent, null included, and nothing else', () => {
+    expect(operatorOnlySettingsIn({ scoreThresholds: null, potentialLabelsEnabled: true, voucherTypes: null, surprise: 1 })).toEqual(['potentialLabelsEnabled', 'voucherTypes']);
+    expect(operatorOnlySettingsIn({ callbackUrl: 'https://a.example/', defaultAction: undefined })).toEqual([]);
+  });
+});
+
+describe(selfServiceSettingsChange.name, () => {
+  it('keeps the self-service settings sent (null: unset) and drops the rest', () => {
+    const change = { scoreThresholds: null, callbackUrl: 'https://a.example/', potentialLabelsEnabled: true } as Parameters<typeof selfServiceSettingsChange>[0];
+    expect(selfServiceSettingsChange(change)).toEqual({ scoreThresholds: null, callbackUrl: 'https://a.example/' });
+  });
+});
+
+describe(ownAccountSettings.name, () => {
+  it('always shows the self-service settings, whether a secret is set and whether the POTENTIALLY_ reviews are on', () => {
+    expect(ownAccountSettings({})).toEqual({ scoreThresholds: null, callbackUrl: null, callbackSecretSet: false, potentialLabelsEnabled: false });
+  });
+
+  it('shows the stored settings but never the callback secret', () => {
+    const secret = 'a-secret-of-16-chars';
+    const shown = ownAccountSettings({
+      callbackUrl: 'https://a.example/',
+      callbackSecret: secret,
+      scoreThresholds: { customer: { review: 60, prevent: 85 } },
+      potentialLabelsEnabled: true,
+      defaultAction: 'REVIEW',
+    });
+
+    expect(shown).toEqual({
+      callbackUrl: 'https://a.example/',
+      callbackSecretSet: true,
+      scoreThresholds: { customer: { review: 60, prevent: 85 } },
+      potentialLabelsEnabled: true,
+      defaultAction: 'REVIEW',
+    });
+    expect(JSON.stringify(shown)).not.toContain(secret);
+  });
+
+  it('says no secret once it was cleared', () => {
+    expect(ownAccountSettings({ callbackUrl: null, callbackSecret: null })).toMatchObject({ callbackUrl: null, callbackSecretSet: false });
+  });
+});

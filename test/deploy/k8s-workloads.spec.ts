@@ -2,17 +2,21 @@ import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { loadConfig } from '@ringfence/platform';
 import { readDockerfile } from './support/dockerfile';
-import { describeObject, isKubernetesObject, validateKubernetesObject, type KubernetesObject } from './support/kubernetes-models';
-import { isNamespaced, kustomizationDirs as kustomizationDirsOf, loadKustomization, podSpecsOf, renderKustomization } from './support/kustomize';
+import { describeObject, isKubernetesObject, type KubernetesObject } from './support/kubernetes-models';
+import { isNamespaced, kustomizationDirs as kustomizationDirsOf, podSpecOf as podSpecOfWorkload, readKustomization, renderKustomization } from './support/kubectl-kustomize';
 import { parseQuantity } from './support/quantity';
 import { appEntrypoint, appSource, AUTOSCALED_APPS, DISTRIBUTED_APPS, DOCKERFILE, K8S_DIR, REPO_ROOT } from './support/repo-paths';
 import { isRecord, listYamlFiles, readYamlDocuments } from './support/yaml-files';
 
 /*
- * Each kustomization rendered (see support/kustomize.ts), then checked as the cluster would see
- * it: schema validation of the output, and cross-checks between objects that the schema cannot
- * see (a probe on an undeclared port, a Service that selects nothing, a secret key nobody
- * declares, an autoscaler without its target...).
+ * Each kustomization rendered by `kubectl kustomize` (support/kubectl-kustomize.ts), then checked
+ * as the cluster would see it: cross-checks between objects that the schema cannot see (a probe
+ * on an undeclared port, a Service that selects nothing, a secret key nobody declares, an
+ * autoscaler without its target...). Schema validation is in k8s-manifests.spec.ts.
+ *
+ * "Apps" are the Deployments of the ringfence image; the dev overlay adds its dependencies
+ * (StatefulSets of Kafka, Neo4j, PostgreSQL and a Job), which are held to the pod-level rules
+ * too: the namespace enforces the restricted Pod Security Standard on every pod.
  */
 
 type Json = Record<string, unknown>;
@@ -53,7 +57,12 @@ const PART_OF = 'app.kubernetes.io/part-of';
 const NAME = 'app.kubernetes.io/name';
 
 const ofKind = (objects: KubernetesObject[], kind: string) => objects.filter((object) => object.kind === kind);
-const podSpecOf = (workload: KubernetesObject) => podSpecsOf(workload)[0] as unknown as PodSpec;
+const podSpecOf = (workload: KubernetesObject) => podSpecOfWorkload(workload) as unknown as PodSpec;
+/** Everything that runs pods: the apps' Deployments and, in dev, the dependencies. */
+const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet', 'Job', 'DaemonSet']);
+/** Volumes a StatefulSet's pods get from their claim templates. */
+const claimTemplateNames = (workload: KubernetesObject) =>
+  ((workload.spec as { volumeClaimTemplates?: { metadata: { name: string } }[] }).volumeClaimTemplates ?? []).map((claim) => claim.metadata.name);
 const containersOf = (workload: KubernetesObject): Container[] => {
   const podSpec = podSpecOf(workload);
   return [...(podSpec.initContainers ?? []), ...podSpec.containers];
@@ -69,8 +78,20 @@ const selects = (selector: Record<string, string> | undefined, labels: Record<st
 const resolvePort = (containers: Container[], port: string | number) =>
   containers.flatMap((container) => container.ports ?? []).find((declared) => (typeof port === 'number' ? declared.containerPort === port : declared.name === port));
 
-/** Secrets are created out of band: their example files declare the names and keys. */
-function exampleSecrets(): Map<string, Record<string, string>> {
+/**
+ * The Secrets the pods will find: those the kustomization renders (dev's development-only
+ * credentials), else those created out of band, whose example files declare the names and keys.
+ */
+function availableSecrets(objects: KubernetesObject[]): Map<string, Record<string, string>> {
+  const rendered = ofKind(objects, 'Secret');
+  if (rendered.length > 0) {
+    return new Map(
+      rendered.map((secret) => [
+        secret.metadata.name,
+        Object.fromEntries(Object.entries((secret.data ?? {}) as Record<string, string>).map(([key, value]) => [key, Buffer.from(value, 'base64').toString('utf8')])),
+      ]),
+    );
+  }
   const secrets = new Map<string, Record<string, string>>();
   for (const file of listYamlFiles(K8S_DIR).filter((path) => /\.example\.ya?ml$/.test(path))) {
     for (const document of readYamlDocuments(file)) {
@@ -101,6 +122,9 @@ describe.each(kustomizationDirs)('rendered %s', (dir) => {
     }
   });
   const deployments = () => ofKind(objects, 'Deployment');
+  const workloads = () => objects.filter((object) => WORKLOAD_KINDS.has(object.kind));
+  /** The one image every app runs (the first Deployment's). */
+  const appImage = () => (deployments()[0] ? podSpecOf(deployments()[0]).containers[0].image : undefined);
   const deployment = (name: string) => deployments().find((object) => object.metadata.name === name);
   const configMaps = () => new Map(ofKind(objects, 'ConfigMap').map((object) => [object.metadata.name, (object.data ?? {}) as Record<string, string>]));
 
@@ -109,14 +133,10 @@ describe.each(kustomizationDirs)('rendered %s', (dir) => {
     expect(objects.length).toBeGreaterThan(0);
   });
 
-  it('every rendered object is a known Kubernetes kind that passes its schema', () => {
-    for (const object of objects) validateKubernetesObject(object);
-  });
-
-  it('has a Deployment and a Service per app, and an autoscaler and a disruption budget per autoscaled app', () => {
+  it('has a Deployment and a Service per app (and one per dependency StatefulSet), and an autoscaler and a disruption budget per autoscaled app', () => {
     const names = (kind: string) => ofKind(objects, kind).map((object) => object.metadata.name).sort();
     expect(names('Deployment')).toEqual([...DISTRIBUTED_APPS].sort());
-    expect(names('Service')).toEqual([...DISTRIBUTED_APPS].sort());
+    expect(names('Service')).toEqual([...DISTRIBUTED_APPS, ...names('StatefulSet')].sort());
     expect(names('HorizontalPodAutoscaler')).toEqual([...AUTOSCALED_APPS].sort());
     expect(names('PodDisruptionBudget')).toEqual([...AUTOSCALED_APPS].sort());
   });
@@ -149,9 +169,9 @@ describe.each(kustomizationDirs)('rendered %s', (dir) => {
     expect(images.size).toBe(1);
   });
 
-  it('pins the image to a tag or digest other than latest in overlays', () => {
+  it('pins every image to a tag or digest other than latest in overlays', () => {
     if (!dir.includes('overlays/')) return;
-    for (const container of deployments().flatMap(containersOf)) {
+    for (const container of workloads().flatMap(containersOf)) {
       expect(container.image).toMatch(/(:[\w][\w.-]{0,127}|@sha256:[a-f0-9]{64})$/);
       expect(container.image).not.toMatch(/:latest$/);
     }
@@ -191,11 +211,11 @@ describe.each(kustomizationDirs)('rendered %s', (dir) => {
     }
   });
 
-  it('every Service selects the pods of exactly one Deployment and targets a port they declare', () => {
+  it('every Service selects the pods of exactly one workload and targets a port they declare', () => {
     for (const service of ofKind(objects, 'Service')) {
       const spec = service.spec as { selector?: Record<string, string>; ports?: { port: number; targetPort?: string | number }[] };
-      const selected = deployments().filter((workload) => selects(spec.selector, podLabelsOf(workload)));
-      if (selected.length !== 1) throw new Error(`${describeObject(service)} selects ${selected.length} Deployments`);
+      const selected = workloads().filter((workload) => selects(spec.selector, podLabelsOf(workload)));
+      if (selected.length !== 1) throw new Error(`${describeObject(service)} selects ${selected.length} workloads`);
       for (const port of spec.ports ?? []) {
         const target = port.targetPort ?? port.port;
         if (!resolvePort(containersOf(selected[0]), target)) {
@@ -205,10 +225,10 @@ describe.each(kustomizationDirs)('rendered %s', (dir) => {
     }
   });
 
-  it('every secret and config reference names a Secret (see *.example.yaml) or ConfigMap key that is declared', () => {
-    const secrets = exampleSecrets();
+  it('every secret and config reference names a Secret (rendered, or see *.example.yaml) or ConfigMap key that is declared', () => {
+    const secrets = availableSecrets(objects);
     const problems: string[] = [];
-    for (const workload of deployments()) {
+    for (const workload of workloads()) {
       const podSpec = podSpecOf(workload);
       for (const container of containersOf(workload)) {
         const where = `${describeObject(workload)} container ${container.name}`;
@@ -234,7 +254,7 @@ describe.each(kustomizationDirs)('rendered %s', (dir) => {
   });
 
   it("every app's environment (literals, ConfigMap, example Secret) runs the distributed mode and passes the app's own config validation", () => {
-    const secrets = exampleSecrets();
+    const secrets = availableSecrets(objects);
     for (const workload of deployments()) {
       const [container] = podSpecOf(workload).containers;
       const env: Record<string, string> = {};
@@ -257,36 +277,43 @@ describe.each(kustomizationDirs)('rendered %s', (dir) => {
     }
   });
 
-  it('every pod runs as the image user, non-root, read-only, without privileges (Pod Security "restricted")', () => {
+  it('every pod runs non-root, without privileges (Pod Security "restricted"); the apps as the image user, read-only', () => {
     const uid = imageUid();
-    for (const workload of deployments()) {
+    for (const workload of workloads()) {
       const podSpec = podSpecOf(workload);
       const where = describeObject(workload);
+      const isApp = workload.kind === 'Deployment';
       expect({ where, pod: podSpec.securityContext }).toMatchObject({
         where,
         // runAsNonRoot alone fails to start an image whose USER is not numeric; pin the UID.
-        pod: { runAsNonRoot: true, runAsUser: uid, seccompProfile: { type: 'RuntimeDefault' } },
+        pod: { runAsNonRoot: true, runAsUser: isApp ? uid : expect.any(Number), seccompProfile: { type: 'RuntimeDefault' } },
       });
+      expect({ where, runAsUser: podSpec.securityContext?.runAsUser }).not.toEqual({ where, runAsUser: 0 });
       for (const container of containersOf(workload)) {
         const context = container.securityContext ?? {};
         expect({ where, container: container.name, context }).toMatchObject({
           where,
           container: container.name,
-          context: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: expect.arrayContaining(['ALL']) } },
+          context: { allowPrivilegeEscalation: false, capabilities: { drop: expect.arrayContaining(['ALL']) } },
         });
         expect(context.privileged).not.toBe(true);
+        expect((context.capabilities as { add?: unknown[] } | undefined)?.add ?? []).toEqual([]);
+        // The ringfence image writes only to its volumes; third-party images keep their own layout.
+        if (container.image === appImage()) expect({ where, container: container.name, readOnlyRootFilesystem: context.readOnlyRootFilesystem }).toEqual({ where, container: container.name, readOnlyRootFilesystem: true });
       }
     }
   });
 
-  it('every container mounts only declared volumes, and gets a writable /tmp from an emptyDir', () => {
-    for (const workload of deployments()) {
+  it('every container mounts only declared volumes, and each container of the ringfence image gets a writable /tmp from an emptyDir', () => {
+    for (const workload of workloads()) {
       const volumes = new Map((podSpecOf(workload).volumes ?? []).map((volume) => [volume.name, volume]));
+      const claims = new Set(claimTemplateNames(workload));
       for (const container of containersOf(workload)) {
         const where = `${describeObject(workload)} container ${container.name}`;
         for (const mount of container.volumeMounts ?? []) {
-          if (!volumes.has(mount.name)) throw new Error(`${where}: mounts volume ${mount.name}, which the pod does not declare`);
+          if (!volumes.has(mount.name) && !claims.has(mount.name)) throw new Error(`${where}: mounts volume ${mount.name}, which the pod does not declare`);
         }
+        if (container.image !== appImage()) continue;
         const tmp = container.volumeMounts?.find((mount) => mount.mountPath === '/tmp');
         expect({ where, tmpFromEmptyDir: tmp !== undefined && isRecord(volumes.get(tmp.name)?.emptyDir) }).toEqual({ where, tmpFromEmptyDir: true });
       }
@@ -294,7 +321,7 @@ describe.each(kustomizationDirs)('rendered %s', (dir) => {
   });
 
   it('every container requests and limits cpu and memory, with requests no larger than limits', () => {
-    for (const workload of deployments()) {
+    for (const workload of workloads()) {
       for (const container of containersOf(workload)) {
         const where = `${describeObject(workload)} container ${container.name}`;
         for (const resource of ['cpu', 'memory']) {
@@ -356,7 +383,7 @@ describe.each(kustomizationDirs)('rendered %s', (dir) => {
   });
 
   it("puts every namespaced object in the kustomization's namespace (overlays) or leaves it unset (base)", () => {
-    const namespace = loadKustomization(`${REPO_ROOT}/${dir}`).namespace;
+    const namespace = readKustomization(`${REPO_ROOT}/${dir}`).namespace;
     const namespaced = objects.filter(isNamespaced);
     expect(namespaced.filter((object) => object.metadata.namespace !== namespace).map(describeObject)).toEqual([]);
   });

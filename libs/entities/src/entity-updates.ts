@@ -78,12 +78,15 @@ const lastDevice = (deviceId: string | undefined): Fields => (deviceId ? { lastD
  */
 const transactionCustomer = (customerId: string | undefined): Fields => (customerId ? { customerId, customerIds: { [customerId]: true } } : {});
 
-/** POST /v2/customer: the customer and its device. */
-export function customerPayloadUpdates(payload: Identified<'customer' | 'device' | 'deviceId'>): EntityUpdate[] {
+/** POST /v2/customer: the customer and its device; from POST /v2/order, also the order it placed. */
+export function customerPayloadUpdates(payload: Identified<'customer' | 'device' | 'deviceId' | 'order'>): EntityUpdate[] {
   const updates = new Updates();
   const customer = object(payload.customer);
+  const customerId = asId(customer?.customerId);
   const deviceId = updates.device(payload);
-  updates.add('customer', asId(customer?.customerId), { ...withoutKey(customer, 'customerId'), ...lastDevice(deviceId) });
+  updates.add('customer', customerId, { ...withoutKey(customer, 'customerId'), ...lastDevice(deviceId) });
+  const order = object(payload.order);
+  updates.add('order', asId(order?.orderId), { ...withoutKey(order, 'orderId'), ...(customerId ? { customerId } : {}) });
   return updates.list;
 }
 
@@ -200,25 +203,31 @@ export function voucherRedemptionPayloadUpdates(payload: Fields & { timestamp: n
 
 /**
  * POST /psp/transaction: the transaction (updates of one transaction merge into one record) with
- * its 3-D Secure result and addresses, the customer, the card (by instrument) and the device.
+ * its 3-D Secure result and addresses, the customer, the card (by instrument) and the device;
+ * from /v2/checkout and /v2/transaction, also the order paid for.
  */
 export function pspTransactionPayloadUpdates(payload: Fields): EntityUpdate[] {
   const updates = new Updates();
-  const { transaction, customer, paymentMethod, device, timestamp: _time, ...context } = payload;
+  const { transaction, customer, paymentMethod, device, order, timestamp: _time, ...context } = payload;
   const transactionFields = object(transaction);
   const customerFields = object(customer);
   const method = object(paymentMethod);
+  const orderFields = object(order);
   const customerId = asId(customerFields?.customerId);
   const instrumentId = asId(method?.instrumentId);
+  const orderId = asId(orderFields?.orderId);
   const deviceId = updates.device({ device });
   updates.add('customer', customerId, withoutKey(customerFields, 'customerId'));
   if (method) updates.add('paymentMethod', instrumentId, { ...method, ...(customerId ? { customerId } : {}) });
+  // The order of a checkout or /v2/transaction: its own record, as a refund's order is.
+  updates.add('order', orderId, { ...withoutKey(orderFields, 'orderId'), ...(customerId ? { customerId } : {}) });
   updates.add('transaction', asId(transactionFields?.transactionId), {
     ...withoutKey(transactionFields, 'transactionId'),
     ...context,
     ...(method ? { paymentMethod: method } : {}),
     ...transactionCustomer(customerId),
     ...(deviceId ? { deviceId } : {}),
+    ...(orderId ? { orderId } : {}),
   });
   return updates.list;
 }

@@ -22,6 +22,10 @@ import { type Fields, asId, changesOf, object, objects } from './payload-graph-c
  * | POST /v2/connect               | customer                              | customer–email/phone/device/card/identification/vehicle/custom/chargeback; tags; chargeback states |
  * | label event                    | (the label creates its customer)      | customer PAYMENT_FRAUD label                                            |
  *
+ * The original service's other v2 paths arrive as these payloads (the gateway maps them): `/v2/order`,
+ * `/v2/login` and customer tags as POST /v2/customer (an order in `order`), `/v2/checkout` and
+ * `/v2/transaction` as POST /psp/transaction (with `order`), `/v2/chargeback` as a connect chargeback.
+ *
  * The `registration` object is never read: it holds the password hash, and its username is not
  * an e-mail address by contract. The connect `review` is not read either: the gateway applies it
  * through the labelling service like the label endpoint (decisions §4), whose event reaches

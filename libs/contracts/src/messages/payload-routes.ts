@@ -53,7 +53,8 @@ export interface PayloadRoute {
  */
 export const PAYLOAD_ROUTES = {
   customer: {
-    paths: ['/v2/customer'],
+    // The original service's customer events map onto this payload (docs/api.md, "Other v2 paths").
+    paths: ['/v2/customer', '/v2/order', '/v2/login', '/v2/customer/:customerId/tags', '/v2/tag/customer', '/v2/backfill/customer', '/v2/backfill/order', '/v2/backfill/login'],
     ingestTopic: EventTopics.customerUpdated,
     payloadClass: CustomerUpdatedEvent,
     entities: ['customer', 'device'],
@@ -99,7 +100,8 @@ export const PAYLOAD_ROUTES = {
   },
   transaction: {
     // /psp/transaction scores when asked (`?checkpoint=`); /async scores for the feed only.
-    paths: ['/psp/transaction', '/psp/transaction/async'],
+    // /v2/checkout and /v2/transaction (and their backfills): the original service's payment events.
+    paths: ['/psp/transaction', '/psp/transaction/async', '/v2/checkout', '/v2/transaction', '/v2/backfill/checkout', '/v2/backfill/transaction'],
     ingestTopic: EventTopics.transactionUpdated,
     payloadClass: TransactionUpdatedEvent,
     entities: ['customer', 'device', 'paymentMethod', 'transaction'],
@@ -120,13 +122,14 @@ export const PAYLOAD_ROUTES = {
     entities: ['voucher'],
   },
   dispute: {
-    paths: ['/psp/dispute', '/psp/dispute/async'],
+    paths: ['/psp/dispute', '/psp/dispute/async', '/v2/backfill/dispute'],
     ingestTopic: EventTopics.disputeUpdated,
     payloadClass: DisputeUpdatedEvent,
     entities: ['dispute', 'transaction'],
   },
   connect: {
-    paths: ['/v2/connect'],
+    // /v2/chargeback (and its backfill): a chargeback linked to its customer, as connect's is.
+    paths: ['/v2/connect', '/v2/chargeback', '/v2/backfill/chargeback'],
     ingestTopic: EventTopics.connectLinked,
     payloadClass: ConnectLinkedEvent,
     entities: ['customer', 'device', 'paymentMethod', 'dispute'],

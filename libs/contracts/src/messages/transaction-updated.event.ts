@@ -1,6 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
+import { OrderDto } from '../http/order/order.dto';
 import { PspTransactionRequestDto } from '../http/psp/psp-transaction.request.dto';
+import { IsOptionalNested } from '../validation/nested.decorator';
 
 export const PSP_CHECKPOINTS = ['pspBeforeAuth', 'pspAfterAuth'] as const;
 export type PspCheckpoint = (typeof PSP_CHECKPOINTS)[number];
@@ -16,4 +18,11 @@ export class TransactionUpdatedEvent extends PspTransactionRequestDto {
     description: 'Present on updates sent to /psp/transaction/async with a checkpoint: the scoring service scores them for the decision feed.',
   })
   @IsOptional() @IsIn(PSP_CHECKPOINTS) checkpoint?: PspCheckpoint;
+
+  /**
+   * Only from the original service's POST /v2/checkout (its order) and /v2/transaction (its
+   * `orderId`); /psp/transaction's body has none. Stored by orderId, with the transaction's customer.
+   */
+  @IsOptionalNested(() => OrderDto, 'The order paid for (POST /v2/checkout, /v2/transaction): stored by its orderId with the customer, and the transaction with the orderId.')
+  order?: OrderDto;
 }

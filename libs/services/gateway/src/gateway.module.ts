@@ -4,6 +4,7 @@ import { ApiDocsController } from './api-docs/api-docs.controller';
 import { BootstrapAccountService } from './admin/bootstrap-account.service';
 import { AuthController } from './auth/auth.controller';
 import { CustomerController } from './customer/customer.controller';
+import { LegacyV2Controller } from './legacy-v2/legacy-v2.controller';
 import { LabelsController } from './labels/labels.controller';
 import { LabelsUseCase } from './labels/labels.use-case';
 import { PspTransactionController } from './psp/psp-transaction.controller';
@@ -45,6 +46,7 @@ import { AccountUseCase } from './account/account.use-case';
 @Module({
   controllers: [
     CustomerController,
+    LegacyV2Controller,
     SupplierController,
     PayoutController,
     RefundController,

@@ -3,6 +3,7 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { PAYLOAD_ROUTE_LIST } from '@ringfence/contracts';
 import { ConnectController } from '../connect/connect.controller';
 import { CustomerController } from '../customer/customer.controller';
+import { LegacyV2Controller } from '../legacy-v2/legacy-v2.controller';
 import { PayoutController } from '../payout/payout.controller';
 import { PspDisputeController } from '../psp/psp-dispute.controller';
 import { PspTransactionController } from '../psp/psp-transaction.controller';
@@ -15,6 +16,7 @@ import { CheckpointRoutes } from './checkpoint-routes';
 const CONTROLLERS = [
   ConnectController,
   CustomerController,
+  LegacyV2Controller,
   PayoutController,
   PspDisputeController,
   PspTransactionController,

@@ -156,6 +156,33 @@ describe('breached credentials (/v2/lookup/credentials/check)', () => {
     });
   });
 
+  describe('the reload route (the CLI calls it after its import)', () => {
+    const reload = (apiKey = TEST_ADMIN_KEY) =>
+      service.client.send<{ generation: string | null; pairs: number; usernames: number }>({ method: 'POST', path: '/admin/breached-credentials/reload', apiKey });
+
+    it('answers the generation checks read and its size', async () => {
+      const username = uniqueUsername();
+      await importPairs([{ username, passwordHash: sha256(uncommonPassword()) }]);
+
+      const response = await reload();
+
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ generation: expect.stringMatching(/^gen-\d{6}$/), pairs: expect.any(Number), usernames: expect.any(Number) });
+      expect(response.body.pairs).toBeGreaterThanOrEqual(1);
+    });
+
+    it('is for the admin token only', async () => {
+      expectEnvelope(await reload(TEST_BOOTSTRAP_KEY), 403);
+    });
+  });
+
+  it('keeps the store on disk: no table of pairs in the database', async () => {
+    const tables = await service.app
+      .get(DataSource)
+      .query<Array<{ name: string }>>(`SELECT table_name AS name FROM information_schema.tables WHERE table_name LIKE 'breached%'`);
+    expect(tables).toEqual([]);
+  });
+
   it('needs a secret key', async () => {
     const created = await service.client.send<{ keys: { publishableTest: string } }>({
       method: 'POST',

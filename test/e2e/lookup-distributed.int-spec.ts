@@ -16,7 +16,8 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 /**
  * The lookup routes in the distributed mode: the gateway and the lookup service as separate
  * processes over a Kafka-protocol broker (librdkafka's mock cluster) and PostgreSQL. The
- * credentials check needs only the gateway and the database.
+ * breached-credentials store is the lookup service's (its DATA_DIR), asked over its internal
+ * HTTP port.
  */
 describe('lookup in the distributed mode', () => {
   let kafka: Awaited<ReturnType<typeof startKafkaMock>> | undefined;
@@ -31,6 +32,7 @@ describe('lookup in the distributed mode', () => {
   }
 
   let gatewayDataDir: string | undefined;
+  let lookupDataDir: string | undefined;
 
   beforeAll(async () => {
     kafka = await startKafkaMock({ topics: [...ALL_TOPICS], partitions: 3 });
@@ -39,8 +41,17 @@ describe('lookup in the distributed mode', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'ringfence-lookup-gw-'));
     gatewayDataDir = dataDir;
     const [gatewayPort, lookupPort] = await Promise.all([freePort(), freePort()]);
-    gateway = spawnService('gateway', { ...shared, PORT: String(gatewayPort), DATA_DIR: dataDir, BOOTSTRAP_API_KEY: BOOTSTRAP_KEY, ADMIN_API_KEY: ADMIN_KEY });
-    services = [gateway, spawnService('lookup', { ...shared, PORT: String(lookupPort) })];
+    lookupDataDir = mkdtempSync(join(tmpdir(), 'ringfence-lookup-store-'));
+    // The lookup service holds the breached-credentials store; the gateway asks it at LOOKUP_URL.
+    gateway = spawnService('gateway', {
+      ...shared,
+      PORT: String(gatewayPort),
+      DATA_DIR: dataDir,
+      BOOTSTRAP_API_KEY: BOOTSTRAP_KEY,
+      ADMIN_API_KEY: ADMIN_KEY,
+      LOOKUP_URL: `http://localhost:${lookupPort}`,
+    });
+    services = [gateway, spawnService('lookup', { ...shared, PORT: String(lookupPort), DATA_DIR: lookupDataDir, ADMIN_API_KEY: ADMIN_KEY })];
     await gateway.waitForOutput(/"msg":"listening"/, 60_000);
     const ca = readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8');
     await Promise.all([waitReady(gatewayPort, true, ca), waitReady(lookupPort, false)]);
@@ -52,6 +63,7 @@ describe('lookup in the distributed mode', () => {
     await kafka?.stop();
     await database?.drop();
     if (gatewayDataDir !== undefined) rmSync(gatewayDataDir, { recursive: true, force: true });
+    if (lookupDataDir !== undefined) rmSync(lookupDataDir, { recursive: true, force: true });
   });
 
   it('adds, reads and deletes indicators through the lookup process', async () => {
@@ -85,7 +97,7 @@ describe('lookup in the distributed mode', () => {
     expect(response.body).toMatchObject({ status: 400, message: expect.stringMatching(/^telephone\.countryCode: /) });
   });
 
-  it('checks credentials in the gateway, without the hash reaching its log', async () => {
+  it('checks credentials against the lookup service\'s store, the hash compared in the gateway and never in a log', async () => {
     const username = `ada-${Date.now()}@example.com`;
     const leaked = sha256(`leaked ${Date.now()}`);
     const imported = await client.send({ method: 'POST', path: '/admin/breached-credentials', body: { entries: [{ username, passwordHash: leaked }] }, apiKey: ADMIN_KEY });
@@ -98,5 +110,7 @@ describe('lookup in the distributed mode', () => {
 
     await gateway.waitForOutput(new RegExp(`"traceId":"${String(checked.headers['x-trace-id'])}"`), 5_000);
     expect(gateway.output.join('\n')).not.toContain(leaked);
+    expect(services[1].output.join('\n')).not.toContain(leaked);
+    expect(readFileSync(join(lookupDataDir as string, 'credentials', 'CURRENT'), 'utf8')).toMatch(/^gen-\d{6}\n$/);
   });
 });

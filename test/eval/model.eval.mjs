@@ -4,6 +4,8 @@
 //
 //   npm run eval:model                       (50,000 customers, 28 days, seed 7)
 //   EVAL_CUSTOMERS=5000 EVAL_DAYS=7 EVAL_SEED=3 EVAL_FRAUD_MIX=account-takeover=40,card-testing=30 npm run eval:model
+//   EVAL_SAVE_MODEL=trees.json …  then, on another configuration,  EVAL_COMPARE_MODEL=trees.json …
+//       (the trees trained here on one simulation, judged on another's decisions)
 //
 // Every step uses the product's own tools: `ringfence simulate` writes the traffic and the truth;
 // the built embedded server (`dist/`) takes the first 70 % through `ringfence import` (the public
@@ -150,18 +152,19 @@ try {
     const trained = await timed(`train ${algorithm} here`, () => learning.trainScoringModel({ ...training, algorithm }));
     const scores = scoresOf(trained.model, scoredMatrix);
     results[`${algorithm}, trained here on the same decisions`] = evaluate(scores, scores, truthLabels);
-    // EVAL_SAVE_MODEL: these trees become a shipped default model (docs/model.md, "The default model").
+    // EVAL_SAVE_MODEL: these trees, with how they were made, for another run's EVAL_COMPARE_MODEL.
     if (algorithm === 'gradient-boosted-trees' && process.env.EVAL_SAVE_MODEL) {
       const provenance = { configuration: { customers: CUSTOMERS, days: DAYS, seed: SEED, fraudRate: Number(FRAUD_RATE), fraudMix: FRAUD_MIX ?? 'default' }, examples: before.length, positives: training.labels.reduce((sum, label) => sum + label, 0), metrics: trained.metrics, judgedByTruth: results[`${algorithm}, trained here on the same decisions`] };
       writeFileSync(process.env.EVAL_SAVE_MODEL, `${JSON.stringify({ provenance, model: learning.modelDocument(trained.model) })}\n`);
       log(`saved the trees to ${process.env.EVAL_SAVE_MODEL}`);
     }
   }
-  // EVAL_COMPARE_MODEL: a model trained elsewhere (the shipped default) scores the same decisions.
+  // EVAL_COMPARE_MODEL: a model trained on another simulation scores the same decisions: would a
+  // model trained on simulated traffic serve an account with no labels (docs/model.md)?
   if (process.env.EVAL_COMPARE_MODEL) {
     const other = learning.modelFromDocument(JSON.parse(readFileSync(process.env.EVAL_COMPARE_MODEL, 'utf8')).model);
     const scores = scoresOf(other, learning.buildFeatureMatrix(other.features, after.map((row) => row.features)));
-    results[`default model (${process.env.EVAL_COMPARE_MODEL.split('/').pop()}), trained on another simulation`] = evaluate(scores, scores, truthLabels);
+    results[`trees trained on another simulation (${process.env.EVAL_COMPARE_MODEL.split('/').pop()})`] = evaluate(scores, scores, truthLabels);
   }
 
   const report = {

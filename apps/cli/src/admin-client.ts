@@ -54,7 +54,6 @@ export class AdminClient {
     return this.call('DELETE', `/admin/keys/${encodeURIComponent(keyId)}`);
   }
 
-  /** One batch of breached pairs (at most 5,000): `{received, inserted}`. */
   feedTopics() {
     return this.call('GET', '/admin/feed') as Promise<{ topics: string[] }>;
   }
@@ -67,6 +66,11 @@ export class AdminClient {
 
   importBreachedCredentials(entries: ReadonlyArray<{ username: string; passwordHash: string }>) {
     return this.call('POST', '/admin/breached-credentials', { entries }) as Promise<{ received: number; inserted: number }>;
+  }
+
+  /** After a CLI import: the server switches to the store's new generation before answering. */
+  reloadBreachedCredentials() {
+    return this.call('POST', '/admin/breached-credentials/reload') as Promise<{ generation: string | null; pairs: number; usernames: number }>;
   }
 
   private call(method: string, path: string, body?: unknown): Promise<unknown> {

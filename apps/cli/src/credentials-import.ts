@@ -1,92 +1,59 @@
-import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
-import { type BreachLineSkip, type BreachedCredential, parseBreachLine } from '@ringfence/credentials';
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { type ImportProgress, type ImportSummary, importCorpusFiles, loadCredentialsKey, storeDirOf } from '@ringfence/credentials';
+import { progressBar } from './traffic-files';
 
-/** The admin route takes at most 5,000 entries per request. */
-export const MAX_BATCH_ENTRIES = 5_000;
-export const DEFAULT_BATCH_ENTRIES = 1_000;
-/** Under the server's default 1 MiB body limit, whatever the usernames' lengths. */
-const MAX_BATCH_BYTES = 768 * 1024;
-
-export interface ImportBatchResult {
-  received: number;
-  inserted: number;
+export interface CredentialsImportOptions {
+  dataDir: string;
+  /** CREDENTIALS_KEY; unset: DATA_DIR/credentials-key, as the server reads it. */
+  key?: string;
+  threads?: number;
+  /** After the swap: tells the server to read the new generation now (the admin reload route). */
+  reload?: () => Promise<unknown>;
 }
 
-export interface ImportProgress {
-  lines: number;
-  sent: number;
-  inserted: number;
-  skipped: number;
-}
-
-export interface ImportSummary {
-  /** Lines read from the file. */
-  lines: number;
-  /** Pairs sent to the server. */
-  sent: number;
-  /** Pairs the server had not stored before. */
-  inserted: number;
-  /** Pairs the server had already (a re-run, or duplicates in the file). */
-  alreadyStored: number;
-  /** Lines not sent, by reason: `no-separator` are lines without `:`. */
-  skipped: Record<BreachLineSkip, number>;
-}
-
-export interface ImportOptions {
-  batchEntries?: number;
-  onProgress?: (progress: ImportProgress) => void;
+export interface CredentialsImportResult extends ImportSummary {
+  /** Whether the server switched to the new generation before this command returned. */
+  reloaded: boolean;
 }
 
 /**
- * Streams a breach corpus (`username:password` or `username:<sha256 hex>` per line) into the
- * breached-credentials store: one line at a time, plaintext passwords hashed here (they never
- * leave this process), sent in batches one after another, so memory stays flat for any file size.
- * Stopping half-way loses nothing: the server skips pairs it has, so a re-run resumes.
+ * `ringfence credentials import FILE…`: writes the store's next generation beside the one the
+ * server reads (DATA_DIR/credentials, or the lookup service's volume), swaps it in atomically,
+ * then asks the server to reload. Checks stay online throughout and never see half an import;
+ * killed at any point, the same command resumes (docs/credentials.md). It runs where the store
+ * is (the server's host, or `kubectl exec` into the lookup pod), not over HTTPS: a corpus of
+ * billions of pairs does not go through JSON batches.
  */
-export async function importBreachedCredentials(
-  input: Readable,
-  send: (entries: BreachedCredential[]) => Promise<ImportBatchResult>,
-  options: ImportOptions = {},
-): Promise<ImportSummary> {
-  const batchEntries = Math.min(options.batchEntries ?? DEFAULT_BATCH_ENTRIES, MAX_BATCH_ENTRIES);
-  const summary: ImportSummary = {
-    lines: 0,
-    sent: 0,
-    inserted: 0,
-    alreadyStored: 0,
-    skipped: { 'no-separator': 0, 'empty-username': 0, 'empty-password': 0, 'username-too-long': 0 },
-  };
-  let batch: BreachedCredential[] = [];
-  let batchBytes = 0;
-
-  const flush = async () => {
-    if (batch.length === 0) return;
-    const result = await send(batch);
-    summary.sent += batch.length;
-    summary.inserted += result.inserted;
-    summary.alreadyStored += batch.length - result.inserted;
-    batch = [];
-    batchBytes = 0;
-    options.onProgress?.({ lines: summary.lines, sent: summary.sent, inserted: summary.inserted, skipped: skippedTotal(summary) });
-  };
-
-  for await (const line of createInterface({ input, crlfDelay: Infinity })) {
-    summary.lines += 1;
-    const parsed = parseBreachLine(line);
-    if (!parsed.ok) {
-      summary.skipped[parsed.skip] += 1;
-      continue;
+export async function runCredentialsImport(files: string[], options: CredentialsImportOptions): Promise<CredentialsImportResult> {
+  for (const file of files) if (!existsSync(file)) throw new Error(`cannot read ${file}: no such file`);
+  const key = loadCredentialsKey(options.dataDir, options.key);
+  const bar = progressBar('ringfence: {phase} |{bar}| {percentage}% {value}/{total} {unit} | {lines} lines | ETA {eta_formatted}');
+  let phase: ImportProgress['phase'] | undefined;
+  const summary = await importCorpusFiles(storeDirOf(options.dataDir), key, files, {
+    threads: options.threads ?? availableParallelism(),
+    onProgress: (progress) => {
+      if (progress.phase !== phase) {
+        if (phase) bar.stop();
+        phase = progress.phase;
+        const total = progress.phase === 'reading' ? Math.max(1, progress.bytesTotal) : 1024;
+        bar.start(total, 0, { phase: progress.phase, unit: progress.phase === 'reading' ? 'bytes' : 'partitions', lines: progress.lines });
+      }
+      bar.update(progress.phase === 'reading' ? progress.bytesRead : progress.partitionsMerged, { lines: progress.lines.toLocaleString('en-GB') });
+    },
+  }).finally(() => {
+    if (phase) bar.stop();
+  });
+  let reloaded = false;
+  if (options.reload) {
+    try {
+      await options.reload();
+      reloaded = true;
+    } catch (error: unknown) {
+      process.stderr.write(
+        `ringfence: the import is in the store, but the server could not be told (${error instanceof Error ? error.message : String(error)}); it picks the new generation up within a second by itself\n`,
+      );
     }
-    const bytes = JSON.stringify(parsed.credential).length + 1;
-    if (batch.length >= batchEntries || batchBytes + bytes > MAX_BATCH_BYTES) await flush();
-    batch.push(parsed.credential);
-    batchBytes += bytes;
   }
-  await flush();
-  return summary;
-}
-
-export function skippedTotal(summary: Pick<ImportSummary, 'skipped'>): number {
-  return Object.values(summary.skipped).reduce((total, count) => total + count, 0);
+  return { ...summary, reloaded };
 }

@@ -1,8 +1,8 @@
-import { createReadStream, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { AdminApiError, AdminClient } from './admin-client';
-import { DEFAULT_BATCH_ENTRIES, MAX_BATCH_ENTRIES, importBreachedCredentials } from './credentials-import';
+import { runCredentialsImport } from './credentials-import';
 import { registerImportCommand } from './import-command';
 import { registerModelCommand } from './model-command';
 import { registerSimulateCommand } from './simulate-command';
@@ -79,29 +79,35 @@ keys
     print({ revoked: keyId });
   });
 
-const credentials = program.command('credentials').description('the breached-credentials database');
+const credentials = program.command('credentials').description('the breached-credentials store (docs/credentials.md)');
 credentials
-  .command('import <file>')
-  .description('import a breach corpus: lines `username:password` or `username:<sha256 hex>` (`-` reads standard input); plaintext passwords are hashed here and never sent; re-running is safe')
-  .addOption(new Option('--batch-size <entries>', 'pairs per request (at most 5000)').default(String(DEFAULT_BATCH_ENTRIES)))
-  .action(async (file: string, options: { batchSize: string }) => {
-    const batchEntries = Number(options.batchSize);
-    if (!Number.isInteger(batchEntries) || batchEntries < 1 || batchEntries > MAX_BATCH_ENTRIES) {
-      program.error(`--batch-size must be an integer from 1 to ${MAX_BATCH_ENTRIES}`);
-    }
-    const admin = client();
-    const input = file === '-' ? process.stdin : createReadStream(file);
-    let sent = 0;
-    const summary = await importBreachedCredentials(input, (entries) => admin.importBreachedCredentials(entries), {
-      batchEntries,
-      onProgress: (progress) => {
-        sent = progress.sent;
-        process.stderr.write(`ringfence: ${progress.lines} lines read, ${progress.sent} pairs sent, ${progress.inserted} new, ${progress.skipped} lines skipped\n`);
-      },
+  .command('import <files...>')
+  .description(
+    'import breach corpora (plain or gzip; lines `username:password` or `username:<sha256 hex>`) into the store under DATA_DIR, in parallel, while the server keeps answering checks; killed, run the same command again to resume; importing the same pairs twice changes nothing',
+  )
+  .addOption(new Option('--data-dir <dir>', 'the store is DATA_DIR/credentials (the lookup service\'s volume in the distributed mode)').env('DATA_DIR').default('./data'))
+  .addOption(new Option('--threads <n>', 'parser threads (default: one per core)'))
+  .option('--no-reload', 'do not call the admin API to switch the server over (it notices within a second anyway)')
+  .action(async (files: string[], options: { dataDir: string; threads?: string; reload: boolean }) => {
+    const threads = options.threads === undefined ? undefined : Number(options.threads);
+    if (threads !== undefined && (!Number.isInteger(threads) || threads < 0 || threads > 256)) program.error('--threads must be an integer from 0 to 256');
+    const adminKey = program.opts<{ adminKey?: string }>().adminKey;
+    const admin = options.reload && adminKey ? client() : undefined;
+    const summary = await runCredentialsImport(files, {
+      dataDir: options.dataDir,
+      key: process.env.CREDENTIALS_KEY,
+      threads,
+      reload: admin ? () => admin.reloadBreachedCredentials() : undefined,
     }).catch((error: unknown) => {
-      process.stderr.write(`ringfence: the import stopped after ${sent} pairs; run it again to finish (pairs already stored are skipped)\n`);
+      process.stderr.write('ringfence: the import stopped; run the same command again to resume it\n');
       throw error;
     });
+    const malformed = Object.values(summary.malformed).reduce((sum, count) => sum + count, 0);
+    process.stderr.write(
+      `ringfence: ${summary.lines} lines, ${summary.pairs} pairs read, ${summary.newPairs} new, ${summary.storedPairs} in the store; ${malformed} malformed lines${
+        summary.malformedLines.length > 0 ? ` (first: ${summary.malformedLines.map((at) => `${at.file}:${at.line}`).join(', ')})` : ''
+      }\n`,
+    );
     print(summary);
   });
 

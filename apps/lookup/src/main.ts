@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { LookupModule } from '@ringfence/service-lookup';
+import { LookupCredentialsStoreModule, LookupModule } from '@ringfence/service-lookup';
 import { main } from '@ringfence/service-runtime';
 
-main({ serviceName: 'lookup', modules: [LookupModule], https: false });
+// The store's internal routes only here: the embedded app checks in process.
+main({ serviceName: 'lookup', modules: [LookupModule, LookupCredentialsStoreModule], https: false });

@@ -12,12 +12,15 @@ export interface BreachedCredential {
  */
 export interface BreachedCredentialsRepository {
   /**
-   * The distinct password hashes recorded for a username (normalised). The check compares the
-   * hash it was given in process, so that hash is never sent to the database.
+   * The distinct password-hash prefixes (the first 16 hex characters of each SHA-256) stored
+   * for a username (normalised). The check compares the hash it was given in its own process,
+   * so that hash is never sent anywhere.
    */
-  passwordHashesOf(username: string): Promise<string[]>;
+  passwordPrefixesOf(username: string): Promise<string[]>;
   /** Stores the pairs not stored yet (idempotent); answers how many were new. */
   insert(credentials: readonly BreachedCredential[]): Promise<number>;
+  /** Switches to the store's newest generation (written by a CLI import); answers its size. */
+  reload(): Promise<{ generation: string | undefined; pairs: number; usernames: number }>;
 }
 
 export const BREACHED_CREDENTIALS_REPOSITORY = Symbol('BreachedCredentialsRepository');

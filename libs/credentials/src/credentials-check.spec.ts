@@ -8,8 +8,10 @@ const otherBreachedHash = sha256Hex('another leaked one');
 
 function repositoryWith(pairs: Record<string, string[]>): jest.Mocked<BreachedCredentialsRepository> {
   return {
-    passwordHashesOf: jest.fn(async (username: string) => pairs[username] ?? []),
+    // The store answers the first 16 hex characters of each breached hash.
+    passwordPrefixesOf: jest.fn(async (username: string) => (pairs[username] ?? []).map((hash) => hash.slice(0, 16))),
     insert: jest.fn(),
+    reload: jest.fn(),
   } as jest.Mocked<BreachedCredentialsRepository>;
 }
 
@@ -22,7 +24,7 @@ describe(CredentialsCheck.name, () => {
     const status = await new CredentialsCheck(repository, common).check('  Ada@Example.COM ', sha256Hex('something else entirely'));
 
     expect(status).toEqual({ usernameBreached: true, passwordBreached: false, numBreachedPasswords: 2 });
-    expect(repository.passwordHashesOf).toHaveBeenCalledWith('ada@example.com');
+    expect(repository.passwordPrefixesOf).toHaveBeenCalledWith('ada@example.com');
   });
 
   it("reports the password breached when it is one of the username's, in either hex case", async () => {
@@ -57,7 +59,7 @@ describe(CredentialsCheck.name, () => {
 
     await new CredentialsCheck(repository, common).check('ada', checked);
 
-    expect(JSON.stringify(repository.passwordHashesOf.mock.calls)).not.toContain(checked);
+    expect(JSON.stringify(repository.passwordPrefixesOf.mock.calls)).not.toContain(checked);
   });
 
   it('answers no field whose name contains "hash"', async () => {

@@ -77,7 +77,6 @@ describe(openDataSource.name, () => {
       expect(tables.map((table) => table.table_name)).toEqual([
         'accounts',
         'api_keys',
-        'breached_credentials',
         'callback_deliveries',
         'consumer_offsets',
         'decision_records',

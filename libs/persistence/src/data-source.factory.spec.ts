@@ -128,7 +128,8 @@ describe(openDataSource.name, () => {
         { sequence, topic, key: 'key', envelope },
       ]);
       await expect(new TypeOrmEventLogStore(after).committedOffset('ingestion', topic)).resolves.toBe(sequence);
-    });
+      // Two openings of a new database, every migration applied by the first: seconds on a busy machine.
+    }, 30_000);
 
     it('applies each migration once', async () => {
       const dataSource = await open({ dataDir });

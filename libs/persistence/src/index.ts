@@ -14,10 +14,7 @@ export { TypeOrmEventLogStore } from './repositories/typeorm-event-log.store';
 export { TypeOrmLabelRepository } from './repositories/typeorm-label.repository';
 export { TypeOrmCallbackDeliveryRepository } from './repositories/typeorm-callback-delivery.repository';
 export { TypeOrmLookupIndicatorRepository } from './repositories/typeorm-lookup-indicator.repository';
-export {
-  BreachedCredentialsStoreError,
-  TypeOrmBreachedCredentialsRepository,
-} from './repositories/typeorm-breached-credentials.repository';
+export { convertLegacyBreachedCredentials } from './repositories/breached-credentials-conversion';
 export { bigintToNumber, jsonTextSequence, jsonTexts, queryRows } from './sql';
 export { TypeOrmVelocitySnapshotStore } from './repositories/typeorm-velocity-snapshot.store';
 export * from './repositories/velocity-snapshot.store';

@@ -5,7 +5,7 @@ import { ACCOUNT_REPOSITORY, API_KEY_REPOSITORY, CachingAccountRepository, Cachi
 import { EVENT_LOG_STORE } from '@ringfence/bus';
 import { ENTITY_DOCUMENT_REPOSITORY } from '@ringfence/entities';
 import { LOOKUP_INDICATOR_REPOSITORY } from '@ringfence/lookup';
-import { BREACHED_CREDENTIALS_REPOSITORY } from '@ringfence/credentials';
+import { BREACHED_CREDENTIALS_REPOSITORY, StoreBreachedCredentialsRepository } from '@ringfence/credentials';
 import { LABEL_REPOSITORY } from '@ringfence/labels';
 import { DataSource } from 'typeorm';
 import { DatabaseHealth } from './database-health.service';
@@ -13,7 +13,6 @@ import { PersistenceModule } from './persistence.module';
 import { TypeOrmEntityDocumentRepository } from './repositories/typeorm-entity-document.repository';
 import { TypeOrmEventLogStore } from './repositories/typeorm-event-log.store';
 import { TypeOrmLookupIndicatorRepository } from './repositories/typeorm-lookup-indicator.repository';
-import { TypeOrmBreachedCredentialsRepository } from './repositories/typeorm-breached-credentials.repository';
 import { TypeOrmLabelRepository } from './repositories/typeorm-label.repository';
 import { EMBEDDED_OPEN_TIMEOUT_MS, makeMigratedDataDir } from './test-support/test-databases';
 
@@ -23,7 +22,7 @@ describe(PersistenceModule.name, () => {
 
   beforeAll(async () => {
     dataDir = await makeMigratedDataDir();
-    app = await NestFactory.createApplicationContext(PersistenceModule.forRoot({ dataDir }), { logger: false });
+    app = await NestFactory.createApplicationContext(PersistenceModule.forRoot({ dataDir, credentials: { mode: 'local' } }), { logger: false });
   }, EMBEDDED_OPEN_TIMEOUT_MS);
 
   afterAll(async () => {
@@ -37,7 +36,7 @@ describe(PersistenceModule.name, () => {
     expect(app.get(ENTITY_DOCUMENT_REPOSITORY)).toBeInstanceOf(TypeOrmEntityDocumentRepository);
     expect(app.get(EVENT_LOG_STORE)).toBeInstanceOf(TypeOrmEventLogStore);
     expect(app.get(LOOKUP_INDICATOR_REPOSITORY)).toBeInstanceOf(TypeOrmLookupIndicatorRepository);
-    expect(app.get(BREACHED_CREDENTIALS_REPOSITORY)).toBeInstanceOf(TypeOrmBreachedCredentialsRepository);
+    expect(app.get(BREACHED_CREDENTIALS_REPOSITORY)).toBeInstanceOf(StoreBreachedCredentialsRepository);
     expect(app.get(LABEL_REPOSITORY)).toBeInstanceOf(TypeOrmLabelRepository);
   });
 

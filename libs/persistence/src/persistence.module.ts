@@ -3,7 +3,14 @@ import { ACCOUNT_REPOSITORY, API_KEY_REPOSITORY, CachingAccountRepository, Cachi
 import { EVENT_LOG_STORE } from '@ringfence/bus';
 import { ENTITY_DOCUMENT_REPOSITORY } from '@ringfence/entities';
 import { LOOKUP_INDICATOR_REPOSITORY } from '@ringfence/lookup';
-import { BREACHED_CREDENTIALS_REPOSITORY } from '@ringfence/credentials';
+import {
+  BREACHED_CREDENTIALS_REPOSITORY,
+  type BreachedCredentialsRepository,
+  RemoteBreachedCredentialsRepository,
+  StoreBreachedCredentialsRepository,
+  loadCredentialsKey,
+  storeDirOf,
+} from '@ringfence/credentials';
 import { CALLBACK_DELIVERY_REPOSITORY } from '@ringfence/callbacks';
 import { LABEL_REPOSITORY } from '@ringfence/labels';
 import { DataSource } from 'typeorm';
@@ -18,7 +25,7 @@ import { TypeOrmApiKeyRepository } from './repositories/typeorm-api-key.reposito
 import { TypeOrmEntityDocumentRepository } from './repositories/typeorm-entity-document.repository';
 import { TypeOrmEventLogStore } from './repositories/typeorm-event-log.store';
 import { TypeOrmLookupIndicatorRepository } from './repositories/typeorm-lookup-indicator.repository';
-import { TypeOrmBreachedCredentialsRepository } from './repositories/typeorm-breached-credentials.repository';
+import { convertLegacyBreachedCredentials } from './repositories/breached-credentials-conversion';
 import { TypeOrmLabelRepository } from './repositories/typeorm-label.repository';
 import { TypeOrmVelocitySnapshotStore } from './repositories/typeorm-velocity-snapshot.store';
 import { VELOCITY_SNAPSHOT_STORE } from './repositories/velocity-snapshot.store';
@@ -33,7 +40,10 @@ import { TypeOrmCallbackDeliveryRepository } from './repositories/typeorm-callba
 @Global()
 @Module({})
 export class PersistenceModule implements OnApplicationShutdown {
-  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
+  constructor(
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(BREACHED_CREDENTIALS_REPOSITORY) private readonly breached: BreachedCredentialsRepository,
+  ) {}
 
   static forRoot(options: PersistenceOptions): DynamicModule {
     return {
@@ -78,7 +88,7 @@ export class PersistenceModule implements OnApplicationShutdown {
         {
           provide: BREACHED_CREDENTIALS_REPOSITORY,
           inject: [DataSource],
-          useFactory: (dataSource: DataSource) => new TypeOrmBreachedCredentialsRepository(dataSource),
+          useFactory: (dataSource: DataSource) => openBreachedCredentials(options, dataSource),
         },
         {
           provide: LABEL_REPOSITORY,
@@ -102,8 +112,30 @@ export class PersistenceModule implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    if (this.breached instanceof StoreBreachedCredentialsRepository) await this.breached.close();
     if (this.dataSource.isInitialized) {
       await this.dataSource.destroy();
     }
   }
+}
+
+/** A process that never checks credentials gets this: a call means the wiring is wrong. */
+const NO_BREACHED_CREDENTIALS: BreachedCredentialsRepository = {
+  passwordPrefixesOf: () => Promise.reject(new Error('this process does not serve the breached-credentials store')),
+  insert: () => Promise.reject(new Error('this process does not serve the breached-credentials store')),
+  reload: () => Promise.reject(new Error('this process does not serve the breached-credentials store')),
+};
+
+/**
+ * The breached-credentials store for this process (PersistenceOptions.credentials). The local
+ * store also takes over, once, the pairs of the old `breached_credentials` table.
+ */
+async function openBreachedCredentials(options: PersistenceOptions, dataSource: DataSource): Promise<BreachedCredentialsRepository> {
+  const credentials = options.credentials;
+  if (!credentials) return NO_BREACHED_CREDENTIALS;
+  if (credentials.mode === 'remote') return new RemoteBreachedCredentialsRepository(credentials.lookupUrl, credentials.adminKey);
+  const key = loadCredentialsKey(options.dataDir, credentials.key);
+  const repository = await StoreBreachedCredentialsRepository.open(storeDirOf(options.dataDir), key);
+  await convertLegacyBreachedCredentials(dataSource, repository, options.logger);
+  return repository;
 }

@@ -18,6 +18,12 @@ export interface PersistenceOptions {
   /** Where start-up progress of the in-memory state (a sole writer's) is reported; pino fits. */
   logger?: PersistenceLogger;
   /**
+   * Where this process finds the breached-credentials store (docs/credentials.md): `local`, the
+   * on-disk store under `dataDir/credentials` (the embedded app; the lookup service); `remote`,
+   * the lookup service's over HTTP (a distributed gateway); absent, this process never uses it.
+   */
+  credentials?: { mode: 'local'; key?: string } | { mode: 'remote'; lookupUrl: string; adminKey: string };
+  /**
    * PostgreSQL only: the schema that holds the tables (default `public`). Lets several
    * installations, or test runs, share one database without seeing each other's data.
    */

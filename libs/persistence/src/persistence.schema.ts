@@ -4,7 +4,6 @@ import { ConsumerOffsetEntity } from './entities/consumer-offset.entity';
 import { EntityDocumentEntity } from './entities/entity-document.entity';
 import { EventLogEntryEntity } from './entities/event-log-entry.entity';
 import { LookupEvidenceEntity, LookupIndicatorEntity } from './entities/lookup-indicator.entity';
-import { BreachedCredentialEntity } from './entities/breached-credential.entity';
 import { LabelEntity, LabelHistoryEntity } from './entities/label.entity';
 import { CallbackDeliveryEntity } from './entities/callback-delivery.entity';
 import { InitialSchema1763800000000 } from './migrations/1763800000000-initial-schema.migration';
@@ -22,6 +21,7 @@ import { StoredJsonAsText1764800000000 } from './migrations/1764800000000-stored
 import { GraphMerchantCustomers1764900000000 } from './migrations/1764900000000-graph-merchant-customers.migration';
 import { Models1765000000000 } from './migrations/1765000000000-models.migration';
 import { DecisionRecordListing1765100000000 } from './migrations/1765100000000-decision-record-listing.migration';
+import { BreachedCredentialsToStore1765500000000 } from './migrations/1765500000000-breached-credentials-to-store.migration';
 
 /** Every table this library owns, in both modes. */
 export const PERSISTENCE_ENTITIES = [
@@ -32,11 +32,10 @@ export const PERSISTENCE_ENTITIES = [
   ConsumerOffsetEntity,
   LookupIndicatorEntity,
   LookupEvidenceEntity,
-  BreachedCredentialEntity,
   LabelEntity,
   LabelHistoryEntity,
   CallbackDeliveryEntity,
 ];
 
 /** Applied in order by `runMigrations`; never `synchronize`. */
-export const PERSISTENCE_MIGRATIONS = [InitialSchema1763800000000, EntityDocumentRevision1763900000000, Labels1764100000000, LookupIndicators1764200000000, BreachedCredentials1764210000000, GraphStore1764300000000, GraphTransactionDisputes1764400000000, Rules1764500000000, DecisionRecords1764510000000, CallbackDeliveries1764600000000, Velocity1764710000000, StoredJsonAsText1764800000000, GraphMerchantCustomers1764900000000, Models1765000000000, DecisionRecordListing1765100000000];
+export const PERSISTENCE_MIGRATIONS = [InitialSchema1763800000000, EntityDocumentRevision1763900000000, Labels1764100000000, LookupIndicators1764200000000, BreachedCredentials1764210000000, GraphStore1764300000000, GraphTransactionDisputes1764400000000, Rules1764500000000, DecisionRecords1764510000000, CallbackDeliveries1764600000000, Velocity1764710000000, StoredJsonAsText1764800000000, GraphMerchantCustomers1764900000000, Models1765000000000, DecisionRecordListing1765100000000, BreachedCredentialsToStore1765500000000];

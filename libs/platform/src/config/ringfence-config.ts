@@ -64,6 +64,14 @@ class EnvironmentVariables {
   @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(24, { message: 'ADMIN_API_KEY must be at least 24 characters' }) @MaxLength(512)
   ADMIN_API_KEY?: string;
 
+  // The HMAC key of usernames in the breached-credentials store (docs/credentials.md).
+  @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(32, { message: 'CREDENTIALS_KEY must be at least 32 characters' }) @MaxLength(512)
+  CREDENTIALS_KEY?: string;
+
+  // The distributed gateway asks the lookup service's store at this URL (its internal HTTP port).
+  @Transform(emptyToUndefined) @IsOptional() @Matches(/^https?:\/\/[^\s]+$/, { message: 'LOOKUP_URL must be an http:// or https:// URL' })
+  LOOKUP_URL?: string;
+
   @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }) LOG_LEVEL!: LogLevel;
 
   @Transform(toInt) @IsInt() @Min(1024) @Max(64 * 1024 * 1024) BODY_LIMIT_BYTES!: number;
@@ -100,6 +108,10 @@ export interface RingfenceConfig {
   neo4j?: { url: string; user: string; password: string };
   bootstrapApiKey?: string;
   adminApiKey?: string;
+  /** Unset: generated into DATA_DIR/credentials-key (mode 0600) by the process holding the store. */
+  credentialsKey?: string;
+  /** Set on a distributed gateway: the breached-credentials store is the lookup service's, there. */
+  lookupUrl?: string;
   logLevel: LogLevel;
   bodyLimitBytes: number;
   /**
@@ -185,6 +197,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: ConfigDefaults): Ri
     neo4j: neo4jUrl ? { url: neo4jUrl, user: parsed.NEO4J_USER ?? 'neo4j', password: parsed.NEO4J_PASSWORD ?? '' } : undefined,
     bootstrapApiKey: parsed.BOOTSTRAP_API_KEY,
     adminApiKey: parsed.ADMIN_API_KEY,
+    credentialsKey: parsed.CREDENTIALS_KEY,
+    lookupUrl: parsed.LOOKUP_URL,
     logLevel: parsed.LOG_LEVEL,
     bodyLimitBytes: parsed.BODY_LIMIT_BYTES,
     rpcTimeoutMs: parsed.RPC_TIMEOUT_MS,

@@ -1,1 +1,2 @@
 export * from './lookup.module';
+export * from './breached-credentials-internal.controller';

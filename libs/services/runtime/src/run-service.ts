@@ -1,5 +1,5 @@
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
-import { PersistenceModule } from '@ringfence/persistence';
+import { PersistenceModule, type PersistenceOptions } from '@ringfence/persistence';
 import { ConfigError, type RingfenceConfig, createLogger, loadConfig } from '@ringfence/platform';
 import { BusModule } from './bus/bus.module';
 import { connectBusTransport } from './bus/bus-transport';
@@ -37,7 +37,13 @@ export async function runService(definition: ServiceDefinition, env: NodeJS.Proc
     imports: [
       RuntimeModule.forRoot({ config, logger }),
       // Without Kafka this process is the only writer, so caches of written state stay true.
-      PersistenceModule.forRoot({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, soleWriter: config.kafkaBrokers === undefined, logger }),
+      PersistenceModule.forRoot({
+        databaseUrl: config.databaseUrl,
+        dataDir: config.dataDir,
+        soleWriter: config.kafkaBrokers === undefined,
+        logger,
+        credentials: breachedCredentialsPlacement(definition.serviceName, config),
+      }),
       BusModule.forRoot({ serviceName: definition.serviceName, sendsRequests: definition.sendsRequests ?? false }),
       ...definition.modules,
     ],
@@ -54,6 +60,17 @@ export async function runService(definition: ServiceDefinition, env: NodeJS.Proc
   await app.startAllMicroservices();
   await listen();
   return { app, config };
+}
+
+/**
+ * Who holds the breached-credentials store (docs/credentials.md): the embedded app, and in the
+ * distributed mode the lookup service; a distributed gateway (LOOKUP_URL set) asks the lookup
+ * service; no other process touches it.
+ */
+function breachedCredentialsPlacement(serviceName: string, config: RingfenceConfig): PersistenceOptions['credentials'] {
+  if (serviceName === 'gateway' && config.lookupUrl) return { mode: 'remote', lookupUrl: config.lookupUrl, adminKey: config.adminApiKey ?? '' };
+  if (serviceName === 'standalone' || serviceName === 'lookup' || serviceName === 'gateway') return { mode: 'local', key: config.credentialsKey };
+  return undefined;
 }
 
 /** For main.ts: run, and on a configuration or start-up error print it and exit non-zero. */

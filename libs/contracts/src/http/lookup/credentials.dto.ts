@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { SHA256_HEX_PATTERN } from '../../validation/patterns';
 
 /** Longer usernames are not usernames; the bound keeps a 5,000-entry import within the body limit. */
@@ -61,4 +61,17 @@ export class BreachedCredentialsImportResponseDto {
   @ApiProperty({ example: 5000, description: 'Entries in the request.' }) received!: number;
   @ApiProperty({ example: 4980, description: 'Pairs not stored before (duplicates are skipped, so an import can be re-run).' })
   inserted!: number;
+}
+
+/** POST /admin/breached-credentials/reload: the store's generation in use after the reload. */
+export class BreachedCredentialsReloadResponseDto {
+  @ApiProperty({ example: 'gen-000004', nullable: true, type: String, description: 'The generation checks now read; null before any import.' })
+  generation!: string | null;
+  @ApiProperty({ example: 100000000, description: 'Distinct username / password pairs in the store.' }) pairs!: number;
+  @ApiProperty({ example: 61000000, description: 'Distinct usernames in the store.' }) usernames!: number;
+}
+
+/** The lookup service's internal route (distributed mode): the gateway asks for one username's stored prefixes. */
+export class BreachedCredentialsPrefixesRequestDto {
+  @IsString() @MinLength(1) @MaxLength(1024) username!: string;
 }

@@ -1,6 +1,3 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type FeatureColumn, buildFeatureMatrix, modelDocument, trainScoringModel } from '@ringfence/learning';
 import type { Logger } from '@ringfence/platform';
 import { useEmbeddedTestDatabase } from '@ringfence/persistence/testing';
@@ -8,7 +5,6 @@ import type { ModelRepository, RuleTenant } from '@ringfence/scoring-engine';
 import { TypeOrmModelRepository } from '@ringfence/scoring-store';
 import { DEFAULT_THRESHOLDS } from '@ringfence/scoring-engine';
 import { explainLearned, learnedScore } from './learned-score';
-import { DefaultModels } from './default-models';
 import { ModelBook } from './model-book';
 
 const FEATURES: FeatureColumn[] = [
@@ -52,7 +48,7 @@ describe(ModelBook.name, () => {
     await readyModel(models, tenant, 'mdl_book_second');
     await models.activate(tenant, 'mdl_book_first');
 
-    const book = new ModelBook(models, logger, DefaultModels.none());
+    const book = new ModelBook(models, logger);
     await book.onModuleInit();
     expect(book.modelOf(tenant, 'customer')?.modelId).toBe('mdl_book_first');
     expect(book.modelOf(other, 'customer')).toBeUndefined();
@@ -68,7 +64,7 @@ describe(ModelBook.name, () => {
     const models = new TypeOrmModelRepository(database.dataSource());
     const tenant = newTenant();
     await readyModel(models, tenant, 'mdl_book_old');
-    const book = new ModelBook(models, logger, DefaultModels.none());
+    const book = new ModelBook(models, logger);
 
     const loaded = await book.byId(tenant, 'mdl_book_old');
     expect(loaded?.modelId).toBe('mdl_book_old');
@@ -91,42 +87,10 @@ describe(ModelBook.name, () => {
     await models.activate(tenant, 'mdl_book_broken');
     errors.length = 0;
 
-    const book = new ModelBook(models, logger, DefaultModels.none());
+    const book = new ModelBook(models, logger);
     await book.onModuleInit();
 
     expect(book.modelOf(tenant, 'customer')).toBeUndefined();
     expect(errors).toEqual([expect.objectContaining({ modelId: 'mdl_book_broken', checkpoint: 'customer' })]);
-  });
-
-  it('scores with the shipped default model where the tenant activated none, until it activates its own', async () => {
-    const directory = mkdtempSync(join(tmpdir(), 'default-models-'));
-    writeFileSync(join(directory, 'customer.json'), JSON.stringify({ provenance: { note: 'a test' }, model: JSON.parse(artifact) }));
-    const defaults = DefaultModels.load(directory);
-    const models = new TypeOrmModelRepository(database.dataSource());
-    const tenant = newTenant();
-    const book = new ModelBook(models, logger, defaults);
-    await book.onModuleInit();
-
-    const shipped = book.modelOf(tenant, 'customer');
-    expect(shipped?.modelId).toMatch(/^mdl_default_customer_[0-9a-f]{12}$/);
-    expect(book.modelOf(newTenant(), 'customer')).toBe(shipped);
-    expect(book.modelOf(tenant, 'payout')).toBeUndefined();
-    // Decisions it made are explained by it, whatever the tenant.
-    expect(await book.byId(tenant, shipped!.modelId)).toBe(shipped);
-
-    await readyModel(models, tenant, 'mdl_book_own');
-    await models.activate(tenant, 'mdl_book_own');
-    await book.refresh(tenant, 'customer');
-    expect(book.modelOf(tenant, 'customer')?.modelId).toBe('mdl_book_own');
-    expect(book.modelOf(newTenant(), 'customer')).toBe(shipped);
-  });
-
-  it('refuses to start with a shipped file that is not named after a checkpoint or not a model', () => {
-    const misnamed = mkdtempSync(join(tmpdir(), 'default-models-'));
-    writeFileSync(join(misnamed, 'transaction.json'), JSON.stringify({ model: JSON.parse(artifact) }));
-    expect(() => DefaultModels.load(misnamed)).toThrow(/not named after a checkpoint/);
-    const broken = mkdtempSync(join(tmpdir(), 'default-models-'));
-    writeFileSync(join(broken, 'customer.json'), JSON.stringify({ model: { format: 'other' } }));
-    expect(() => DefaultModels.load(broken)).toThrow(/model document \$\.format/);
   });
 });

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api';
+import { RULE_CHECKPOINTS } from '../format';
 import type { Action } from '../types';
 
 /** An API failure as the analyst should read it: the server's message and its traceId. */
@@ -81,5 +82,22 @@ export function FieldList({ fields }: { fields: Array<[string, ComponentChildren
         </div>
       ))}
     </dl>
+  );
+}
+
+/**
+ * A rules checkpoint to choose; with `anyLabel`, also none (a filter's "every checkpoint"). The
+ * id, when given, is what the page's own <label for> names.
+ */
+export function CheckpointSelect({ value, onChange, anyLabel, id }: { value: string; onChange: (checkpoint: string) => void; anyLabel?: string; id?: string }) {
+  return (
+    <select id={id} value={value} onChange={(event) => onChange(event.currentTarget.value)}>
+      {anyLabel === undefined ? null : <option value="">{anyLabel}</option>}
+      {RULE_CHECKPOINTS.map((name) => (
+        <option key={name} value={name}>
+          {name}
+        </option>
+      ))}
+    </select>
   );
 }

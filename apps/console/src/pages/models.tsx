@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { type Api, dataOf } from '../api';
-import { ErrorNotice, Section, useLoad } from '../components/common';
-import { RULE_CHECKPOINTS, formatRatio, formatTime, fromLocalInput } from '../format';
+import { CheckpointSelect, ErrorNotice, Section, useLoad } from '../components/common';
+import { formatRatio, formatTime, fromLocalInput } from '../format';
 import type { Model } from '../types';
 
 /** How often the list is re-read while a model trains, to show its progress. */
@@ -37,14 +37,7 @@ export function Models({ api }: { api: Api }) {
       <div class="toolbar">
         <label>
           Checkpoint{' '}
-          <select value={checkpoint} onChange={(event) => setCheckpoint(event.currentTarget.value)}>
-            <option value="">every checkpoint</option>
-            {RULE_CHECKPOINTS.map((name) => (
-              <option key={name} value={name}>
-                {name}
-              </option>
-            ))}
-          </select>
+          <CheckpointSelect value={checkpoint} onChange={setCheckpoint} anyLabel="every checkpoint" />
         </label>
       </div>
       <ErrorNotice error={models.error ?? actionError} />
@@ -144,13 +137,7 @@ function TrainForm({ api, onStarted }: { api: Api; onStarted: () => void }) {
       <form class="filters" onSubmit={(event) => void train(event)}>
         <label>
           Checkpoint
-          <select value={checkpoint} onChange={(event) => setCheckpoint(event.currentTarget.value)}>
-            {RULE_CHECKPOINTS.map((name) => (
-              <option key={name} value={name}>
-                {name}
-              </option>
-            ))}
-          </select>
+          <CheckpointSelect value={checkpoint} onChange={setCheckpoint} />
         </label>
         <label>
           From (optional)

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { type Api, dataOf } from '../api';
-import { ActionBadge, ErrorNotice } from '../components/common';
+import { ActionBadge, CheckpointSelect, ErrorNotice } from '../components/common';
 import { LabelForm } from '../components/label-form';
 import { Reasons } from '../components/reasons';
-import { RULE_CHECKPOINTS, formatTime, fromLocalInput } from '../format';
+import { formatTime, fromLocalInput } from '../format';
 import { href } from '../router';
 import type { Decision, DecisionPage } from '../types';
 
@@ -108,14 +108,7 @@ export function Queue({ api, reviewer }: { api: Api; reviewer: string }) {
       >
         <label>
           Checkpoint
-          <select value={filters.checkpoint} onChange={(event) => setFilters({ ...filters, checkpoint: event.currentTarget.value })}>
-            <option value="">every checkpoint</option>
-            {RULE_CHECKPOINTS.map((checkpoint) => (
-              <option key={checkpoint} value={checkpoint}>
-                {checkpoint}
-              </option>
-            ))}
-          </select>
+          <CheckpointSelect value={filters.checkpoint} onChange={(checkpoint) => setFilters({ ...filters, checkpoint })} anyLabel="every checkpoint" />
         </label>
         <label>
           From

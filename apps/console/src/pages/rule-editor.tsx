@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { type Api, dataOf } from '../api';
-import { ErrorNotice, FieldList, Section, useDebounced, useLoad } from '../components/common';
-import { RULE_CHECKPOINTS, formatRatio, formatTime, fromLocalInput, toLocalInput } from '../format';
+import { CheckpointSelect, ErrorNotice, FieldList, Section, useDebounced, useLoad } from '../components/common';
+import { formatRatio, formatTime, fromLocalInput, toLocalInput } from '../format';
 import { navigate } from '../router';
 import type { Action, Backtest, Rule, RuleDraft, RuleState, Validation } from '../types';
 
@@ -79,13 +79,7 @@ export function RuleEditor({ api, ruleId }: { api: Api; ruleId: number | 'new' }
         <label for="rule-description">Description</label>
         <input id="rule-description" maxLength={1000} value={draft.description} onInput={(event) => setDraft({ ...draft, description: event.currentTarget.value })} />
         <label for="rule-checkpoint">Checkpoint</label>
-        <select id="rule-checkpoint" value={draft.checkpoint} onChange={(event) => setDraft({ ...draft, checkpoint: event.currentTarget.value })}>
-          {RULE_CHECKPOINTS.map((name) => (
-            <option key={name} value={name}>
-              {name}
-            </option>
-          ))}
-        </select>
+        <CheckpointSelect id="rule-checkpoint" value={draft.checkpoint} onChange={(checkpoint) => setDraft({ ...draft, checkpoint })} />
         <label for="rule-expression">Expression (CEL)</label>
         <textarea
           id="rule-expression"

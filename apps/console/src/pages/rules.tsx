@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { type Api, dataOf } from '../api';
-import { ActionBadge, ErrorNotice, useLoad } from '../components/common';
-import { RULE_CHECKPOINTS, formatTime } from '../format';
+import { ActionBadge, CheckpointSelect, ErrorNotice, useLoad } from '../components/common';
+import { formatTime } from '../format';
 import { href } from '../router';
 import type { Rule } from '../types';
 
@@ -15,14 +15,7 @@ export function Rules({ api }: { api: Api }) {
       <div class="toolbar">
         <label>
           Checkpoint{' '}
-          <select value={checkpoint} onChange={(event) => setCheckpoint(event.currentTarget.value)}>
-            <option value="">every checkpoint</option>
-            {RULE_CHECKPOINTS.map((name) => (
-              <option key={name} value={name}>
-                {name}
-              </option>
-            ))}
-          </select>
+          <CheckpointSelect value={checkpoint} onChange={setCheckpoint} anyLabel="every checkpoint" />
         </label>
         <a class="button" href={href({ page: 'rule', ruleId: 'new' })}>
           New rule

@@ -5,20 +5,15 @@ import {
   CustomerLabelRequestDto,
   CustomerLabelsResponseDto,
   LabelAppliedResponseDto,
-  MAX_IDENTIFIER_LENGTH,
   SupplierLabelRequestDto,
   SupplierLabelsResponseDto,
 } from '@ringfence/contracts';
 import { CurrentPrincipal, SecretKeyRoute } from '@ringfence/service-runtime';
 import type { FastifyRequest } from 'fastify';
 import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
-import { CustomerLabelPathDto, SupplierLabelPathDto } from './label-path.dto';
+import { CustomerLabelPathDto, SUBJECT_ID_PARAM, SupplierLabelPathDto } from './label-path.dto';
 import { LabelsUseCase } from './labels.use-case';
 
-const IDENTIFIER_PARAM = {
-  schema: { type: 'string', minLength: 1, maxLength: MAX_IDENTIFIER_LENGTH },
-  description: `Percent-encode it in the path (\`cus%2F1\` is the identifier \`cus/1\`); 1 to ${MAX_IDENTIFIER_LENGTH} characters once decoded.`,
-} as const;
 
 const APPLY_DESCRIPTION = [
   'A review replaces the previous label of its category; `UNREVIEWED` clears it. Every review is kept in the audit log (who, when, from what to what, why).',
@@ -40,7 +35,7 @@ export class LabelsController {
     summary: 'Label a customer (manual review)',
     description: `Categories PAYMENT_FRAUD and REFUND_ABUSE. An omitted category is inferred from the review (PAYMENT_FRAUD for UNREVIEWED). POTENTIALLY_FRAUDSTER and POTENTIALLY_GENUINE are refused (400) unless enabled for the account. ${APPLY_DESCRIPTION}`,
   })
-  @ApiParam({ name: 'customerId', ...IDENTIFIER_PARAM })
+  @ApiParam({ name: 'customerId', ...SUBJECT_ID_PARAM })
   @ApiOkResponse({ type: LabelAppliedResponseDto })
   @ApiErrorResponses(400, 401, 403, 413, 415, 429, 503)
   labelCustomer(
@@ -59,7 +54,7 @@ export class LabelsController {
     description:
       '`data.labels` holds the current label of each category that has one (a cleared category is absent); `data.history` every review applied, newest last. An identifier without labels answers empty ones.',
   })
-  @ApiParam({ name: 'customerId', ...IDENTIFIER_PARAM })
+  @ApiParam({ name: 'customerId', ...SUBJECT_ID_PARAM })
   @ApiOkResponse({ type: CustomerLabelsResponseDto })
   @ApiErrorResponses(400, 401, 403, 429, 503)
   readCustomer(@CurrentPrincipal() principal: Principal, @Param() path: CustomerLabelPathDto, @Req() request: FastifyRequest) {
@@ -73,7 +68,7 @@ export class LabelsController {
     summary: 'Label a supplier (manual review)',
     description: `Category SUPPLIER_FRAUD (may be omitted): FRAUDULENT, GENUINE or UNREVIEWED. ${APPLY_DESCRIPTION}`,
   })
-  @ApiParam({ name: 'supplierId', ...IDENTIFIER_PARAM })
+  @ApiParam({ name: 'supplierId', ...SUBJECT_ID_PARAM })
   @ApiOkResponse({ type: LabelAppliedResponseDto })
   @ApiErrorResponses(400, 401, 403, 413, 415, 429, 503)
   labelSupplier(
@@ -91,7 +86,7 @@ export class LabelsController {
     summary: "Read a supplier's label and its audit log",
     description: '`data.labels.SUPPLIER_FRAUD` is the current label when there is one; `data.history` every review applied, newest last.',
   })
-  @ApiParam({ name: 'supplierId', ...IDENTIFIER_PARAM })
+  @ApiParam({ name: 'supplierId', ...SUBJECT_ID_PARAM })
   @ApiOkResponse({ type: SupplierLabelsResponseDto })
   @ApiErrorResponses(400, 401, 403, 429, 503)
   readSupplier(@CurrentPrincipal() principal: Principal, @Param() path: SupplierLabelPathDto, @Req() request: FastifyRequest) {

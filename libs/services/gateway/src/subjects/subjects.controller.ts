@@ -3,7 +3,6 @@ import { ApiOkResponse, ApiOperation, ApiParam, ApiSecurity, ApiTags } from '@ne
 import type { Principal } from '@ringfence/accounts';
 import {
   CustomerRecordResponseDto,
-  MAX_IDENTIFIER_LENGTH,
   NEIGHBOURHOOD_DEFAULT_DEPTH,
   NEIGHBOURHOOD_DEFAULT_LIMIT,
   NEIGHBOURHOOD_MAX_DEPTH,
@@ -15,14 +14,10 @@ import {
 import { CurrentPrincipal, SecretKeyRoute } from '@ringfence/service-runtime';
 import type { FastifyRequest } from 'fastify';
 // The identifier rule of the label routes (1 to 300 characters once percent-decoded): one rule for every path id.
-import { CustomerLabelPathDto as CustomerPathDto, SupplierLabelPathDto as SupplierPathDto } from '../labels/label-path.dto';
+import { CustomerLabelPathDto as CustomerPathDto, SUBJECT_ID_PARAM, SupplierLabelPathDto as SupplierPathDto } from '../labels/label-path.dto';
 import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
 import { SubjectsUseCase } from './subjects.use-case';
 
-const IDENTIFIER_PARAM = {
-  schema: { type: 'string', minLength: 1, maxLength: MAX_IDENTIFIER_LENGTH },
-  description: `Percent-encode it in the path (\`cus%2F1\` is the identifier \`cus/1\`); 1 to ${MAX_IDENTIFIER_LENGTH} characters once decoded.`,
-} as const;
 
 const RECORD_DESCRIPTION = [
   'Every field as stored: merged field by field from every payload that described it, whatever the endpoint (checkpoints, ingestion, connect), the newest payload winning per field (docs/api.md "Stored data").',
@@ -50,7 +45,7 @@ export class SubjectsController {
   @Get('customer/:customerId')
   @ApiTags('Customers')
   @ApiOperation({ summary: 'Read a customer as stored', description: RECORD_DESCRIPTION })
-  @ApiParam({ name: 'customerId', ...IDENTIFIER_PARAM })
+  @ApiParam({ name: 'customerId', ...SUBJECT_ID_PARAM })
   @ApiOkResponse({ type: CustomerRecordResponseDto })
   @ApiErrorResponses(400, 401, 403, 404, 429, 503)
   readCustomer(@CurrentPrincipal() principal: Principal, @Param() path: CustomerPathDto, @Req() request: FastifyRequest) {
@@ -61,7 +56,7 @@ export class SubjectsController {
   @Get('supplier/:supplierId')
   @ApiTags('Suppliers')
   @ApiOperation({ summary: 'Read a supplier as stored', description: RECORD_DESCRIPTION })
-  @ApiParam({ name: 'supplierId', ...IDENTIFIER_PARAM })
+  @ApiParam({ name: 'supplierId', ...SUBJECT_ID_PARAM })
   @ApiOkResponse({ type: SupplierRecordResponseDto })
   @ApiErrorResponses(400, 401, 403, 404, 429, 503)
   readSupplier(@CurrentPrincipal() principal: Principal, @Param() path: SupplierPathDto, @Req() request: FastifyRequest) {
@@ -72,7 +67,7 @@ export class SubjectsController {
   @Get('customer/:customerId/network')
   @ApiTags('Graph')
   @ApiOperation({ summary: "A customer's graph neighbourhood and its connect statistics", description: NETWORK_DESCRIPTION })
-  @ApiParam({ name: 'customerId', ...IDENTIFIER_PARAM })
+  @ApiParam({ name: 'customerId', ...SUBJECT_ID_PARAM })
   @ApiOkResponse({ type: SubjectNetworkResponseDto })
   @ApiErrorResponses(400, 401, 403, 429, 503)
   customerNetwork(@CurrentPrincipal() principal: Principal, @Param() path: CustomerPathDto, @Query() query: SubjectNetworkQueryDto, @Req() request: FastifyRequest) {
@@ -83,7 +78,7 @@ export class SubjectsController {
   @Get('supplier/:supplierId/network')
   @ApiTags('Graph')
   @ApiOperation({ summary: "A supplier's graph neighbourhood and its connect statistics", description: NETWORK_DESCRIPTION })
-  @ApiParam({ name: 'supplierId', ...IDENTIFIER_PARAM })
+  @ApiParam({ name: 'supplierId', ...SUBJECT_ID_PARAM })
   @ApiOkResponse({ type: SubjectNetworkResponseDto })
   @ApiErrorResponses(400, 401, 403, 429, 503)
   supplierNetwork(@CurrentPrincipal() principal: Principal, @Param() path: SupplierPathDto, @Query() query: SubjectNetworkQueryDto, @Req() request: FastifyRequest) {

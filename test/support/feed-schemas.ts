@@ -37,7 +37,20 @@ interface TopicValidators {
   payload: ValidateFunction;
 }
 
-let compiled: Map<string, TopicValidators> | undefined;
+/** One published schema file, read but not compiled yet. */
+interface SchemaFile {
+  file: string;
+  schema: AnySchemaObject;
+  draft: string;
+}
+
+/**
+ * The schemas of FEED_SCHEMAS_DIRECTORY, read once, each compiled when a message of its topic is
+ * first checked: compiling all of them costs about two seconds, which every embedded service's
+ * close would pay although most tests publish on a few topics.
+ */
+let publishedSchemas: Map<string, SchemaFile> | undefined;
+const compiledTopics = new Map<string, TopicValidators>();
 const counts = new Map<string, { valid: number; invalid: number }>();
 
 /** A message (or payload) that its topic's published schema does not accept. */
@@ -48,48 +61,59 @@ export class FeedSchemaError extends Error {
   }
 }
 
-/** Reads and compiles every published schema; throws naming the file whose schema is invalid. */
-export function compileFeedSchemas(directory = FEED_SCHEMAS_DIRECTORY): Map<string, TopicValidators> {
-  const validators = new Map<string, TopicValidators>();
-  const instances = new Map<string, Ajv>();
+function readSchemaFiles(directory: string): Map<string, SchemaFile> {
+  const files = new Map<string, SchemaFile>();
   for (const file of readdirSync(directory).filter((name) => name.endsWith('.json')).sort()) {
-    const topic = file.slice(0, -'.json'.length);
     const schema = JSON.parse(readFileSync(join(directory, file), 'utf8')) as AnySchemaObject;
     const draft = String(schema.$schema ?? '').replace(/#$/, '');
-    const create = VALIDATORS[draft];
-    if (create === undefined) throw new Error(`${file}: $schema ${JSON.stringify(schema.$schema)} is not a draft this check knows (${Object.keys(VALIDATORS).join(', ')})`);
-    let ajv = instances.get(draft);
-    if (ajv === undefined) {
-      ajv = create();
-      addFormats(ajv);
-      instances.set(draft, ajv);
-    }
+    if (VALIDATORS[draft] === undefined) throw new Error(`${file}: $schema ${JSON.stringify(schema.$schema)} is not a draft this check knows (${Object.keys(VALIDATORS).join(', ')})`);
     if (typeof schema.$id !== 'string') throw new Error(`${file}: the schema has no $id`);
-    try {
-      const message = ajv.compile(schema);
-      const payloadRef = (schema.properties as Record<string, { $ref?: string }> | undefined)?.payload?.$ref;
-      if (typeof payloadRef !== 'string' || !payloadRef.startsWith('#/')) throw new Error('properties.payload is not a local $ref');
-      const payload = ajv.getSchema(`${schema.$id}${payloadRef}`);
-      if (payload === undefined) throw new Error(`${payloadRef} does not resolve`);
-      validators.set(topic, { message, payload });
-    } catch (error) {
-      throw new Error(`${file} is not a valid ${draft} schema under strict Ajv: ${(error as Error).message}`);
-    }
+    files.set(file.slice(0, -'.json'.length), { file, schema, draft });
   }
-  return validators;
+  return files;
 }
 
+/** One Ajv per draft, shared by the schemas compiled with it (their $ids are distinct). */
+function compileSchema({ file, schema, draft }: SchemaFile, instances: Map<string, Ajv>): TopicValidators {
+  let ajv = instances.get(draft);
+  if (ajv === undefined) {
+    ajv = VALIDATORS[draft]();
+    addFormats(ajv);
+    instances.set(draft, ajv);
+  }
+  try {
+    const message = ajv.compile(schema);
+    const payloadRef = (schema.properties as Record<string, { $ref?: string }> | undefined)?.payload?.$ref;
+    if (typeof payloadRef !== 'string' || !payloadRef.startsWith('#/')) throw new Error('properties.payload is not a local $ref');
+    const payload = ajv.getSchema(`${String(schema.$id)}${payloadRef}`);
+    if (payload === undefined) throw new Error(`${payloadRef} does not resolve`);
+    return { message, payload };
+  } catch (error) {
+    throw new Error(`${file} is not a valid ${draft} schema under strict Ajv: ${(error as Error).message}`);
+  }
+}
+
+/** Reads and compiles every published schema; throws naming the file whose schema is invalid. */
+export function compileFeedSchemas(directory = FEED_SCHEMAS_DIRECTORY): Map<string, TopicValidators> {
+  const instances = new Map<string, Ajv>();
+  return new Map([...readSchemaFiles(directory)].map(([topic, file]) => [topic, compileSchema(file, instances)]));
+}
+
+const sharedInstances = new Map<string, Ajv>();
+
 function validatorsOf(topic: string): TopicValidators {
-  compiled ??= compileFeedSchemas();
-  const validators = compiled.get(topic);
-  if (validators === undefined) throw new FeedSchemaError([`${topic}: no schema is published for this topic (docs/contracts/schemas)`]);
+  const known = compiledTopics.get(topic);
+  if (known !== undefined) return known;
+  const file = (publishedSchemas ??= readSchemaFiles(FEED_SCHEMAS_DIRECTORY)).get(topic);
+  if (file === undefined) throw new FeedSchemaError([`${topic}: no schema is published for this topic (docs/contracts/schemas)`]);
+  const validators = compileSchema(file, sharedInstances);
+  compiledTopics.set(topic, validators);
   return validators;
 }
 
 /** The topics that have a published schema. */
 export function feedSchemaTopics(): string[] {
-  compiled ??= compileFeedSchemas();
-  return [...compiled.keys()];
+  return [...(publishedSchemas ??= readSchemaFiles(FEED_SCHEMAS_DIRECTORY)).keys()];
 }
 
 function valueAt(data: unknown, pointer: string): unknown {

@@ -105,7 +105,8 @@ describe('ringfence credentials import', () => {
     const big = join(workDir, 'big.txt');
     await writeFile(big, Array.from({ length: 400_000 }, (_, index) => `kill-${index}@example.com:pw-${index}\n`).join(''));
     const child = spawn(process.execPath, [CLI, 'credentials', 'import', big, '--threads', '1'], { env: env(), stdio: 'ignore' });
-    // Killed once it has made progress (a run file or the next generation on disk).
+    // Killed once it has made progress (a run file or the next generation on disk). The import is
+    // another process working at its own pace, asynchronous by design: its files are polled for.
     const store = join(service.dataDir, 'credentials');
     for (let waited = 0; waited < 60_000; waited += 50) {
       const entries = await readdir(store);

@@ -12,6 +12,8 @@ import { type EmbeddedService, TEST_BOOTSTRAP_KEY, startEmbeddedService } from '
 const ROOT = join(__dirname, '..', '..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOTS = process.env.CONSOLE_SCREENSHOTS === '1' ? join(ROOT, 'docs', 'console') : undefined;
+// The browser renders each page after its fetches answer: asynchronous by design, so the page is
+// waited for. What the API stores is asserted through the API, on the very next request.
 const WAIT = { timeout: 20_000 };
 
 describe('the console at /console', () => {

@@ -113,7 +113,8 @@ export function itBehavesLikeAnEntityDocumentRepository(repository: () => Entity
     await Promise.all(Array.from({ length: 20 }, () => repository().update(ref, countUp)));
 
     await expect(repository().find(ref)).resolves.toMatchObject({ fields: { count: 21 } });
-  });
+    // Twenty compare-and-set retries in a row on one embedded session: seconds when CI is loaded.
+  }, 30_000);
 
   it('applies concurrent first updates of a new entity one after the other', async () => {
     const ref = buildEntityRef();

@@ -83,5 +83,13 @@ describe('a learned model, trained and activated through the API (embedded proce
     expect(fraud.features.modelScore).toBeGreaterThan(genuine.features.modelScore);
     expect(fraud.explanation.raised.map((item) => item.feature)).toContain('emailDisposable');
     expect(fraud.explanation.raised.find((item) => item.feature === 'emailDisposable')).toMatchObject({ value: true, contribution: expect.any(Number) });
+    // The checkpoint computes them: its answer (`?explain=true`) carries them, as its decision event does.
+    const explained = await send<{ data: { explanation: Decision['explanation'] } }>('POST', '/v2/customer?explain=true', {
+      timestamp: Date.now(),
+      customer: { customerId: 'cus-model-next-fraud', name: 'Sam Carter', email: 'cus-model-next-fraud@mailinator.com', registrationTime: Date.now() - 60_000 },
+      device: { deviceId: 'dev-cus-model-next-fraud' },
+    });
+    expect(explained.body.data.explanation.modelVersion).toBe(modelId);
+    expect(explained.body.data.explanation.raised.map((item) => item.feature)).toContain('emailDisposable');
   });
 });

@@ -3,6 +3,7 @@ import { type MarginExplanation, type MarginPredictor, marginsOfRows } from './m
 import type { BinUpperBounds } from './quantile-bins';
 import { LEAF, type RegressionTree, treeDepth } from './regression-tree';
 import { type ShapPath, addTreeShap, expectedTreeValue, treeShapWorkspace } from './tree-shap';
+import { TreeShapTable } from './tree-shap-table';
 
 /**
  * A trained ensemble of regression trees whose outputs, added to `baseScore`, are the log-odds
@@ -22,6 +23,8 @@ export class GradientBoostedTrees implements MarginPredictor {
   private readonly leafValue: Float64Array;
   /** Reused by every explanation (they run to completion one at a time on a thread). */
   private readonly shapWorkspace: ShapPath;
+  /** Built at the first explanation; null when a path is too long to table (see `TreeShapTable.of`). */
+  private shapTable: TreeShapTable | null | undefined;
 
   constructor(
     readonly featureNames: readonly string[],
@@ -76,10 +79,22 @@ export class GradientBoostedTrees implements MarginPredictor {
     return marginsOfRows(this, matrix);
   }
 
-  /** Exact TreeSHAP contributions of every feature, in log-odds, summed over the trees. */
+  /**
+   * Exact TreeSHAP contributions of every feature, in log-odds, summed over the trees: from the
+   * precomputed table (a few microseconds a tree), or by the recursive algorithm when the trees
+   * are too deep to table.
+   */
   explain(vector: ArrayLike<number>): MarginExplanation {
     const contributions = new Float64Array(this.featureNames.length);
-    for (const tree of this.trees) addTreeShap(tree, vector, contributions, this.shapWorkspace);
+    const table = this.explanationTable();
+    if (table !== null) table.addContributions(vector, contributions);
+    else for (const tree of this.trees) addTreeShap(tree, vector, contributions, this.shapWorkspace);
     return { expectedValue: this.expectedValue, contributions };
+  }
+
+  /** The explanation table, built on first use (tens of milliseconds for 300 trees) and kept. */
+  explanationTable(): TreeShapTable | null {
+    if (this.shapTable === undefined) this.shapTable = TreeShapTable.of(this.trees);
+    return this.shapTable;
   }
 }

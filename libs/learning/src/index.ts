@@ -19,3 +19,4 @@ export * from './score-scale-suggestion';
 export * from './time-ordered-holdout';
 export * from './training-worker.client';
 export * from './tree-shap';
+export * from './tree-shap-table';

@@ -352,8 +352,8 @@ function triggeredRuleOf(checkpoint: string): (rule: TriggeredRule) => Triggered
 }
 
 /**
- * decisions §12: the model's largest contributions either way (a learned model's are computed
- * when the decision is read: `DecisionExplainer`), the triggered rules, and why the source decided.
+ * decisions §12: the model's largest contributions either way, the triggered rules, and why the
+ * source decided.
  */
 function explanationOf({ model, modelVersion, baseScore }: ExplainedScore, triggered: readonly TriggeredRule[], reason: string): DecisionExplanationDto {
   return {

@@ -102,7 +102,7 @@ export class DecisionSummaryDto {
   @ApiProperty({ type: 'integer', example: 1763800000000, description: 'The payload\'s time, epoch milliseconds: what the list is ordered by and `from`/`to` compare.' }) eventTime!: number;
   @ApiProperty({ type: 'integer', example: 1763800000123, description: 'When the service accepted the request it decided (its own clock), epoch milliseconds: a label applied at or after it takes the decision out of the review queue.' }) decidedAt!: number;
   @ApiProperty({ type: () => RulesBlockDto, description: 'The answer\'s rules block: the rules that triggered, and `passiveAction`.' }) rules!: RulesBlockDto;
-  @ApiPropertyOptional({ type: () => DecisionExplanationDto, description: 'Why, as recorded with the decision. A learned model\'s contributions are computed when the decision is read by its scoreId, not here.' }) explanation?: DecisionExplanationDto;
+  @ApiPropertyOptional({ type: () => DecisionExplanationDto, description: 'Why, as recorded with the decision.' }) explanation?: DecisionExplanationDto;
   @ApiPropertyOptional({ example: 'ringfence-additive-1', description: 'The model that scored.' }) modelVersion?: string;
 }
 

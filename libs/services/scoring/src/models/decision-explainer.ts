@@ -9,11 +9,10 @@ import { ModelBook } from './model-book';
 const LEARNED_MODEL_ID = /^mdl_/;
 
 /**
- * Completes a learned model's explanation when a decision is read: its exact TreeSHAP
- * contributions (`explainLearned`) from the features the decision recorded, by the model that
- * decided (which may have been replaced since). A checkpoint does not compute them: they cost
- * about two hundred times the score (libs/learning/README.md). The built-in model's contributions
- * are on the event already.
+ * Completes the explanation of a learned model's decision recorded before decision events carried
+ * a learned model's contributions (both sides empty): its exact TreeSHAP contributions
+ * (`explainLearned`) from the features the decision recorded, by the model that decided (which
+ * may have been replaced since). Decisions recorded since carry them from the checkpoint.
  */
 @Injectable()
 export class DecisionExplainer {
@@ -23,8 +22,13 @@ export class DecisionExplainer {
     const { checkpoint, features, explanation } = event as RecordedDecision;
     const modelVersion = features?.modelVersion;
     if (checkpoint === undefined || features === undefined || explanation === undefined || typeof modelVersion !== 'string' || !LEARNED_MODEL_ID.test(modelVersion)) return event;
+    if (hasContributions(explanation.raised) || hasContributions(explanation.lowered)) return event;
     const model = await this.book.byId(tenant, modelVersion);
     if (model === null) return event;
     return { ...event, explanation: { ...explanation, ...explanationSides(explainLearned(model, featuresFromRecord(checkpoint, features))) } };
   }
+}
+
+function hasContributions(side: unknown): boolean {
+  return Array.isArray(side) && side.length > 0;
 }

@@ -19,20 +19,22 @@ export interface ExplainedScore {
 /** Contributions kept per explanation: it lists the largest five either way. */
 const KEPT_CONTRIBUTIONS = 10;
 
+/** Also builds the trees' explanation table, so the first checkpoint the model scores does not. */
 export function loadedModel(modelId: string, model: ScoringModel): LoadedModel {
   const { expectedValue } = model.explain(model.vectorOf({}), 0);
   return { modelId, model, baseScore: model.scoreOfProbability(calibratedProbability(model.calibration, expectedValue)) };
 }
 
 /**
- * A learned model's score of a checkpoint's feature vector and the account's action for it,
- * without its contributions: exact TreeSHAP costs about 4 ms a decision for 300 trees, two
- * hundred times the score, so a checkpoint does not pay for it. `explainLearned` gives them when
- * a decision is read (`GET /v2/decisions/:scoreId`), from the features the decision recorded.
+ * A learned model's score of a checkpoint's feature vector, the account's action for it, and its
+ * exact TreeSHAP contributions, which the decision event carries (decisions §12). The trees'
+ * explanation table makes them cost microseconds (`npm run bench:model`), so the checkpoint pays
+ * for them instead of every reader.
  */
-export function learnedScore({ modelId, model, baseScore }: LoadedModel, features: Readonly<Record<string, FeatureValue>>, thresholds: Thresholds): ExplainedScore {
+export function learnedScore(loaded: LoadedModel, features: Readonly<Record<string, FeatureValue>>, thresholds: Thresholds): ExplainedScore {
+  const { modelId, model, baseScore } = loaded;
   const score = model.scoreOf(model.vectorOf(features));
-  return { modelVersion: modelId, baseScore, model: { score, action: actionFor(score, thresholds), contributions: [] } };
+  return { modelVersion: modelId, baseScore, model: { score, action: actionFor(score, thresholds), contributions: explainLearned(loaded, features) } };
 }
 
 /**

@@ -4,6 +4,7 @@ import { useEmbeddedTestDatabase } from '@ringfence/persistence/testing';
 import type { ModelRepository, RuleTenant } from '@ringfence/scoring-engine';
 import { TypeOrmModelRepository } from '@ringfence/scoring-store';
 import { DEFAULT_THRESHOLDS } from '@ringfence/scoring-engine';
+import { DecisionExplainer } from './decision-explainer';
 import { explainLearned, learnedScore } from './learned-score';
 import { ModelBook } from './model-book';
 
@@ -71,13 +72,32 @@ describe(ModelBook.name, () => {
     expect(await book.byId(newTenant(), 'mdl_book_old')).toBeNull();
     expect(await book.byId(tenant, 'mdl_book_unknown')).toBeNull();
 
-    // Its score needs no explanation; the explanation (on read) names what raised it.
+    // The score comes with its explanation, which names what raised it.
     const fraud = { emailDisposable: true, amountMajorUnits: 20 };
     const scored = learnedScore(loaded!, fraud, DEFAULT_THRESHOLDS);
-    expect(scored).toMatchObject({ modelVersion: 'mdl_book_old', model: { contributions: [] } });
+    expect(scored).toMatchObject({ modelVersion: 'mdl_book_old' });
     expect(scored.model.score).toBeGreaterThan(learnedScore(loaded!, { emailDisposable: false, amountMajorUnits: 20 }, DEFAULT_THRESHOLDS).model.score);
-    expect(explainLearned(loaded!, fraud)[0]).toMatchObject({ feature: 'emailDisposable', value: true, contribution: expect.any(Number) });
-    expect(explainLearned(loaded!, fraud)[0].contribution).toBeGreaterThan(0);
+    expect(scored.model.contributions).toEqual(explainLearned(loaded!, fraud));
+    expect(scored.model.contributions[0]).toMatchObject({ feature: 'emailDisposable', value: true, contribution: expect.any(Number) });
+    expect(scored.model.contributions[0].contribution).toBeGreaterThan(0);
+  });
+
+  it('completes the explanation of a decision recorded before events carried contributions, and leaves newer ones as they are', async () => {
+    const models = new TypeOrmModelRepository(database.dataSource());
+    const tenant = newTenant();
+    await readyModel(models, tenant, 'mdl_book_explained');
+    const explainer = new DecisionExplainer(new ModelBook(models, logger));
+    const recorded = (raised: unknown[]) => ({
+      checkpoint: 'customer',
+      features: { modelVersion: 'mdl_book_explained', emailDisposable: true, amountMajorUnits: 20 },
+      explanation: { modelVersion: 'mdl_book_explained', raised, lowered: [], rules: [], reason: 'model' },
+    });
+
+    const completed = (await explainer.complete(tenant, recorded([]))) as { explanation: { raised: { feature: string }[] } };
+    expect(completed.explanation.raised[0]).toMatchObject({ feature: 'emailDisposable', value: true });
+
+    const carried = recorded([{ feature: 'amountMajorUnits', value: 20, contribution: 0.5 }]);
+    expect(await explainer.complete(tenant, carried)).toBe(carried);
   });
 
   it('leaves the built-in model in charge, and says so, when an active model cannot be loaded', async () => {

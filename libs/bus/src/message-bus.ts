@@ -47,6 +47,14 @@ export interface RespondOptions extends SubscribeOptions {
    * makes the request time out rather than answer from stale state.
    */
   consistentWith?: readonly ReadDependency[];
+  /**
+   * The state of other services that the handler asks about on the request's behalf (the
+   * `consistentWith` of the responders it calls). A bus that has to read where each topic ends
+   * (Kafka) reads these topics with its own dependencies' and passes the positions on with the
+   * handler's requests, so those responders wait for the same positions without asking the
+   * broker again. Nothing waits for these groups here.
+   */
+  readsThrough?: readonly ReadDependency[];
 }
 
 export interface RequestOptions {

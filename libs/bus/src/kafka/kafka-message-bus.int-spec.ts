@@ -194,6 +194,30 @@ describe(KafkaMessageBus.name, () => {
     endReads.mockRestore();
   });
 
+  it('reads the topics a responder reads through with its own, so the responders it asks wait for them without reading them', async () => {
+    const runId = randomUUID();
+    const { consumer, stateGroup, applied } = slowStateConsumer(runId);
+    const inner = createBus({ consumeReplies: false });
+    inner.handle(RpcTopics.graphNetworkFeatures, { group: `inner-${runId}`, consistentWith: [{ group: stateGroup, topics: [TOPIC] }] }, async () => checkpointReply([...applied].sort().join(',')) as never);
+    // The outer responder reads no state of its own from TOPIC: it only asks the inner one.
+    const outer = createBus();
+    outer.handle(CHECKPOINT, { group: `outer-${runId}`, readsThrough: [{ group: stateGroup, topics: [TOPIC] }] }, async (message) => {
+      const answer = await outer.request(RpcTopics.graphNetworkFeatures, requestEnvelope(RpcTopics.graphNetworkFeatures, { traceId: message.traceId }) as never, { timeoutMs: DELIVERY_TIMEOUT_MS });
+      return answer as unknown as CheckpointReply;
+    });
+    const requester = createBus();
+    await Promise.all([consumer, inner, outer, requester].map((bus) => bus.start()));
+    const endReads = jest.spyOn(KafkaOffsetReader.prototype, 'readEnds');
+
+    await requester.publish(TOPIC, eventEnvelope(TOPIC, { traceId: runId, payload: { marker: 'w1' } }));
+    const reply = await requester.request(CHECKPOINT, requestEnvelope(CHECKPOINT, { traceId: runId }), { timeoutMs: DELIVERY_TIMEOUT_MS });
+
+    // The inner responder still waited for the slow consumer: the write is in its answer.
+    expect(reply).toEqual(checkpointReply('w1'));
+    expect(endReads.mock.calls.filter(([topics]) => topics.includes(TOPIC))).toHaveLength(1);
+    endReads.mockRestore();
+  });
+
   it('commits within a fetched batch, so a group in another process is seen to reach an event before the rest of its batch is handled', async () => {
     const runId = randomUUID();
     const stateGroup = `batch-${runId}`;
@@ -236,11 +260,12 @@ describe(KafkaMessageBus.name, () => {
     }
   });
 
-  it('reads end offsets of several topics, and a group\'s committed offsets, as the admin API reads them, one topic at a time', async () => {
+  it('reads end offsets of several topics over several connections, and a group\'s committed offsets, as the admin API reads them', async () => {
     const kafka = new Kafka({ brokers: brokers(), clientId: 'bus-int-spec-offsets', logLevel: logLevel.NOTHING });
     const admin = kafka.admin();
-    await admin.connect();
-    const reader = new KafkaOffsetReader(admin);
+    const second = kafka.admin();
+    await Promise.all([admin.connect(), second.connect()]);
+    const reader = new KafkaOffsetReader([admin, second]);
     try {
       // A group that has committed: it reads the topic from the start (the mock has no DescribeGroups for admin.setOffsets).
       const group = `offsets-${randomUUID()}`;
@@ -272,7 +297,7 @@ describe(KafkaMessageBus.name, () => {
       expect(committed.some(({ offset }) => offset > 0)).toBe(true);
       expect(sorted(await reader.readCommitted(groupId, topics))).toEqual(sorted(committed));
     } finally {
-      await admin.disconnect();
+      await Promise.all([admin.disconnect(), second.disconnect()]);
     }
   });
 

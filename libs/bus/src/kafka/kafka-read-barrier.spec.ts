@@ -202,6 +202,31 @@ describe(KafkaReadBarrier.name, () => {
     expect(read).toEqual([[OTHER]]);
   });
 
+  it("reads every group's topics and the read-ahead ones in one read, and returns the read-ahead ends without waiting for them", async () => {
+    const THIRD = 'ringfence.label.customer.updated.v1';
+    const ends = [
+      { topic: TOPIC, partition: 0, offset: 1 },
+      { topic: OTHER, partition: 0, offset: 1 },
+      { topic: THIRD, partition: 0, offset: 9 },
+    ];
+    const read: string[][] = [];
+    const barrier = new KafkaReadBarrier({
+      readEnds: async (topics) => {
+        read.push([...topics]);
+        return ends.filter(({ topic }) => topics.includes(topic));
+      },
+      readCommitted: async () => [],
+      groupIdOf: (group) => group,
+    });
+    barrier.recordHandled(GROUP, TOPIC, 0, '0');
+    barrier.recordHandled('graph', OTHER, 0, '0');
+
+    // Nobody here consumes THIRD: waiting for it would time out, but it is only read ahead.
+    const waitedFor = await barrier.caughtUp([{ group: GROUP, topics: [TOPIC] }, { group: 'graph', topics: [OTHER] }], soon(), [], [THIRD, TOPIC]);
+    expect(waitedFor).toEqual(ends);
+    expect(read).toEqual([[TOPIC, OTHER, THIRD]]);
+  });
+
   it('needs every named group and every partition behind to catch up', async () => {
     const broker = new FakeBroker();
     broker.ends = [

@@ -59,25 +59,37 @@ export class KafkaReadBarrier {
 
   /**
    * Once every group has consumed what was written before the call: the end offsets it waited
-   * for (what a request made on behalf of this one may pass on as `known`); null at the deadline.
+   * for and read ahead (what a request made on behalf of this one may pass on as `known`); null
+   * at the deadline.
    *
    * `known` are end offsets read after this call's own request was sent, by the process that
    * sent it (a responder asking another service on behalf of the request it answers): every
    * write the request must see is below them, so a topic they cover is not read again. Every
    * hop after the first thereby waits for the same positions without reading the broker.
+   *
+   * `readAhead` are topics whose end offsets are read with the dependencies' and only returned:
+   * the state the handler's own requests will wait for (`RespondOptions.readsThrough`). Every
+   * topic not known is read in one `readEnds` call: reads sent side by side on the admin's one
+   * connection stall on librdkafka's mock (about 45 ms for ten; one after the other, about 1 ms
+   * each).
    */
-  async caughtUp(dependencies: readonly ReadDependency[], deadlineMs: number, known: readonly PartitionOffset[] = []): Promise<PartitionOffset[] | null> {
+  async caughtUp(dependencies: readonly ReadDependency[], deadlineMs: number, known: readonly PartitionOffset[] = [], readAhead: readonly string[] = []): Promise<PartitionOffset[] | null> {
     const knownTopics = new Set(known.map(({ topic }) => topic));
+    const unknown = [...new Set([...dependencies.flatMap(({ topics }) => topics), ...readAhead])].filter((topic) => !knownTopics.has(topic));
+    const ends = [...known, ...(unknown.length === 0 ? [] : await this.endsOf(unknown))];
     const outcomes = await Promise.all(
-      dependencies.map(async ({ group, topics }) => {
-        const unknown = topics.filter((topic) => !knownTopics.has(topic));
-        const ends = [...known.filter(({ topic }) => topics.includes(topic)), ...(unknown.length === 0 ? [] : await this.endsOf(unknown))];
-        return (await this.groupCaughtUp(group, topics, ends, deadlineMs)) ? ends : null;
-      }),
+      dependencies.map(({ group, topics }) =>
+        this.groupCaughtUp(
+          group,
+          topics,
+          ends.filter(({ topic }) => topics.includes(topic)),
+          deadlineMs,
+        ),
+      ),
     );
-    if (outcomes.some((ends) => ends === null)) return null;
+    if (outcomes.includes(false)) return null;
     const waitedFor = new Map<string, PartitionOffset>();
-    for (const end of [...known, ...outcomes.flatMap((ends) => ends ?? [])]) waitedFor.set(`${end.topic}\u0000${end.partition}`, end);
+    for (const end of ends) waitedFor.set(`${end.topic}\u0000${end.partition}`, end);
     return [...waitedFor.values()];
   }
 

@@ -30,4 +30,6 @@ export interface MessagePatternExtras {
   group: string;
   /** Read your writes: the consumer groups whose state the handler reads (`RespondOptions.consistentWith`). */
   consistentWith?: readonly ReadDependency[];
+  /** The state the handler's own requests read (`RespondOptions.readsThrough`). */
+  readsThrough?: readonly ReadDependency[];
 }

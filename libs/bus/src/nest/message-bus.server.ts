@@ -21,7 +21,7 @@ interface Registration {
 }
 
 const EVENT_EXTRAS: ReadonlySet<string> = new Set(['group', 'beforeCommit']);
-const MESSAGE_EXTRAS: ReadonlySet<string> = new Set(['group', 'consistentWith']);
+const MESSAGE_EXTRAS: ReadonlySet<string> = new Set(['group', 'consistentWith', 'readsThrough']);
 
 function describeHandler(kind: string, topic: string): string {
   return `the ${kind} handler of ${topic}`;
@@ -117,8 +117,8 @@ export class MessageBusServer extends Server implements CustomTransportStrategy 
 
   private respondOptions(topic: string, extras: Record<string, unknown>): RespondOptions {
     checkedExtras('message', topic, extras, MESSAGE_EXTRAS);
-    const { group, consistentWith } = extras as unknown as MessagePatternExtras;
-    return consistentWith === undefined ? { group } : { group, consistentWith };
+    const { group, consistentWith, readsThrough } = extras as unknown as MessagePatternExtras;
+    return { group, ...(consistentWith === undefined ? {} : { consistentWith }), ...(readsThrough === undefined ? {} : { readsThrough }) };
   }
 
   private subscribeOptions(topic: string, extras: Record<string, unknown>): SubscribeOptions {

@@ -105,6 +105,14 @@ class GrouplessController {
 }
 
 @MessageBusController()
+class ReadingThroughController {
+  @MessagePattern(CHECKPOINT, { group: 'transport-spec-scoring', consistentWith: [{ group: STATE_GROUP, topics: [CUSTOMER_UPDATED] }], readsThrough: [{ group: 'graph', topics: [CUSTOMER_UPDATED] }] })
+  score(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+@MessageBusController()
 class MisspelledController {
   @MessagePattern(CHECKPOINT, { group: 'transport-spec-scoring', consistenWith: [] })
   score(): Promise<void> {
@@ -286,6 +294,18 @@ describe('MessageBusServer and MessageBusClient', () => {
 
       await expect(app.startAllMicroservices()).rejects.toThrow(`the event handler of ${CUSTOMER_UPDATED} names no group`);
       expect(await bus.isReady()).toBe(false);
+    });
+
+    it('registers the responder with the options of its extras', async () => {
+      const { app, bus } = await createApp([ReadingThroughController]);
+      const handle = jest.spyOn(bus, 'handle');
+
+      await app.startAllMicroservices();
+      expect(handle).toHaveBeenCalledWith(
+        CHECKPOINT,
+        { group: 'transport-spec-scoring', consistentWith: [{ group: STATE_GROUP, topics: [CUSTOMER_UPDATED] }], readsThrough: [{ group: 'graph', topics: [CUSTOMER_UPDATED] }] },
+        expect.any(Function),
+      );
     });
 
     it('refuses extras the bus does not read, so a misspelt option is not ignored', async () => {

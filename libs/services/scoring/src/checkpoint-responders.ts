@@ -20,8 +20,15 @@ const DEFINITION_BY_TOPIC = new Map<string, CheckpointDefinition>(DEFINITIONS.ma
  * save has already applied it, so this costs nothing) and its velocity counters (a checkpoint
  * waits until the `scoring-velocity` consumer has handled the account's earlier events, its own
  * event included: `VelocityState` computed that event's features just before recording it).
+ * The owners it asks (ingestion's documents, the graph) wait for their own consumers; in the
+ * distributed mode the bus reads where their topics end with scoring's own and passes that on
+ * (`readsThrough`), so each of them waits without asking the broker again.
  */
-const CHECKPOINT_REQUESTS: MessagePatternExtras = { group: 'scoring', consistentWith: [RULE_BOOK_DEPENDENCY, MODEL_BOOK_DEPENDENCY, StateGroups.scoringVelocity] };
+const CHECKPOINT_REQUESTS: MessagePatternExtras = {
+  group: 'scoring',
+  consistentWith: [RULE_BOOK_DEPENDENCY, MODEL_BOOK_DEPENDENCY, StateGroups.scoringVelocity],
+  readsThrough: [StateGroups.ingestion, StateGroups.graph],
+};
 const SCORING: EventPatternExtras = { group: 'scoring' };
 
 /**

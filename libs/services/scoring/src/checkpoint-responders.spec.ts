@@ -61,7 +61,7 @@ async function setup() {
 }
 
 describe(CheckpointResponders.name, () => {
-  it('answers every checkpoint topic in the scoring group, waiting for its own rule book, model book and velocity counters (the owners it asks wait for their consumers)', async () => {
+  it('answers every checkpoint topic in the scoring group, waiting for its own rule book, model book and velocity counters, reading through to the owners it asks', async () => {
     const { responders } = await setup();
 
     expect([...responders.keys()].sort()).toEqual(CHECKPOINT_DEFINITIONS.map((definition) => definition.rpcTopic).sort());
@@ -69,6 +69,8 @@ describe(CheckpointResponders.name, () => {
       expect(options).toEqual({
         group: 'scoring',
         consistentWith: [{ group: RULE_BOOK_GROUP, topics: [EventTopics.ruleSaved] }, { group: MODEL_BOOK_GROUP, topics: [EventTopics.modelActivated] }, StateGroups.scoringVelocity],
+        // The owners it asks wait for their own consumers; the bus reads their topics with scoring's.
+        readsThrough: [StateGroups.ingestion, StateGroups.graph],
       });
     }
   });

@@ -4,6 +4,7 @@ import { Kafka, logLevel, Partitioners } from 'kafkajs';
 // The mock launcher is repo test tooling, not a library: no Nx project or alias to import it by.
 import { type KafkaMock, startKafkaMock } from '../../../../test/tools/kafka-mock/kafka-mock';
 import { BusUnavailableError } from '../bus-errors';
+import type { RespondOptions } from '../message-bus';
 import { describeMessageBusConformance } from '../test-support/message-bus.conformance';
 import { delay, eventEnvelope, Inbox, markerOf, RecordingBusLogger, requestEnvelope } from '../test-support/message-envelope.factory';
 import { KafkaOffsetReader, type PartitionOffset } from './kafka-offset-reader';
@@ -169,53 +170,48 @@ describe(KafkaMessageBus.name, () => {
     expect(reply).toEqual(checkpointReply('w1'));
   });
 
-  it('passes the end offsets a responder waited for on to the requests it sends, whose responders wait for them without reading them again', async () => {
-    const runId = randomUUID();
-    const { consumer, stateGroup, applied } = slowStateConsumer(runId);
-    const consistent = { consistentWith: [{ group: stateGroup, topics: [TOPIC] }] };
-    // The inner responder (another service) reads the same state; the outer one asks it.
-    const inner = createBus({ consumeReplies: false });
-    inner.handle(RpcTopics.graphNetworkFeatures, { group: `inner-${runId}`, ...consistent }, async () => checkpointReply([...applied].sort().join(',')) as never);
-    const outer = createBus();
-    outer.handle(CHECKPOINT, { group: `outer-${runId}`, ...consistent }, async (message) => {
-      const answer = await outer.request(RpcTopics.graphNetworkFeatures, requestEnvelope(RpcTopics.graphNetworkFeatures, { traceId: message.traceId }) as never, { timeoutMs: DELIVERY_TIMEOUT_MS });
-      return answer as unknown as CheckpointReply;
-    });
-    const requester = createBus();
-    await Promise.all([consumer, inner, outer, requester].map((bus) => bus.start()));
-    const endReads = jest.spyOn(KafkaOffsetReader.prototype, 'readEnds');
-
-    await requester.publish(TOPIC, eventEnvelope(TOPIC, { traceId: runId, payload: { marker: 'w1' } }));
-    const reply = await requester.request(CHECKPOINT, requestEnvelope(CHECKPOINT, { traceId: runId }), { timeoutMs: DELIVERY_TIMEOUT_MS });
-
-    expect(reply).toEqual(checkpointReply('w1'));
-    // The outer responder read the end offsets once; the inner one waited for the same ones.
-    expect(endReads.mock.calls.filter(([topics]) => topics.includes(TOPIC))).toHaveLength(1);
-    endReads.mockRestore();
-  });
-
-  it('reads the topics a responder reads through with its own, so the responders it asks wait for them without reading them', async () => {
+  /**
+   * A request answered by an outer responder that asks an inner one (another service) reading a
+   * slow consumer's state: the reply, and how many end-offset reads of TOPIC it took in all.
+   */
+  async function askThroughAnotherService(outerOptions: (stateGroup: string) => Omit<RespondOptions, 'group'>): Promise<{ reply: unknown; endReadsOfTopic: number }> {
     const runId = randomUUID();
     const { consumer, stateGroup, applied } = slowStateConsumer(runId);
     const inner = createBus({ consumeReplies: false });
     inner.handle(RpcTopics.graphNetworkFeatures, { group: `inner-${runId}`, consistentWith: [{ group: stateGroup, topics: [TOPIC] }] }, async () => checkpointReply([...applied].sort().join(',')) as never);
-    // The outer responder reads no state of its own from TOPIC: it only asks the inner one.
     const outer = createBus();
-    outer.handle(CHECKPOINT, { group: `outer-${runId}`, readsThrough: [{ group: stateGroup, topics: [TOPIC] }] }, async (message) => {
+    outer.handle(CHECKPOINT, { group: `outer-${runId}`, ...outerOptions(stateGroup) }, async (message) => {
       const answer = await outer.request(RpcTopics.graphNetworkFeatures, requestEnvelope(RpcTopics.graphNetworkFeatures, { traceId: message.traceId }) as never, { timeoutMs: DELIVERY_TIMEOUT_MS });
       return answer as unknown as CheckpointReply;
     });
     const requester = createBus();
     await Promise.all([consumer, inner, outer, requester].map((bus) => bus.start()));
     const endReads = jest.spyOn(KafkaOffsetReader.prototype, 'readEnds');
+    try {
+      await requester.publish(TOPIC, eventEnvelope(TOPIC, { traceId: runId, payload: { marker: 'w1' } }));
+      const reply = await requester.request(CHECKPOINT, requestEnvelope(CHECKPOINT, { traceId: runId }), { timeoutMs: DELIVERY_TIMEOUT_MS });
+      return { reply, endReadsOfTopic: endReads.mock.calls.filter(([topics]) => topics.includes(TOPIC)).length };
+    } finally {
+      endReads.mockRestore();
+    }
+  }
 
-    await requester.publish(TOPIC, eventEnvelope(TOPIC, { traceId: runId, payload: { marker: 'w1' } }));
-    const reply = await requester.request(CHECKPOINT, requestEnvelope(CHECKPOINT, { traceId: runId }), { timeoutMs: DELIVERY_TIMEOUT_MS });
+  it('passes the end offsets a responder waited for on to the requests it sends, whose responders wait for them without reading them again', async () => {
+    // The outer responder reads the same state as the inner one.
+    const { reply, endReadsOfTopic } = await askThroughAnotherService((stateGroup) => ({ consistentWith: [{ group: stateGroup, topics: [TOPIC] }] }));
+
+    expect(reply).toEqual(checkpointReply('w1'));
+    // The outer responder read the end offsets once; the inner one waited for the same ones.
+    expect(endReadsOfTopic).toBe(1);
+  });
+
+  it('reads the topics a responder reads through with its own, so the responders it asks wait for them without reading them', async () => {
+    // The outer responder reads no state of its own from TOPIC: it only asks the inner one.
+    const { reply, endReadsOfTopic } = await askThroughAnotherService((stateGroup) => ({ readsThrough: [{ group: stateGroup, topics: [TOPIC] }] }));
 
     // The inner responder still waited for the slow consumer: the write is in its answer.
     expect(reply).toEqual(checkpointReply('w1'));
-    expect(endReads.mock.calls.filter(([topics]) => topics.includes(TOPIC))).toHaveLength(1);
-    endReads.mockRestore();
+    expect(endReadsOfTopic).toBe(1);
   });
 
   it('commits within a fetched batch, so a group in another process is seen to reach an event before the rest of its batch is handled', async () => {

@@ -92,7 +92,7 @@ export class GradientBoostedTrees implements MarginPredictor {
     return { expectedValue: this.expectedValue, contributions };
   }
 
-  /** The explanation table, built on first use (tens of milliseconds for 300 trees) and kept. */
+  /** The explanation table, built on first use (about 200 ms for 300 trees) and kept. */
   explanationTable(): TreeShapTable | null {
     if (this.shapTable === undefined) this.shapTable = TreeShapTable.of(this.trees);
     return this.shapTable;

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { type ParsedBlock, parseBlock } from './parse-block';
+import { BlockParser, type ParsedBlock } from './parse-block';
 
 /**
  * Parses blocks in worker threads (the HMAC and SHA-256 of every line are the import's main
@@ -14,6 +14,7 @@ export class BlockParserPool {
   private readonly waiting = new Map<number, { resolve: (parsed: ParsedBlock) => void; reject: (error: Error) => void }>();
   private seq = 0;
   private next = 0;
+  private inThread: BlockParser | undefined;
 
   constructor(
     private readonly key: Buffer,
@@ -41,7 +42,10 @@ export class BlockParserPool {
   }
 
   parse(block: Buffer): Promise<ParsedBlock> {
-    if (this.workers.length === 0) return Promise.resolve(parseBlock(block, this.key));
+    if (this.workers.length === 0) {
+      this.inThread ??= new BlockParser(this.key);
+      return Promise.resolve(this.inThread.parse(block));
+    }
     const seq = this.seq++;
     const worker = this.workers[this.next++ % this.workers.length];
     return new Promise((resolve, reject) => {

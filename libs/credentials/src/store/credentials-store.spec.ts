@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +6,7 @@ import fc from 'fast-check';
 import { parseBreachLine } from '../breach-line';
 import { sha256Hex } from '../password-hash';
 import { CredentialsStore } from './credentials-store';
-import { UsernameHmac, parseBlock } from './parse-block';
+import { BlockParser, type ParsedBlock } from './parse-block';
 import { passwordPrefixWords, prefixHex, usernameKey } from './record-format';
 import { importCorpusFiles, importPairs } from './store-import';
 import { readCurrent } from './store-layout';
@@ -157,28 +156,67 @@ describe('the breached-credentials store', () => {
     });
   });
 
-  it('computes the same HMAC as createHmac, for short, long and non-ASCII usernames and keys', () => {
-    for (const hmacKey of [key, Buffer.alloc(100, 7)]) {
-      const hmac = new UsernameHmac(hmacKey);
-      for (const username of ['', 'ada', 'ünïcode-名前', 'x'.repeat(3_000)]) {
-        expect(hmac.digest(username)).toEqual(createHmac('sha256', hmacKey).update(username, 'utf8').digest());
-      }
-    }
-  });
-
   it('parses a block exactly as parseBreachLine parses each line', () => {
     const lines = [' Ada@Example.com :hunter2', `ada:${sha256Hex('x').toUpperCase()}`, 'ada:pass:word ', 'crlf:line\r', 'nocolon', '', ' :x', 'ada:', `${'a'.repeat(257)}:x`, 'ünïcode:pässwörd'];
-    const parsed = parseBlock(Buffer.from(`${lines.join('\n')}\n`), key);
-    const expected = lines.map(parseBreachLine).flatMap((line) => (line.ok ? [line.credential] : []));
-    expect(parsed.count).toBe(expected.length);
-    expected.forEach((credential, i) => {
-      expect([...parsed.records.subarray(i * 4, i * 4 + 2)]).toEqual(usernameKey(key, credential.username));
-      expect(prefixHex(parsed.records[i * 4 + 2], parsed.records[i * 4 + 3])).toBe(prefixHex(...passwordPrefixWords(credential.passwordHash)));
-    });
+    const parsed = new BlockParser(key).parse(Buffer.from(`${lines.join('\n')}\n`));
+    expectParity(parsed, lines);
     expect(parsed.malformed).toEqual({ 'no-separator': 2, 'empty-username': 1, 'empty-password': 1, 'username-too-long': 1 });
     expect(parsed.malformedLines).toEqual([5, 6, 7, 8, 9]);
   });
+
+  it('parses the awkward cases as parseBreachLine does: Unicode spaces and case, invalid UTF-8, long and near-hash values', () => {
+    const lines = [
+      '\t\vMiXeD@Example.COM\f :pw',
+      '\u00a0nbsp@example.com\u2003:pw',
+      'İstanbul@example.com:pw',
+      `${'ä'.repeat(256)}:x`,
+      `${'ä'.repeat(257)}:x`,
+      `${'b'.repeat(256)}:x`,
+      `ada:${'p'.repeat(55)}`,
+      `ada:${'p'.repeat(56)}`,
+      `ada:${'p'.repeat(64)}`,
+      `ada:${'p'.repeat(1_000)}`,
+      `ada:${'a'.repeat(63)}`,
+      `ada:${'A'.repeat(65)}`,
+      `ada:${'0123456789abcdefABCDEF'.repeat(3).slice(0, 64)}`,
+      `ada:${'g'.repeat(64)}`,
+      'x\r\r',
+      ':',
+    ];
+    const invalid = Buffer.from([0x61, 0xc3, 0x3a, 0x70, 0xff, 0x0a, 0xe2, 0x82, 0x3a, 0xc3, 0x0a]);
+    const text = Buffer.from(`${lines.join('\n')}\n`);
+    expectParity(new BlockParser(key).parse(Buffer.concat([text, invalid])), [...lines, ...invalid.toString('utf8').split('\n').slice(0, -1)]);
+    // A last line without its newline is still a line.
+    expectParity(new BlockParser(key).parse(Buffer.from('a:b\nc:d')), ['a:b', 'c:d']);
+  });
+
+  it('parses random lines as parseBreachLine does', () => {
+    const parser = new BlockParser(key);
+    const character = fc.constantFrom('a', 'Z', ' ', '\t', ':', '\r', 'é', 'Σ', '\u00a0', '0', 'f', 'F');
+    const hex = fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEF'), minLength: 64, maxLength: 64 });
+    const line = fc.oneof(fc.string({ unit: character, maxLength: 80 }), hex.map((value) => `User:${value}`));
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 20 }), (lines) => {
+        expectParity(parser.parse(Buffer.from(lines.map((line) => `${line}\n`).join(''))), lines);
+      }),
+    );
+  });
 });
+
+/** The block's records are, in order, what parseBreachLine makes of each line. */
+function expectParity(parsed: ParsedBlock, lines: string[]): void {
+  const results = lines.map(parseBreachLine);
+  const expected = results.flatMap((line) => (line.ok ? [line.credential] : []));
+  expect(parsed.lines).toBe(lines.length);
+  expect(parsed.count).toBe(expected.length);
+  expected.forEach((credential, i) => {
+    expect([...parsed.records.subarray(i * 4, i * 4 + 2)]).toEqual(usernameKey(key, credential.username));
+    expect(prefixHex(parsed.records[i * 4 + 2], parsed.records[i * 4 + 3])).toBe(prefixHex(...passwordPrefixWords(credential.passwordHash)));
+  });
+  for (const reason of ['no-separator', 'empty-username', 'empty-password', 'username-too-long'] as const) {
+    expect(parsed.malformed[reason]).toBe(results.filter((line) => !line.ok && line.skip === reason).length);
+  }
+}
 
 function crash(): never {
   throw new Error('simulated crash');

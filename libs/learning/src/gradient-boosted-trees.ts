@@ -1,4 +1,5 @@
 import type { FeatureMatrix } from './feature-matrix';
+import { FlattenedTrees } from './flattened-trees';
 import { type MarginExplanation, type MarginPredictor, marginsOfRows } from './margin-predictor';
 import type { BinUpperBounds } from './quantile-bins';
 import { LEAF, type RegressionTree, treeDepth } from './regression-tree';
@@ -7,20 +8,15 @@ import { TreeShapTable } from './tree-shap-table';
 
 /**
  * A trained ensemble of regression trees whose outputs, added to `baseScore`, are the log-odds
- * of a positive. The trees are also concatenated into one set of flat arrays (children as
- * absolute indices) so a prediction walks a few hundred trees without touching an object.
+ * of a positive. The trees are also concatenated into one set of flat arrays (`FlattenedTrees`,
+ * children as absolute indices) so a prediction walks a few hundred trees without touching an
+ * object; the explanation table reads the same arrays rather than a copy of its own.
  */
 export class GradientBoostedTrees implements MarginPredictor {
   readonly kind = 'gradient-boosted-trees';
   /** The mean margin over the training rows: the explanations' starting point. */
   readonly expectedValue: number;
-  private readonly roots: Int32Array;
-  private readonly splitFeature: Int32Array;
-  private readonly threshold: Float64Array;
-  private readonly defaultLeft: Uint8Array;
-  private readonly leftChild: Int32Array;
-  private readonly rightChild: Int32Array;
-  private readonly leafValue: Float64Array;
+  private readonly nodes: FlattenedTrees;
   /** Reused by every explanation (they run to completion one at a time on a thread). */
   private readonly shapWorkspace: ShapPath;
   /** Built at the first explanation; null when a path is too long to table (see `TreeShapTable.of`). */
@@ -34,36 +30,16 @@ export class GradientBoostedTrees implements MarginPredictor {
     /** Each feature's bins when it was trained (for retraining and inspection; prediction uses the thresholds). */
     readonly binUpperBounds: readonly BinUpperBounds[],
   ) {
-    const nodeCount = trees.reduce((sum, tree) => sum + tree.splitFeature.length, 0);
-    this.roots = new Int32Array(trees.length);
-    this.splitFeature = new Int32Array(nodeCount);
-    this.threshold = new Float64Array(nodeCount);
-    this.defaultLeft = new Uint8Array(nodeCount);
-    this.leftChild = new Int32Array(nodeCount);
-    this.rightChild = new Int32Array(nodeCount);
-    this.leafValue = new Float64Array(nodeCount);
-    let offset = 0;
-    trees.forEach((tree, index) => {
-      this.roots[index] = offset;
-      this.splitFeature.set(tree.splitFeature, offset);
-      this.threshold.set(tree.threshold, offset);
-      this.defaultLeft.set(tree.defaultLeft, offset);
-      this.leafValue.set(tree.leafValue, offset);
-      for (let node = 0; node < tree.splitFeature.length; node += 1) {
-        this.leftChild[offset + node] = offset + tree.leftChild[node];
-        this.rightChild[offset + node] = offset + tree.rightChild[node];
-      }
-      offset += tree.splitFeature.length;
-    });
+    this.nodes = new FlattenedTrees(trees);
     this.expectedValue = trees.reduce((sum, tree) => sum + expectedTreeValue(tree), baseScore);
     this.shapWorkspace = treeShapWorkspace(trees.reduce((deepest, tree) => Math.max(deepest, treeDepth(tree)), 0));
   }
 
   predictMargin(vector: ArrayLike<number>): number {
     let margin = this.baseScore;
-    const { splitFeature, threshold, defaultLeft, leftChild, rightChild, leafValue } = this;
-    for (let tree = 0; tree < this.roots.length; tree += 1) {
-      let node = this.roots[tree];
+    const { roots, splitFeature, threshold, defaultLeft, leftChild, rightChild, leafValue } = this.nodes;
+    for (let tree = 0; tree < roots.length; tree += 1) {
+      let node = roots[tree];
       let feature = splitFeature[node];
       while (feature !== LEAF) {
         const value = vector[feature];
@@ -94,7 +70,7 @@ export class GradientBoostedTrees implements MarginPredictor {
 
   /** The explanation table, built on first use (about 200 ms for 300 trees) and kept. */
   explanationTable(): TreeShapTable | null {
-    if (this.shapTable === undefined) this.shapTable = TreeShapTable.of(this.trees);
+    if (this.shapTable === undefined) this.shapTable = TreeShapTable.of(this.nodes);
     return this.shapTable;
   }
 }

@@ -1,3 +1,4 @@
+import { FlattenedTrees } from './flattened-trees';
 import { LEAF, type RegressionTree } from './regression-tree';
 import { ShapPath } from './tree-shap';
 
@@ -19,23 +20,19 @@ export const MAX_TABLED_PATH_FEATURES = 10;
  *
  * Memory: Σ over leaves of 2^k × k doubles; 300 trees of 31 leaves at depth 6 are at most
  * 300 × 31 × 64 × 6 × 8 bytes ≈ 29 MB, and trained models use fewer distinct features per path
- * (`byteLength` reports the real size).
+ * (`byteLength` reports the real size). The node arrays it walks (features, thresholds,
+ * children) are the model's `FlattenedTrees`, read and not copied: the table adds only its
+ * masks and per-leaf arrays.
  */
 export class TreeShapTable {
-  // Per node of every tree, children as absolute indices (as `GradientBoostedTrees` flattens them).
-  private readonly splitFeature: Int32Array;
-  private readonly threshold: Float64Array;
-  private readonly defaultLeft: Uint8Array;
-  private readonly leftChild: Int32Array;
-  private readonly rightChild: Int32Array;
+  /** The ensemble's nodes, shared with the model that owns them (not copied). */
+  private readonly nodes: FlattenedTrees;
   /** A split's bit in its children's masks: the position of its feature among the path's distinct features. */
   private readonly maskBit: Int32Array;
   /** 1 when the split's feature first appears on the path here (its bit is set by this split alone). */
   private readonly firstOnPath: Uint8Array;
   /** A leaf's position in the per-leaf arrays below; -1 for a split. */
   private readonly leafSlot: Int32Array;
-  /** The root of each tree: its mask starts empty. */
-  private readonly roots: Int32Array;
   /** Per leaf: where its path features start in `pathFeature`, and k. */
   private readonly pathStart: Int32Array;
   private readonly pathLength: Uint8Array;
@@ -47,33 +44,12 @@ export class TreeShapTable {
   /** Each node's mask during one explanation (they run to completion one at a time on a thread). */
   private readonly masks: Int32Array;
 
-  private constructor(trees: readonly RegressionTree[], leaves: readonly TabledLeaf[], nodes: readonly TabledNode[]) {
-    const nodeCount = nodes.length;
-    this.splitFeature = new Int32Array(nodeCount);
-    this.threshold = new Float64Array(nodeCount);
-    this.defaultLeft = new Uint8Array(nodeCount);
-    this.leftChild = new Int32Array(nodeCount);
-    this.rightChild = new Int32Array(nodeCount);
-    this.maskBit = new Int32Array(nodeCount);
-    this.firstOnPath = new Uint8Array(nodeCount);
-    this.leafSlot = new Int32Array(nodeCount);
-    this.masks = new Int32Array(nodeCount);
-    this.roots = new Int32Array(trees.length);
-    let offset = 0;
-    trees.forEach((tree, index) => {
-      this.roots[index] = offset;
-      offset += tree.splitFeature.length;
-    });
-    nodes.forEach((node, index) => {
-      this.splitFeature[index] = node.feature;
-      this.threshold[index] = node.threshold;
-      this.defaultLeft[index] = node.defaultLeft;
-      this.leftChild[index] = node.left;
-      this.rightChild[index] = node.right;
-      this.maskBit[index] = node.maskBit;
-      this.firstOnPath[index] = node.firstOnPath ? 1 : 0;
-      this.leafSlot[index] = node.leafSlot;
-    });
+  private constructor(nodes: FlattenedTrees, perNode: TabledNodes, leaves: readonly TabledLeaf[]) {
+    this.nodes = nodes;
+    this.maskBit = perNode.maskBit;
+    this.firstOnPath = perNode.firstOnPath;
+    this.leafSlot = perNode.leafSlot;
+    this.masks = new Int32Array(nodes.nodeCount);
     this.pathStart = new Int32Array(leaves.length);
     this.pathLength = new Uint8Array(leaves.length);
     this.weightStart = new Int32Array(leaves.length);
@@ -94,31 +70,30 @@ export class TreeShapTable {
 
   /**
    * The table of an ensemble's trees, or null when a leaf's path has more than
-   * `MAX_TABLED_PATH_FEATURES` distinct features (its table would be too large).
+   * `MAX_TABLED_PATH_FEATURES` distinct features (its table would be too large). Given the
+   * model's `FlattenedTrees`, the table reads their node arrays; given plain trees, it flattens them.
    */
-  static of(trees: readonly RegressionTree[]): TreeShapTable | null {
+  static of(trees: readonly RegressionTree[] | FlattenedTrees): TreeShapTable | null {
+    const nodes = trees instanceof FlattenedTrees ? trees : new FlattenedTrees(trees);
     const leaves: TabledLeaf[] = [];
-    const nodes: TabledNode[] = [];
+    const perNode: TabledNodes = { maskBit: new Int32Array(nodes.nodeCount), firstOnPath: new Uint8Array(nodes.nodeCount), leafSlot: new Int32Array(nodes.nodeCount).fill(-1) };
+    const { maskBit, firstOnPath, leafSlot } = perNode;
     const workspace = new ShapPath(((MAX_TABLED_PATH_FEATURES + 2) * (MAX_TABLED_PATH_FEATURES + 3)) / 2);
-    for (const tree of trees) {
-      const offset = nodes.length;
-      for (let node = 0; node < tree.splitFeature.length; node += 1) {
-        nodes.push({ feature: tree.splitFeature[node], threshold: tree.threshold[node], defaultLeft: tree.defaultLeft[node], left: -1, right: -1, maskBit: 0, firstOnPath: false, leafSlot: -1 });
-      }
+    for (let treeIndex = 0; treeIndex < nodes.trees.length; treeIndex += 1) {
+      const tree = nodes.trees[treeIndex];
+      // The tree's nodes sit at `offset + node` in the shared arrays.
+      const offset = nodes.roots[treeIndex];
       const walk = (node: number, path: PathFeature[]): boolean => {
-        const tabled = nodes[offset + node];
         const feature = tree.splitFeature[node];
         if (feature === LEAF) {
           if (path.length > MAX_TABLED_PATH_FEATURES) return false;
-          tabled.leafSlot = leaves.length;
+          leafSlot[offset + node] = leaves.length;
           leaves.push({ features: path.map((item) => item.feature), weights: leafWeights(tree.leafValue[node], path, workspace) });
           return true;
         }
         const known = path.findIndex((item) => item.feature === feature);
-        tabled.maskBit = known === -1 ? path.length : known;
-        tabled.firstOnPath = known === -1;
-        tabled.left = offset + tree.leftChild[node];
-        tabled.right = offset + tree.rightChild[node];
+        maskBit[offset + node] = known === -1 ? path.length : known;
+        firstOnPath[offset + node] = known === -1 ? 1 : 0;
         return [tree.leftChild[node], tree.rightChild[node]].every((child) => {
           const zeroFraction = (known === -1 ? 1 : path[known].zeroFraction) * (tree.coverCount[child] / tree.coverCount[node]);
           const merged = { feature, zeroFraction };
@@ -127,18 +102,21 @@ export class TreeShapTable {
       };
       if (!walk(0, [])) return null;
     }
-    return new TreeShapTable(trees, leaves, nodes);
+    return new TreeShapTable(nodes, perNode, leaves);
   }
 
+  /** The bytes the table adds to its model: not the shared `FlattenedTrees` it reads. */
   get byteLength(): number {
-    const perNode = this.splitFeature.byteLength + this.threshold.byteLength + this.defaultLeft.byteLength + this.leftChild.byteLength * 2 + this.maskBit.byteLength + this.firstOnPath.byteLength + this.leafSlot.byteLength + this.masks.byteLength;
+    const perNode = this.maskBit.byteLength + this.firstOnPath.byteLength + this.leafSlot.byteLength + this.masks.byteLength;
     return perNode + this.weights.byteLength + this.pathFeature.byteLength + this.pathStart.byteLength * 2 + this.pathLength.byteLength;
   }
 
   /** Adds every feature's exact Shapley value for the ensemble's output at `vector` into `contributions`. */
   addContributions(vector: ArrayLike<number>, contributions: Float64Array): void {
-    const { splitFeature, threshold, defaultLeft, leftChild, rightChild, maskBit, firstOnPath, leafSlot, masks, roots } = this;
+    const { roots, splitFeature, threshold, defaultLeft, leftChild, rightChild } = this.nodes;
+    const { maskBit, firstOnPath, leafSlot, masks } = this;
     const { pathStart, pathLength, pathFeature, weightStart, weights } = this;
+    // Each tree's root starts with an empty mask.
     for (let tree = 0; tree < roots.length; tree += 1) masks[roots[tree]] = 0;
     // Children come after their parents, so one pass in index order sees every mask complete.
     for (let node = 0; node < splitFeature.length; node += 1) {
@@ -176,15 +154,11 @@ interface TabledLeaf {
   weights: Float64Array;
 }
 
-interface TabledNode {
-  feature: number;
-  threshold: number;
-  defaultLeft: number;
-  left: number;
-  right: number;
-  maskBit: number;
-  firstOnPath: boolean;
-  leafSlot: number;
+/** The table's own arrays per node of the ensemble, filled by the walk in `TreeShapTable.of`. */
+interface TabledNodes {
+  maskBit: Int32Array;
+  firstOnPath: Uint8Array;
+  leafSlot: Int32Array;
 }
 
 /**

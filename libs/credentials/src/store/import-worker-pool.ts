@@ -3,31 +3,38 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { BlockParser, type ParsedBlock } from './parse-block';
+import { type PartitionCounts, type PartitionMergeTask, mergePartition } from './store-merge';
+
+/** What the import's workers are asked (import-worker.ts answers with the same `seq`). */
+export type ImportWorkerRequest = { seq: number; kind: 'parse'; block: Uint8Array } | { seq: number; kind: 'merge'; task: PartitionMergeTask };
+export type ImportWorkerReply = { seq: number; parsed: ParsedBlock } | { seq: number; counts: PartitionCounts } | { seq: number; error: string };
 
 /**
- * Parses blocks in worker threads (the HMAC and SHA-256 of every line are the import's main
- * cost), one per core by default. From TypeScript sources (the unit tests) there is no compiled
- * worker file, so blocks are parsed in this thread instead: same code, no parallelism.
+ * The import's worker threads, one per core by default: they parse blocks (the hashing of every
+ * line is the reading step's main cost) and merge partitions (sorting, writing and indexing each
+ * is the merge step's). From TypeScript sources (the unit tests) there is no compiled worker
+ * file, so the work is done in this thread instead: same code, no parallelism.
  */
-export class BlockParserPool {
+export class ImportWorkerPool {
   private readonly workers: Worker[] = [];
-  private readonly waiting = new Map<number, { resolve: (parsed: ParsedBlock) => void; reject: (error: Error) => void }>();
+  private readonly waiting = new Map<number, { resolve: (reply: ImportWorkerReply) => void; reject: (error: Error) => void }>();
   private seq = 0;
   private next = 0;
-  private inThread: BlockParser | undefined;
+  private inThreadParser: BlockParser | undefined;
 
   constructor(
     private readonly key: Buffer,
     threads = availableParallelism(),
   ) {
-    const workerFile = join(__dirname, 'parse-worker.js');
+    const workerFile = join(__dirname, 'import-worker.js');
     if (threads < 1 || !existsSync(workerFile)) return;
     for (let i = 0; i < threads; i += 1) {
       const worker = new Worker(workerFile, { workerData: { key: new Uint8Array(key) } });
-      worker.on('message', (message: { seq: number; parsed: ParsedBlock }) => {
-        const waiter = this.waiting.get(message.seq);
-        this.waiting.delete(message.seq);
-        waiter?.resolve(message.parsed);
+      worker.on('message', (reply: ImportWorkerReply) => {
+        const waiter = this.waiting.get(reply.seq);
+        this.waiting.delete(reply.seq);
+        if ('error' in reply) waiter?.reject(new Error(reply.error));
+        else waiter?.resolve(reply);
       });
       worker.on('error', (error) => {
         for (const waiter of this.waiting.values()) waiter.reject(error);
@@ -37,24 +44,36 @@ export class BlockParserPool {
     }
   }
 
+  /** Worker threads running (0: the work is done in the calling thread). */
   get threads(): number {
     return this.workers.length;
   }
 
-  parse(block: Buffer): Promise<ParsedBlock> {
+  /** Parses a block; the block's memory moves to the worker. */
+  async parse(block: Buffer): Promise<ParsedBlock> {
     if (this.workers.length === 0) {
-      this.inThread ??= new BlockParser(this.key);
-      return Promise.resolve(this.inThread.parse(block));
+      this.inThreadParser ??= new BlockParser(this.key);
+      return this.inThreadParser.parse(block);
     }
-    const seq = this.seq++;
-    const worker = this.workers[this.next++ % this.workers.length];
-    return new Promise((resolve, reject) => {
-      this.waiting.set(seq, { resolve, reject });
-      worker.postMessage({ seq, block }, [block.buffer as ArrayBuffer]);
-    });
+    const reply = await this.ask({ seq: this.seq++, kind: 'parse', block }, [block.buffer as ArrayBuffer]);
+    return (reply as { parsed: ParsedBlock }).parsed;
+  }
+
+  async mergePartition(task: PartitionMergeTask): Promise<PartitionCounts> {
+    if (this.workers.length === 0) return mergePartition(task);
+    const reply = await this.ask({ seq: this.seq++, kind: 'merge', task });
+    return (reply as { counts: PartitionCounts }).counts;
   }
 
   async close(): Promise<void> {
     await Promise.all(this.workers.map((worker) => worker.terminate()));
+  }
+
+  private ask(request: ImportWorkerRequest, transfer: ArrayBuffer[] = []): Promise<ImportWorkerReply> {
+    const worker = this.workers[this.next++ % this.workers.length];
+    return new Promise((resolve, reject) => {
+      this.waiting.set(request.seq, { resolve, reject });
+      worker.postMessage(request, transfer);
+    });
   }
 }

@@ -1,9 +1,23 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import type { ImportWorkerReply, ImportWorkerRequest } from './import-worker-pool';
 import { BlockParser } from './parse-block';
+import { mergePartition } from './store-merge';
 
-/** An import worker: parses the blocks the reader sends it (parse-block.ts) and sends the records back. */
+/** An import worker (import-worker-pool.ts): parses the blocks and merges the partitions it is sent. */
 const parser = new BlockParser(workerData.key as Uint8Array);
-parentPort?.on('message', (message: { seq: number; block: Uint8Array }) => {
-  const parsed = parser.parse(Buffer.from(message.block.buffer, message.block.byteOffset, message.block.byteLength));
-  parentPort?.postMessage({ seq: message.seq, parsed }, [parsed.records.buffer as ArrayBuffer]);
+parentPort?.on('message', (request: ImportWorkerRequest) => {
+  let reply: ImportWorkerReply;
+  const transfer: ArrayBuffer[] = [];
+  try {
+    if (request.kind === 'parse') {
+      const parsed = parser.parse(Buffer.from(request.block.buffer, request.block.byteOffset, request.block.byteLength));
+      transfer.push(parsed.records.buffer as ArrayBuffer);
+      reply = { seq: request.seq, parsed };
+    } else {
+      reply = { seq: request.seq, counts: mergePartition(request.task) };
+    }
+  } catch (error: unknown) {
+    reply = { seq: request.seq, error: error instanceof Error ? error.message : String(error) };
+  }
+  parentPort?.postMessage(reply, transfer);
 });

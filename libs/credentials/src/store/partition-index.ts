@@ -1,3 +1,4 @@
+import { closeSync, openSync, readSync } from 'node:fs';
 import { XorFilter } from './xor-filter';
 
 /** A fence entry (the username key of one record) every 256 records: one 4 KiB page. */
@@ -57,6 +58,19 @@ export function serialisePartitionIndex(index: PartitionIndex): Buffer {
   for (let i = 0; i < index.fence.length; i += 1) out.writeUInt32BE(index.fence[i], HEADER_BYTES + i * 4);
   if (index.filter) out.set(index.filter.fingerprints, HEADER_BYTES + fenceBytes);
   return out;
+}
+
+/** An index file's record and username counts, from its header alone. */
+export function readPartitionCounts(file: string): { records: number; usernames: number } {
+  const header = Buffer.alloc(HEADER_BYTES);
+  const fd = openSync(file, 'r');
+  try {
+    if (readSync(fd, header, 0, HEADER_BYTES, 0) !== HEADER_BYTES) throw new Error(`${file} is truncated`);
+  } finally {
+    closeSync(fd);
+  }
+  if (header.readUInt32BE(0) !== MAGIC || header.readUInt32BE(4) !== VERSION) throw new Error(`${file} is not a breached-credentials index (version ${VERSION})`);
+  return { records: header.readUInt32BE(8), usernames: header.readUInt32BE(12) };
 }
 
 export function parsePartitionIndex(bytes: Buffer, file: string): PartitionIndex {

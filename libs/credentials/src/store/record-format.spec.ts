@@ -4,6 +4,7 @@ import { sha256Hex } from '../password-hash';
 import {
   PARTITIONS,
   bytesToRecords,
+  groupByPartition,
   compareRecords,
   dedupeSorted,
   partitionBounds,
@@ -57,6 +58,41 @@ describe('record format', () => {
         for (let i = 1; i < kept; i += 1) expect(compareRecords(records, i - 1, records, i)).toBe(-1);
       }),
     );
+  });
+
+  it('sorts large arrays (sixteen-bit digits) into order, keeping every record', () => {
+    const count = 250_000;
+    const records = new Uint32Array(count * 4);
+    for (let i = 0; i < records.length; i += 1) records[i] = i % 4 === 1 ? (Math.random() * 8) >>> 0 : (Math.random() * 2 ** 32) >>> 0;
+    const before = new Map<string, number>();
+    const key = (r: Uint32Array, i: number) => r.subarray(i * 4, i * 4 + 4).join(',');
+    for (let i = 0; i < count; i += 1) before.set(key(records, i), (before.get(key(records, i)) ?? 0) + 1);
+    sortRecords(records, count);
+    for (let i = 1; i < count; i += 1) expect(compareRecords(records, i - 1, records, i)).toBeLessThanOrEqual(0);
+    for (let i = 0; i < count; i += 1) before.set(key(records, i), (before.get(key(records, i)) ?? 0) - 1);
+    expect([...before.values()].every((left) => left === 0)).toBe(true);
+  });
+
+  it('groups records by partition, each partition keeping its records', () => {
+    const count = 20_000;
+    const records = bytesToRecords(randomBytes(count * 16), count);
+    const grouped = groupByPartition(records, count);
+    expect(grouped.bounds).toHaveLength(PARTITIONS + 1);
+    expect(grouped.bounds[PARTITIONS]).toBe(count);
+    for (let p = 0; p < PARTITIONS; p += 1) {
+      const inPartition = [...Array(count).keys()].filter((i) => partitionOf(records[i * 4]) === p).map((i) => records.subarray(i * 4, i * 4 + 4).join(','));
+      const placed = [];
+      for (let i = grouped.bounds[p]; i < grouped.bounds[p + 1]; i += 1) placed.push(grouped.records.subarray(i * 4, i * 4 + 4).join(','));
+      expect(placed.sort()).toEqual(inPartition.sort());
+    }
+  });
+
+  it('reads records from bytes at any offset', () => {
+    const bytes = randomBytes(16 * 3 + 1);
+    const unaligned = bytes.subarray(1);
+    const expected = [...Array(12).keys()].map((i) => unaligned.readUInt32BE(i * 4));
+    expect([...bytesToRecords(Buffer.from(unaligned))]).toEqual(expected);
+    expect([...bytesToRecords(unaligned)]).toEqual(expected);
   });
 
   it('finds partition bounds by the top 10 bits', () => {

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { endianness } from 'node:os';
 
 /**
  * One breached pair on disk: 16 bytes, big-endian, so byte order is numeric order.
@@ -50,25 +51,29 @@ export function compareRecords(a: Uint32Array, i: number, b: Uint32Array, j: num
 }
 
 /**
- * Sorts `count` records in place by LSD radix sort on 16-bit digits (eight passes, each a
- * counting pass and a scatter), linear in the count: a comparison sort in JavaScript is several
- * times slower at the millions of records a chunk holds. Passes whose digit is the same for
- * every record are skipped.
+ * Sorts `count` records in place by LSD radix sort (each pass a counting pass and a scatter),
+ * linear in the count: a comparison sort in JavaScript is several times slower at the millions
+ * of records a run holds. Digits are 16 bits for large arrays and 8 for small ones (a partition
+ * of a few thousand records would otherwise spend its time clearing 65,536 counters a pass).
+ * Passes whose digit is the same for every record are skipped.
  */
 export function sortRecords(records: Uint32Array, count: number): Uint32Array {
+  const digitBits = count >= SIXTEEN_BIT_DIGITS_FROM ? 16 : 8;
+  const digitsPerWord = 32 / digitBits;
+  const mask = (1 << digitBits) - 1;
   let source: Uint32Array = records;
   let target: Uint32Array = new Uint32Array(count * 4);
-  const histogram = new Uint32Array(65_537);
-  for (let pass = 0; pass < 8; pass += 1) {
-    const word = 3 - (pass >> 1);
-    const shift = (pass & 1) === 0 ? 0 : 16;
+  const histogram = new Uint32Array(mask + 2);
+  for (let pass = 0; pass < 4 * digitsPerWord; pass += 1) {
+    const word = 3 - Math.floor(pass / digitsPerWord);
+    const shift = (pass % digitsPerWord) * digitBits;
     histogram.fill(0);
-    for (let i = 0; i < count; i += 1) histogram[((source[i * 4 + word] >>> shift) & 0xffff) + 1] += 1;
-    if (histogram[((source[word] >>> shift) & 0xffff) + 1] === count) continue;
-    for (let d = 1; d < 65_537; d += 1) histogram[d] += histogram[d - 1];
+    for (let i = 0; i < count; i += 1) histogram[((source[i * 4 + word] >>> shift) & mask) + 1] += 1;
+    if (histogram[((source[word] >>> shift) & mask) + 1] === count) continue;
+    for (let d = 1; d <= mask + 1; d += 1) histogram[d] += histogram[d - 1];
     for (let i = 0; i < count; i += 1) {
       const base = i * 4;
-      const at = histogram[(source[base + word] >>> shift) & 0xffff]++ * 4;
+      const at = histogram[(source[base + word] >>> shift) & mask]++ * 4;
       target[at] = source[base];
       target[at + 1] = source[base + 1];
       target[at + 2] = source[base + 2];
@@ -81,6 +86,9 @@ export function sortRecords(records: Uint32Array, count: number): Uint32Array {
   if (source !== records) records.set(source.subarray(0, count * 4));
   return records;
 }
+
+/** Below this many records 8-bit digits (16 passes of 256 counters) beat 16-bit ones (8 passes of 65,536). */
+const SIXTEEN_BIT_DIGITS_FROM = 200_000;
 
 /** Removes adjacent duplicates of a sorted array in place; answers the new count. */
 export function dedupeSorted(records: Uint32Array, count: number): number {
@@ -95,23 +103,44 @@ export function dedupeSorted(records: Uint32Array, count: number): number {
   return kept;
 }
 
-/** Records as bytes (big-endian), ready to write. */
+/** Words are kept in the machine's order; on disk they are big-endian. */
+const LITTLE_ENDIAN = endianness() === 'LE';
+
+/** Records as bytes (big-endian), ready to write: one copy and, on little-endian machines, one native byte swap. */
 export function recordsToBytes(records: Uint32Array, from: number, to: number): Buffer {
-  const bytes = Buffer.allocUnsafe((to - from) * RECORD_BYTES);
-  for (let i = from, at = 0; i < to; i += 1, at += 16) {
-    bytes.writeUInt32BE(records[i * 4], at);
-    bytes.writeUInt32BE(records[i * 4 + 1], at + 4);
-    bytes.writeUInt32BE(records[i * 4 + 2], at + 8);
-    bytes.writeUInt32BE(records[i * 4 + 3], at + 12);
-  }
-  return bytes;
+  const bytes = Buffer.from(records.buffer, records.byteOffset + from * RECORD_BYTES, (to - from) * RECORD_BYTES);
+  const copy = Buffer.allocUnsafe(bytes.length);
+  bytes.copy(copy);
+  return LITTLE_ENDIAN ? copy.swap32() : copy;
 }
 
-/** Bytes read from a file (big-endian records) as words. */
+/** Bytes read from a file (big-endian records) as words; the bytes are swapped in place. */
 export function bytesToRecords(bytes: Buffer, count = Math.floor(bytes.length / RECORD_BYTES)): Uint32Array {
-  const records = new Uint32Array(count * 4);
-  for (let i = 0; i < count * 4; i += 1) records[i] = bytes.readUInt32BE(i * 4);
-  return records;
+  const owned = bytes.byteOffset % 4 === 0 ? bytes.subarray(0, count * RECORD_BYTES) : Buffer.from(bytes.subarray(0, count * RECORD_BYTES));
+  if (LITTLE_ENDIAN) owned.swap32();
+  return new Uint32Array(owned.buffer, owned.byteOffset, count * 4);
+}
+
+/**
+ * Groups records by partition (a counting sort on the top bits, two passes), leaving them in any
+ * order within it: what an import's run needs, since the merge sorts each partition anyway.
+ * Answers the grouped copy and, for each partition p, the index of its first record.
+ */
+export function groupByPartition(records: Uint32Array, count: number): { records: Uint32Array; bounds: number[] } {
+  const starts = new Uint32Array(PARTITIONS + 1);
+  for (let i = 0; i < count; i += 1) starts[partitionOf(records[i * 4]) + 1] += 1;
+  for (let p = 1; p <= PARTITIONS; p += 1) starts[p] += starts[p - 1];
+  const bounds = Array.from(starts);
+  const grouped = new Uint32Array(count * 4);
+  for (let i = 0; i < count; i += 1) {
+    const base = i * 4;
+    const at = starts[partitionOf(records[base])]++ * 4;
+    grouped[at] = records[base];
+    grouped[at + 1] = records[base + 1];
+    grouped[at + 2] = records[base + 2];
+    grouped[at + 3] = records[base + 3];
+  }
+  return { records: grouped, bounds };
 }
 
 /** For each partition p, the first index of a sorted array whose record is in p or later (length PARTITIONS + 1). */

@@ -3,9 +3,9 @@ import { createReadStream, existsSync, mkdirSync, readFileSync, rmSync, statSync
 import { resolve as resolvePath, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { BlockParserPool } from './block-parser-pool';
+import { ImportWorkerPool } from './import-worker-pool';
 import { MALFORMED_EXAMPLES, type ParsedBlock } from './parse-block';
-import { PARTITIONS, dedupeSorted, partitionBounds, passwordPrefixWords, recordsToBytes, sortRecords, usernameKey } from './record-format';
+import { PARTITIONS, dedupeSorted, groupByPartition, partitionBounds, passwordPrefixWords, recordsToBytes, sortRecords, usernameKey } from './record-format';
 import { acquireStoreLock } from './store-lock';
 import { type MergeHooks, type MergePlan, type MergeResult, fileRun, memoryRun, mergeGeneration, planMerge, swapGeneration } from './store-merge';
 import { readCurrent, writeFileAtomic } from './store-layout';
@@ -40,7 +40,7 @@ export interface ImportSummary {
 export interface ImportOptions {
   /** Parser threads; 0 parses in the calling thread. Defaults to the core count. */
   threads?: number;
-  /** Records per sorted run file (16 bytes each in memory, twice while sorting). */
+  /** Records per run file (16 bytes each in memory, twice while grouping). */
   runRecords?: number;
   /** Bytes per parse block. */
   blockBytes?: number;
@@ -80,10 +80,11 @@ const GZIP_MAGIC = 0x1f8b;
  * resumable steps, each recorded in `import/manifest.json` (written atomically) before the next:
  *
  * 1. reading: the files are streamed (plain or gzip, told by their first bytes) in blocks,
- *    parsed in parallel by worker threads, and every few million records sorted into a run
- *    file; the manifest then records the run and the position reached (file, byte, line);
- * 2. merging: each partition of the current generation is merged with the runs into the next
- *    generation (store-merge.ts), partition by partition;
+ *    parsed in parallel by worker threads, and every few million records grouped by partition
+ *    into a run file; the manifest then records the run and the position reached (file, byte,
+ *    line);
+ * 2. merging: each partition of the current generation is merged with the runs' records of it
+ *    into the next generation (store-merge.ts), partitions in parallel in the worker threads;
  * 3. swap: CURRENT is renamed to the new generation; the runs and the old generation go.
  *
  * Killed at any point (kill -9), the same command continues from the manifest: a run file
@@ -93,7 +94,7 @@ const GZIP_MAGIC = 0x1f8b;
  */
 export async function importCorpusFiles(storeDir: string, key: Buffer, files: string[], options: ImportOptions = {}): Promise<ImportSummary> {
   const release = acquireStoreLock(storeDir);
-  const pool = new BlockParserPool(key, options.threads);
+  const pool = new ImportWorkerPool(key, options.threads);
   try {
     const workDir = join(storeDir, 'import');
     const inputs = files.map((file) => {
@@ -108,7 +109,7 @@ export async function importCorpusFiles(storeDir: string, key: Buffer, files: st
     if (manifest && !resumed) {
       // An unfinished import of other files: finish its merge if its runs are complete (they
       // are the operator's data), else drop it; its command can be run again.
-      if (manifest.phase === 'merging') await mergeAndSwap(storeDir, key, manifest, manifestFile, workDir, options);
+      if (manifest.phase === 'merging') await mergeAndSwap(storeDir, key, manifest, manifestFile, workDir, pool, options);
       rmSync(workDir, { recursive: true, force: true });
       manifest = undefined;
     }
@@ -139,7 +140,7 @@ export async function importCorpusFiles(storeDir: string, key: Buffer, files: st
       state.phase = 'merging';
       saveManifest(state);
     }
-    const result = await mergeAndSwap(storeDir, key, manifest, manifestFile, workDir, { ...options, bytesTotal });
+    const result = await mergeAndSwap(storeDir, key, manifest, manifestFile, workDir, pool, { ...options, bytesTotal });
     rmSync(workDir, { recursive: true, force: true });
     return {
       files: inputs.length,
@@ -164,6 +165,7 @@ async function mergeAndSwap(
   manifest: Manifest,
   manifestFile: string,
   workDir: string,
+  pool: ImportWorkerPool,
   options: ImportOptions & { bytesTotal?: number },
 ): Promise<MergeResult> {
   // A plan made against another generation (something was imported in between) is made again.
@@ -174,15 +176,16 @@ async function mergeAndSwap(
   }
   const runs = manifest.runs.map((run) => fileRun(join(workDir, run.name), run.bounds));
   let merged = 0;
-  const result = await mergeGeneration(storeDir, key, manifest.plan, runs, {
+  const hooks: MergeHooks = {
     afterPartition: (partition) => {
       merged += 1;
-      if (merged % 64 === 0 || partition === PARTITIONS - 1) {
+      if (merged % 64 === 0 || merged === PARTITIONS) {
         options.onProgress?.({ phase: 'merging', bytesRead: options.bytesTotal ?? 0, bytesTotal: options.bytesTotal ?? 0, lines: manifest.lines, partitionsMerged: merged });
       }
       options.afterPartition?.(partition);
     },
-  });
+  };
+  const result = await mergeGeneration(storeDir, key, manifest.plan, runs, hooks, (task) => pool.mergePartition(task), Math.max(1, pool.threads));
   options.beforeSwap?.();
   swapGeneration(storeDir, result.generation);
   return result;
@@ -193,7 +196,7 @@ async function readFileIntoRuns(
   fileIndex: number,
   state: Manifest,
   workDir: string,
-  pool: BlockParserPool,
+  pool: ImportWorkerPool,
   options: ImportOptions,
   saveManifest: (manifest: Manifest) => void,
   bytesTotal: number,
@@ -221,10 +224,11 @@ async function readFileIntoRuns(
       records.set(block.records.subarray(0, block.count * 4), at);
       at += block.count * 4;
     }
-    const count = dedupeSorted(sortRecords(records, pendingRecords), pendingRecords);
+    // Grouped by partition only: the merge sorts each partition with the generation's records anyway.
+    const run = groupByPartition(records, pendingRecords);
     const name = `run-${String(state.runs.length).padStart(6, '0')}.bin`;
-    writeFileAtomic(join(workDir, name), recordsToBytes(records, 0, count));
-    state.runs.push({ name, count, bounds: partitionBounds(records, count) });
+    writeFileAtomic(join(workDir, name), recordsToBytes(run.records, 0, pendingRecords));
+    state.runs.push({ name, count: pendingRecords, bounds: run.bounds });
     state.position = { file: fileIndex, offset: pendingEnd.offset, line: pendingEnd.line };
     state.bytesDone = bytesBefore + (compressed ? 0 : pendingEnd.offset);
     saveManifest(state);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
  *   gen-000003/p-XXX.rec  the sorted 16-byte records of partition XXX (hex, 000–3ff)
  *   gen-000003/p-XXX.idx  its fence and xor filter (partition-index.ts)
  *   gen-000003/meta.json  counts and the key check
- *   import/               an import in progress: manifest.json and sorted run files
+ *   import/               an import in progress: manifest.json and run files (records grouped by partition)
  *   lock                  the pid of the process importing
  *
  * A generation is never changed once CURRENT names it: an import writes the next one beside it

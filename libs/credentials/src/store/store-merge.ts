@@ -1,7 +1,7 @@
 import { closeSync, copyFileSync, existsSync, linkSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { buildPartitionIndex, parsePartitionIndex, serialisePartitionIndex } from './partition-index';
+import { buildPartitionIndex, readPartitionCounts, serialisePartitionIndex } from './partition-index';
 import { PARTITION_BITS, PARTITIONS, RECORD_BYTES, bytesToRecords, dedupeSorted, recordsToBytes, sortRecords } from './record-format';
 import {
   type GenerationMeta,
@@ -14,34 +14,80 @@ import {
   writeFileAtomic,
 } from './store-layout';
 
-/** A sorted, de-duplicated set of records to merge in, read one partition at a time. */
+/**
+ * Where one partition's records of a run are: a range of a run file (an import's, read by
+ * whichever thread merges the partition) or an array in memory (a small admin batch).
+ */
+export type RunPiece = { file: string; from: number; count: number } | Uint32Array;
+
+/** Records to merge in, grouped by partition (in any order within one). */
 export interface RunSource {
-  /** The records of one partition, sorted (four words a record). */
-  partition(partition: number): Uint32Array;
+  piece(partition: number): RunPiece;
 }
 
 /** A run held in memory (a small admin batch, the one-time conversion). */
 export function memoryRun(records: Uint32Array, count: number, bounds: number[]): RunSource {
-  return { partition: (p) => records.subarray(bounds[p] * 4, bounds[p + 1] * 4) };
+  return { piece: (p) => records.subarray(bounds[p] * 4, bounds[p + 1] * 4) };
 }
 
-/** A run file written by an import (sorted records; `bounds` from `partitionBounds`). */
+/** A run file written by an import (records grouped by partition; `bounds` from `groupByPartition`). */
 export function fileRun(file: string, bounds: number[]): RunSource {
-  return {
-    partition: (p) => {
-      const count = bounds[p + 1] - bounds[p];
-      if (count === 0) return new Uint32Array(0);
-      const bytes = Buffer.allocUnsafe(count * RECORD_BYTES);
-      const fd = openSync(file, 'r');
-      try {
-        const read = readSync(fd, bytes, 0, bytes.length, bounds[p] * RECORD_BYTES);
-        if (read !== bytes.length) throw new Error(`${file}: short read`);
-      } finally {
-        closeSync(fd);
-      }
-      return bytesToRecords(bytes, count);
-    },
-  };
+  return { piece: (p) => ({ file, from: bounds[p], count: bounds[p + 1] - bounds[p] }) };
+}
+
+function pieceLength(piece: RunPiece): number {
+  return piece instanceof Uint32Array ? piece.length / 4 : piece.count;
+}
+
+/** One partition of the next generation to write: the base's records and the runs' pieces of it. */
+export interface PartitionMergeTask {
+  recordFile: string;
+  indexFile: string;
+  baseRecordFile?: string;
+  pieces: RunPiece[];
+}
+
+export interface PartitionCounts {
+  records: number;
+  usernames: number;
+}
+
+/** A function that merges one partition: `mergePartition` here, or the same in a worker thread. */
+export type PartitionMerger = (task: PartitionMergeTask) => Promise<PartitionCounts>;
+
+/**
+ * Writes one partition of a generation: the base partition's records and the pieces, sorted and
+ * de-duplicated (so importing a pair twice changes nothing), then its index. Runs in the import's
+ * worker threads (partitions are independent) or in the caller's.
+ */
+export function mergePartition(task: PartitionMergeTask): PartitionCounts {
+  const old = task.baseRecordFile && existsSync(task.baseRecordFile) ? readFileSync(task.baseRecordFile) : undefined;
+  const total = (old ? old.length / RECORD_BYTES : 0) + task.pieces.reduce((sum, piece) => sum + pieceLength(piece), 0);
+  // Every piece is read (or copied) into one buffer as disk bytes, then swapped to words once.
+  const bytes = Buffer.allocUnsafe(total * RECORD_BYTES);
+  let at = 0;
+  if (old) at += old.copy(bytes, 0);
+  for (const piece of task.pieces) {
+    if (piece instanceof Uint32Array) {
+      at += recordsToBytes(piece, 0, piece.length / 4).copy(bytes, at);
+      continue;
+    }
+    const fd = openSync(piece.file, 'r');
+    try {
+      const length = piece.count * RECORD_BYTES;
+      if (readSync(fd, bytes, at, length, piece.from * RECORD_BYTES) !== length) throw new Error(`${piece.file}: short read`);
+      at += length;
+    } finally {
+      closeSync(fd);
+    }
+  }
+  const records = bytesToRecords(bytes, total);
+  const count = dedupeSorted(sortRecords(records, total), total);
+  const index = buildPartitionIndex(records, count);
+  // fsync comes once for all files, in parallel, before meta.json (mergeGeneration).
+  writeFileAtomic(task.recordFile, recordsToBytes(records, 0, count), false);
+  writeFileAtomic(task.indexFile, serialisePartitionIndex(index), false);
+  return { records: index.records, usernames: index.usernames };
 }
 
 export interface MergePlan {
@@ -75,64 +121,70 @@ export interface MergeHooks {
 
 /**
  * Writes generation `plan.target`: each partition is the base generation's partition merged with
- * the runs' records of that partition, sorted and de-duplicated (so importing a pair twice
- * changes nothing). A partition no run touches is hard-linked from the base, not copied; an empty
- * one has no files. The `merged` file notes how far the merge got, so a merge stopped half-way
- * (kill -9) resumes there. Nothing is visible to checks until `swapGeneration`.
+ * the runs' records of that partition (`mergePartition`, up to `concurrency` at once through
+ * `merger`, the import's worker threads). A partition no run touches is hard-linked from the
+ * base, not copied; an empty one has no files. The `merged` file notes how far the merge got
+ * (every partition below it is written), so a merge stopped half-way (kill -9) resumes there.
+ * Nothing is visible to checks until `swapGeneration`.
  */
-export async function mergeGeneration(storeDir: string, key: Buffer, plan: MergePlan, runs: RunSource[], hooks: MergeHooks = {}): Promise<MergeResult> {
+export async function mergeGeneration(
+  storeDir: string,
+  key: Buffer,
+  plan: MergePlan,
+  runs: RunSource[],
+  hooks: MergeHooks = {},
+  merger: PartitionMerger = async (task) => mergePartition(task),
+  concurrency = 1,
+): Promise<MergeResult> {
   const targetDir = join(storeDir, plan.target);
   const baseDir = plan.base ? join(storeDir, plan.base) : undefined;
   mkdirSync(targetDir, { recursive: true });
-  // Partitions below `done` are finished (written, linked, or empty: an empty partition has no
-  // files at all, so a first small import does not create 2,048 of them).
   const progressFile = join(targetDir, 'merged');
-  let done = existsSync(progressFile) ? Number(readFileSync(progressFile, 'utf8')) || 0 : 0;
-  let pairs = 0;
-  let usernames = 0;
+  const resumeFrom = existsSync(progressFile) ? Number(readFileSync(progressFile, 'utf8')) || 0 : 0;
+  const counts: (PartitionCounts | undefined)[] = new Array(PARTITIONS);
+  const countsFrom = (indexFile: string) => (existsSync(indexFile) ? readPartitionCounts(indexFile) : { records: 0, usernames: 0 });
+  // Partitions below `done` are finished; progress is noted every 32 of them (redoing a few
+  // after a crash costs little; noting each cost as much as merging a small one).
+  let done = resumeFrom;
+  let noted = resumeFrom;
+  const finish = (p: number, partitionCounts: PartitionCounts) => {
+    counts[p] = partitionCounts;
+    hooks.afterPartition?.(p);
+    while (done < PARTITIONS && counts[done] !== undefined) done += 1;
+    if (done - noted >= 32) {
+      writeFileAtomic(progressFile, String(done), false);
+      noted = done;
+    }
+  };
+  const inFlight = new Set<Promise<void>>();
   for (let p = 0; p < PARTITIONS; p += 1) {
     const recordFile = join(targetDir, partitionFileName(p, 'rec'));
     const indexFile = join(targetDir, partitionFileName(p, 'idx'));
-    if (p >= done) {
-      const pieces = runs.map((run) => run.partition(p)).filter((piece) => piece.length > 0);
-      const baseRecordFile = baseDir ? join(baseDir, partitionFileName(p, 'rec')) : undefined;
-      const baseExists = baseRecordFile !== undefined && existsSync(baseRecordFile);
-      let wrote = false;
-      if (pieces.length === 0) {
-        if (baseExists) {
-          linkOrCopy(baseRecordFile, recordFile);
-          linkOrCopy(join(baseDir as string, partitionFileName(p, 'idx')), indexFile);
-        }
-      } else {
-        const old = baseExists ? bytesToRecords(readFileSync(baseRecordFile)) : new Uint32Array(0);
-        const total = pieces.reduce((sum, piece) => sum + piece.length, old.length);
-        const records = new Uint32Array(total);
-        records.set(old, 0);
-        let at = old.length;
-        for (const piece of pieces) {
-          records.set(piece, at);
-          at += piece.length;
-        }
-        const count = dedupeSorted(sortRecords(records, total / 4), total / 4);
-        // fsync comes once for all files, in parallel, before meta.json (see below).
-        writeFileAtomic(recordFile, recordsToBytes(records, 0, count), false);
-        writeFileAtomic(indexFile, serialisePartitionIndex(buildPartitionIndex(records, count)), false);
-        wrote = true;
-      }
-      hooks.afterPartition?.(p);
-      // Progress is noted after each written partition and every 64 others (redoing a few
-      // links or empty partitions after a crash costs nothing).
-      if (wrote || p % 64 === 63) {
-        done = p + 1;
-        writeFileAtomic(progressFile, String(done), false);
-      }
+    if (p < resumeFrom) {
+      counts[p] = countsFrom(indexFile);
+      continue;
     }
-    if (existsSync(indexFile)) {
-      const index = parsePartitionIndex(readFileSync(indexFile), indexFile);
-      pairs += index.records;
-      usernames += index.usernames;
+    const pieces = runs.map((run) => run.piece(p)).filter((piece) => pieceLength(piece) > 0);
+    const baseRecordFile = baseDir ? join(baseDir, partitionFileName(p, 'rec')) : undefined;
+    if (pieces.length === 0) {
+      if (baseRecordFile !== undefined && existsSync(baseRecordFile)) {
+        linkOrCopy(baseRecordFile, recordFile);
+        linkOrCopy(join(baseDir as string, partitionFileName(p, 'idx')), indexFile);
+      }
+      finish(p, countsFrom(indexFile));
+      continue;
     }
+    const merging: Promise<void> = merger({ recordFile, indexFile, baseRecordFile, pieces }).then((partitionCounts) => {
+      inFlight.delete(merging);
+      finish(p, partitionCounts);
+    });
+    inFlight.add(merging);
+    if (inFlight.size >= concurrency) await Promise.race(inFlight);
   }
+  await Promise.all(inFlight);
+  writeFileAtomic(progressFile, String(done), false);
+  const pairs = counts.reduce((sum, partition) => sum + (partition?.records ?? 0), 0);
+  const usernames = counts.reduce((sum, partition) => sum + (partition?.usernames ?? 0), 0);
   // Durability against power loss (kill -9 needs none: the page cache survives the process): one
   // fsync per file, issued in parallel so the file system commits them together, instead of one
   // at a time as they are written (2,048 serial fsyncs cost seconds whatever the data size).

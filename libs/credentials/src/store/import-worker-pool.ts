@@ -3,11 +3,11 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { BlockParser, type ParsedBlock } from './parse-block';
-import { type PartitionCounts, type PartitionMergeTask, mergePartition } from './store-merge';
+import { type PartitionCounts, type PartitionMergeTask, mergePartitions } from './store-merge';
 
 /** What the import's workers are asked (import-worker.ts answers with the same `seq`). */
-export type ImportWorkerRequest = { seq: number; kind: 'parse'; block: Uint8Array } | { seq: number; kind: 'merge'; task: PartitionMergeTask };
-export type ImportWorkerReply = { seq: number; parsed: ParsedBlock } | { seq: number; counts: PartitionCounts } | { seq: number; error: string };
+export type ImportWorkerRequest = { seq: number; kind: 'parse'; block: Uint8Array } | { seq: number; kind: 'merge'; tasks: PartitionMergeTask[] };
+export type ImportWorkerReply = { seq: number; parsed: ParsedBlock } | { seq: number; counts: PartitionCounts[] } | { seq: number; error: string };
 
 /**
  * The import's worker threads, one per core by default: they parse blocks (the hashing of every
@@ -59,10 +59,10 @@ export class ImportWorkerPool {
     return (reply as { parsed: ParsedBlock }).parsed;
   }
 
-  async mergePartition(task: PartitionMergeTask): Promise<PartitionCounts> {
-    if (this.workers.length === 0) return mergePartition(task);
-    const reply = await this.ask({ seq: this.seq++, kind: 'merge', task });
-    return (reply as { counts: PartitionCounts }).counts;
+  async mergePartitions(tasks: PartitionMergeTask[]): Promise<PartitionCounts[]> {
+    if (this.workers.length === 0) return mergePartitions(tasks);
+    const reply = await this.ask({ seq: this.seq++, kind: 'merge', tasks });
+    return (reply as { counts: PartitionCounts[] }).counts;
   }
 
   async close(): Promise<void> {

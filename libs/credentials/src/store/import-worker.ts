@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ImportWorkerReply, ImportWorkerRequest } from './import-worker-pool';
 import { BlockParser } from './parse-block';
-import { mergePartition } from './store-merge';
+import { mergePartitions } from './store-merge';
 
 /** An import worker (import-worker-pool.ts): parses the blocks and merges the partitions it is sent. */
 const parser = new BlockParser(workerData.key as Uint8Array);
@@ -14,7 +14,7 @@ parentPort?.on('message', (request: ImportWorkerRequest) => {
       transfer.push(parsed.records.buffer as ArrayBuffer);
       reply = { seq: request.seq, parsed };
     } else {
-      reply = { seq: request.seq, counts: mergePartition(request.task) };
+      reply = { seq: request.seq, counts: mergePartitions(request.tasks) };
     }
   } catch (error: unknown) {
     reply = { seq: request.seq, error: error instanceof Error ? error.message : String(error) };

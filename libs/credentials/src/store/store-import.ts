@@ -185,7 +185,7 @@ async function mergeAndSwap(
       options.afterPartition?.(partition);
     },
   };
-  const result = await mergeGeneration(storeDir, key, manifest.plan, runs, hooks, (task) => pool.mergePartition(task), Math.max(1, pool.threads));
+  const result = await mergeGeneration(storeDir, key, manifest.plan, runs, hooks, (tasks) => pool.mergePartitions(tasks), Math.max(1, pool.threads));
   options.beforeSwap?.();
   swapGeneration(storeDir, result.generation);
   return result;

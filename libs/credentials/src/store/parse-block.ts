@@ -122,12 +122,14 @@ export class BlockParser {
   /** A 64-hex-character value is a hash already: its first 8 bytes go into `records[at, at + 2)`. */
   private passwordHashPrefix(block: Buffer, from: number, to: number, nonAscii: boolean, records: Uint32Array, at: number): boolean {
     if (nonAscii || to - from !== HEX_LENGTH) return false;
-    for (let i = from; i < to; i += 1) if (hexValue(block[i]) < 0) return false;
+    let invalid = 0;
+    for (let i = from; i < to; i += 1) invalid |= HEX_VALUES[block[i]];
+    if (invalid < 0) return false;
     let high = 0;
     let low = 0;
     for (let i = 0; i < 8; i += 1) {
-      high = (high << 4) | hexValue(block[from + i]);
-      low = (low << 4) | hexValue(block[from + 8 + i]);
+      high = (high << 4) | HEX_VALUES[block[from + i]];
+      low = (low << 4) | HEX_VALUES[block[from + 8 + i]];
     }
     records[at] = high;
     records[at + 1] = low;
@@ -163,8 +165,8 @@ function isAsciiSpace(byte: number): boolean {
   return byte === 0x20 || (byte >= 0x09 && byte <= 0x0d);
 }
 
-function hexValue(byte: number): number {
-  if (byte >= 0x30 && byte <= 0x39) return byte - 0x30;
-  const lower = byte | 0x20;
-  return lower >= 0x61 && lower <= 0x66 ? lower - 0x57 : -1;
+/** Each byte's value as a hex digit (either case), or -1. */
+const HEX_VALUES = new Int8Array(256).fill(-1);
+for (const [digits, first] of [['0123456789', 0], ['abcdef', 10], ['ABCDEF', 10]] as const) {
+  for (let i = 0; i < digits.length; i += 1) HEX_VALUES[digits.charCodeAt(i)] = first + i;
 }

@@ -14,15 +14,12 @@ import type { RegressionTree } from './regression-tree';
 export class FlattenedTrees {
   /** The node each tree starts at (its root; its nodes follow up to the next tree's root). */
   readonly roots: Int32Array;
-  /** Per node of every tree: the feature an internal node splits on; LEAF for a leaf. */
+  /** Per node of every tree, the arrays of `RegressionTree` with the same meanings; children are absolute indices. */
   readonly splitFeature: Int32Array;
-  /** A value `v` goes left when `v <= threshold`. */
   readonly threshold: Float64Array;
-  /** 1 when a missing value goes left. */
   readonly defaultLeft: Uint8Array;
   readonly leftChild: Int32Array;
   readonly rightChild: Int32Array;
-  /** A leaf's output in log-odds; 0 for an internal node. */
   readonly leafValue: Float64Array;
 
   constructor(readonly trees: readonly RegressionTree[]) {

@@ -38,7 +38,7 @@ export interface ImportSummary {
 }
 
 export interface ImportOptions {
-  /** Parser threads; 0 parses in the calling thread. Defaults to the core count. */
+  /** Worker threads (they parse the blocks and merge the partitions); 0 works in the calling thread. Defaults to the core count. */
   threads?: number;
   /** Records per run file (16 bytes each in memory, twice while grouping). */
   runRecords?: number;

@@ -139,10 +139,10 @@ export interface MergeHooks {
 /**
  * Writes generation `plan.target`: each partition is the base generation's partition merged with
  * the runs' records of that partition (`mergePartitions`, in batches, up to `concurrency`
- * batches at once through `merger`, the import's worker threads). A partition no run touches is hard-linked from the
- * base, not copied; an empty one has no files. The `merged` file notes how far the merge got
- * (every partition below it is written), so a merge stopped half-way (kill -9) resumes there.
- * Nothing is visible to checks until `swapGeneration`.
+ * batches at once through `merger`: the import's worker threads). A partition no run touches is
+ * hard-linked from the base, not copied; an empty one has no files. The `merged` file notes how
+ * far the merge got (every partition below it is written), so a merge stopped half-way (kill -9)
+ * resumes there. Nothing is visible to checks until `swapGeneration`.
  */
 export async function mergeGeneration(
   storeDir: string,

@@ -92,7 +92,8 @@ function compress(state: Int32Array): void {
 /**
  * A reusable SHA-256 engine. `digest` hashes `bytes[start, end)` as the continuation of a message
  * whose first `prefixBlocks` blocks produced `from` (the initial state for a plain hash), leaving
- * the eight words of the digest in `state`. Not re-entrant: one per thread.
+ * the eight words of the digest in `state`. Synchronous throughout, so kernels in one thread
+ * never interleave over the shared schedule.
  */
 export class Sha256Kernel {
   /** The digest of the last `digest` call, as eight big-endian words (signed 32-bit). */
@@ -149,7 +150,6 @@ export class Sha256Kernel {
     compress(this.state);
     return this.state;
   }
-
 }
 
 /**

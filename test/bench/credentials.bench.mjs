@@ -3,7 +3,8 @@
 // million: BENCH_PAIRS=100000000, about 4 GB of corpus and 1.6 GB of store), imports it with
 // the CLI's import (worker threads), and measures import pairs/s, disk bytes per pair, memory
 // after open, and check latency (p50/p99, sequential and 64 at once) for names in and not in
-// the store. Output: one JSON object. `npm run bench:credentials`.
+// the store. BENCH_FORMAT=hex writes `username:sha256hex` lines instead of plaintext passwords.
+// Output: one JSON object. `npm run bench:credentials`.
 import { createHash } from 'node:crypto';
 import { createWriteStream, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -18,6 +19,7 @@ const { CredentialsStore, CredentialsCheck, CommonPasswords, importCorpusFiles }
 const pairs = Number(process.env.BENCH_PAIRS ?? 10_000_000);
 const threads = Number(process.env.BENCH_THREADS ?? availableParallelism());
 const lookups = Number(process.env.BENCH_LOOKUPS ?? 200_000);
+const format = process.env.BENCH_FORMAT === 'hex' ? 'hex' : 'plaintext';
 const work = mkdtempSync(join(process.env.BENCH_DIR ?? tmpdir(), 'ringfence-credentials-bench-'));
 const key = Buffer.from('bench key: at least thirty-two characters long');
 // About 1.6 passwords a username, as in real corpora where most names appear once.
@@ -28,7 +30,7 @@ async function generate(file) {
   const out = createWriteStream(file, { highWaterMark: 4 * 1024 * 1024 });
   let buffer = '';
   for (let i = 0; i < pairs; i += 1) {
-    buffer += `${usernameOf(i)}:${passwordOf(i)}\n`;
+    buffer += `${usernameOf(i)}:${format === 'hex' ? sha256(passwordOf(i)) : passwordOf(i)}\n`;
     if (buffer.length > 1 << 20) {
       if (!out.write(buffer)) await new Promise((resolve) => out.once('drain', resolve));
       buffer = '';
@@ -106,6 +108,7 @@ try {
 
   const result = {
     pairs,
+    format,
     threads,
     corpusBytes,
     generateSeconds,

@@ -65,18 +65,22 @@ export function readPartitionCounts(file: string): { records: number; usernames:
   const header = Buffer.alloc(HEADER_BYTES);
   const fd = openSync(file, 'r');
   try {
-    if (readSync(fd, header, 0, HEADER_BYTES, 0) !== HEADER_BYTES) throw new Error(`${file} is truncated`);
+    readSync(fd, header, 0, HEADER_BYTES, 0);
   } finally {
     closeSync(fd);
   }
-  if (header.readUInt32BE(0) !== MAGIC || header.readUInt32BE(4) !== VERSION) throw new Error(`${file} is not a breached-credentials index (version ${VERSION})`);
+  checkHeader(header, file);
   return { records: header.readUInt32BE(8), usernames: header.readUInt32BE(12) };
 }
 
-export function parsePartitionIndex(bytes: Buffer, file: string): PartitionIndex {
+function checkHeader(bytes: Buffer, file: string): void {
   if (bytes.length < HEADER_BYTES || bytes.readUInt32BE(0) !== MAGIC || bytes.readUInt32BE(4) !== VERSION) {
     throw new Error(`${file} is not a breached-credentials index (version ${VERSION})`);
   }
+}
+
+export function parsePartitionIndex(bytes: Buffer, file: string): PartitionIndex {
+  checkHeader(bytes, file);
   const records = bytes.readUInt32BE(8);
   const usernames = bytes.readUInt32BE(12);
   const fenceCount = bytes.readUInt32BE(16);

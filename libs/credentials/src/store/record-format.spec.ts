@@ -7,7 +7,6 @@ import {
   groupByPartition,
   compareRecords,
   dedupeSorted,
-  partitionBounds,
   partitionOf,
   passwordPrefixWords,
   prefixHex,
@@ -93,18 +92,5 @@ describe('record format', () => {
     const expected = [...Array(12).keys()].map((i) => unaligned.readUInt32BE(i * 4));
     expect([...bytesToRecords(Buffer.from(unaligned))]).toEqual(expected);
     expect([...bytesToRecords(unaligned)]).toEqual(expected);
-  });
-
-  it('finds partition bounds by the top 10 bits', () => {
-    const count = 5_000;
-    const bytes = randomBytes(count * 16);
-    const records = sortRecords(bytesToRecords(bytes), count);
-    const bounds = partitionBounds(records, count);
-    expect(bounds).toHaveLength(PARTITIONS + 1);
-    expect(bounds[0]).toBe(0);
-    expect(bounds[PARTITIONS]).toBe(count);
-    for (let p = 0; p < PARTITIONS; p += 1) {
-      for (let i = bounds[p]; i < bounds[p + 1]; i += 1) expect(partitionOf(records[i * 4])).toBe(p);
-    }
   });
 });

@@ -162,14 +162,3 @@ export function groupByPartition(records: Uint32Array, count: number): { records
   }
   return { records: grouped, bounds };
 }
-
-/** For each partition p, the first index of a sorted array whose record is in p or later (length PARTITIONS + 1). */
-export function partitionBounds(records: Uint32Array, count: number): number[] {
-  const bounds = new Array<number>(PARTITIONS + 1).fill(count);
-  let p = 0;
-  for (let i = 0; i < count; i += 1) {
-    const q = partitionOf(records[i * 4]);
-    while (p <= q) bounds[p++] = i;
-  }
-  return bounds;
-}

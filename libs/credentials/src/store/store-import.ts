@@ -5,9 +5,9 @@ import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { ImportWorkerPool } from './import-worker-pool';
 import { MALFORMED_EXAMPLES, type ParsedBlock } from './parse-block';
-import { PARTITIONS, dedupeSorted, groupByPartition, partitionBounds, passwordPrefixWords, recordsToBytes, sortRecords, usernameKey } from './record-format';
+import { PARTITIONS, groupByPartition, passwordPrefixWords, recordsToBytes, usernameKey } from './record-format';
 import { acquireStoreLock } from './store-lock';
-import { type MergeHooks, type MergePlan, type MergeResult, fileRun, memoryRun, mergeGeneration, planMerge, swapGeneration } from './store-merge';
+import { type MergeOptions, type MergePlan, type MergeResult, fileRun, memoryRun, mergeGeneration, planMerge, swapGeneration } from './store-merge';
 import { readCurrent, writeFileAtomic } from './store-layout';
 
 export type MalformedReason = 'no-separator' | 'empty-username' | 'empty-password' | 'username-too-long';
@@ -47,7 +47,7 @@ export interface ImportOptions {
   onProgress?: (progress: ImportProgress) => void;
   /** Test hooks: throw to simulate a crash after a step. */
   afterRun?: (run: number) => void;
-  afterPartition?: MergeHooks['afterPartition'];
+  afterPartition?: MergeOptions['afterPartition'];
   beforeSwap?: () => void;
 }
 
@@ -176,7 +176,9 @@ async function mergeAndSwap(
   }
   const runs = manifest.runs.map((run) => fileRun(join(workDir, run.name), run.bounds));
   let merged = 0;
-  const hooks: MergeHooks = {
+  const result = await mergeGeneration(storeDir, key, manifest.plan, runs, {
+    merger: (tasks) => pool.mergePartitions(tasks),
+    concurrency: Math.max(1, pool.threads),
     afterPartition: (partition) => {
       merged += 1;
       if (merged % 64 === 0 || merged === PARTITIONS) {
@@ -184,8 +186,7 @@ async function mergeAndSwap(
       }
       options.afterPartition?.(partition);
     },
-  };
-  const result = await mergeGeneration(storeDir, key, manifest.plan, runs, hooks, (tasks) => pool.mergePartitions(tasks), Math.max(1, pool.threads));
+  });
   options.beforeSwap?.();
   swapGeneration(storeDir, result.generation);
   return result;
@@ -349,9 +350,10 @@ export async function importPairs(storeDir: string, key: Buffer, pairs: readonly
       const [w2, w3] = passwordPrefixWords(pair.passwordHash);
       records.set([w0, w1, w2, w3], i * 4);
     });
-    const count = dedupeSorted(sortRecords(records, pairs.length), pairs.length);
+    // Grouped only: the merge sorts and de-duplicates each partition.
+    const run = groupByPartition(records, pairs.length);
     const plan = planMerge(storeDir);
-    const result = await mergeGeneration(storeDir, key, plan, [memoryRun(records, count, partitionBounds(records, count))]);
+    const result = await mergeGeneration(storeDir, key, plan, [memoryRun(run.records, run.bounds)]);
     swapGeneration(storeDir, result.generation);
     return result;
   } finally {

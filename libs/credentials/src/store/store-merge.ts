@@ -25,8 +25,8 @@ export interface RunSource {
   piece(partition: number): RunPiece;
 }
 
-/** A run held in memory (a small admin batch, the one-time conversion). */
-export function memoryRun(records: Uint32Array, count: number, bounds: number[]): RunSource {
+/** A run held in memory (a small admin batch, the one-time conversion; `bounds` from `groupByPartition`). */
+export function memoryRun(records: Uint32Array, bounds: number[]): RunSource {
   return { piece: (p) => records.subarray(bounds[p] * 4, bounds[p + 1] * 4) };
 }
 
@@ -131,9 +131,13 @@ export interface MergeResult {
   newPairs: number;
 }
 
-export interface MergeHooks {
+export interface MergeOptions {
   /** Called after each partition is written; a test throws here to simulate a crash. */
   afterPartition?: (partition: number) => void;
+  /** Who merges partitions (the import's worker threads); by default `mergePartitions` in this thread. */
+  merger?: PartitionMerger;
+  /** Batches given to `merger` at once. */
+  concurrency?: number;
 }
 
 /**
@@ -149,9 +153,7 @@ export async function mergeGeneration(
   key: Buffer,
   plan: MergePlan,
   runs: RunSource[],
-  hooks: MergeHooks = {},
-  merger: PartitionMerger = async (tasks) => mergePartitions(tasks),
-  concurrency = 1,
+  { afterPartition, merger = async (tasks) => mergePartitions(tasks), concurrency = 1 }: MergeOptions = {},
 ): Promise<MergeResult> {
   const targetDir = join(storeDir, plan.target);
   const baseDir = plan.base ? join(storeDir, plan.base) : undefined;
@@ -166,7 +168,7 @@ export async function mergeGeneration(
   let noted = resumeFrom;
   const finish = (p: number, partitionCounts: PartitionCounts) => {
     counts[p] = partitionCounts;
-    hooks.afterPartition?.(p);
+    afterPartition?.(p);
     while (done < PARTITIONS && counts[done] !== undefined) done += 1;
     if (done - noted >= 32) {
       writeFileAtomic(progressFile, String(done), false);

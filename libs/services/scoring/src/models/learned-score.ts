@@ -28,8 +28,8 @@ export function loadedModel(modelId: string, model: ScoringModel): LoadedModel {
 /**
  * A learned model's score of a checkpoint's feature vector, the account's action for it, and its
  * exact TreeSHAP contributions, which the decision event carries (decisions §12). The trees'
- * explanation table makes them cost under a millisecond for 300 trees (`npm run bench:model`), so the checkpoint pays
- * for them instead of every reader.
+ * explanation table makes them cost under a millisecond for 300 trees (`npm run bench:model`),
+ * so the checkpoint pays for them instead of every reader.
  */
 export function learnedScore(loaded: LoadedModel, features: Readonly<Record<string, FeatureValue>>, thresholds: Thresholds): ExplainedScore {
   const { modelId, model, baseScore } = loaded;

@@ -23,6 +23,17 @@ export async function queryRows<Row>(
   return result.records;
 }
 
+/**
+ * Marks a statement as background work (a write-behind flush, an offset commit): written first
+ * in its SQL, it tells the embedded database's worker to run any waiting statement without it
+ * first, so requests do not queue behind projections (`embedded/pglite-worker-database.ts`).
+ * On PostgreSQL it is a comment and changes nothing. Use `background(sql)`.
+ */
+export const BACKGROUND_STATEMENT = '/* ringfence:background */';
+
+/** The statement marked as background work (see `BACKGROUND_STATEMENT`). */
+export const background = (sql: string): string => `${BACKGROUND_STATEMENT} ${sql}`;
+
 /** bigint columns arrive as decimal strings; sequences stay far below 2^53. */
 export function bigintToNumber(value: string | number): number {
   const number = Number(value);

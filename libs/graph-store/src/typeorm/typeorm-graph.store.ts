@@ -1,6 +1,6 @@
 import { type FixedNodeKind, type GraphChange, type GraphNodeRef, type GraphScope, type GraphStore, type NodeKind } from '@ringfence/graph-engine';
 import { DataSource, type QueryRunner } from 'typeorm';
-import { queryRows } from '@ringfence/persistence';
+import { background, queryRows } from '@ringfence/persistence';
 import { assignCustomNodeTypes, customNodeTypesIn, customSlotOf, type GraphWriteRows, needsNewCustomSlots, toWriteRows } from '../graph-write-rows';
 import { chunks } from '../chunks';
 import { DEFAULT_LOAD_BATCH_SIZE, requireBatchSize } from '../load-batch-size';
@@ -74,7 +74,8 @@ export class TypeOrmGraphStore implements GraphStore {
     // statement (event-log appends, document reads) would queue behind it.
     if (plainStatements !== undefined && oneChunkPerTable(plainStatements)) {
       const combined = combineStatements(plainStatements);
-      await queryRows(this.dataSource, combined.sql, combined.parameters);
+      // Written behind the graph's consumer: requests' statements go first (BACKGROUND_STATEMENT).
+      await queryRows(this.dataSource, background(combined.sql), combined.parameters);
       return;
     }
     await this.dataSource.transaction(async (manager) => {

@@ -2,6 +2,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { serialize } from 'pg-protocol';
 import type { BackendMessage } from 'pg-protocol/dist/messages';
+import { background } from '../sql';
 import { EMBEDDED_OPEN_TIMEOUT_MS, makeTempDataDir } from '../test-support/test-databases';
 import { PGliteWorkerDatabase } from './pglite-worker-database';
 
@@ -55,4 +56,71 @@ describe(PGliteWorkerDatabase.name, () => {
     expect(outcome(await busy.execProtocolStream(serialize.query('COMMIT'), { throwOnError: false })).status).toBe('I');
     expect(outcome(await waiting).rows).toEqual(['10']);
   });
+});
+
+/**
+ * Sends each statement on a session of its own while a busy statement holds the worker, so
+ * they all wait together; the order they were answered in.
+ */
+async function answerOrder(database: PGliteWorkerDatabase, statements: Record<string, string>, busyRows: number): Promise<string[]> {
+  const answered: string[] = [];
+  const busy = database.openSession().execProtocolStream(serialize.query(`SELECT count(*) FROM generate_series(1, ${busyRows})`), { throwOnError: false });
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  await Promise.all([
+    busy,
+    ...Object.entries(statements).map(async ([name, sql]) => {
+      expect(outcome(await database.openSession().execProtocolStream(serialize.query(sql), { throwOnError: false })).status).toBe('I');
+      answered.push(name);
+    }),
+  ]);
+  return answered;
+}
+
+describe(`${PGliteWorkerDatabase.name}: background statements`, () => {
+  let directory: string;
+  const open: PGliteWorkerDatabase[] = [];
+
+  async function openDatabase(backgroundMaxWaitMs: number): Promise<PGliteWorkerDatabase> {
+    const database = new PGliteWorkerDatabase(join(directory, `pgdata-${open.length}`), OWNER_WAIT_MS, backgroundMaxWaitMs);
+    open.push(database);
+    await database.waitReady;
+    return database;
+  }
+
+  beforeAll(async () => {
+    directory = await makeTempDataDir();
+  });
+
+  afterAll(async () => {
+    await Promise.all(open.map((database) => database.close()));
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it(
+    'runs statements waiting together foreground first, then background, each kind in arrival order',
+    async () => {
+      const database = await openDatabase(60_000);
+      const order = await answerOrder(
+        database,
+        { firstBackground: background('SELECT 1'), firstForeground: 'SELECT 2', secondBackground: background('SELECT 3'), secondForeground: 'SELECT 4' },
+        1_000_000,
+      );
+      expect(order).toEqual(['firstForeground', 'secondForeground', 'firstBackground', 'secondBackground']);
+    },
+    EMBEDDED_OPEN_TIMEOUT_MS,
+  );
+
+  it(
+    'runs a background statement that waited past its limit in its turn, so background work never starves',
+    async () => {
+      const limitMs = 100;
+      const database = await openDatabase(limitMs);
+      const started = Date.now();
+      const order = await answerOrder(database, { background: background('SELECT 1'), foreground: 'SELECT 2' }, 5_000_000);
+      // Meaningful only when the busy statement outlasted the limit (it takes several times longer).
+      expect(Date.now() - started).toBeGreaterThan(limitMs);
+      expect(order).toEqual(['background', 'foreground']);
+    },
+    EMBEDDED_OPEN_TIMEOUT_MS,
+  );
 });

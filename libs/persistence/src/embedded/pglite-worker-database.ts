@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { BackendMessage } from 'pg-protocol/dist/messages';
 import { Parser } from 'pg-protocol/dist/parser';
+import { BACKGROUND_STATEMENT } from '../sql';
 import type { ProtocolExecutor } from './pglite-statement-batcher';
 
 /**
@@ -10,8 +11,16 @@ import type { ProtocolExecutor } from './pglite-statement-batcher';
  * own and loads PGlite natively (also under jest, whose module sandbox PGlite's WebAssembly
  * loading does not survive).
  *
- * Batches run one after another in arrival order, without waiting for the main thread between
- * them. A batch that leaves a transaction open (its ReadyForQuery status is not 'I') makes its
+ * Batches run one after another without waiting for the main thread between them. Before each,
+ * the worker takes every batch already posted (receiveMessageOnPort: while PGlite runs, the
+ * thread's event loop does not turn, so they queue in the port unseen) and runs the oldest that
+ * is not marked background (`BACKGROUND_STATEMENT`): a write-behind flush must not hold a
+ * request's statement, an event-log append above all, behind tens of milliseconds of
+ * projections. A background batch runs when nothing else waits, or once it has waited
+ * backgroundMaxWaitMs, so none starves. Each session has at most one batch in flight (a pg
+ * connection sends its next statement after the answer), so a session's own order is kept.
+ *
+ * A batch that leaves a transaction open (its ReadyForQuery status is not 'I') makes its
  * session the owner: other sessions' batches wait until the owner's transaction ends, so a
  * transaction never sees another session's statements.
  *
@@ -22,7 +31,7 @@ import type { ProtocolExecutor } from './pglite-statement-batcher';
  * stop every statement of the process for good.
  */
 const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
+const { parentPort, receiveMessageOnPort, workerData } = require('node:worker_threads');
 const { PGlite } = require(workerData.pglitePath);
 const describe = (error) => String((error && error.message) || error);
 const READY_FOR_QUERY = 0x5a;
@@ -32,6 +41,14 @@ const transactionStatus = (bytes) =>
   bytes.length >= 6 && bytes[bytes.length - 6] === READY_FOR_QUERY ? bytes[bytes.length - 1] : undefined;
 // A simple-query ROLLBACK: type 'Q', the length (itself and the text), the text, NUL.
 const ROLLBACK = Buffer.concat([Buffer.from([0x51, 0, 0, 0, 13]), Buffer.from('ROLLBACK\\0', 'latin1')]);
+const BACKGROUND = Buffer.from(workerData.backgroundMark, 'latin1');
+/** Whether the batch's statement text starts with the background mark: a Parse (after its name) or a simple Query. */
+const isBackground = (bytes) => {
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const type = view[0];
+  const text = type === 0x50 ? view.indexOf(0, 5) + 1 : type === 0x51 ? 5 : -1;
+  return text > 0 && text + BACKGROUND.length <= view.length && view.compare(BACKGROUND, 0, BACKGROUND.length, text, text + BACKGROUND.length) === 0;
+};
 PGlite.create(workerData.dataDir).then(
   (db) => {
     const waiting = [];
@@ -40,11 +57,31 @@ PGlite.create(workerData.dataDir).then(
     let ownerActiveAt = 0;
     let running = false;
     let closing = false;
+    const accept = (message) => {
+      if (message.type === 'close') {
+        closing = true;
+        return;
+      }
+      // Stamped when sent: while PGlite runs, a batch waits in the port before the worker sees it.
+      waiting.push({ ...message, background: isBackground(message.bytes) });
+    };
+    const takePosted = () => {
+      for (let posted = receiveMessageOnPort(parentPort); posted !== undefined; posted = receiveMessageOnPort(parentPort)) accept(posted.message);
+    };
+    /** The owner's next batch; else the oldest foreground one, unless the oldest batch is background and has waited its limit. */
+    const nextIndex = () => {
+      if (owner !== null) return waiting.findIndex((batch) => batch.session === owner);
+      if (waiting.length === 0) return -1;
+      if (!waiting[0].background || Date.now() - waiting[0].at >= workerData.backgroundMaxWaitMs) return 0;
+      const foreground = waiting.findIndex((batch) => !batch.background);
+      return foreground < 0 ? 0 : foreground;
+    };
     const run = async () => {
       if (running) return;
       running = true;
       for (;;) {
-        const index = owner === null ? (waiting.length > 0 ? 0 : -1) : waiting.findIndex((batch) => batch.session === owner);
+        takePosted();
+        const index = nextIndex();
         if (index < 0) break;
         const [batch] = waiting.splice(index, 1);
         if (ended.has(batch.session)) {
@@ -86,18 +123,22 @@ PGlite.create(workerData.dataDir).then(
     setInterval(() => void endIdleOwner(), Math.max(50, Math.floor(workerData.ownerWaitMs / 4))).unref();
     parentPort.postMessage({ type: 'ready' });
     parentPort.on('message', (message) => {
-      if (message.type === 'close') {
-        closing = true;
-        if (!running) close();
-        return;
-      }
-      waiting.push({ ...message, at: Date.now() });
-      void run();
+      accept(message);
+      if (running) return;
+      if (closing) close();
+      else void run();
     });
   },
   (error) => parentPort.postMessage({ type: 'open-failed', message: describe(error) }),
 );
 `;
+
+/**
+ * How long a background batch may wait while foreground ones run: past it, it runs in its turn.
+ * Above the write-behind flushes' 200 ms period, so a flush is only held back under a load
+ * whose foreground statements alone keep the database busy.
+ */
+const BACKGROUND_MAX_WAIT_MS = 250;
 
 type WorkerMessage =
   | { type: 'ready' | 'closed' }
@@ -129,11 +170,13 @@ export class PGliteWorkerDatabase {
    * @param ownerWaitMs how long a session's statement may wait for another session's open
    *   transaction before it fails (a transaction that waits for a statement outside it would
    *   otherwise hang both).
+   * @param backgroundMaxWaitMs how long a background statement (`BACKGROUND_STATEMENT`) may wait
+   *   while others run before it runs in its turn.
    */
-  constructor(dataDir: string, ownerWaitMs: number) {
+  constructor(dataDir: string, ownerWaitMs: number, backgroundMaxWaitMs = BACKGROUND_MAX_WAIT_MS) {
     this.worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { dataDir, ownerWaitMs, pglitePath: require.resolve('@electric-sql/pglite') },
+      workerData: { dataDir, ownerWaitMs, backgroundMaxWaitMs, backgroundMark: BACKGROUND_STATEMENT, pglitePath: require.resolve('@electric-sql/pglite') },
     });
     this.waitReady = new Promise((resolve, reject) => {
       this.worker.on('message', (message: WorkerMessage) => {
@@ -190,7 +233,7 @@ export class PGliteWorkerDatabase {
     const exact = new Uint8Array(bytes);
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ type: 'query', id, session, bytes: exact }, [exact.buffer]);
+      this.worker.postMessage({ type: 'query', id, session, bytes: exact, at: Date.now() }, [exact.buffer]);
     });
   }
 

@@ -1,6 +1,6 @@
 import type { EntityDocument, EntityDocumentRepository, EntityRef } from '@ringfence/entities';
 import type { DataSource } from 'typeorm';
-import { jsonTextSequence, jsonTexts, queryRows } from '../sql';
+import { background, jsonTextSequence, jsonTexts, queryRows } from '../sql';
 
 /** `fields` and `field_timestamps` are JSON in `text` columns: always read and written whole. */
 interface DocumentRow {
@@ -30,13 +30,13 @@ const UPDATE_DOCUMENT = `
    WHERE ${KEY_MATCHES} AND revision = $7
   RETURNING 1 AS written`;
 
-// Many documents in one statement, for a sole writer that knows each document's whole new state.
-const PUT_DOCUMENTS = `
+// Many documents in one statement, for a sole writer that knows each document's whole new state (written behind: background).
+const PUT_DOCUMENTS = background(`
   INSERT INTO entity_documents (account_id, environment, kind, entity_id, fields, field_timestamps)
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], ${jsonTexts('$5')}, ${jsonTexts('$6')})
   ON CONFLICT (account_id, environment, kind, entity_id) DO UPDATE
      SET fields = EXCLUDED.fields, field_timestamps = EXCLUDED.field_timestamps,
-         revision = entity_documents.revision + 1, updated_at = now()`;
+         revision = entity_documents.revision + 1, updated_at = now()`);
 
 /** A document with its whole new state, for `putMany`. */
 export interface DocumentWrite {

@@ -1,7 +1,7 @@
 import type { EventLogStore, LoggedEvent } from '@ringfence/bus';
 import type { MessageEnvelope } from '@ringfence/contracts';
 import type { DataSource } from 'typeorm';
-import { bigintToNumber, jsonTextSequence, jsonTexts, queryRows } from '../sql';
+import { background, bigintToNumber, jsonTextSequence, jsonTexts, queryRows } from '../sql';
 
 interface SequenceRow {
   sequence: string;
@@ -53,10 +53,10 @@ const READ_AFTER = `
    LIMIT $3`;
 const COMMITTED_OFFSET = 'SELECT sequence FROM consumer_offsets WHERE group_id = $1 AND topic = $2';
 // Each (group, topic) at most once per call: ON CONFLICT cannot touch a row twice in a statement.
-const COMMIT_OFFSETS = `
+const COMMIT_OFFSETS = background(`
   INSERT INTO consumer_offsets (group_id, topic, sequence)
   SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
-  ON CONFLICT (group_id, topic) DO UPDATE SET sequence = EXCLUDED.sequence, updated_at = now()`;
+  ON CONFLICT (group_id, topic) DO UPDATE SET sequence = EXCLUDED.sequence, updated_at = now()`);
 
 /**
  * The embedded mode's event log in `event_log`, with consumer offsets in `consumer_offsets`.

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { queryRows } from '../sql';
+import { background, queryRows } from '../sql';
 import type {
   StoredVelocityKey,
   StoredVelocityOccurrence,
@@ -16,7 +16,7 @@ import type {
  * (a key is written whole, has its fresh part replaced, or is deleted; the occurrences forgotten are days no changed occurrence
  * belongs to; the recorded events forgotten are older than the ones inserted).
  */
-const WRITE = `
+const WRITE = background(`
   WITH key_rows AS (
     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS k(account_id, environment, dimension, key_value, older, fresh)
   ), written_keys AS (
@@ -41,7 +41,7 @@ const WRITE = `
     INSERT INTO velocity_recorded_events (account_id, environment, written_at_ms, event_ids)
     SELECT account_id, environment, $15::bigint, event_ids FROM unnest($16::text[], $17::text[], $18::text[]) AS r(account_id, environment, event_ids)
   )
-  DELETE FROM velocity_recorded_events WHERE written_at_ms < $19::bigint`;
+  DELETE FROM velocity_recorded_events WHERE written_at_ms < $19::bigint`);
 
 // The statements that span tenants: keyset pages in primary-key order, for the load at start.
 const KEYS_AFTER = `

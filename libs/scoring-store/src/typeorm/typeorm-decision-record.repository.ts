@@ -1,6 +1,6 @@
 import type { DecisionCursor, DecisionListFilter, DecisionRecordRepository, RuleTenant, StoredDecisionRecord } from '@ringfence/scoring-engine';
 import type { DataSource } from 'typeorm';
-import { bigintToNumber, jsonTextSequence, jsonTexts, queryRows } from '@ringfence/persistence';
+import { background, bigintToNumber, jsonTextSequence, jsonTexts, queryRows } from '@ringfence/persistence';
 
 interface DecisionRecordRow {
   score_id: string;
@@ -15,11 +15,11 @@ interface DecisionRecordRow {
 }
 
 const COLUMNS = 'score_id, checkpoint, event_time, event, decided_at, subject_kind, subject_id, action';
-// One statement per batch; a redelivered record (same scoreId) is kept as first stored.
-const ADD_ALL = `
+// One statement per batch, written behind (background); a redelivered record (same scoreId) is kept as first stored.
+const ADD_ALL = background(`
   INSERT INTO decision_records (account_id, environment, score_id, checkpoint, event_time, event, decided_at, subject_kind, subject_id, action)
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], ${jsonTexts('$6')}, $7::bigint[], $8::text[], $9::text[], $10::text[])
-  ON CONFLICT (account_id, environment, score_id) DO NOTHING`;
+  ON CONFLICT (account_id, environment, score_id) DO NOTHING`);
 const FIND = `SELECT ${COLUMNS} FROM decision_records WHERE account_id = $1 AND environment = $2 AND score_id = $3`;
 // Keyset pagination: constant cost per page however deep the backtest is.
 const PAGE = `

@@ -3,12 +3,54 @@ import { matrixRow } from './feature-matrix';
 import { seededRandom } from './seeded-random';
 import { bruteForceShapley, randomTree } from './test-support/random-trees.factory';
 import { syntheticDataset } from './test-support/synthetic-dataset';
+import { LEAF, type RegressionTree } from './regression-tree';
 import { addTreeShap } from './tree-shap';
 import { MAX_TABLED_PATH_FEATURES, TreeShapTable } from './tree-shap-table';
 
 function randomVector(features: number, seed: number, missingRate: number): Float64Array {
   const random = seededRandom(seed);
   return Float64Array.from({ length: features }, () => (random() < missingRate ? Number.NaN : random()));
+}
+
+/**
+ * A tree whose right-most path splits on features 0, 1, …, depth − 1 in turn, each split
+ * sending a share of the rows to a leaf on the left: its deepest leaves' paths have `depth`
+ * distinct features.
+ */
+function chainTree(depth: number): RegressionTree {
+  const nodes = depth * 2 + 1;
+  const tree: RegressionTree = {
+    splitFeature: new Int32Array(nodes).fill(LEAF),
+    threshold: new Float64Array(nodes),
+    defaultLeft: new Uint8Array(nodes),
+    leftChild: new Int32Array(nodes).fill(-1),
+    rightChild: new Int32Array(nodes).fill(-1),
+    leafValue: new Float64Array(nodes),
+    coverHessian: new Float64Array(nodes),
+    coverCount: new Float64Array(nodes),
+  };
+  const random = seededRandom(depth);
+  let rows = 1 << 24;
+  for (let level = 0; level < depth; level += 1) {
+    const split = level * 2;
+    const leaf = split + 1;
+    tree.splitFeature[split] = level;
+    tree.threshold[split] = random();
+    tree.defaultLeft[split] = level % 2;
+    tree.leftChild[split] = leaf;
+    tree.rightChild[split] = split + 2;
+    tree.coverCount[split] = rows;
+    tree.coverHessian[split] = rows / 4;
+    const left = Math.max(1, Math.floor(rows * (0.2 + 0.3 * random())));
+    tree.coverCount[leaf] = left;
+    tree.coverHessian[leaf] = left / 4;
+    tree.leafValue[leaf] = random() * 2 - 1;
+    rows -= left;
+  }
+  tree.coverCount[nodes - 1] = rows;
+  tree.coverHessian[nodes - 1] = rows / 4;
+  tree.leafValue[nodes - 1] = random() * 2 - 1;
+  return tree;
 }
 
 function tabled(trees: Parameters<typeof TreeShapTable.of>[0]): TreeShapTable {
@@ -62,9 +104,15 @@ describe(TreeShapTable.name, () => {
     }
   });
 
-  it('declines trees whose paths split on more distinct features than it tables', () => {
-    const tree = randomTree({ featureCount: 40, maxDepth: MAX_TABLED_PATH_FEATURES + 6, rows: 1 << 20, seed: 3 });
-    // Random trees this deep have some path with more distinct features than the limit.
-    expect(TreeShapTable.of([tree])).toBeNull();
+  it('explains a path of as many distinct features as it tables, and declines one more', () => {
+    const features = MAX_TABLED_PATH_FEATURES + 1;
+    const vector = randomVector(features, 9, 0.1);
+    const longest = chainTree(MAX_TABLED_PATH_FEATURES);
+    const fast = new Float64Array(features);
+    const reference = new Float64Array(features);
+    tabled([longest]).addContributions(vector, fast);
+    addTreeShap(longest, vector, reference);
+    fast.forEach((contribution, feature) => expect(contribution).toBeCloseTo(reference[feature], 10));
+    expect(TreeShapTable.of([chainTree(MAX_TABLED_PATH_FEATURES + 1)])).toBeNull();
   });
 });

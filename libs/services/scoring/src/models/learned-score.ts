@@ -19,7 +19,7 @@ export interface ExplainedScore {
 /** Contributions kept per explanation: it lists the largest five either way. */
 const KEPT_CONTRIBUTIONS = 10;
 
-/** Also builds the trees' explanation table, so the first checkpoint the model scores does not. */
+/** Also builds the trees' explanation table (milliseconds), so the first checkpoint the model scores does not. */
 export function loadedModel(modelId: string, model: ScoringModel): LoadedModel {
   const { expectedValue } = model.explain(model.vectorOf({}), 0);
   return { modelId, model, baseScore: model.scoreOfProbability(calibratedProbability(model.calibration, expectedValue)) };
@@ -28,7 +28,7 @@ export function loadedModel(modelId: string, model: ScoringModel): LoadedModel {
 /**
  * A learned model's score of a checkpoint's feature vector, the account's action for it, and its
  * exact TreeSHAP contributions, which the decision event carries (decisions §12). The trees'
- * explanation table makes them cost under a millisecond for 300 trees (`npm run bench:model`),
+ * explanation table makes them cost about half a millisecond for 300 trees (`npm run bench:model`),
  * so the checkpoint pays for them instead of every reader.
  */
 export function learnedScore(loaded: LoadedModel, features: Readonly<Record<string, FeatureValue>>, thresholds: Thresholds): ExplainedScore {

@@ -1,14 +1,16 @@
 // Compiles apps/ and libs/ into dist/ (incremental) and rewrites the @ringfence/* path aliases
 // into relative requires so that `node dist/apps/<app>/src/main.js` runs without a loader; then
-// copies the documents the apps serve (docs/api.md, at /docs/api) into dist/docs/, and bundles
-// the web console (apps/console, served at /console) into dist/console/.
+// copies the documents the apps serve (docs/api.md, at /docs/api) into dist/docs/ and the shipped
+// default models beside the scoring service, and bundles the web console (apps/console, served at
+// /console) into dist/console/.
 //
 // `--if-stale` (npm start) builds only when an input changed since the last build: a source
-// file the build compiles, a console source (any file apps/console bundles), a tsconfig, the
-// lockfile, docs/api.md or this script is newer than dist/.build-stamp, whose time is when that
-// build started (a file saved during a build is newer, so the next start builds again).
+// file the build compiles, a console source (any file apps/console bundles), a shipped default
+// model, a tsconfig, the lockfile, docs/api.md or this script is newer than dist/.build-stamp,
+// whose time is when that build started (a file saved during a build is newer, so the next start
+// builds again).
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const STAMP = 'dist/.build-stamp';
@@ -18,6 +20,7 @@ const SOURCE_DIRECTORIES = ['apps', 'libs'];
 const isBuiltSource = (name) => name.endsWith('.ts') && !name.endsWith('.spec.ts') && !name.endsWith('.int-spec.ts');
 // The console is bundled by esbuild, not compiled by tsc: its TSX, styles, page and bundle script.
 const CONSOLE_DIRECTORY = 'apps/console';
+const DEFAULT_MODELS_DIRECTORY = 'libs/services/scoring/default-models';
 const isConsoleSource = (name) => /\.(tsx?|css|html|mjs)$/.test(name);
 
 function newestSourceMillis(directory, isSource = isBuiltSource) {
@@ -43,7 +46,7 @@ function builtAt() {
 const startedAt = new Date();
 if (process.argv.includes('--if-stale')) {
   const stamp = builtAt();
-  const newestInput = Math.max(...INPUT_FILES.map((file) => statSync(file).mtimeMs), ...SOURCE_DIRECTORIES.map((directory) => newestSourceMillis(directory)), newestSourceMillis(CONSOLE_DIRECTORY, isConsoleSource));
+  const newestInput = Math.max(...INPUT_FILES.map((file) => statSync(file).mtimeMs), ...SOURCE_DIRECTORIES.map((directory) => newestSourceMillis(directory)), newestSourceMillis(CONSOLE_DIRECTORY, isConsoleSource), newestSourceMillis(DEFAULT_MODELS_DIRECTORY, (name) => name.endsWith('.json')));
   if (stamp !== undefined && newestInput <= stamp) {
     console.log(`dist/ is current (built ${new Date(stamp).toISOString()}, nothing changed since); \`npm run build\` builds anyway`);
     process.exit(0);
@@ -55,6 +58,8 @@ run('node_modules/typescript/bin/tsc', ['-p', 'tsconfig.build.json']);
 run('node_modules/tsc-alias/dist/bin/index.js', ['-p', 'tsconfig.build.json']);
 mkdirSync('dist/docs', { recursive: true });
 copyFileSync('docs/api.md', 'dist/docs/api.md');
+// The shipped default models, beside the compiled scoring service that reads them.
+cpSync(DEFAULT_MODELS_DIRECTORY, join('dist', DEFAULT_MODELS_DIRECTORY), { recursive: true });
 // Imported here, not at the top: esbuild is a dev dependency, needed only when building.
 const { bundleConsole } = await import(`../${CONSOLE_DIRECTORY}/bundle.mjs`);
 await bundleConsole('dist/console');

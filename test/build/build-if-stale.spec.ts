@@ -43,8 +43,9 @@ describe('tools/build.mjs --if-stale', () => {
     write('libs/graph-engine/src/graph-index.ts', 'export {};');
     write('libs/graph-engine/src/graph-index.spec.ts', 'export {};');
     write('libs/graph-engine/src/test-support/reference-graph.ts', 'export {};');
+    write('libs/services/scoring/default-models/pspBeforeAuth.json', '{}');
     // Every input saved a minute ago, before any build.
-    for (const file of ['tsconfig.base.json', 'tsconfig.build.json', 'package-lock.json', 'docs/api.md', 'tools/build.mjs', 'apps/standalone/src/main.ts', 'apps/console/bundle.mjs', 'apps/console/src/app.css', 'apps/console/src/main.tsx', 'libs/graph-engine/src/graph-index.ts', 'libs/graph-engine/src/graph-index.spec.ts', 'libs/graph-engine/src/test-support/reference-graph.ts']) touch(file, -60);
+    for (const file of ['tsconfig.base.json', 'tsconfig.build.json', 'package-lock.json', 'docs/api.md', 'tools/build.mjs', 'apps/standalone/src/main.ts', 'apps/console/bundle.mjs', 'apps/console/src/app.css', 'apps/console/src/main.tsx', 'libs/graph-engine/src/graph-index.ts', 'libs/graph-engine/src/graph-index.spec.ts', 'libs/graph-engine/src/test-support/reference-graph.ts', 'libs/services/scoring/default-models/pspBeforeAuth.json']) touch(file, -60);
   });
 
   afterEach(() => rmSync(project, { recursive: true, force: true }));
@@ -52,6 +53,7 @@ describe('tools/build.mjs --if-stale', () => {
   it('builds without a previous build, then starts from the built output while nothing changed', () => {
     expect(start().built).toBe(true);
     expect(existsSync(join(project, 'dist/docs/api.md'))).toBe(true);
+    expect(existsSync(join(project, 'dist/libs/services/scoring/default-models/pspBeforeAuth.json'))).toBe(true);
     expect(readFileSync(join(project, 'compiled.log'), 'utf8')).toContain('console dist/console');
 
     const again = start();
@@ -59,7 +61,7 @@ describe('tools/build.mjs --if-stale', () => {
     expect(again.output).toContain('dist/ is current');
   });
 
-  it.each(['libs/graph-engine/src/graph-index.ts', 'apps/standalone/src/main.ts', 'apps/console/src/app.css', 'apps/console/src/main.tsx', 'apps/console/bundle.mjs', 'package-lock.json', 'tsconfig.base.json', 'docs/api.md'])('builds again after %s changed', (input) => {
+  it.each(['libs/graph-engine/src/graph-index.ts', 'apps/standalone/src/main.ts', 'apps/console/src/app.css', 'apps/console/src/main.tsx', 'apps/console/bundle.mjs', 'package-lock.json', 'tsconfig.base.json', 'docs/api.md', 'libs/services/scoring/default-models/pspBeforeAuth.json'])('builds again after %s changed', (input) => {
     start();
     touch('dist/.build-stamp', -30);
     touch(input, -10);

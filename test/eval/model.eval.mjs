@@ -6,6 +6,8 @@
 //   EVAL_CUSTOMERS=5000 EVAL_DAYS=7 EVAL_SEED=3 EVAL_FRAUD_MIX=account-takeover=40,card-testing=30 npm run eval:model
 //   EVAL_SAVE_MODEL=trees.json …  then, on another configuration,  EVAL_COMPARE_MODEL=trees.json …
 //       (the trees trained here on one simulation, judged on another's decisions)
+//   EVAL_SAVE_TRUTH_MODEL=truth.json …  the same with trees trained on all of this simulation's
+//       decisions, labelled by its truth
 //
 // Every step uses the product's own tools: `ringfence simulate` writes the traffic and the truth;
 // the built embedded server (`dist/`) takes the first 70 % through `ringfence import` (the public
@@ -159,12 +161,32 @@ try {
       log(`saved the trees to ${process.env.EVAL_SAVE_MODEL}`);
     }
   }
+  // EVAL_SAVE_TRUTH_MODEL: trees trained on every decision of this simulation, labelled by its
+  // truth (a payment no genuine cardholder authorised), as a model shipped for accounts without
+  // labels of their own would be made; another run judges it with EVAL_COMPARE_MODEL.
+  if (process.env.EVAL_SAVE_TRUTH_MODEL) {
+    const everything = {
+      features,
+      matrix: learning.buildFeatureMatrix(features, decisions.map((row) => row.features)),
+      labels: Uint8Array.from(decisions, (row) => (row.fraud ? 1 : 0)),
+      eventTimes: Float64Array.from(decisions, (row) => row.timestamp),
+      thresholds: THRESHOLDS,
+    };
+    const trained = await timed('train trees on the truth of every decision', () => learning.trainScoringModel({ ...everything, algorithm: 'gradient-boosted-trees' }));
+    const provenance = { configuration: { customers: CUSTOMERS, days: DAYS, seed: SEED, fraudRate: Number(FRAUD_RATE), fraudMix: FRAUD_MIX ?? 'default' }, labels: 'truth', examples: decisions.length, positives: count(decisions, 'fraud'), metrics: trained.metrics };
+    writeFileSync(process.env.EVAL_SAVE_TRUTH_MODEL, `${JSON.stringify({ provenance, model: learning.modelDocument(trained.model) })}\n`);
+    log(`saved the truth-trained trees to ${process.env.EVAL_SAVE_TRUTH_MODEL}: ${JSON.stringify(trained.metrics)}`);
+  }
   // EVAL_COMPARE_MODEL: a model trained on another simulation scores the same decisions: would a
-  // model trained on simulated traffic serve an account with no labels (docs/model.md)?
+  // model trained on simulated traffic serve an account with no labels (docs/model.md)? Also
+  // judged: the higher of its score and the built-in model's, each decision.
   if (process.env.EVAL_COMPARE_MODEL) {
     const other = learning.modelFromDocument(JSON.parse(readFileSync(process.env.EVAL_COMPARE_MODEL, 'utf8')).model);
     const scores = scoresOf(other, learning.buildFeatureMatrix(other.features, after.map((row) => row.features)));
-    results[`trees trained on another simulation (${process.env.EVAL_COMPARE_MODEL.split('/').pop()})`] = evaluate(scores, scores, truthLabels);
+    const name = process.env.EVAL_COMPARE_MODEL.split('/').pop();
+    results[`trees trained on another simulation (${name})`] = evaluate(scores, scores, truthLabels);
+    const higher = scores.map((score, index) => Math.max(score, builtIn[index]));
+    results[`the higher of those trees' and the built-in model's scores (${name})`] = evaluate(higher, higher, truthLabels);
   }
 
   const report = {

@@ -55,7 +55,7 @@ import type { CheckpointDefinition, CheckpointSubject, EntityReference } from '.
 import { CheckpointFacts } from './checkpoint-facts';
 import { evidenceOf, indicatorsNotIn, indicatorsOf } from './payload-indicators';
 import { RuleBook } from './rules/rule-book';
-import { type ExplainedScore, learnedScore } from './models/learned-score';
+import { type ExplainedScore, learnedScore, withShippedModel } from './models/learned-score';
 import { ModelBook } from './models/model-book';
 import { explanationSides } from './models/explanation-sides';
 import { VelocityState } from './velocity-state.service';
@@ -226,13 +226,15 @@ export class CheckpointScorer {
   }
 
   /**
-   * The score of the learned model active for the tenant's checkpoint (the model book, in
-   * memory), else of the built-in model of docs/scoring.md.
+   * The score of the learned model the tenant activated for its checkpoint (the model book, in
+   * memory); without one, the built-in model's of docs/scoring.md, or the shipped default
+   * model's where it is higher (`withShippedModel`).
    */
   private modelScore(tenant: RuleTenant, checkpoint: RuleCheckpoint | null, catalogueCheckpoint: Checkpoint, features: Readonly<Record<string, FeatureValue>>, thresholds: Thresholds): ExplainedScore {
     const learned = checkpoint === null ? undefined : this.modelBook.modelOf(tenant, checkpoint);
     if (learned !== undefined) return learnedScore(learned, features, thresholds);
-    return { modelVersion: SCORE_MODEL_VERSION, baseScore: BASE_SCORE, model: scoreFeatures(features, catalogueCheckpoint, thresholds) };
+    const builtIn: ExplainedScore = { modelVersion: SCORE_MODEL_VERSION, baseScore: BASE_SCORE, model: scoreFeatures(features, catalogueCheckpoint, thresholds) };
+    return withShippedModel(builtIn, checkpoint === null ? undefined : this.modelBook.shippedModelOf(checkpoint), features, thresholds);
   }
 
   /**

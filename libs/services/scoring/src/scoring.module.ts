@@ -13,6 +13,7 @@ import { RuleBacktest } from './rules/rule-backtest';
 import { RuleBook } from './rules/rule-book';
 import { ruleEnvironmentsProvider } from './rules/rule-environment.provider';
 import { RulesHandler } from './rules/rules.handler';
+import { defaultModelsProvider } from './models/default-models';
 import { ModelBook } from './models/model-book';
 import { DecisionExplainer } from './models/decision-explainer';
 import { ModelTrainer, TRAINING_RUNNER, workerTrainingRunner } from './models/model-trainer';
@@ -38,6 +39,7 @@ import { VelocityModule } from './velocity.module';
     DecisionList,
     ruleEnvironmentsProvider,
     ModelBook,
+    defaultModelsProvider,
     DecisionExplainer,
     ModelTrainer,
     TrainingExampleReader,

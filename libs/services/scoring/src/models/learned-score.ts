@@ -32,9 +32,26 @@ export function loadedModel(modelId: string, model: ScoringModel): LoadedModel {
  * so the checkpoint pays for them instead of every reader.
  */
 export function learnedScore(loaded: LoadedModel, features: Readonly<Record<string, FeatureValue>>, thresholds: Thresholds): ExplainedScore {
-  const { modelId, model, baseScore } = loaded;
-  const score = model.scoreOf(model.vectorOf(features));
+  const { modelId, baseScore } = loaded;
+  const score = learnedScoreOnly(loaded, features);
   return { modelVersion: modelId, baseScore, model: { score, action: actionFor(score, thresholds), contributions: explainLearned(loaded, features) } };
+}
+
+/**
+ * What scores a checkpoint whose tenant activated no model of its own: the built-in model,
+ * unless the default model shipped for the checkpoint scores higher. Trained on simulated
+ * traffic, the shipped model adds the fraud it learned to see and never takes away what the
+ * built-in model flags (docs/model.md, "The default model"). Its explanation is computed only
+ * when its score is the one answered.
+ */
+export function withShippedModel(builtIn: ExplainedScore, shipped: LoadedModel | undefined, features: Readonly<Record<string, FeatureValue>>, thresholds: Thresholds): ExplainedScore {
+  if (shipped === undefined || learnedScoreOnly(shipped, features) <= builtIn.model.score) return builtIn;
+  return learnedScore(shipped, features, thresholds);
+}
+
+/** A learned model's 0–100 score of a feature vector, without its explanation (a few microseconds). */
+export function learnedScoreOnly({ model }: LoadedModel, features: Readonly<Record<string, FeatureValue>>): number {
+  return model.scoreOf(model.vectorOf(features));
 }
 
 /**

@@ -1,11 +1,15 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type FeatureColumn, buildFeatureMatrix, modelDocument, trainScoringModel } from '@ringfence/learning';
 import type { Logger } from '@ringfence/platform';
 import { useEmbeddedTestDatabase } from '@ringfence/persistence/testing';
 import type { ModelRepository, RuleTenant } from '@ringfence/scoring-engine';
 import { TypeOrmModelRepository } from '@ringfence/scoring-store';
-import { DEFAULT_THRESHOLDS } from '@ringfence/scoring-engine';
+import { DEFAULT_THRESHOLDS, actionFor } from '@ringfence/scoring-engine';
 import { DecisionExplainer } from './decision-explainer';
-import { explainLearned, learnedScore } from './learned-score';
+import { type ExplainedScore, type LoadedModel, explainLearned, learnedScore, withShippedModel } from './learned-score';
+import { DefaultModels } from './default-models';
 import { ModelBook } from './model-book';
 
 const FEATURES: FeatureColumn[] = [
@@ -49,7 +53,7 @@ describe(ModelBook.name, () => {
     await readyModel(models, tenant, 'mdl_book_second');
     await models.activate(tenant, 'mdl_book_first');
 
-    const book = new ModelBook(models, logger);
+    const book = new ModelBook(models, logger, DefaultModels.none());
     await book.onModuleInit();
     expect(book.modelOf(tenant, 'customer')?.modelId).toBe('mdl_book_first');
     expect(book.modelOf(other, 'customer')).toBeUndefined();
@@ -65,7 +69,7 @@ describe(ModelBook.name, () => {
     const models = new TypeOrmModelRepository(database.dataSource());
     const tenant = newTenant();
     await readyModel(models, tenant, 'mdl_book_old');
-    const book = new ModelBook(models, logger);
+    const book = new ModelBook(models, logger, DefaultModels.none());
 
     const loaded = await book.byId(tenant, 'mdl_book_old');
     expect(loaded?.modelId).toBe('mdl_book_old');
@@ -86,7 +90,7 @@ describe(ModelBook.name, () => {
     const models = new TypeOrmModelRepository(database.dataSource());
     const tenant = newTenant();
     await readyModel(models, tenant, 'mdl_book_explained');
-    const explainer = new DecisionExplainer(new ModelBook(models, logger));
+    const explainer = new DecisionExplainer(new ModelBook(models, logger, DefaultModels.none()));
     const recorded = (raised: unknown[]) => ({
       checkpoint: 'customer',
       features: { modelVersion: 'mdl_book_explained', emailDisposable: true, amountMajorUnits: 20 },
@@ -107,10 +111,66 @@ describe(ModelBook.name, () => {
     await models.activate(tenant, 'mdl_book_broken');
     errors.length = 0;
 
-    const book = new ModelBook(models, logger);
+    const book = new ModelBook(models, logger, DefaultModels.none());
     await book.onModuleInit();
 
     expect(book.modelOf(tenant, 'customer')).toBeUndefined();
     expect(errors).toEqual([expect.objectContaining({ modelId: 'mdl_book_broken', checkpoint: 'customer' })]);
+  });
+
+  it("offers the shipped default model of a checkpoint beside each tenant's own, and explains the decisions it made", async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'default-models-'));
+    writeFileSync(join(directory, 'customer.json'), JSON.stringify({ provenance: { note: 'a test' }, model: JSON.parse(artifact) }));
+    const defaults = DefaultModels.load(directory);
+    const models = new TypeOrmModelRepository(database.dataSource());
+    const tenant = newTenant();
+    const book = new ModelBook(models, logger, defaults);
+    await book.onModuleInit();
+
+    const shipped = book.shippedModelOf('customer');
+    expect(shipped?.modelId).toMatch(/^mdl_default_customer_[0-9a-f]{12}$/);
+    expect(book.shippedModelOf('payout')).toBeUndefined();
+    expect(book.modelOf(tenant, 'customer')).toBeUndefined();
+    // Decisions it made are explained by it, whatever the tenant.
+    expect(await book.byId(tenant, shipped!.modelId)).toBe(shipped);
+
+    await readyModel(models, tenant, 'mdl_book_own');
+    await models.activate(tenant, 'mdl_book_own');
+    await book.refresh(tenant, 'customer');
+    expect(book.modelOf(tenant, 'customer')?.modelId).toBe('mdl_book_own');
+    expect(book.shippedModelOf('customer')).toBe(shipped);
+  });
+
+  it("answers with the shipped model's score only where it is above the built-in model's, explained by the model that decided", async () => {
+    const shipped = shippedModel();
+    const builtIn = (score: number): ExplainedScore => ({ modelVersion: 'builtin', baseScore: 5, model: { score, action: actionFor(score, DEFAULT_THRESHOLDS), contributions: [] } });
+    const fraud = { emailDisposable: true, amountMajorUnits: 20 };
+    const shippedScore = learnedScore(shipped, fraud, DEFAULT_THRESHOLDS).model.score;
+
+    const raised = withShippedModel(builtIn(shippedScore - 1), shipped, fraud, DEFAULT_THRESHOLDS);
+    expect(raised).toEqual(learnedScore(shipped, fraud, DEFAULT_THRESHOLDS));
+    expect(raised.model.contributions[0]).toMatchObject({ feature: 'emailDisposable', value: true });
+    // Never lower: a built-in score at or above the shipped model's stands, with its own explanation.
+    expect(withShippedModel(builtIn(shippedScore), shipped, fraud, DEFAULT_THRESHOLDS)).toEqual(builtIn(shippedScore));
+    expect(withShippedModel(builtIn(90), shipped, { emailDisposable: false, amountMajorUnits: 20 }, DEFAULT_THRESHOLDS)).toEqual(builtIn(90));
+    expect(withShippedModel(builtIn(0), undefined, fraud, DEFAULT_THRESHOLDS)).toEqual(builtIn(0));
+  });
+
+  /** The test's model, shipped as the customer checkpoint's default. */
+  function shippedModel(): LoadedModel {
+    const directory = mkdtempSync(join(tmpdir(), 'default-models-'));
+    writeFileSync(join(directory, 'customer.json'), JSON.stringify({ provenance: { note: 'a test' }, model: JSON.parse(artifact) }));
+    const shipped = DefaultModels.load(directory).of('customer');
+    if (shipped === undefined) throw new Error('the test model did not load');
+    return shipped;
+  }
+
+  it('refuses to start with a shipped file that is not named after a checkpoint or not a model', () => {
+    const misnamed = mkdtempSync(join(tmpdir(), 'default-models-'));
+    writeFileSync(join(misnamed, 'transaction.json'), JSON.stringify({ model: JSON.parse(artifact) }));
+    expect(() => DefaultModels.load(misnamed)).toThrow(/not named after a checkpoint/);
+    const broken = mkdtempSync(join(tmpdir(), 'default-models-'));
+    writeFileSync(join(broken, 'customer.json'), JSON.stringify({ model: { format: 'other' } }));
+    expect(() => DefaultModels.load(broken)).toThrow(/model document \$\.format/);
   });
 });

@@ -5,6 +5,7 @@ import { LRUCache } from 'lru-cache';
 import type { Logger } from '@ringfence/platform';
 import { type ActiveModel, MODEL_REPOSITORY, type ModelRepository, type RuleTenant } from '@ringfence/scoring-engine';
 import { ROOT_LOGGER } from '@ringfence/service-runtime';
+import { DEFAULT_MODELS, type DefaultModels } from './default-models';
 import { type LoadedModel, loadedModel } from './learned-score';
 
 /** Inactive models kept loaded for decision reads: each is a few megabytes at most. */
@@ -17,6 +18,8 @@ const modelKey = (tenant: RuleTenant, modelId: string): string => JSON.stringify
  * The active learned model of every tenant's checkpoint, loaded, in memory: read from the models
  * table at start and refreshed on every activation (by the activation itself and by the
  * `modelActivated` consumer of every scoring instance). A checkpoint reads no table for its model.
+ * It also holds the default models shipped with the product (`DefaultModels`), which join the
+ * built-in model where a tenant activated none (`CheckpointScorer`).
  *
  * A refresh installs whatever the table says is active *now*, not the model an event names, so
  * activations applied twice, late or out of order end in the same state. Refreshes run one after
@@ -33,18 +36,24 @@ export class ModelBook implements OnModuleInit {
   constructor(
     @Inject(MODEL_REPOSITORY) private readonly models: ModelRepository,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
+    @Inject(DEFAULT_MODELS) private readonly defaults: DefaultModels,
   ) {}
 
   async onModuleInit(): Promise<void> {
     const started = Date.now();
     const active = await this.models.activeModels();
     for (const model of active) this.install(model, model.checkpoint, model);
-    this.logger.info({ models: this.active.size, durationMs: Date.now() - started }, 'active models loaded');
+    this.logger.info({ models: this.active.size, defaultModels: this.defaults.size, durationMs: Date.now() - started }, 'active models loaded');
   }
 
-  /** The learned model scoring the tenant's checkpoint; undefined when none is active (the built-in model scores). */
+  /** The learned model the tenant activated for its checkpoint; undefined when it activated none. */
   modelOf(tenant: RuleTenant, checkpoint: RuleCheckpoint): LoadedModel | undefined {
     return this.active.get(bookKey(tenant, checkpoint));
+  }
+
+  /** The default model shipped for the checkpoint (`DefaultModels`), for tenants that activated none; undefined when none ships. */
+  shippedModelOf(checkpoint: RuleCheckpoint): LoadedModel | undefined {
+    return this.defaults.of(checkpoint);
   }
 
   /**
@@ -52,6 +61,8 @@ export class ModelBook implements OnModuleInit {
    * decided it, which may have been replaced since); recently used ones stay loaded.
    */
   async byId(tenant: RuleTenant, modelId: string): Promise<LoadedModel | null> {
+    const shipped = this.defaults.byId(modelId);
+    if (shipped !== undefined) return shipped;
     const key = modelKey(tenant, modelId);
     const cached = this.activeById.get(key) ?? this.recent.get(key);
     if (cached !== undefined) return cached;

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type FeatureColumn, buildFeatureMatrix, modelDocument, trainScoringModel } from '@ringfence/learning';
@@ -39,6 +39,17 @@ describe(ModelBook.name, () => {
   const artifact = trainedArtifact();
   const errors: unknown[] = [];
   const logger = { info: () => undefined, error: (fields: unknown) => errors.push(fields) } as unknown as Logger;
+
+  const directories: string[] = [];
+  /** A directory for shipped model files, removed after the tests. */
+  function shippedModelsDirectory(): string {
+    const directory = mkdtempSync(join(tmpdir(), 'default-models-'));
+    directories.push(directory);
+    return directory;
+  }
+  afterAll(() => {
+    for (const directory of directories) rmSync(directory, { recursive: true, force: true });
+  });
 
   async function readyModel(models: ModelRepository, tenant: RuleTenant, modelId: string, modelArtifact = artifact): Promise<void> {
     await models.create(tenant, { modelId, checkpoint: 'customer', createdBy: 'key_a', from: null, to: 1 });
@@ -119,7 +130,7 @@ describe(ModelBook.name, () => {
   });
 
   it("offers the shipped default model of a checkpoint beside each tenant's own, and explains the decisions it made", async () => {
-    const directory = mkdtempSync(join(tmpdir(), 'default-models-'));
+    const directory = shippedModelsDirectory();
     writeFileSync(join(directory, 'customer.json'), JSON.stringify({ provenance: { note: 'a test' }, model: JSON.parse(artifact) }));
     const defaults = DefaultModels.load(directory);
     const models = new TypeOrmModelRepository(database.dataSource());
@@ -158,7 +169,7 @@ describe(ModelBook.name, () => {
 
   /** The test's model, shipped as the customer checkpoint's default. */
   function shippedModel(): LoadedModel {
-    const directory = mkdtempSync(join(tmpdir(), 'default-models-'));
+    const directory = shippedModelsDirectory();
     writeFileSync(join(directory, 'customer.json'), JSON.stringify({ provenance: { note: 'a test' }, model: JSON.parse(artifact) }));
     const shipped = DefaultModels.load(directory).of('customer');
     if (shipped === undefined) throw new Error('the test model did not load');
@@ -166,10 +177,10 @@ describe(ModelBook.name, () => {
   }
 
   it('refuses to start with a shipped file that is not named after a checkpoint or not a model', () => {
-    const misnamed = mkdtempSync(join(tmpdir(), 'default-models-'));
+    const misnamed = shippedModelsDirectory();
     writeFileSync(join(misnamed, 'transaction.json'), JSON.stringify({ model: JSON.parse(artifact) }));
     expect(() => DefaultModels.load(misnamed)).toThrow(/not named after a checkpoint/);
-    const broken = mkdtempSync(join(tmpdir(), 'default-models-'));
+    const broken = shippedModelsDirectory();
     writeFileSync(join(broken, 'customer.json'), JSON.stringify({ model: { format: 'other' } }));
     expect(() => DefaultModels.load(broken)).toThrow(/model document \$\.format/);
   });

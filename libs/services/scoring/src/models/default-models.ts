@@ -16,10 +16,11 @@ export const DEFAULT_MODELS = Symbol('DEFAULT_MODELS');
 
 /**
  * The models that ship with the product, one at most per checkpoint, trained on simulated traffic
- * (docs/model.md, "The default model"): they score a checkpoint for every account that has not
- * activated a model of its own, so an account with too few labels to train one still gets a
- * learned score. Read once at start; a file that is not a model stops the start, since it is a
- * broken release, not bad input.
+ * (docs/model.md, "The default model"): where an account has not activated a model of its own,
+ * a checkpoint's shipped model scores beside the built-in one and is answered where it scores
+ * higher (`withShippedModel`), so an account with too few labels to train one still gets what a
+ * learned model sees. Read once at start; a file that is not a model stops the start, since it
+ * is a broken release, not bad input.
  */
 export class DefaultModels {
   private constructor(private readonly byCheckpoint: ReadonlyMap<RuleCheckpoint, LoadedModel>) {}

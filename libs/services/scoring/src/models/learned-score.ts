@@ -32,9 +32,8 @@ export function loadedModel(modelId: string, model: ScoringModel): LoadedModel {
  * so the checkpoint pays for them instead of every reader.
  */
 export function learnedScore(loaded: LoadedModel, features: Readonly<Record<string, FeatureValue>>, thresholds: Thresholds): ExplainedScore {
-  const { modelId, baseScore } = loaded;
-  const score = learnedScoreOnly(loaded, features);
-  return { modelVersion: modelId, baseScore, model: { score, action: actionFor(score, thresholds), contributions: explainLearned(loaded, features) } };
+  const vector = loaded.model.vectorOf(features);
+  return explainedScore(loaded, features, vector, loaded.model.scoreOf(vector), thresholds);
 }
 
 /**
@@ -45,13 +44,10 @@ export function learnedScore(loaded: LoadedModel, features: Readonly<Record<stri
  * when its score is the one answered.
  */
 export function withShippedModel(builtIn: ExplainedScore, shipped: LoadedModel | undefined, features: Readonly<Record<string, FeatureValue>>, thresholds: Thresholds): ExplainedScore {
-  if (shipped === undefined || learnedScoreOnly(shipped, features) <= builtIn.model.score) return builtIn;
-  return learnedScore(shipped, features, thresholds);
-}
-
-/** A learned model's 0–100 score of a feature vector, without its explanation (a few microseconds). */
-export function learnedScoreOnly({ model }: LoadedModel, features: Readonly<Record<string, FeatureValue>>): number {
-  return model.scoreOf(model.vectorOf(features));
+  if (shipped === undefined) return builtIn;
+  const vector = shipped.model.vectorOf(features);
+  const score = shipped.model.scoreOf(vector);
+  return score > builtIn.model.score ? explainedScore(shipped, features, vector, score, thresholds) : builtIn;
 }
 
 /**
@@ -59,6 +55,14 @@ export function learnedScoreOnly({ model }: LoadedModel, features: Readonly<Reco
  * feature vector; each shows the feature's value as the checkpoint computed it (a flag as
  * true/false, not 1/0).
  */
-export function explainLearned({ model }: LoadedModel, features: Readonly<Record<string, FeatureValue>>): ScoreContribution[] {
-  return model.explain(model.vectorOf(features), KEPT_CONTRIBUTIONS).contributions.map(({ feature, contribution }) => ({ feature, value: features[feature] ?? null, contribution }));
+export function explainLearned(loaded: LoadedModel, features: Readonly<Record<string, FeatureValue>>): ScoreContribution[] {
+  return contributionsOf(loaded, features, loaded.model.vectorOf(features));
+}
+
+function explainedScore(loaded: LoadedModel, features: Readonly<Record<string, FeatureValue>>, vector: Float32Array, score: number, thresholds: Thresholds): ExplainedScore {
+  return { modelVersion: loaded.modelId, baseScore: loaded.baseScore, model: { score, action: actionFor(score, thresholds), contributions: contributionsOf(loaded, features, vector) } };
+}
+
+function contributionsOf({ model }: LoadedModel, features: Readonly<Record<string, FeatureValue>>, vector: Float32Array): ScoreContribution[] {
+  return model.explain(vector, KEPT_CONTRIBUTIONS).contributions.map(({ feature, contribution }) => ({ feature, value: features[feature] ?? null, contribution }));
 }

@@ -8,7 +8,7 @@ import type { ModelRepository, RuleTenant } from '@ringfence/scoring-engine';
 import { TypeOrmModelRepository } from '@ringfence/scoring-store';
 import { DEFAULT_THRESHOLDS, actionFor } from '@ringfence/scoring-engine';
 import { DecisionExplainer } from './decision-explainer';
-import { type ExplainedScore, type LoadedModel, explainLearned, learnedScore, withShippedModel } from './learned-score';
+import { type ExplainedScore, explainLearned, learnedScore, withShippedModel } from './learned-score';
 import { DefaultModels } from './default-models';
 import { ModelBook } from './model-book';
 
@@ -130,9 +130,7 @@ describe(ModelBook.name, () => {
   });
 
   it("offers the shipped default model of a checkpoint beside each tenant's own, and explains the decisions it made", async () => {
-    const directory = shippedModelsDirectory();
-    writeFileSync(join(directory, 'customer.json'), JSON.stringify({ provenance: { note: 'a test' }, model: JSON.parse(artifact) }));
-    const defaults = DefaultModels.load(directory);
+    const defaults = shippedDefaults();
     const models = new TypeOrmModelRepository(database.dataSource());
     const tenant = newTenant();
     const book = new ModelBook(models, logger, defaults);
@@ -152,8 +150,9 @@ describe(ModelBook.name, () => {
     expect(book.shippedModelOf('customer')).toBe(shipped);
   });
 
-  it("answers with the shipped model's score only where it is above the built-in model's, explained by the model that decided", async () => {
-    const shipped = shippedModel();
+  it("answers with the shipped model's score only where it is above the built-in model's, explained by the model that decided", () => {
+    const shipped = shippedDefaults().of('customer');
+    if (shipped === undefined) throw new Error('the test model did not load');
     const builtIn = (score: number): ExplainedScore => ({ modelVersion: 'builtin', baseScore: 5, model: { score, action: actionFor(score, DEFAULT_THRESHOLDS), contributions: [] } });
     const fraud = { emailDisposable: true, amountMajorUnits: 20 };
     const shippedScore = learnedScore(shipped, fraud, DEFAULT_THRESHOLDS).model.score;
@@ -168,12 +167,10 @@ describe(ModelBook.name, () => {
   });
 
   /** The test's model, shipped as the customer checkpoint's default. */
-  function shippedModel(): LoadedModel {
+  function shippedDefaults(): DefaultModels {
     const directory = shippedModelsDirectory();
     writeFileSync(join(directory, 'customer.json'), JSON.stringify({ provenance: { note: 'a test' }, model: JSON.parse(artifact) }));
-    const shipped = DefaultModels.load(directory).of('customer');
-    if (shipped === undefined) throw new Error('the test model did not load');
-    return shipped;
+    return DefaultModels.load(directory);
   }
 
   it('refuses to start with a shipped file that is not named after a checkpoint or not a model', () => {

@@ -1,6 +1,6 @@
 // Validation cost per request: the heaviest golden payloads (POST /psp/transaction and
 // POST /v2/refund, every object filled in) through the same `validateInput` the HTTP stack runs
-// (class-transformer + class-validator, strict), in µs per validation: `npm run bench:validation`.
+// (class-transformer, then the compiled class-validator rules, strict), in µs per validation: `npm run bench:validation`.
 // Env: BENCH_ITERATIONS (5000 per round), BENCH_ROUNDS (7; the median round is reported).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,14 +28,14 @@ for (const { name, dto, body } of cases) {
   const bytes = Buffer.byteLength(JSON.stringify(body));
   // The HTTP stack parses the body per request; validation then owns its copy.
   const fresh = () => JSON.parse(JSON.stringify(body));
-  const first = await validateInput(dto, fresh());
+  const first = validateInput(dto, fresh());
   if (!first.ok) throw new Error(`${name}: the fixture does not validate: ${first.problems.join('; ')}`);
-  for (let warm = 0; warm < 1000; warm += 1) await validateInput(dto, fresh());
+  for (let warm = 0; warm < 1000; warm += 1) validateInput(dto, fresh());
   const perRound = [];
   for (let round = 0; round < rounds; round += 1) {
     const inputs = Array.from({ length: iterations }, fresh);
     const started = process.hrtime.bigint();
-    for (const input of inputs) await validateInput(dto, input);
+    for (const input of inputs) validateInput(dto, input);
     perRound.push(Number(process.hrtime.bigint() - started) / 1000 / iterations);
   }
   rows[name] = { bytes, 'µs/validation (median)': Number(median(perRound).toFixed(1)), 'min round': Number(Math.min(...perRound).toFixed(1)), 'max round': Number(Math.max(...perRound).toFixed(1)) };

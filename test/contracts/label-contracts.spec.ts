@@ -17,7 +17,7 @@ const ENDPOINTS: Record<string, { kind: LabelSubjectKind; body: InputClass<objec
 
 async function problemsOf(slug: string, fixture: ContractFixture): Promise<string[]> {
   const { kind, body } = ENDPOINTS[slug]!;
-  const validated = await validateInput(body, fixture.body, 'body');
+  const validated = validateInput(body, fixture.body, 'body');
   if (!validated.ok) return validated.problems;
   try {
     resolveReview(kind, validated.value, {});

@@ -24,8 +24,8 @@ const ENDPOINTS: Record<string, { method: string; path: string; body?: InputClas
 
 async function problemsOf(slug: string, fixture: ContractFixture): Promise<string[]> {
   const endpoint = ENDPOINTS[slug]!;
-  const query = endpoint.query ? await validateInput(endpoint.query, fixture.query ?? {}, 'query') : undefined;
-  const body = endpoint.body ? await validateInput(endpoint.body, fixture.body, 'body') : undefined;
+  const query = endpoint.query ? validateInput(endpoint.query, fixture.query ?? {}, 'query') : undefined;
+  const body = endpoint.body ? validateInput(endpoint.body, fixture.body, 'body') : undefined;
   return [...(query && !query.ok ? query.problems : []), ...(body && !body.ok ? body.problems : [])];
 }
 

@@ -102,7 +102,7 @@ describe('request contracts: what payment-side validation hands on', () => {
   it('validates the transaction event built from a validated request, keeping the open fields', async () => {
     const request = fixture('psp-transaction', 'open-objects-kept');
     const { body } = await accepted('psp-transaction', request);
-    const event = await validateInput(TransactionUpdatedEvent, { ...body, checkpoint: 'pspAfterAuth' }, 'payload');
+    const event = validateInput(TransactionUpdatedEvent, { ...body, checkpoint: 'pspAfterAuth' }, 'payload');
     expect(event.ok ? wire(event.value) : event.problems).toEqual({ ...(request.body as object), checkpoint: 'pspAfterAuth' });
   });
 

@@ -15,3 +15,4 @@ export * from './metrics/metrics';
 export * from './run-service';
 export * from './http/body-and-query.decorator';
 export * from './http/validate-input';
+export { VALIDATION_OPTIONS, validateCompiled } from './http/compiled-validator';

@@ -7,7 +7,7 @@ import { UpdateOwnAccountSettingsRequestDto } from './account.dto';
 type Outcome = { ok: true; value: unknown } | { ok: false; problems: string[] };
 
 async function outcomeOf(dto: new () => object, body: unknown): Promise<Outcome> {
-  const outcome = await validateInput(dto, body);
+  const outcome = validateInput(dto, body);
   return outcome.ok ? { ok: true, value: JSON.parse(JSON.stringify(outcome.value)) as unknown } : outcome;
 }
 

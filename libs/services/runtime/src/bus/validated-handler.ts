@@ -12,9 +12,9 @@ type Constructor<T> = InputClass<T>;
  * taken as it is. Everything else (JSON from Kafka or replayed from the event log, objects
  * built by hand) is validated here.
  */
-async function toValidPayload<T extends object>(payloadClass: Constructor<T>, message: MessageEnvelope<unknown>): Promise<T> {
+function toValidPayload<T extends object>(payloadClass: Constructor<T>, message: MessageEnvelope<unknown>): T {
   if (isValidatedAs(message.payload, payloadClass)) return message.payload as T;
-  const outcome = await validateInput(payloadClass, message.payload, 'payload');
+  const outcome = validateInput(payloadClass, message.payload, 'payload');
   if (!outcome.ok) throw new AppError('VALIDATION_FAILED', `message ${message.eventId}: ${outcome.problems.join('; ')}`);
   return outcome.value;
 }
@@ -33,7 +33,7 @@ export function validatedEventHandler<T extends object>(
   return async (message: MessageEnvelope<unknown>): Promise<void> => {
     let payload: T;
     try {
-      payload = await toValidPayload(payloadClass, message);
+      payload = toValidPayload(payloadClass, message);
     } catch (error) {
       busMessagesHandled.labels(topic, 'invalid').inc();
       logger.error({ topic, eventId: message.eventId, traceId: message.traceId, err: error }, 'skipped an invalid event');
@@ -59,7 +59,7 @@ export function validatedRequestHandler<T extends object, R>(
   handler: (message: MessageEnvelope<T>) => Promise<R>,
 ) {
   return async (message: MessageEnvelope<unknown>): Promise<R> => {
-    const payload = await toValidPayload(payloadClass, message);
+    const payload = toValidPayload(payloadClass, message);
     try {
       return await handler({ ...message, payload });
     } catch (error) {

@@ -11,11 +11,9 @@ export interface BodyAndQuery<TBody, TQuery> {
 class BodyAndQueryValidationPipe implements PipeTransform {
   constructor(private readonly bodyClass: InputClass<object>, private readonly queryClass: InputClass<object>) {}
 
-  async transform(input: { body: unknown; query: unknown }): Promise<BodyAndQuery<object, object>> {
-    const [body, query] = await Promise.all([
-      validateInput(this.bodyClass, input.body, 'body'),
-      validateInput(this.queryClass, input.query ?? {}, 'query'),
-    ]);
+  transform(input: { body: unknown; query: unknown }): BodyAndQuery<object, object> {
+    const body = validateInput(this.bodyClass, input.body, 'body');
+    const query = validateInput(this.queryClass, input.query ?? {}, 'query');
     if (body.ok && query.ok) return { body: body.value, query: query.value };
     const problems = [...(query.ok ? [] : query.problems), ...(body.ok ? [] : body.problems)];
     throw new AppError('VALIDATION_FAILED', problems.join('; '));

@@ -8,10 +8,10 @@ import { type InputClass, validateInput } from './validate-input';
  */
 @Injectable()
 export class StrictValidationPipe implements PipeTransform {
-  async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+  transform(value: unknown, metadata: ArgumentMetadata): unknown {
     const { metatype, type } = metadata;
     if (type === 'custom' || !metatype || [String, Number, Boolean, Array, Object].includes(metatype as never)) return value;
-    const outcome = await validateInput(metatype as InputClass<object>, value ?? (type === 'query' ? {} : value), type);
+    const outcome = validateInput(metatype as InputClass<object>, value ?? (type === 'query' ? {} : value), type);
     if (!outcome.ok) throw new AppError('VALIDATION_FAILED', outcome.problems.join('; '));
     return outcome.value;
   }

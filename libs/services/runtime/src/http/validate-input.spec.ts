@@ -35,7 +35,7 @@ class Memo {
 }
 
 async function validated<T extends object>(inputClass: InputClass<T>, plain: object): Promise<T> {
-  const outcome = await validateInput(inputClass, plain);
+  const outcome = validateInput(inputClass, plain);
   if (!outcome.ok) throw new Error(outcome.problems.join('; '));
   return outcome.value;
 }
@@ -53,7 +53,7 @@ describe(isValidatedAs.name, () => {
     expect(isValidatedAs(Object.assign(new Note(), { text: 'hi' }), Note)).toBe(false);
     expect(isValidatedAs(null, Note)).toBe(false);
     expect(isValidatedAs('hi', Note)).toBe(false);
-    const failed = await validateInput(Note, { text: 7 });
+    const failed = validateInput(Note, { text: 7 });
     expect(failed.ok).toBe(false);
   });
 

@@ -1,9 +1,6 @@
 import { plainToInstance } from 'class-transformer';
-import { getMetadataStorage, validate } from 'class-validator';
-import { cacheValidationMetadata } from './validation-metadata-cache';
+import { ruledProperties, validateCompiled } from './compiled-validator';
 import { formatValidationErrors } from './validation-error-formatter';
-
-cacheValidationMetadata();
 
 export type InputClass<T> = new () => T;
 
@@ -21,12 +18,12 @@ const validatedAs = new WeakMap<object, InputClass<object>>();
  * types are strict (no implicit conversion: "maybe" is not a boolean), and every failing field
  * is reported as `path: rule`.
  */
-export async function validateInput<T extends object>(inputClass: InputClass<T>, plain: unknown, what = 'body'): Promise<ValidationOutcome<T>> {
+export function validateInput<T extends object>(inputClass: InputClass<T>, plain: unknown, what = 'body'): ValidationOutcome<T> {
   if (typeof plain !== 'object' || plain === null || Array.isArray(plain)) {
     return { ok: false, problems: [`${what}: must be a JSON object`] };
   }
   const value = plainToInstance(inputClass, plain, { enableImplicitConversion: false });
-  const errors = await validate(value, { whitelist: true, forbidNonWhitelisted: false, forbidUnknownValues: true, validationError: { target: false, value: true } });
+  const errors = validateCompiled(value);
   if (errors.length > 0) return { ok: false, problems: formatValidationErrors(errors) };
   validatedAs.set(value, inputClass as InputClass<object>);
   return { ok: true, value };
@@ -65,12 +62,9 @@ function addedOptionalFields(subclass: InputClass<object>, parent: InputClass<ob
   let byParent = addedFieldsMemo.get(subclass);
   if (!byParent) addedFieldsMemo.set(subclass, (byParent = new Map()));
   if (byParent.has(parent)) return byParent.get(parent) ?? null;
-  const added = getMetadataStorage()
-    .getTargetValidationMetadatas(subclass, '', true, false)
-    .filter((rule) => rule.target !== parent && !(parent.prototype instanceof (rule.target as InputClass<object>)));
-  const fields = [...new Set(added.map((rule) => rule.propertyName))];
-  const allOptional = fields.every((field) => added.some((rule) => rule.propertyName === field && rule.name === 'isOptional'));
-  const answer = allOptional ? fields : null;
+  const parentFields = ruledProperties(parent);
+  const added = [...ruledProperties(subclass)].filter(([field]) => !parentFields.has(field));
+  const answer = added.every(([, { optional }]) => optional) ? added.map(([field]) => field) : null;
   byParent.set(parent, answer);
   return answer;
 }

@@ -29,12 +29,34 @@ export type RpcReply<T> =
   | { ok: true; value: T }
   | { ok: false; error: { code: string; status: number; message: string } };
 
+/** Each payload's wire form, made once: up to five consumers of an event read it. */
+const wireForms = new WeakMap<object, Record<string, unknown>>();
+
 /**
  * A payload exactly as it travels on the wire (and as analysts read it): validated DTO instances
  * become plain JSON, open objects get back the fields the client sent (their `toJSON`), maps
  * become objects. Code that walks a payload generically (ingestion's entity extraction) reads
  * this form, never the class instances.
+ *
+ * In the embedded mode every consumer of an event gets the same payload object, so its wire
+ * form is made once and shared, frozen: a consumer that wrote to it would change what the others
+ * read (it throws instead). Payloads are never written to after they are published (the bus
+ * hands one object to every consumer), so the memo cannot go stale.
  */
 export function toWireJson<T>(payload: T): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(payload)) as Record<string, unknown>;
+  if (typeof payload !== 'object' || payload === null) return JSON.parse(JSON.stringify(payload)) as Record<string, unknown>;
+  let wire = wireForms.get(payload);
+  if (wire === undefined) {
+    wire = deepFreeze(JSON.parse(JSON.stringify(payload)) as Record<string, unknown>);
+    wireForms.set(payload, wire);
+  }
+  return wire;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
 }

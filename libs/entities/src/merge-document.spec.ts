@@ -52,6 +52,26 @@ describe(mergeDocument.name, () => {
     expect(Object.getOwnPropertyDescriptor(chargebacks, '__proto__')?.value).toEqual({ forgiven: false });
   });
 
+  it('never changes the document it starts from, and shares only what it does not change', () => {
+    fc.assert(
+      fc.property(fc.array(payloadArbitrary, { minLength: 2, maxLength: 8 }), (payloads) => {
+        const [first, ...rest] = payloads;
+        let document = mergeDocument(null, first.fields, first.timestamp) ?? { fields: {}, fieldTimestamps: {} };
+        for (const { fields, timestamp } of rest) {
+          const before = structuredClone(document);
+          const merged = mergeDocument(document, fields, timestamp);
+          expect(document).toEqual(before);
+          if (merged === null) continue;
+          for (const key of Object.keys(merged.fields)) {
+            const sameObject = merged.fields[key] === document.fields[key];
+            if (sameObject && typeof merged.fields[key] === 'object') expect(merged.fields[key]).toEqual(before.fields[key]);
+          }
+          document = merged;
+        }
+      }),
+    );
+  });
+
   it('gives the same document whatever order the payloads arrive in', () => {
     fc.assert(
       fc.property(fc.array(payloadArbitrary, { minLength: 1, maxLength: 8 }), fc.nat(), (payloads, seed) => {

@@ -26,17 +26,22 @@ export function flattenLeaves(value: Record<string, unknown>, prefix = '', out: 
   return out;
 }
 
-function setLeaf(target: Record<string, unknown>, path: string, value: unknown): void {
+/**
+ * Sets a leaf on `target`, copying each object on its path the first time this merge writes
+ * under it (`copied`): a merge never changes the stored document it starts from (readers hold it,
+ * and it is written later as it is), and subtrees it does not touch are shared, not cloned.
+ */
+function setLeaf(target: Record<string, unknown>, path: string, value: unknown, copied: Set<object>): void {
   const keys = path.slice(1).split('/').map(unescapeKey);
   let node = target;
   for (const key of keys.slice(0, -1)) {
     // Own properties only: an inherited "__proto__" would lead into Object.prototype itself.
     const next = Object.prototype.hasOwnProperty.call(node, key) ? node[key] : undefined;
-    if (!isPlainObject(next)) {
-      // defineProperty, not assignment: a key such as "__proto__" must stay an own property.
-      Object.defineProperty(node, key, { value: {}, enumerable: true, writable: true, configurable: true });
-    }
-    node = node[key] as Record<string, unknown>;
+    // Spread, like defineProperty, makes every key (a "__proto__" too) an own data property.
+    const child = isPlainObject(next) ? (copied.has(next) ? next : { ...next }) : {};
+    copied.add(child);
+    if (child !== next) Object.defineProperty(node, key, { value: child, enumerable: true, writable: true, configurable: true });
+    node = child;
   }
   Object.defineProperty(node, keys[keys.length - 1], { value, enumerable: true, writable: true, configurable: true });
 }
@@ -54,7 +59,8 @@ export function mergeDocument(
   incoming: Record<string, unknown>,
   timestamp: number,
 ): EntityDocument | null {
-  const fields: Record<string, unknown> = structuredClone(current?.fields ?? {});
+  const fields: Record<string, unknown> = { ...(current?.fields ?? {}) };
+  const copied = new Set<object>([fields]);
   const fieldTimestamps: Record<string, number> = { ...(current?.fieldTimestamps ?? {}) };
   let changed = current === null;
   for (const [path, value] of flattenLeaves(incoming)) {
@@ -66,7 +72,7 @@ export function mergeDocument(
       (timestamp === storedAt && stableText(value) > stableText(storedValue));
     if (!wins) continue;
     if (storedAt === timestamp && stableText(value) === stableText(storedValue)) continue;
-    setLeaf(fields, path, value);
+    setLeaf(fields, path, value, copied);
     fieldTimestamps[path] = timestamp;
     changed = true;
   }

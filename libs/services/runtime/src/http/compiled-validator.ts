@@ -10,16 +10,16 @@ type ConstraintMetadata = ReturnType<MetadataStorage['getTargetValidatorConstrai
  * `validate()` looks a class's rules up again for every object it validates (it filters the
  * class's own rules and then tests every registered class for ancestry: typestack/class-validator
  * #2686), regroups them per property, and builds an error object for every property before
- * throwing the empty ones away. On the gateway's payloads (a full refund holds about forty nested
+ * throwing the empty ones away. On the gateway's payloads (a full refund holds about thirty nested
  * objects) that was the largest single cost of a request. This module asks class-validator's
  * public metadata storage for each class's rules once, keeps them grouped, and runs the very
  * constraint instances the decorators registered, allocating only for what fails.
  *
  * It does what `validate(object, VALIDATION_OPTIONS)` does, synchronously, and nothing else:
  * unknown properties are removed (whitelist), an object of a class without rules is an unknown
- * value, errors carry the value but not the target, and no groups. The spec holds it to
- * class-validator's own answer on every golden fixture and on mutations of them. What it does not
- * support (asynchronous constraints, validation contexts, groups) throws when a class is
+ * value, errors carry the value but not the target, and no groups are asked for. The spec holds
+ * it to class-validator's own answer on every golden fixture and on mutations of them. What it
+ * does not support (asynchronous constraints, validation contexts) throws when a class is
  * compiled, so a new decorator that needs them fails its first test rather than validating
  * differently.
  *
@@ -162,7 +162,7 @@ function validateProperty(object: object, value: unknown, name: string, property
 /** Runs the rules against the value; returns `failed` with a message added per broken rule. */
 function checkCustom(object: object, value: unknown, rules: readonly CustomRule[], failed: FailedRules): FailedRules {
   if (rules.length === 0) return failed;
-  // One arguments object for the property's rules, as each constraint gets its own constraints.
+  // One arguments object serves all the property's rules: only `constraints` differs between them.
   const args: ValidationArguments = { targetName: object.constructor?.name, property: rules[0].metadata.propertyName, object, value, constraints: [] };
   for (const { metadata, constraint, type } of rules) {
     if (metadata.validateIf && !metadata.validateIf(object, value)) continue;
@@ -171,7 +171,7 @@ function checkCustom(object: object, value: unknown, rules: readonly CustomRule[
       metadata.each && (Array.isArray(value) || value instanceof Set || value instanceof Map)
         ? [...(value instanceof Map ? value.values() : value)].every((item) => isValid(constraint.instance.validate(item, args), constraint))
         : isValid(constraint.instance.validate(value, args), constraint);
-    if (!valid) (failed ??= {})[type] = messageOf(metadata, { ...args }, constraint);
+    if (!valid) (failed ??= {})[type] = messageOf(metadata, args, constraint);
   }
   return failed;
 }

@@ -1,29 +1,16 @@
 import {
   BreachedCredentialsImportRequestDto,
-  ConnectQueryDto,
-  ConnectRequestDto,
   CredentialsCheckRequestDto,
   CustomerLabelRequestDto,
-  CustomerRequestDto,
   LookupAddRequestDto,
   LookupDeleteQueryDto,
   LookupReadQueryDto,
-  PayoutRequestDto,
-  PspDisputeRequestDto,
-  PspTransactionQueryDto,
-  PspTransactionRequestDto,
-  RefundRequestDto,
-  RegistrationRequestDto,
   SupplierLabelRequestDto,
-  SupplierRequestDto,
-  VoucherCheckRequestDto,
-  VoucherRedemptionQueryDto,
-  VoucherRedemptionRequestDto,
-  VoucherRequestDto,
 } from '@ringfence/contracts';
 import { type InputClass, VALIDATION_OPTIONS, validateCompiled } from '@ringfence/service-runtime';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
+import { CUSTOMER_SIDE_ENDPOINTS, PAYMENT_SIDE_ENDPOINTS } from './endpoint-classes';
 import { loadFixtures } from './fixture-loader';
 
 /**
@@ -33,17 +20,8 @@ import { loadFixtures } from './fixture-loader';
  * nulled, retyped, and every object given an unknown field or replaced by a scalar or an array).
  */
 const CLASSES: Record<string, { body?: InputClass<object>; query?: InputClass<object> }> = {
-  connect: { body: ConnectRequestDto, query: ConnectQueryDto },
-  customer: { body: CustomerRequestDto },
-  supplier: { body: SupplierRequestDto },
-  registration: { body: RegistrationRequestDto },
-  voucher: { body: VoucherRequestDto },
-  'voucher-check': { body: VoucherCheckRequestDto },
-  'voucher-redemption': { body: VoucherRedemptionRequestDto, query: VoucherRedemptionQueryDto },
-  'psp-transaction': { body: PspTransactionRequestDto, query: PspTransactionQueryDto },
-  'psp-dispute': { body: PspDisputeRequestDto },
-  payout: { body: PayoutRequestDto },
-  refund: { body: RefundRequestDto },
+  ...CUSTOMER_SIDE_ENDPOINTS,
+  ...PAYMENT_SIDE_ENDPOINTS,
   'label-customer': { body: CustomerLabelRequestDto },
   'label-supplier': { body: SupplierLabelRequestDto },
   'lookup-add': { body: LookupAddRequestDto },

@@ -3,27 +3,21 @@ import {
   OpenPaymentMethodDto,
   PayoutRequestDto,
   PspCustomerDto,
-  PspDisputeRequestDto,
-  PspTransactionQueryDto,
   PspTransactionRequestDto,
   RefundRequestDto,
   TransactionUpdatedEvent,
 } from '@ringfence/contracts';
 import { validateInput } from '@ringfence/service-runtime';
 import { type ContractFixture, loadFixtures } from './fixture-loader';
-import { type EndpointClasses, describeFixtureContracts, fixtureValidator } from './fixture-validation';
+import { PAYMENT_SIDE_ENDPOINTS } from './endpoint-classes';
+import { describeFixtureContracts, fixtureValidator } from './fixture-validation';
 
 /**
  * Golden request fixtures of the payment-side endpoints (PSP transaction and dispute, payout,
  * refund), validated the way the gateway does: body and query with `validateInput`, query
  * problems first (as `ValidBodyAndQuery` reports them).
  */
-const ENDPOINTS: EndpointClasses = {
-  'psp-transaction': { body: PspTransactionRequestDto, query: PspTransactionQueryDto },
-  'psp-dispute': { body: PspDisputeRequestDto },
-  payout: { body: PayoutRequestDto },
-  refund: { body: RefundRequestDto },
-};
+const ENDPOINTS = PAYMENT_SIDE_ENDPOINTS;
 
 const validateRequest = fixtureValidator(ENDPOINTS);
 

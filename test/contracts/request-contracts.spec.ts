@@ -1,33 +1,19 @@
 import {
-  ConnectQueryDto,
   ConnectRequestDto,
-  CustomerRequestDto,
   IdentificationDocumentDto,
   NationalIdentificationDto,
-  RegistrationRequestDto,
-  SupplierRequestDto,
-  VoucherCheckRequestDto,
-  VoucherRedemptionQueryDto,
-  VoucherRedemptionRequestDto,
   VoucherRequestDto,
 } from '@ringfence/contracts';
 import { type ContractFixture, loadFixtures } from './fixture-loader';
-import { type EndpointClasses, describeFixtureContracts, fixtureValidator } from './fixture-validation';
+import { CUSTOMER_SIDE_ENDPOINTS } from './endpoint-classes';
+import { describeFixtureContracts, fixtureValidator } from './fixture-validation';
 
 /**
  * Golden request fixtures of the customer-side endpoints (connect, customer, supplier,
  * registration, vouchers), validated the way the gateway does: body and query with
  * `validateInput`, query problems first (as `ValidBodyAndQuery` reports them).
  */
-const ENDPOINTS: EndpointClasses = {
-  connect: { body: ConnectRequestDto, query: ConnectQueryDto },
-  customer: { body: CustomerRequestDto },
-  supplier: { body: SupplierRequestDto },
-  registration: { body: RegistrationRequestDto },
-  'voucher-redemption': { body: VoucherRedemptionRequestDto, query: VoucherRedemptionQueryDto },
-  voucher: { body: VoucherRequestDto },
-  'voucher-check': { body: VoucherCheckRequestDto },
-};
+const ENDPOINTS = CUSTOMER_SIDE_ENDPOINTS;
 
 const validateRequest = fixtureValidator(ENDPOINTS);
 

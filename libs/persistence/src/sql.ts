@@ -50,9 +50,13 @@ export function bigintToNumber(value: string | number): number {
  * text's quotes and backslashes were escaped by the driver and unescaped by PostgreSQL, a third
  * of the statement's time for the event log's and the decision records' batches
  * (docs/performance.md, "Stored JSON as text").
+ *
+ * As UTF-8 bytes, not a string: drivers send a Buffer as it is (binary format, which for `text`
+ * is its UTF-8 bytes), where a string parameter is measured and encoded by a JavaScript loop over
+ * its characters (twice in PGlite's node-postgres adapter, on the main thread).
  */
-export function jsonTextSequence(texts: readonly string[]): string {
-  return texts.join(RECORD_SEPARATOR);
+export function jsonTextSequence(texts: readonly string[]): Buffer {
+  return Buffer.from(texts.join(RECORD_SEPARATOR), 'utf8');
 }
 
 /** The SQL array of the texts a `jsonTextSequence` parameter carries, in order. */

@@ -17,7 +17,7 @@ import {
   type ValidatorConstraintInterface,
   validate,
 } from 'class-validator';
-import { VALIDATION_OPTIONS, ruledProperties, validateCompiled } from './compiled-validator';
+import { VALIDATION_OPTIONS, validateCompiled } from './compiled-validator';
 
 class Tag {
   @IsString() @MaxLength(4, { message: '$property of $target is at most $constraint1 long, not "$value"' }) name!: string;
@@ -95,15 +95,5 @@ describe(validateCompiled.name, () => {
       @IsString({ context: { severity: 'high' } }) code!: string;
     }
     expect(() => validateCompiled(plainToInstance(WithContext, { code: 'x' }))).toThrow(/validation contexts/);
-  });
-});
-
-describe(ruledProperties.name, () => {
-  it('lists the ruled properties, each with whether it is optional', () => {
-    const properties = ruledProperties(Basket);
-    expect([...properties.keys()]).toEqual(['id', 'kind', 'labels', 'tag', 'tags', 'tagSet', 'untyped', 'code']);
-    expect(properties.get('id')).toEqual({ optional: false });
-    expect(properties.get('kind')).toEqual({ optional: true });
-    expect(properties.get('code')).toEqual({ optional: false });
   });
 });

@@ -75,11 +75,6 @@ export function validateCompiled(object: object): ValidationError[] {
   return errors;
 }
 
-/** The properties `inputClass` has rules for, each with whether it is optional (`@IsOptional`). */
-export function ruledProperties(inputClass: abstract new () => object): ReadonlyMap<string, { optional: boolean }> {
-  return new Map(planOf(inputClass).properties.map((property) => [property.name, { optional: property.conditions.some((rule) => rule.name === 'isOptional') }]));
-}
-
 function planOf(constructor: unknown): ClassPlan {
   let plan = plans.get(constructor);
   if (plan === undefined) {

@@ -9,7 +9,7 @@ import {
   RegistrationSubmittedEvent,
   TransactionUpdatedEvent,
 } from '@ringfence/contracts';
-import { IsIn, IsOptional, IsString } from 'class-validator';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { type InputClass, isValidatedAs, validateInput } from './validate-input';
 
 class Note {
@@ -27,6 +27,11 @@ class TaggedNote extends Note {
 /** Adds a required field. */
 class TitledNote extends Note {
   @IsString() title!: string;
+}
+
+/** A stricter rule on a field the parent has. */
+class ShortNote extends Note {
+  @MaxLength(3) declare text: string;
 }
 
 /** The same shape, unrelated by inheritance. */
@@ -76,6 +81,12 @@ describe(isValidatedAs.name, () => {
     const note = await validated(Note, { text: 'hi' });
     expect(isValidatedAs(note, TitledNote)).toBe(false);
     expect(isValidatedAs(note, Memo)).toBe(false);
+  });
+
+  it('does not take a parent for a subclass with a stricter rule on one of its fields', async () => {
+    const note = await validated(Note, { text: 'long enough' });
+    expect(isValidatedAs(note, ShortNote)).toBe(false);
+    expect(validateInput(ShortNote, { text: 'long enough' }).ok).toBe(false);
   });
 
   describe('with the contracts', () => {

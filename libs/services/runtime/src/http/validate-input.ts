@@ -1,5 +1,6 @@
 import { plainToInstance } from 'class-transformer';
-import { ruledProperties, validateCompiled } from './compiled-validator';
+import { getMetadataStorage } from 'class-validator';
+import { validateCompiled } from './compiled-validator';
 import { formatValidationErrors } from './validation-error-formatter';
 
 export type InputClass<T> = new () => T;
@@ -62,9 +63,13 @@ function addedOptionalFields(subclass: InputClass<object>, parent: InputClass<ob
   let byParent = addedFieldsMemo.get(subclass);
   if (!byParent) addedFieldsMemo.set(subclass, (byParent = new Map()));
   if (byParent.has(parent)) return byParent.get(parent) ?? null;
-  const parentFields = ruledProperties(parent);
-  const added = [...ruledProperties(subclass)].filter(([field]) => !parentFields.has(field));
-  const answer = added.every(([, { optional }]) => optional) ? added.map(([field]) => field) : null;
+  // Rules declared below `parent`, on new fields or on the parent's own (stricter ones count too).
+  const added = getMetadataStorage()
+    .getTargetValidationMetadatas(subclass, '', true, false)
+    .filter((rule) => rule.target !== parent && !(parent.prototype instanceof (rule.target as InputClass<object>)));
+  const fields = [...new Set(added.map((rule) => rule.propertyName))];
+  const allOptional = fields.every((field) => added.some((rule) => rule.propertyName === field && rule.name === 'isOptional'));
+  const answer = allOptional ? fields : null;
   byParent.set(parent, answer);
   return answer;
 }

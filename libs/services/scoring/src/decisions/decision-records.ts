@@ -35,6 +35,8 @@ const key = (tenant: RuleTenant, scoreId: string) => JSON.stringify([tenant.acco
 @Injectable()
 export class DecisionRecords {
   private pending = new Map<string, StoredDecisionRecord & RuleTenant>();
+  /** The batch being written: no longer pending, maybe not yet in the store, so reads look here too. */
+  private writing = new Map<string, StoredDecisionRecord & RuleTenant>();
   private flushing: Promise<void> = Promise.resolve();
 
   constructor(@Inject(DECISION_RECORD_REPOSITORY) private readonly records: DecisionRecordRepository) {}
@@ -60,8 +62,9 @@ export class DecisionRecords {
   }
 
   async find(tenant: RuleTenant, scoreId: string): Promise<StoredDecisionRecord | null> {
-    const pending = this.pending.get(key(tenant, scoreId));
-    if (pending !== undefined) return pending;
+    const recordKey = key(tenant, scoreId);
+    const unwritten = this.pending.get(recordKey) ?? this.writing.get(recordKey);
+    if (unwritten !== undefined) return unwritten;
     return this.records.find(tenant, scoreId);
   }
 
@@ -92,11 +95,14 @@ export class DecisionRecords {
     if (this.pending.size === 0) return;
     const batch = this.pending;
     this.pending = new Map();
+    this.writing = batch;
     try {
       await this.records.addAll([...batch.values()]);
     } catch (error) {
       for (const [recordKey, record] of batch) if (!this.pending.has(recordKey)) this.pending.set(recordKey, record);
       throw error;
+    } finally {
+      this.writing = new Map();
     }
   }
 }

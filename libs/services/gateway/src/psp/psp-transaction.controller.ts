@@ -6,10 +6,12 @@ import {
   PspTransactionQueryDto,
   PspTransactionRequestDto,
   PspTransactionResponseDto,
-  type TransactionUpdatedEvent,
+  type PspCheckpoint,
+  TransactionUpdatedEvent,
   normaliseTimestamps,
 } from '@ringfence/contracts';
-import { type BodyAndQuery, CurrentPrincipal, SecretKeyRoute, ValidBodyAndQuery } from '@ringfence/service-runtime';
+import { AppError } from '@ringfence/platform';
+import { type BodyAndQuery, CurrentPrincipal, SecretKeyRoute, ValidBodyAndQuery, extendValidated } from '@ringfence/service-runtime';
 import type { FastifyRequest } from 'fastify';
 import { CheckpointRoutes } from '../intake/checkpoint-routes';
 import { EventIntake, type Submission } from '../intake/event-intake.service';
@@ -17,12 +19,23 @@ import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
 
 type Input = BodyAndQuery<PspTransactionRequestDto, PspTransactionQueryDto>;
 
+/**
+ * The ingest event: the validated body with the checkpoint asked for, if any. Only `checkpoint`
+ * is validated again (the query's own rule already held it to the same values); the body's
+ * objects are shared, so consumers in this process take the event as validated.
+ */
+function transactionEvent(body: PspTransactionRequestDto, checkpoint: PspCheckpoint | undefined): TransactionUpdatedEvent {
+  const event = extendValidated(TransactionUpdatedEvent, normaliseTimestamps(body), checkpoint ? { checkpoint } : {});
+  if (!event.ok) throw new AppError('VALIDATION_FAILED', event.problems.join('; '));
+  return event.value;
+}
+
 /** One customer's events stay in order; a transaction without a customer keys on itself. */
-function submission(principal: Principal, body: PspTransactionRequestDto, request: FastifyRequest): Submission<TransactionUpdatedEvent> {
+function submission(principal: Principal, payload: TransactionUpdatedEvent, request: FastifyRequest): Submission<TransactionUpdatedEvent> {
   return {
     principal,
-    subjectId: body.customer?.customerId ?? `transaction:${body.transaction.transactionId}`,
-    payload: normaliseTimestamps(body) as TransactionUpdatedEvent,
+    subjectId: payload.customer?.customerId ?? `transaction:${payload.transaction.transactionId}`,
+    payload,
     traceId: String(request.id),
   };
 }
@@ -45,7 +58,7 @@ export class PspTransactionController {
   @ApiOkResponse({ type: PspTransactionResponseDto })
   @ApiErrorResponses(400, 401, 403, 413, 415, 429, 503)
   async ingest(@CurrentPrincipal() principal: Principal, @ValidBodyAndQuery(PspTransactionRequestDto, PspTransactionQueryDto) input: Input, @Req() request: FastifyRequest): Promise<PspTransactionResponseDto> {
-    const accepted = submission(principal, input.body, request);
+    const accepted = submission(principal, transactionEvent(input.body, undefined), request);
     if (!input.query.checkpoint) {
       await this.intake.ingest(CheckpointRoutes.transaction.ingestTopic, accepted);
       return { status: 200, timestamp: Date.now(), message: 'transaction update accepted; no checkpoint was asked for' };
@@ -53,7 +66,7 @@ export class PspTransactionController {
     // Scoring is told the checkpoint (its rules are per checkpoint); the ingest event is kept as
     // sent, since on it `checkpoint` asks for a feed-only scoring (the /async path below).
     const data = await this.intake.checkpoint(CheckpointRoutes.transaction, accepted, {
-      request: { ...accepted.payload, checkpoint: input.query.checkpoint },
+      request: transactionEvent(input.body, input.query.checkpoint),
       explain: input.query.explain,
     });
     return { status: 200, timestamp: Date.now(), data };
@@ -71,9 +84,8 @@ export class PspTransactionController {
   @ApiOkResponse({ type: AcknowledgementResponseDto })
   @ApiErrorResponses(400, 401, 403, 413, 415, 429, 503)
   async ingestAsync(@CurrentPrincipal() principal: Principal, @ValidBodyAndQuery(PspTransactionRequestDto, PspTransactionQueryDto) input: Input, @Req() request: FastifyRequest): Promise<AcknowledgementResponseDto> {
-    const accepted = submission(principal, input.body, request);
     // On the ingest event, `checkpoint` means "score this later for the feed" (the scoring service consumes it).
-    accepted.payload.checkpoint = input.query.checkpoint;
+    const accepted = submission(principal, transactionEvent(input.body, input.query.checkpoint), request);
     await this.intake.ingest(CheckpointRoutes.transaction.ingestTopic, accepted);
     return { status: 200, timestamp: Date.now() };
   }

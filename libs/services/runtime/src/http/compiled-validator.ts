@@ -75,6 +75,19 @@ export function validateCompiled(object: object): ValidationError[] {
   return errors;
 }
 
+/**
+ * The errors of only the named properties of `object`, as `validateCompiled` would report them,
+ * without stripping anything: for an object whose other properties are known to be valid.
+ */
+export function validateCompiledProperties(object: object, names: readonly string[]): ValidationError[] {
+  const errors: ValidationError[] = [];
+  const fields = object as Record<string, unknown>;
+  for (const property of planOf(object.constructor).properties) {
+    if (names.includes(property.name)) validateProperty(object, fields[property.name], property.name, property, errors);
+  }
+  return errors;
+}
+
 function planOf(constructor: unknown): ClassPlan {
   let plan = plans.get(constructor);
   if (plan === undefined) {

@@ -10,7 +10,7 @@ import {
   TransactionUpdatedEvent,
 } from '@ringfence/contracts';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { type InputClass, isValidatedAs, validateInput } from './validate-input';
+import { extendValidated, type InputClass, isValidatedAs, validateInput } from './validate-input';
 
 class Note {
   @IsString() text!: string;
@@ -107,5 +107,49 @@ describe(isValidatedAs.name, () => {
       const body = await validated(RegistrationRequestDto, goldenBody('registration/valid/full-customer'));
       expect(isValidatedAs(body, RegistrationSubmittedEvent)).toBe(false);
     });
+  });
+});
+
+describe(extendValidated.name, () => {
+  it('validates what the subclass adds, shares the rest and leaves the validated object as it was', async () => {
+    const body = await validated(PspTransactionRequestDto, goldenBody('psp-transaction/valid/full'));
+    const before = JSON.stringify(body);
+    const outcome = extendValidated(TransactionUpdatedEvent, body, { checkpoint: 'pspAfterAuth' });
+    expect(outcome.ok).toBe(true);
+    const event = (outcome as { value: TransactionUpdatedEvent }).value;
+    expect(event).toBeInstanceOf(TransactionUpdatedEvent);
+    expect(event.checkpoint).toBe('pspAfterAuth');
+    expect(event.transaction).toBe(body.transaction);
+    expect(JSON.stringify(body)).toBe(before);
+    expect(isValidatedAs(event, TransactionUpdatedEvent)).toBe(true);
+    // What validating the whole object again would give.
+    const whole = validateInput(TransactionUpdatedEvent, JSON.parse(JSON.stringify(event)) as object);
+    expect(whole.ok && JSON.stringify(whole.value)).toBe(JSON.stringify(event));
+  });
+
+  it('reports a failing addition as validateInput would, and does not mark it validated', async () => {
+    const body = await validated(TaggedNote, { text: 'hi' });
+    const outcome = extendValidated(TaggedNote, body, { tag: 'c' });
+    expect(outcome).toEqual(validateInput(TaggedNote, { text: 'hi', tag: 'c' }));
+    expect(outcome.ok).toBe(false);
+  });
+
+  it('checks every field the subclass adds a rule to, not only the additions', async () => {
+    const body = await validated(Note, { text: 'long text' });
+    expect(extendValidated(ShortNote, body, {}).ok).toBe(false);
+    expect(extendValidated(TitledNote, body, {}).ok).toBe(false);
+    const titled = extendValidated(TitledNote, body, { title: 'a title' });
+    expect(titled.ok && isValidatedAs(titled.value, TitledNote)).toBe(true);
+  });
+
+  it('validates the whole object when it cannot rely on the validated one', async () => {
+    const fromParent = await validated(Note, { text: 'hi' });
+    // An addition to a field the subclass adds no rule to: the parent's rule must see it.
+    expect(extendValidated(TaggedNote, fromParent, { text: 42 } as unknown as Partial<TaggedNote>).ok).toBe(false);
+    // Not produced by validateInput.
+    expect(extendValidated(TaggedNote, Object.assign(new Note(), { text: 42 }), { tag: 'a' }).ok).toBe(false);
+    // Not a subclass of the class it was validated as.
+    expect(extendValidated(TaggedNote, await validated(Memo, { text: 'hi' }), { tag: 'a' }).ok).toBe(true);
+    expect(extendValidated(TaggedNote, await validated(Memo, { text: 'hi' }), { tag: 'z' }).ok).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage } from 'class-validator';
-import { validateCompiled } from './compiled-validator';
+import { validateCompiled, validateCompiledProperties } from './compiled-validator';
 import { formatValidationErrors } from './validation-error-formatter';
 
 export type InputClass<T> = new () => T;
@@ -49,27 +49,56 @@ export function isValidatedAs(value: unknown, inputClass: InputClass<object>): b
   if (validatedClass === undefined) return false;
   if (value instanceof inputClass) return true;
   if (!(inputClass.prototype instanceof validatedClass)) return false;
-  return addedOptionalFields(inputClass, validatedClass)?.every((field) => (value as Record<string, unknown>)[field] == null) ?? false;
+  const added = addedRules(inputClass, validatedClass);
+  return added?.allOptional === true && added.fields.every((field) => (value as Record<string, unknown>)[field] == null);
 }
 
-const addedFieldsMemo = new Map<InputClass<object>, Map<InputClass<object>, readonly string[] | null>>();
+/**
+ * `validated` (an object `validateInput` produced) with `additions` set, as `inputClass`, a
+ * subclass of the class it was validated as: the transaction checkpoint's request is the ingest
+ * event with the `checkpoint` the query asked for. Only the fields whose rules `inputClass` adds
+ * (on its new fields or, stricter, on its parent's) are validated again; the rest of the object,
+ * nested objects included, is shared with `validated`, which is not changed. Anything else
+ * (`validated` not produced here, `inputClass` not a subclass, an addition to a field the
+ * subclass adds no rule to) is validated whole.
+ */
+export function extendValidated<T extends object>(inputClass: InputClass<T>, validated: object, additions: Partial<T>): ValidationOutcome<T> {
+  const validatedClass = validatedAs.get(validated);
+  const added = validatedClass && inputClass.prototype instanceof validatedClass ? addedRules(inputClass, validatedClass) : undefined;
+  if (!added || !Object.keys(additions).every((field) => added.fields.includes(field))) return validateInput(inputClass, { ...validated, ...additions });
+  const value = Object.assign(new inputClass(), validated, additions);
+  const errors = validateCompiledProperties(value, added.fields);
+  if (errors.length > 0) return { ok: false, problems: formatValidationErrors(errors) };
+  validatedAs.set(value, inputClass as InputClass<object>);
+  return { ok: true, value };
+}
+
+interface AddedRules {
+  /** The fields `subclass` declares rules for beyond those of `parent`: new ones, or stricter rules on the parent's. */
+  readonly fields: readonly string[];
+  /** Whether every one of them is optional (class-validator then skips all its rules for an absent value). */
+  readonly allOptional: boolean;
+}
+
+const addedRulesMemo = new Map<InputClass<object>, Map<InputClass<object>, AddedRules>>();
 
 /**
- * The fields `subclass` declares rules for beyond those of `parent`, when every one is optional
- * (class-validator then skips all its rules for an absent value); null when one is not.
- * Memoised: a class's rules are all registered when its module loads, before any instance exists.
+ * What `subclass` adds to `parent`'s rules. Memoised: a class's rules are all registered when
+ * its module loads, before any instance exists.
  */
-function addedOptionalFields(subclass: InputClass<object>, parent: InputClass<object>): readonly string[] | null {
-  let byParent = addedFieldsMemo.get(subclass);
-  if (!byParent) addedFieldsMemo.set(subclass, (byParent = new Map()));
-  if (byParent.has(parent)) return byParent.get(parent) ?? null;
-  // Rules declared below `parent`, on new fields or on the parent's own (stricter ones count too).
-  const added = getMetadataStorage()
-    .getTargetValidationMetadatas(subclass, '', true, false)
-    .filter((rule) => rule.target !== parent && !(parent.prototype instanceof (rule.target as InputClass<object>)));
-  const fields = [...new Set(added.map((rule) => rule.propertyName))];
-  const allOptional = fields.every((field) => added.some((rule) => rule.propertyName === field && rule.name === 'isOptional'));
-  const answer = allOptional ? fields : null;
-  byParent.set(parent, answer);
+function addedRules(subclass: InputClass<object>, parent: InputClass<object>): AddedRules {
+  let byParent = addedRulesMemo.get(subclass);
+  if (!byParent) addedRulesMemo.set(subclass, (byParent = new Map()));
+  let answer = byParent.get(parent);
+  if (answer === undefined) {
+    // Rules declared below `parent`, on new fields or on the parent's own (stricter ones count too).
+    const added = getMetadataStorage()
+      .getTargetValidationMetadatas(subclass, '', true, false)
+      .filter((rule) => rule.target !== parent && !(parent.prototype instanceof (rule.target as InputClass<object>)));
+    const fields = [...new Set(added.map((rule) => rule.propertyName))];
+    const allOptional = fields.every((field) => added.some((rule) => rule.propertyName === field && rule.name === 'isOptional'));
+    answer = { fields, allOptional };
+    byParent.set(parent, answer);
+  }
   return answer;
 }

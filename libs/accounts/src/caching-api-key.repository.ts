@@ -1,4 +1,5 @@
 import type { Account, ApiKeyRecord, ApiKeyRepository } from './account';
+import { ExpiringLookups } from './expiring-lookups';
 
 /** How long an authentication lookup is reused: a revocation or a settings change made through another process takes effect within this. */
 export const API_KEY_CACHE_TTL_MS = 1_000;
@@ -7,41 +8,33 @@ export const API_KEY_CACHE_MAX_ENTRIES = 10_000;
 
 type Found = { key: ApiKeyRecord; account: Account } | null;
 
-interface Entry {
-  found: Found;
-  expiresAt: number;
-}
-
 /**
  * Every request authenticates with its key: one database statement each, the only one on
  * read-only routes. This decorator reuses a lookup (found or not) for `ttlMs`, keyed by the
- * key's hash (never the key). This process's own revocations and settings changes drop the
- * entries they affect at once; other processes' changes apply within `ttlMs`.
+ * key's hash (never the key), and sends one lookup at a time per key (`ExpiringLookups`). This
+ * process's own revocations and settings changes drop the entries they affect at once; other
+ * processes' changes apply within `ttlMs`.
  */
 export class CachingApiKeyRepository implements ApiKeyRepository {
-  private readonly entries = new Map<string, Entry>();
+  private readonly lookups: ExpiringLookups<Found>;
 
   constructor(
     private readonly inner: ApiKeyRepository,
-    private readonly ttlMs = API_KEY_CACHE_TTL_MS,
-    private readonly maxEntries = API_KEY_CACHE_MAX_ENTRIES,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  async findActiveByHash(keyHash: string): Promise<Found> {
-    const cached = this.entries.get(keyHash);
-    if (cached !== undefined && cached.expiresAt > this.now()) return cached.found;
-    const found = await this.inner.findActiveByHash(keyHash);
-    this.entries.delete(keyHash);
-    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
-    this.entries.set(keyHash, { found, expiresAt: this.now() + this.ttlMs });
-    return found;
+    ttlMs = API_KEY_CACHE_TTL_MS,
+    maxEntries = API_KEY_CACHE_MAX_ENTRIES,
+    now: () => number = Date.now,
+  ) {
+    this.lookups = new ExpiringLookups(ttlMs, maxEntries, now);
   }
 
-  insert(key: ApiKeyRecord): Promise<void> {
-    // A key looked up (unknown) just before it was issued must not stay unknown.
-    this.entries.delete(key.keyHash);
-    return this.inner.insert(key);
+  findActiveByHash(keyHash: string): Promise<Found> {
+    return this.lookups.get(keyHash, () => this.inner.findActiveByHash(keyHash));
+  }
+
+  async insert(key: ApiKeyRecord): Promise<void> {
+    await this.inner.insert(key);
+    // A key looked up (unknown) before it was issued must not stay unknown.
+    this.lookups.delete(key.keyHash);
   }
 
   listForAccount(accountId: string): Promise<ApiKeyRecord[]> {
@@ -50,15 +43,11 @@ export class CachingApiKeyRepository implements ApiKeyRepository {
 
   async revoke(keyId: string, at: Date): Promise<boolean> {
     const revoked = await this.inner.revoke(keyId, at);
-    this.forget((entry) => entry.found?.key.id === keyId);
+    this.lookups.deleteWhere((found) => found?.key.id === keyId);
     return revoked;
   }
 
   forgetAccount(accountId: string): void {
-    this.forget((entry) => entry.found?.account.id === accountId);
-  }
-
-  private forget(matches: (entry: Entry) => boolean): void {
-    for (const [hash, entry] of this.entries) if (matches(entry)) this.entries.delete(hash);
+    this.lookups.deleteWhere((found) => found?.account.id === accountId);
   }
 }

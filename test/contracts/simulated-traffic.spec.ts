@@ -1,33 +1,19 @@
-import {
-  CustomerLabelRequestDto,
-  CustomerRequestDto,
-  LABEL_REVIEWS_BY_CATEGORY,
-  PayoutRequestDto,
-  PspDisputeRequestDto,
-  PspTransactionQueryDto,
-  PspTransactionRequestDto,
-  RefundRequestDto,
-  RegistrationRequestDto,
-  SupplierLabelRequestDto,
-  SupplierRequestDto,
-  VoucherRedemptionQueryDto,
-  VoucherRedemptionRequestDto,
-  VoucherRequestDto,
-} from '@ringfence/contracts';
+import { CustomerLabelRequestDto, LABEL_REVIEWS_BY_CATEGORY, SupplierLabelRequestDto } from '@ringfence/contracts';
 import { TrafficSimulation } from '@ringfence/simulator';
+import { CUSTOMER_SIDE_ENDPOINTS, PAYMENT_SIDE_ENDPOINTS } from './endpoint-classes';
 import { type EndpointClasses, fixtureValidator } from './fixture-validation';
 
-/** The gateway's classes per path: generated bodies are checked with the contract tests' validation. */
+/** The gateway's classes per path (the fixtures' table, keyed by path): generated bodies are checked with the contract tests' validation. */
 const ENDPOINTS: EndpointClasses = {
-  '/psp/transaction': { body: PspTransactionRequestDto, query: PspTransactionQueryDto },
-  '/psp/dispute': { body: PspDisputeRequestDto },
-  '/v2/registration': { body: RegistrationRequestDto },
-  '/v2/customer': { body: CustomerRequestDto },
-  '/v2/supplier': { body: SupplierRequestDto },
-  '/v2/payout': { body: PayoutRequestDto },
-  '/v2/refund': { body: RefundRequestDto },
-  '/v2/voucher': { body: VoucherRequestDto },
-  '/v2/paymentmethod/voucher': { body: VoucherRedemptionRequestDto, query: VoucherRedemptionQueryDto },
+  '/psp/transaction': PAYMENT_SIDE_ENDPOINTS['psp-transaction'],
+  '/psp/dispute': PAYMENT_SIDE_ENDPOINTS['psp-dispute'],
+  '/v2/registration': CUSTOMER_SIDE_ENDPOINTS.registration,
+  '/v2/customer': CUSTOMER_SIDE_ENDPOINTS.customer,
+  '/v2/supplier': CUSTOMER_SIDE_ENDPOINTS.supplier,
+  '/v2/payout': PAYMENT_SIDE_ENDPOINTS.payout,
+  '/v2/refund': PAYMENT_SIDE_ENDPOINTS.refund,
+  '/v2/voucher': CUSTOMER_SIDE_ENDPOINTS.voucher,
+  '/v2/paymentmethod/voucher': CUSTOMER_SIDE_ENDPOINTS['voucher-redemption'],
   customerLabel: { body: CustomerLabelRequestDto },
   supplierLabel: { body: SupplierLabelRequestDto },
 };

@@ -485,6 +485,18 @@ describe('checkpoints and ingest routes (embedded, over HTTPS)', () => {
     expect(event?.payload).toMatchObject({ timestamp: seconds * 1000, supplier: { registrationTime: seconds * 1000 } });
   });
 
+  it('normalises a PSP transaction time once, for the ingest event and the checkpoint alike', async () => {
+    // Under 1e8 seconds (before March 1973): a second normalisation would multiply it again.
+    const seconds = 99_999_999;
+    const body: Body = { ...fixtureBody('psp-transaction/valid/full', ['tx-0001', 'cus-61213']), timestamp: seconds };
+    const scored = await post('/psp/transaction?checkpoint=pspBeforeAuth', body);
+    expect(scored.status).toBe(200);
+    const decision = await service.client.send<{ data: { context: { payload: Body } } }>({ path: `/v2/decisions/${(scored.body.data as Body).scoreId}`, apiKey: TEST_BOOTSTRAP_KEY });
+    expect(decision.body.data.context.payload.timestamp).toBe(seconds * 1000);
+    const event = (await feed(EventTopics.transactionUpdated)).find((item) => (item.payload as Body).transaction.transactionId === body.transaction.transactionId);
+    expect(event?.payload).toMatchObject({ timestamp: seconds * 1000 });
+  });
+
   it('serves the warehouse feed to the admin, page by page', async () => {
     const topics = await service.client.send<{ topics: string[] }>({ path: '/admin/feed', apiKey: TEST_ADMIN_KEY });
     expect(topics.body.topics).toEqual(expect.arrayContaining([EventTopics.customerUpdated, EventTopics.payoutScored]));

@@ -20,12 +20,13 @@ import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
 type Input = BodyAndQuery<PspTransactionRequestDto, PspTransactionQueryDto>;
 
 /**
- * The ingest event: the validated body with the checkpoint asked for, if any. Only `checkpoint`
- * is validated again (the query's own rule already held it to the same values); the body's
- * objects are shared, so consumers in this process take the event as validated.
+ * The ingest event: the validated body (its times already normalised, which must happen once)
+ * with the checkpoint asked for, if any. Only `checkpoint` is validated again (the query's own
+ * rule already held it to the same values); the body's objects are shared, so consumers in this
+ * process take the event as validated.
  */
 function transactionEvent(body: PspTransactionRequestDto, checkpoint: PspCheckpoint | undefined): TransactionUpdatedEvent {
-  const event = extendValidated(TransactionUpdatedEvent, normaliseTimestamps(body), checkpoint ? { checkpoint } : {});
+  const event = extendValidated(TransactionUpdatedEvent, body, checkpoint ? { checkpoint } : {});
   if (!event.ok) throw new AppError('VALIDATION_FAILED', event.problems.join('; '));
   return event.value;
 }
@@ -58,7 +59,8 @@ export class PspTransactionController {
   @ApiOkResponse({ type: PspTransactionResponseDto })
   @ApiErrorResponses(400, 401, 403, 413, 415, 429, 503)
   async ingest(@CurrentPrincipal() principal: Principal, @ValidBodyAndQuery(PspTransactionRequestDto, PspTransactionQueryDto) input: Input, @Req() request: FastifyRequest): Promise<PspTransactionResponseDto> {
-    const accepted = submission(principal, transactionEvent(input.body, undefined), request);
+    const body = normaliseTimestamps(input.body);
+    const accepted = submission(principal, transactionEvent(body, undefined), request);
     if (!input.query.checkpoint) {
       await this.intake.ingest(CheckpointRoutes.transaction.ingestTopic, accepted);
       return { status: 200, timestamp: Date.now(), message: 'transaction update accepted; no checkpoint was asked for' };
@@ -66,7 +68,7 @@ export class PspTransactionController {
     // Scoring is told the checkpoint (its rules are per checkpoint); the ingest event is kept as
     // sent, since on it `checkpoint` asks for a feed-only scoring (the /async path below).
     const data = await this.intake.checkpoint(CheckpointRoutes.transaction, accepted, {
-      request: transactionEvent(input.body, input.query.checkpoint),
+      request: transactionEvent(body, input.query.checkpoint),
       explain: input.query.explain,
     });
     return { status: 200, timestamp: Date.now(), data };
@@ -85,7 +87,7 @@ export class PspTransactionController {
   @ApiErrorResponses(400, 401, 403, 413, 415, 429, 503)
   async ingestAsync(@CurrentPrincipal() principal: Principal, @ValidBodyAndQuery(PspTransactionRequestDto, PspTransactionQueryDto) input: Input, @Req() request: FastifyRequest): Promise<AcknowledgementResponseDto> {
     // On the ingest event, `checkpoint` means "score this later for the feed" (the scoring service consumes it).
-    const accepted = submission(principal, transactionEvent(input.body, input.query.checkpoint), request);
+    const accepted = submission(principal, transactionEvent(normaliseTimestamps(input.body), input.query.checkpoint), request);
     await this.intake.ingest(CheckpointRoutes.transaction.ingestTopic, accepted);
     return { status: 200, timestamp: Date.now() };
   }

@@ -12,8 +12,9 @@ interface Entry<V> {
  * (or on a fresh process, when a burst arrives) each concurrent request would otherwise send
  * the same statement: a burst of 200 sent 200 key lookups and 200 account reads.
  *
- * A change drops what it affects (`delete`, `deleteWhere`) together with any load under way:
- * callers after it load afresh and see the change, and an answer read before it is never kept.
+ * A change drops what it affects (`delete`, `deleteWhere`) and every load under way, whatever
+ * its key (changes are rare: telling which loads one affects is not worth it): callers after it
+ * load afresh and see the change, and no answer read before it is kept.
  */
 export class ExpiringLookups<V> {
   private readonly entries = new Map<string, Entry<V>>();

@@ -50,7 +50,7 @@ export function isValidatedAs(value: unknown, inputClass: InputClass<object>): b
   if (value instanceof inputClass) return true;
   if (!(inputClass.prototype instanceof validatedClass)) return false;
   const added = addedRules(inputClass, validatedClass);
-  return added?.allOptional === true && added.fields.every((field) => (value as Record<string, unknown>)[field] == null);
+  return added.allOptional && added.fields.every((field) => (value as Record<string, unknown>)[field] == null);
 }
 
 /**

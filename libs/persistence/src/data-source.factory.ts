@@ -8,7 +8,7 @@ import { EmbeddedDataDirLock } from './embedded-data-dir.lock';
 import { runMigrations } from './migration.runner';
 import { loadCreatePgConfig } from './pglite.loader';
 import { PGliteStatementBatcher } from './embedded/pglite-statement-batcher';
-import { PGliteWorkerDatabase } from './embedded/pglite-worker-database';
+import { PGliteWorkerDatabase, initialiseDataDirectory } from './embedded/pglite-worker-database';
 import { DatabaseUnavailableError } from './persistence-errors';
 import {
   assertValidPersistenceOptions,
@@ -105,6 +105,7 @@ async function createEmbeddedDataSource(options: PersistenceOptions): Promise<Da
   try {
     await mkdir(directory, { recursive: true });
     lock = await EmbeddedDataDirLock.acquire(`${directory}.lock`);
+    await initialiseDataDirectory(directory);
     database = new PGliteWorkerDatabase(directory, EMBEDDED_SESSION_WAIT_MS);
     await database.waitReady;
   } catch (error: unknown) {

@@ -1,10 +1,10 @@
-import { rm } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { serialize } from 'pg-protocol';
 import type { BackendMessage } from 'pg-protocol/dist/messages';
 import { background } from '../sql';
 import { EMBEDDED_OPEN_TIMEOUT_MS, makeTempDataDir } from '../test-support/test-databases';
-import { PGliteWorkerDatabase } from './pglite-worker-database';
+import { PGliteWorkerDatabase, initialiseDataDirectory } from './pglite-worker-database';
 
 const OWNER_WAIT_MS = 300;
 
@@ -122,5 +122,47 @@ describe(`${PGliteWorkerDatabase.name}: background statements`, () => {
       expect(order).toEqual(['background', 'foreground']);
     },
     EMBEDDED_OPEN_TIMEOUT_MS,
+  );
+});
+
+describe(initialiseDataDirectory.name, () => {
+  let directory: string;
+
+  beforeAll(async () => {
+    directory = await makeTempDataDir();
+  });
+
+  afterAll(async () => {
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it(
+    'creates the database of a new directory, which then opens with its files as they were, and leaves an existing one alone',
+    async () => {
+      const dataDir = join(directory, 'pgdata');
+      await initialiseDataDirectory(dataDir);
+      const version = await stat(join(dataDir, 'PG_VERSION'));
+
+      const database = new PGliteWorkerDatabase(dataDir, OWNER_WAIT_MS);
+      try {
+        await database.waitReady;
+        const session = database.openSession();
+        await session.execProtocolStream(serialize.query('CREATE TABLE kept (id int)'), { throwOnError: false });
+        expect(outcome(await session.execProtocolStream(serialize.query('INSERT INTO kept VALUES (1)'), { throwOnError: false })).status).toBe('I');
+      } finally {
+        await database.close();
+      }
+
+      await initialiseDataDirectory(dataDir);
+      expect((await stat(join(dataDir, 'PG_VERSION'))).mtimeMs).toBe(version.mtimeMs);
+      const reopened = new PGliteWorkerDatabase(dataDir, OWNER_WAIT_MS);
+      try {
+        await reopened.waitReady;
+        expect(outcome(await reopened.openSession().execProtocolStream(serialize.query('SELECT id FROM kept'), { throwOnError: false })).rows).toEqual(['1']);
+      } finally {
+        await reopened.close();
+      }
+    },
+    3 * EMBEDDED_OPEN_TIMEOUT_MS,
   );
 });

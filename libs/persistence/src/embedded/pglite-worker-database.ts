@@ -31,6 +31,9 @@ import type { ProtocolExecutor } from './pglite-statement-batcher';
  * its later batches fail, and the others run. Without it, a client that died inside a
  * transaction, or a caller that queries outside its own transaction while holding it, would
  * stop every statement of the process for good.
+ *
+ * With `initialiseOnly` (`initialiseDataDirectory`) it only creates the database, closes it and
+ * says so; the thread is then ended.
  */
 const WORKER_SOURCE = `
 const { parentPort, receiveMessageOnPort, workerData } = require('node:worker_threads');

@@ -1,8 +1,9 @@
 // npm run profile: the embedded app under V8's sampling profiler (`node --cpu-prof`) while 50
 // connections send customer checkpoints (a different customer each, devices shared in small
 // rings); then the share of CPU time per package and per function, for the main thread and for
-// the PGlite worker thread. The .cpuprofile files it leaves open as flame graphs in Chrome
-// DevTools (Performance panel, "Load profile") or any cpuprofile viewer.
+// the PGlite worker thread, and a flame graph (PNG) of each thread over the load's window
+// (flame-graph.mjs, when Debian's chromium is installed). The .cpuprofile files it leaves open
+// as interactive flame graphs in Chrome DevTools (Performance panel, "Load profile") too.
 //
 // PROFILE_WORKLOAD=mixed profiles `npm run bench:mixed`'s traffic instead; PROFILE_RULES (0) saves
 // that many realistic rules per checkpoint first (bench-rules.mjs, as BENCH_RULES does there).
@@ -15,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { ROOT, answers, freePort } from './bench-processes.mjs';
+import { callTree, canDrawFlameGraphs, drawFlameGraph } from './flame-graph.mjs';
 import { createRules } from './bench-rules.mjs';
 import { population, requestSequence } from './mixed-workload.mjs';
 
@@ -24,20 +26,58 @@ const WORKLOAD = process.env.PROFILE_WORKLOAD ?? 'customer';
 const RULES = Number(process.env.PROFILE_RULES ?? 0);
 const KEY = 'sk_test_profilingkey0123456789abcd';
 
-/** Self time per package (or file) and per function, as shares of the thread's samples. */
-function summarise(file, top = 15) {
+/**
+ * The main thread's parts, for the table "by part of the service": a sample counts for the part
+ * of the outermost frame on its stack that names one (scoring's call into the velocity counters
+ * counts for scoring), else "other". Matched against `function url`.
+ */
+const PARTS = [
+  ['HTTP body validation (class-transformer, compiled class-validator rules)', /^validateInput .*validate-input/],
+  ['bus payload validation (requests between services)', /^toValidPayload /],
+  ['scoring (facts, features, rules, model, decision)', /checkpoint-scorer|checkpoint-responders|checkpoint-facts/],
+  ['ingestion (entity merges)', /store-entity-updates|merge-document|entity-ingest/],
+  ['graph updates', /graph-updates\.consumer|graph-engine/],
+  ['velocity counters', /velocity-state/],
+  ['lookup', /libs\/(services\/)?lookup/],
+  ['labelling', /libs\/(services\/)?label/],
+  ['event-log appends (main thread side)', /flushAppends|typeorm-event-log/],
+  ['decision records', /decision-records/],
+  ['database client (pg, PGlite adapter, messages to the worker)', /node_modules\/(pg|typeorm)\/|node-postgres|pglite-worker-database|pglite-statement-batcher/],
+  ['HTTP in and out (Fastify, Nest router, TLS, JSON)', /fastify|@nestjs\/core\/router|_http_|node:net|node:internal\/streams|^writev |node:_tls|secure-json-parse|find-my-way|middie/],
+  ['garbage collector', /^\(garbage collector\)/],
+];
+
+/** Self time per package (or file), per function and per part of the service within the load's window, as shares of the thread's busy samples. */
+function summarise(file, window, top = 15) {
   const profile = JSON.parse(readFileSync(file, 'utf8'));
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
   const selfTime = new Map();
   let total = 0;
+  let at = profile.startTime;
   profile.samples.forEach((id, index) => {
     const delta = profile.timeDeltas[index] ?? 0;
+    at += delta;
+    if (at < window.fromUs || at > window.untilUs) return;
     total += delta;
     selfTime.set(id, (selfTime.get(id) ?? 0) + delta);
   });
+  if (total === 0) return 'no samples during the load (a thread that ran before it)';
   const byPackage = new Map();
   const byFunction = new Map();
+  const byPart = new Map();
+  const parentOf = new Map(profile.nodes.flatMap((node) => (node.children ?? []).map((child) => [child, node.id])));
+  const partMemo = new Map();
+  const partOf = (id) => {
+    if (!partMemo.has(id)) {
+      const parent = parentOf.get(id);
+      const { functionName, url } = nodes.get(id).callFrame;
+      const outer = parent === undefined ? undefined : partOf(parent);
+      partMemo.set(id, outer ?? PARTS.find(([, pattern]) => pattern.test(`${functionName} ${url}`))?.[0]);
+    }
+    return partMemo.get(id);
+  };
   for (const [id, time] of selfTime) {
+    if (nodes.get(id).callFrame.functionName !== '(idle)') byPart.set(partOf(id) ?? 'other', (byPart.get(partOf(id) ?? 'other') ?? 0) + time);
     const { functionName, url, lineNumber } = nodes.get(id).callFrame;
     const where = url.includes('node_modules/') ? url.replace(/^.*node_modules\//, '') : url.replace(/^.*\/dist\//, 'dist/');
     const pkg = url.includes('node_modules/') ? where.split('/').slice(0, where.startsWith('@') ? 2 : 1).join('/') : url.includes('/dist/') ? where.split('/').slice(0, 4).join('/') : where || functionName;
@@ -51,7 +91,14 @@ function summarise(file, top = 15) {
       .slice(0, top)
       .map(([name, time]) => `  ${((100 * time) / total).toFixed(1).padStart(5)} %  ${name}`)
       .join('\n');
-  return `${(total / 1e6).toFixed(1)} s sampled\n by package:\n${table(byPackage)}\n by function:\n${table(byFunction)}`;
+  const busy = [...byPart.values()].reduce((sum, time) => sum + time, 0);
+  const parts = [...byPart]
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, time]) => `  ${((100 * time) / busy).toFixed(1).padStart(5)} %  ${name}`)
+    .join('\n');
+  // The worker thread runs none of the parts: its table would say "other" alone.
+  const partsTable = [...byPart.keys()].some((part) => part !== 'other' && part !== 'garbage collector') ? `\n by part of the service (shares of the busy time):\n${parts}` : '';
+  return `${(total / 1e6).toFixed(1)} s sampled, ${((100 * busy) / total).toFixed(0)} % busy\n by package:\n${table(byPackage)}\n by function:\n${table(byFunction)}${partsTable}`;
 }
 
 const port = await freePort();
@@ -64,6 +111,7 @@ const app = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profileDir}
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 const exited = new Promise((resolve) => app.once('exit', resolve));
+const loadWindow = { fromUs: -Infinity, untilUs: Infinity };
 
 try {
   for (const deadline = Date.now() + 60_000; !(await answers(port, '/health/ready')); ) {
@@ -74,6 +122,9 @@ try {
     const created = await createRules(port, KEY, RULES);
     console.log(`rules: ${created.active + created.passive} created (${created.active} active, ${created.passive} passive)`);
   }
+  // The load's window on V8's monotonic clock (the profiles' clock): the flame graphs leave
+  // start-up and shutdown out.
+  loadWindow.fromUs = Number(process.hrtime.bigint() / 1000n);
   const result = await autocannon({
     url: `https://127.0.0.1:${port}`,
     connections: 50,
@@ -81,6 +132,7 @@ try {
     tlsOptions: { rejectUnauthorized: false },
     requests: [WORKLOAD === 'mixed' ? mixedRequests() : customerRequests()],
   });
+  loadWindow.untilUs = Number(process.hrtime.bigint() / 1000n);
   console.log(`profiled load: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}`);
 } finally {
   // SIGINT lets the app stop cleanly, which is when V8 writes the profiles.
@@ -117,5 +169,13 @@ function mixedRequests() {
 
 // The main thread's profile is written first (its name carries the lower thread number).
 for (const [index, file] of readdirSync(profileDir).filter((name) => name.endsWith('.cpuprofile')).sort().entries()) {
-  console.log(`\n${index === 0 ? 'main thread' : 'PGlite worker thread'} (${join(profileDir, file)}): ${summarise(join(profileDir, file))}`);
+  const thread = index === 0 ? 'main thread' : 'PGlite worker thread';
+  console.log(`\n${thread} (${join(profileDir, file)}): ${summarise(join(profileDir, file), loadWindow)}`);
+  if (!canDrawFlameGraphs()) continue;
+  const tree = callTree(JSON.parse(readFileSync(join(profileDir, file), 'utf8')), loadWindow);
+  // A thread that ran before the load (the worker that creates a new data directory) has none.
+  if (tree.children.length === 0) continue;
+  const image = join(profileDir, file.replace(/\.cpuprofile$/, '.flame-graph.png'));
+  await drawFlameGraph(tree, image, `${thread}, ${WORKLOAD} workload, ${SECONDS} s of load (busy time only; width = share of it)`);
+  console.log(` flame graph: ${image}`);
 }

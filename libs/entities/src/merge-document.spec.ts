@@ -32,6 +32,15 @@ describe(mergeDocument.name, () => {
     expect(merged.fields).toEqual({ location: { city: 'York', postalCode: 'LS1' } });
   });
 
+  it('replaces a stored leaf by an object when a newer payload nests fields under it, and keeps the other fields', () => {
+    const first = mergeDocument(null, { location: 'Leeds', name: 'Ada' }, 100)!;
+    const merged = mergeDocument(first, { location: { city: 'York' } }, 200)!;
+    expect(merged.fields).toEqual({ location: { city: 'York' }, name: 'Ada' });
+    expect(merged.fieldTimestamps).toEqual({ '/location': 100, '/name': 100, '/location/city': 200 });
+    // An older nested payload takes the leaves the stored document has no time for.
+    expect(mergeDocument(merged, { location: { city: 'Hull', postalCode: 'HU1' } }, 150)!.fields).toEqual({ location: { city: 'York', postalCode: 'HU1' }, name: 'Ada' });
+  });
+
   it('returns null when a replay changes nothing', () => {
     const first = mergeDocument(null, { email: 'a@x.io', tags: { vip: true } }, 100)!;
     expect(mergeDocument(first, { email: 'a@x.io', tags: { vip: true } }, 100)).toBeNull();

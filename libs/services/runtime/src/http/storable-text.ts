@@ -35,6 +35,8 @@ function printableSegment(segment: string): string {
  * can exhaust the stack.
  */
 export function findUnstorableText(value: unknown, root: string): string[] {
+  // Nearly every request has none: one walk that builds no path answers those.
+  if (!holdsUnstorableText(value)) return [];
   const found: string[] = [];
   const pending: Array<[unknown, string]> = [[value, '']];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
@@ -55,6 +57,24 @@ export function findUnstorableText(value: unknown, root: string): string[] {
     for (let index = children.length - 1; index >= 0; index -= 1) pending.push(children[index]);
   }
   return found;
+}
+
+/** Whether any string in `value`, keys included, cannot be stored. Iterative, like `findUnstorableText`. */
+function holdsUnstorableText(value: unknown): boolean {
+  const pending: unknown[] = [value];
+  for (let current = pending.pop(); pending.length > 0 || current !== undefined; current = pending.pop()) {
+    if (typeof current === 'string') {
+      if (!isStorableText(current)) return true;
+    } else if (Array.isArray(current)) {
+      for (const item of current) pending.push(item);
+    } else if (current !== null && typeof current === 'object') {
+      for (const key of Object.keys(current)) {
+        if (!isStorableText(key)) return true;
+        pending.push((current as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return false;
 }
 
 export interface RequestParts {

@@ -32,7 +32,12 @@
 // BENCH_CUSTOMERS (20000), BENCH_SEED (11), BENCH_POOL (requests built ahead, 60000; the
 // standalone server's sequence wraps around after that), BENCH_BURST (200), BENCH_BURSTS (3),
 // BENCH_MEMORY_CUSTOMERS (1000000; 0 skips the graph memory step), BENCH_RULES (rules per
-// checkpoint, 0).
+// checkpoint, 0), BENCH_RATE (requests per second offered over all connections in the warm-up
+// and the rounds, to both servers; 0, the default: each connection sends its next request as
+// soon as the last is answered). Below either server's capacity the rate is the same for both,
+// so the ratio says nothing; what to compare is the latency at that load, and the CPU per
+// request, which is steadier there than at saturation (where the group commits' sizes and the
+// queues change with every round).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpsRequest } from 'node:https';
@@ -55,6 +60,7 @@ const burstSize = env('BENCH_BURST', 200);
 const bursts = env('BENCH_BURSTS', 3);
 const memoryCustomers = env('BENCH_MEMORY_CUSTOMERS', 1_000_000);
 const rulesPerCheckpoint = env('BENCH_RULES', 0);
+const rate = env('BENCH_RATE', 0);
 const KEY = 'sk_test_benchmarkbenchmarkbench01';
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -178,6 +184,7 @@ async function load(port, durationSeconds, next) {
     url: `https://127.0.0.1:${port}`,
     connections,
     duration: durationSeconds,
+    ...(rate > 0 ? { overallRate: rate } : {}),
     requests: [
       {
         // `request` is autocannon's fresh copy of the defaults (host, port…): filled in, not copied.
@@ -271,7 +278,7 @@ async function burst(port, requests = pool.slice(0, burstSize)) {
 }
 
 // ---- run
-const results = { date: new Date().toISOString(), machine: { cpus: cpus().length, node: process.version }, settings: { connections, seconds, rounds, warmupSeconds, customers, seed, poolSize, burstSize, bursts, memoryCustomers, rulesPerCheckpoint }, classes: CLASSES };
+const results = { date: new Date().toISOString(), machine: { cpus: cpus().length, node: process.version }, settings: { connections, seconds, rounds, warmupSeconds, customers, seed, poolSize, burstSize, bursts, memoryCustomers, rulesPerCheckpoint, rate }, classes: CLASSES };
 
 results.bursts = [];
 for (let b = 0; b < bursts; b += 1) {
@@ -388,7 +395,7 @@ results.burst = results.bursts.length > 0 ? { ringfence: burstSummary('ringfence
 const range = ({ median: m, min, max }, digits = 0, format = (n) => n.toFixed(digits)) => `${format(m)} (${format(min)}–${format(max)})`;
 const statusText = (statuses) => Object.entries(statuses).filter(([status]) => !status.startsWith('2')).map(([status, count]) => `${count} × ${status}`).join(', ') || '0';
 const lines = [];
-lines.push(`Mixed workload, ${connections} connections, ${rounds} × ${seconds} s alternating, ${rulesPerCheckpoint} rules per checkpoint (medians, min–max of the rounds):`);
+lines.push(`Mixed workload, ${connections} connections${rate > 0 ? ` at ${rate} requests/s offered` : ''}, ${rounds} × ${seconds} s alternating, ${rulesPerCheckpoint} rules per checkpoint (medians, min–max of the rounds):`);
 lines.push('');
 const degradedTotal = Object.values(results.perClass).reduce((sum, stats) => sum + stats.degraded, 0);
 const answeredTotal = Object.values(results.perClass).reduce((sum, stats) => sum + stats.answered, 0);

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { envelopeText, type MessageEnvelope, toWireJson } from './message-envelope';
+import { envelopeText, type MessageEnvelope, payloadText, toWireJson } from './message-envelope';
 
 class Payload {
   when = new Date(Date.UTC(2026, 10, 26));
@@ -50,12 +50,13 @@ describe(envelopeText.name, () => {
     fc.assert(fc.property(fc.jsonValue(), (payload) => envelopeText(envelope(payload)) === JSON.stringify(envelope(payload))));
   });
 
-  it("makes a payload's text once, and the wire form read afterwards comes from it", () => {
+  it("makes a payload's text once, and the wire form and the stored text read afterwards come from it", () => {
     const payload = new Payload();
     const toJSON = jest.spyOn(payload, 'toJSON');
     const text = envelopeText(envelope(payload));
     expect(toWireJson(payload)).toEqual(JSON.parse(text).payload);
     expect(envelopeText(envelope(payload))).toBe(text);
+    expect(payloadText(payload)).toBe(JSON.stringify(JSON.parse(text).payload));
     expect(toJSON).toHaveBeenCalledTimes(1);
   });
 });

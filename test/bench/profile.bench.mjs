@@ -6,7 +6,8 @@
 // as interactive flame graphs in Chrome DevTools (Performance panel, "Load profile") too.
 //
 // PROFILE_WORKLOAD=mixed profiles `npm run bench:mixed`'s traffic instead; PROFILE_RULES (0) saves
-// that many realistic rules per checkpoint first (bench-rules.mjs, as BENCH_RULES does there).
+// that many realistic rules per checkpoint first (bench-rules.mjs, as BENCH_RULES does there);
+// PROFILE_RATE offers a fixed rate (requests/s) instead of as many as are answered.
 //
 // Not 0x or clinic: both profile through `--prof`, whose code-event log of PGlite's
 // WebAssembly kept the app from starting within ten minutes here.
@@ -24,6 +25,9 @@ const SECONDS = Number(process.env.PROFILE_SECONDS ?? 20);
 // `customer` (the default): customer checkpoints only; `mixed`: `npm run bench:mixed`'s traffic.
 const WORKLOAD = process.env.PROFILE_WORKLOAD ?? 'customer';
 const RULES = Number(process.env.PROFILE_RULES ?? 0);
+// Requests per second offered over all connections; 0 (the default): as fast as they are answered.
+// Below capacity the profile shows the long tasks that make the latency tail (idle time between them).
+const RATE = Number(process.env.PROFILE_RATE ?? 0);
 const KEY = 'sk_test_profilingkey0123456789abcd';
 
 /**
@@ -129,6 +133,7 @@ try {
     url: `https://127.0.0.1:${port}`,
     connections: 50,
     duration: SECONDS,
+    ...(RATE > 0 ? { overallRate: RATE } : {}),
     tlsOptions: { rejectUnauthorized: false },
     requests: [WORKLOAD === 'mixed' ? mixedRequests() : customerRequests()],
   });

@@ -43,8 +43,10 @@ export function mergeDocument(
 ): EntityDocument | null {
   const merge: Merge = { timestamp, storedTimestamps: current?.fieldTimestamps ?? {}, timestamps: undefined };
   const fields = mergeObject(current?.fields, incoming, '', merge);
-  if (fields === undefined && current !== null) return null;
-  return { fields: fields ?? { ...(current?.fields ?? {}) }, fieldTimestamps: merge.timestamps ?? { ...merge.storedTimestamps } };
+  // No leaf taken: a replay changes nothing, and a first payload without fields stores an empty entity.
+  if (fields === undefined) return current === null ? { fields: {}, fieldTimestamps: {} } : null;
+  // A leaf was taken, so the timestamps were copied and set.
+  return { fields, fieldTimestamps: merge.timestamps ?? {} };
 }
 
 /**

@@ -24,22 +24,33 @@ const D3_MODULES = ['d3-array', 'd3-color', 'd3-interpolate', 'd3-dispatch', 'd3
 /** Whether a browser to draw with is installed. */
 export const canDrawFlameGraphs = () => existsSync(CHROMIUM);
 
+/** A frame's script shortened to its package's path (`fastify/lib/reply.js`) or to `dist/…`. */
+export const frameLocation = (url) => (url.includes('node_modules/') ? url.replace(/^.*node_modules\//, '') : url.replace(/^.*\/dist\//, 'dist/'));
+
 /**
- * The profile's call tree as d3-flame-graph's input (`{ name, value, children }`, `value` the
- * frame's own time in µs), counting only samples taken within [fromUs, untilUs] (V8's monotonic
- * clock, the one `process.hrtime` reads) and leaving out `(idle)`. Frames under `minShare` of
- * the busy time (narrower than a pixel) are folded into their caller's own time: the browser
- * need not lay out thousands of invisible frames, and every width stays true.
+ * Each sampled node's own time in µs, counting only samples taken within [fromUs, untilUs] (V8's
+ * monotonic clock, the one `process.hrtime` reads). A sample's frame was on the CPU until the
+ * next sample, so it counts the time to the next one.
  */
-export function callTree(profile, { fromUs = -Infinity, untilUs = Infinity, minShare = 0.0005 } = {}) {
+export function selfTimes(profile, { fromUs = -Infinity, untilUs = Infinity } = {}) {
   const selfTime = new Map();
   let at = profile.startTime;
   profile.samples.forEach((id, index) => {
     at += profile.timeDeltas[index] ?? 0;
     if (at < fromUs || at > untilUs) return;
-    // The time until the next sample is the time this sample's frame was on the CPU.
     selfTime.set(id, (selfTime.get(id) ?? 0) + (profile.timeDeltas[index + 1] ?? 0));
   });
+  return selfTime;
+}
+
+/**
+ * The profile's call tree as d3-flame-graph's input (`{ name, value, children }`, `value` the
+ * frame's own time in µs from `selfTimes` over the window), leaving out `(idle)`. Frames under
+ * `minShare` of the busy time (narrower than a pixel) are folded into their caller's own time:
+ * the browser need not lay out thousands of invisible frames, and every width stays true.
+ */
+export function callTree(profile, { fromUs = -Infinity, untilUs = Infinity, minShare = 0.0005 } = {}) {
+  const selfTime = selfTimes(profile, { fromUs, untilUs });
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
   const isIdle = (node) => node.callFrame.functionName === '(idle)';
   const totals = new Map();
@@ -55,7 +66,7 @@ export function callTree(profile, { fromUs = -Infinity, untilUs = Infinity, minS
   const threshold = total(root) * minShare;
   const build = (node) => {
     const { functionName, url, lineNumber } = node.callFrame;
-    const where = url.includes('node_modules/') ? url.replace(/^.*node_modules\//, '') : url.replace(/^.*\/dist\//, 'dist/');
+    const where = frameLocation(url);
     let value = selfTime.get(node.id) ?? 0;
     const children = [];
     for (const child of (node.children ?? []).map((id) => nodes.get(id))) {

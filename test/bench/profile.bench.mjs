@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { ROOT, answers, freePort } from './bench-processes.mjs';
-import { callTree, canDrawFlameGraphs, drawFlameGraph } from './flame-graph.mjs';
+import { callTree, canDrawFlameGraphs, drawFlameGraph, frameLocation, selfTimes } from './flame-graph.mjs';
 import { createRules } from './bench-rules.mjs';
 import { population, requestSequence } from './mixed-workload.mjs';
 
@@ -55,16 +55,8 @@ const PARTS = [
 function summarise(file, window, top = 15) {
   const profile = JSON.parse(readFileSync(file, 'utf8'));
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
-  const selfTime = new Map();
-  let total = 0;
-  let at = profile.startTime;
-  profile.samples.forEach((id, index) => {
-    const delta = profile.timeDeltas[index] ?? 0;
-    at += delta;
-    if (at < window.fromUs || at > window.untilUs) return;
-    total += delta;
-    selfTime.set(id, (selfTime.get(id) ?? 0) + delta);
-  });
+  const selfTime = selfTimes(profile, window);
+  const total = [...selfTime.values()].reduce((sum, time) => sum + time, 0);
   if (total === 0) return 'no samples during the load (a thread that ran before it)';
   const byPackage = new Map();
   const byFunction = new Map();
@@ -81,9 +73,12 @@ function summarise(file, window, top = 15) {
     return partMemo.get(id);
   };
   for (const [id, time] of selfTime) {
-    if (nodes.get(id).callFrame.functionName !== '(idle)') byPart.set(partOf(id) ?? 'other', (byPart.get(partOf(id) ?? 'other') ?? 0) + time);
     const { functionName, url, lineNumber } = nodes.get(id).callFrame;
-    const where = url.includes('node_modules/') ? url.replace(/^.*node_modules\//, '') : url.replace(/^.*\/dist\//, 'dist/');
+    if (functionName !== '(idle)') {
+      const part = partOf(id) ?? 'other';
+      byPart.set(part, (byPart.get(part) ?? 0) + time);
+    }
+    const where = frameLocation(url);
     const pkg = url.includes('node_modules/') ? where.split('/').slice(0, where.startsWith('@') ? 2 : 1).join('/') : url.includes('/dist/') ? where.split('/').slice(0, 4).join('/') : where || functionName;
     byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + time);
     const name = `${functionName || '(anonymous)'} ${where}:${lineNumber}`;

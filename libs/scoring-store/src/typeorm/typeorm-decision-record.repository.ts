@@ -1,5 +1,4 @@
 import type { DecisionCursor, DecisionListFilter, DecisionRecordRepository, RuleTenant, StoredDecisionRecord } from '@ringfence/scoring-engine';
-import { payloadText } from '@ringfence/contracts';
 import type { DataSource } from 'typeorm';
 import { background, bigintToNumber, jsonTextSequence, jsonTexts, queryRows } from '@ringfence/persistence';
 
@@ -42,8 +41,7 @@ export class TypeOrmDecisionRecordRepository implements DecisionRecordRepository
       records.map((record) => record.scoreId),
       records.map((record) => record.checkpoint),
       records.map((record) => record.timestamp),
-      // The decision event's text as the event log stored it: made once per event (`payloadText`).
-      jsonTextSequence(records.map((record) => payloadText(record.event) as string)),
+      jsonTextSequence(records.map((record) => JSON.stringify(record.event))),
       records.map((record) => record.decidedAt),
       records.map((record) => record.subjectKind),
       records.map((record) => record.subjectId),

@@ -167,6 +167,7 @@ function mixedRequests() {
   };
 }
 
+if (!canDrawFlameGraphs()) console.log('\nno flame graphs: no browser to draw them with (apt-get install chromium, or set CHROMIUM_PATH)');
 // The main thread's profile is written first (its name carries the lower thread number).
 for (const [index, file] of readdirSync(profileDir).filter((name) => name.endsWith('.cpuprofile')).sort().entries()) {
   const thread = index === 0 ? 'main thread' : 'PGlite worker thread';

@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { EventTopics, type MessageEnvelope, messageKey, RpcTopics } from '@ringfence/contracts';
 import { BusUnavailableError } from '../bus-errors';
 import { describeMessageBusConformance } from '../test-support/message-bus.conformance';
@@ -219,6 +221,31 @@ describe(InProcessMessageBus.name, () => {
   it('delivers a long burst from memory in order, exactly once', async () => {
     const { markers, delivered } = await burstWhileHandlerWaits({}, 3_000, 5_000);
     expect(delivered).toEqual(markers);
+  });
+
+  it('keeps no handled event reachable, so a payload can be collected while its lane runs on', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const bus = createBus();
+    let handled = 0;
+    bus.subscribe(TOPIC, { group: GROUP }, async () => {
+      handled += 1;
+    });
+    await bus.start();
+    const payloads: Array<WeakRef<object>> = [];
+    // Built in a function of its own, so no variable of the test's frame holds the last one.
+    const publishTracked = async () => {
+      const message = eventEnvelope(TOPIC);
+      payloads.push(new WeakRef(message.payload as object));
+      await bus.publish(TOPIC, message);
+    };
+    for (let i = 0; i < 50; i += 1) await publishTracked();
+    // Delivery is asynchronous by design: wait until the lane has handled all 50.
+    await until(() => handled === 50);
+    await delay(0);
+    gc();
+
+    expect(payloads.filter((payload) => payload.deref() !== undefined)).toHaveLength(0);
   });
 
   it('reads the log again when it overflows while a read is in flight', async () => {

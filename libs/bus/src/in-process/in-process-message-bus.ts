@@ -1,3 +1,4 @@
+import Denque from 'denque';
 import {
   type EventTopic,
   type EventTopicMap,
@@ -93,16 +94,16 @@ class ConsumerLane implements CommittableLane {
   private position = 0;
   committedUpTo = 0;
   private dispatched = 0;
-  /** Dispatched events in sequence order, from the oldest not yet handled. */
-  private inFlight: InFlight[] = [];
-  private inFlightHead = 0;
+  /**
+   * Dispatched events in sequence order, from the oldest not yet handled. A deque, not an array
+   * with a head index: a handled event must not stay reachable from here (it holds its payload).
+   */
+  private inFlight = new Denque<InFlight>();
   private partitions: InFlight[][] = [];
   private readonly partitionRuns = new Set<Promise<void>>();
   private progress: (() => void) | undefined;
   private signal: AbortSignal | undefined;
-  private buffer: LoggedEvent[] = [];
-  /** Index of the next buffered event: cheaper than `shift()` on a long buffer. */
-  private bufferHead = 0;
+  private buffer = new Denque<LoggedEvent>();
   private catchingUp = true;
   private overflowed = false;
   private wake: (() => void) | undefined;
@@ -133,8 +134,7 @@ class ConsumerLane implements CommittableLane {
     this.position = await this.settings.eventLog.committedOffset(this.group, this.topic);
     this.committedUpTo = this.position;
     this.dispatched = this.position;
-    this.inFlight = [];
-    this.inFlightHead = 0;
+    this.inFlight.clear();
     this.partitions = Array.from({ length: this.settings.partitionsPerLane }, () => []);
     this.catchingUp = true;
     this.startCatchUpDone = false;
@@ -170,10 +170,9 @@ class ConsumerLane implements CommittableLane {
   }
 
   push(event: LoggedEvent): void {
-    if (this.buffer.length - this.bufferHead >= this.settings.maxBufferedEvents) {
+    if (this.buffer.length >= this.settings.maxBufferedEvents) {
       // Every event is in the log: forgetting the buffer loses nothing, the lane re-reads it.
-      this.buffer = [];
-      this.bufferHead = 0;
+      this.buffer.clear();
       this.catchingUp = true;
       this.overflowed = true;
     } else {
@@ -200,11 +199,11 @@ class ConsumerLane implements CommittableLane {
         await this.catchUp(signal);
         continue;
       }
-      if (this.inFlight.length - this.inFlightHead >= MAX_EVENTS_IN_FLIGHT) {
+      if (this.inFlight.length >= MAX_EVENTS_IN_FLIGHT) {
         await this.nextProgress();
         continue;
       }
-      const event = this.nextBuffered();
+      const event = this.buffer.shift();
       if (event === undefined) {
         await new Promise<void>((resolve) => (this.wake = resolve));
       } else if (event.sequence > this.dispatched) {
@@ -243,13 +242,9 @@ class ConsumerLane implements CommittableLane {
   /** Moves `position` over every event handled without a gap before it. */
   private advance(): void {
     const before = this.position;
-    while (this.inFlightHead < this.inFlight.length && this.inFlight[this.inFlightHead].done) {
-      this.position = this.inFlight[this.inFlightHead].event.sequence;
-      this.inFlightHead += 1;
-    }
-    if (this.inFlightHead >= 1_024 && this.inFlightHead * 2 >= this.inFlight.length) {
-      this.inFlight = this.inFlight.slice(this.inFlightHead);
-      this.inFlightHead = 0;
+    for (let oldest = this.inFlight.peekFront(); oldest?.done; oldest = this.inFlight.peekFront()) {
+      this.position = oldest.event.sequence;
+      this.inFlight.shift();
     }
     if (this.position === before) return;
     this.resolveWaiters();
@@ -265,22 +260,6 @@ class ConsumerLane implements CommittableLane {
     const progress = this.progress;
     this.progress = undefined;
     progress?.();
-  }
-
-  private nextBuffered(): LoggedEvent | undefined {
-    if (this.bufferHead >= this.buffer.length) {
-      this.buffer.length = 0;
-      this.bufferHead = 0;
-      return undefined;
-    }
-    const event = this.buffer[this.bufferHead];
-    this.bufferHead += 1;
-    // A lane that never quite drains its buffer would otherwise keep every handled event.
-    if (this.bufferHead >= 1_024 && this.bufferHead * 2 >= this.buffer.length) {
-      this.buffer = this.buffer.slice(this.bufferHead);
-      this.bufferHead = 0;
-    }
-    return event;
   }
 
   private async catchUp(signal: AbortSignal): Promise<void> {
@@ -300,7 +279,7 @@ class ConsumerLane implements CommittableLane {
         continue;
       }
       for (const event of page) {
-        while (this.inFlight.length - this.inFlightHead >= MAX_EVENTS_IN_FLIGHT && !signal.aborted) await this.nextProgress();
+        while (this.inFlight.length >= MAX_EVENTS_IN_FLIGHT && !signal.aborted) await this.nextProgress();
         if (signal.aborted) return;
         if (event.sequence > this.dispatched) this.dispatch(event);
       }

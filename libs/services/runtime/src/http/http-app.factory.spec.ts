@@ -85,3 +85,19 @@ describe('the start-up log', () => {
     }
   });
 });
+
+describe('shutdown signals', () => {
+  it('closes the app on SIGTERM, SIGINT and SIGHUP, and leaves SIGUSR2 (heap snapshots) to Node', async () => {
+    const signals = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGUSR2'] as const;
+    const listeners = () => signals.map((signal) => process.listenerCount(signal));
+    const before = listeners();
+    const { logger } = capturingLogger();
+    const http = await createHttpApp(EmptyModule, { config: loadConfig({ PORT: '0', LOG_LEVEL: 'info' }, { port: 8443 }), logger });
+    try {
+      expect(listeners()).toEqual([before[0] + 1, before[1] + 1, before[2] + 1, before[3]]);
+    } finally {
+      await http.app.close();
+    }
+    expect(listeners()).toEqual(before);
+  });
+});

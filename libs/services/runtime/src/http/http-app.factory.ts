@@ -1,5 +1,6 @@
 import { createServer as createHttpServer, type Server as HttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
+import { ShutdownSignal } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
@@ -15,6 +16,9 @@ import { RouteTable } from './route-table';
 import { unstorableTextProblems } from './storable-text';
 import { StrictValidationPipe } from './strict-validation.pipe';
 import type { TlsMaterial } from './tls-certificate';
+
+/** The signals on which the app closes its modules (and the bus commits what it handled) before exiting. */
+const GRACEFUL_SHUTDOWN_SIGNALS = [ShutdownSignal.SIGTERM, ShutdownSignal.SIGINT, ShutdownSignal.SIGHUP];
 
 export interface HttpAppOptions {
   config: RingfenceConfig;
@@ -121,7 +125,10 @@ export async function createHttpApp(module: unknown, options: HttpAppOptions): P
   });
   app.useGlobalFilters(new EnvelopeExceptionFilter(logger, routes, config.bodyLimitBytes));
   app.useGlobalPipes(new StrictValidationPipe());
-  app.enableShutdownHooks();
+  // Only the signals that ask a process to stop. Nest's default list also takes SIGUSR2, which
+  // Node's --heapsnapshot-signal and other diagnostic tools use: a heap snapshot must not stop
+  // the server.
+  app.enableShutdownHooks(GRACEFUL_SHUTDOWN_SIGNALS);
 
   return {
     app,

@@ -90,16 +90,25 @@ describe('distributed mode over Kafka', () => {
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ status: 200, data: { action: 'ALLOW', source: 'RINGFENCE' } });
 
-    const latencies: number[] = [];
-    for (let i = 0; i < 200; i += 1) {
-      const started = process.hrtime.bigint();
-      const response = await client.send({ method: 'POST', path: '/v2/customer', body: customerRequest(), apiKey: BOOTSTRAP_KEY });
-      latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
-      expect(response.status).toBe(200);
-    }
-    latencies.sort((a, b) => a - b);
+    const timedCheckpoints = async (count: number): Promise<number[]> => {
+      const latencies: number[] = [];
+      for (let i = 0; i < count; i += 1) {
+        const started = process.hrtime.bigint();
+        const response = await client.send({ method: 'POST', path: '/v2/customer', body: customerRequest(), apiKey: BOOTSTRAP_KEY });
+        latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
+        expect(response.status).toBe(200);
+      }
+      return latencies;
+    };
+    // The first checkpoints of six fresh processes run cold code (120-220 ms each here); a
+    // server in service is warm, so they are reported apart and the percentiles are of the 200 after.
+    const warmUp = await timedCheckpoints(20);
+    const latencies = (await timedCheckpoints(200)).sort((a, b) => a - b);
     const pick = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))].toFixed(2);
-    process.stdout.write(`POST /v2/customer through Kafka, 200 sequential: p50 ${pick(0.5)} ms, p99 ${pick(0.99)} ms\n`);
+    process.stdout.write(
+      `POST /v2/customer through Kafka, 200 sequential after 20 to warm up: p50 ${pick(0.5)} ms, p99 ${pick(0.99)} ms ` +
+        `(the warm-up: first ${warmUp[0].toFixed(2)} ms, slowest ${Math.max(...warmUp).toFixed(2)} ms)\n`,
+    );
   });
 
   it('stores an /async transaction through the ingestion process, and logs the traceId at the gateway', async () => {

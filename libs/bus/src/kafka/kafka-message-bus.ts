@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import {
+  envelopeText,
   type EventTopic,
   type EventTopicMap,
   type MessageEnvelope,
@@ -332,7 +333,7 @@ export class KafkaMessageBus implements MessageBus {
 
   async publish<T extends EventTopic>(topic: T, message: MessageEnvelope<EventTopicMap[T]>): Promise<void> {
     this.lifecycle.assertCanPublish();
-    await this.send(topic, messageKey(message), JSON.stringify(message), { [KAFKA_HEADERS.eventId]: message.eventId });
+    await this.send(topic, messageKey(message), envelopeText(message), { [KAFKA_HEADERS.eventId]: message.eventId });
   }
 
   request<T extends RpcTopic>(
@@ -365,7 +366,7 @@ export class KafkaMessageBus implements MessageBus {
         }, options.timeoutMs),
       };
       this.pending.set(correlationId, entry);
-      this.send(topic, messageKey(message), JSON.stringify(message), headers).catch((error: unknown) => {
+      this.send(topic, messageKey(message), envelopeText(message), headers).catch((error: unknown) => {
         if (!this.pending.delete(correlationId)) return;
         clearTimeout(entry.timer);
         reject(error as Error);

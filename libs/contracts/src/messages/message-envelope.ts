@@ -29,8 +29,41 @@ export type RpcReply<T> =
   | { ok: true; value: T }
   | { ok: false; error: { code: string; status: number; message: string } };
 
-/** Each payload's wire form, made once: up to five consumers of an event read it. */
+/** Each payload's JSON text and wire form, made once: the event log stores the text, and up to five consumers of an event read the form. */
+const payloadTexts = new WeakMap<object, string>();
 const wireForms = new WeakMap<object, Record<string, unknown>>();
+
+/**
+ * A payload's JSON text, as `JSON.stringify` gives it. Made once per payload object: the event
+ * log stores it inside the envelope's text (`envelopeText`), `toWireJson` parses it rather than
+ * stringifying the payload again, and a consumer that stores the payload whole (scoring's
+ * decision records) stores it. The payload must not be written to after its first use here,
+ * which holds for every published payload (the bus hands one object to every consumer).
+ */
+export function payloadText(payload: unknown): string | undefined {
+  if (typeof payload !== 'object' || payload === null) return JSON.stringify(payload);
+  let text = payloadTexts.get(payload);
+  if (text === undefined) {
+    text = JSON.stringify(payload);
+    payloadTexts.set(payload, text);
+  }
+  return text;
+}
+
+/**
+ * An envelope's JSON text, exactly as `JSON.stringify(envelope)` gives it (the same keys in the
+ * same order, undefined values left out), with the payload's text made once (`payloadText`): the
+ * event log stores this text, and the consumers' `toWireJson` of the same payload then parses
+ * the text instead of stringifying the payload a second time.
+ */
+export function envelopeText(envelope: MessageEnvelope<unknown>): string {
+  const members: string[] = [];
+  for (const key of Object.keys(envelope) as Array<keyof MessageEnvelope<unknown>>) {
+    const value = key === 'payload' ? payloadText(envelope.payload) : JSON.stringify(envelope[key]);
+    if (value !== undefined) members.push(`${JSON.stringify(key)}:${value}`);
+  }
+  return `{${members.join(',')}}`;
+}
 
 /**
  * A payload exactly as it travels on the wire (and as analysts read it): validated DTO instances
@@ -41,13 +74,13 @@ const wireForms = new WeakMap<object, Record<string, unknown>>();
  * In the embedded mode every consumer of an event gets the same payload object, so its wire
  * form is made once and shared, frozen: a consumer that wrote to it would change what the others
  * read (it throws instead). Payloads are never written to after they are published (the bus
- * hands one object to every consumer), so the memo cannot go stale.
+ * hands one object to every consumer), so neither memo can go stale.
  */
 export function toWireJson<T>(payload: T): Record<string, unknown> {
   if (typeof payload !== 'object' || payload === null) return JSON.parse(JSON.stringify(payload)) as Record<string, unknown>;
   let wire = wireForms.get(payload);
   if (wire === undefined) {
-    wire = deepFreeze(JSON.parse(JSON.stringify(payload)) as Record<string, unknown>);
+    wire = deepFreeze(JSON.parse(payloadText(payload) as string) as Record<string, unknown>);
     wireForms.set(payload, wire);
   }
   return wire;

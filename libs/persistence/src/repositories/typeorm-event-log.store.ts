@@ -1,5 +1,5 @@
 import type { EventLogStore, LoggedEvent } from '@ringfence/bus';
-import type { MessageEnvelope } from '@ringfence/contracts';
+import { envelopeText, type MessageEnvelope } from '@ringfence/contracts';
 import type { DataSource } from 'typeorm';
 import { background, bigintToNumber, jsonTextSequence, jsonTexts, queryRows } from '../sql';
 
@@ -71,7 +71,7 @@ export class TypeOrmEventLogStore implements EventLogStore {
   constructor(private readonly dataSource: DataSource) {}
 
   async append(topic: string, key: string, envelope: MessageEnvelope<unknown>): Promise<number> {
-    const parameters = [topic, key, envelope.eventId, JSON.stringify(envelope)];
+    const parameters = [topic, key, envelope.eventId, envelopeText(envelope)];
     const [row] = await queryRows<SequenceRow>(this.dataSource, APPEND, parameters);
     if (row !== undefined) {
       return bigintToNumber(row.sequence);
@@ -89,7 +89,7 @@ export class TypeOrmEventLogStore implements EventLogStore {
       events.map((event) => event.topic),
       events.map((event) => event.key),
       events.map((event) => event.envelope.eventId),
-      jsonTextSequence(events.map((event) => JSON.stringify(event.envelope))),
+      jsonTextSequence(events.map((event) => envelopeText(event.envelope))),
     ]);
     const sequences: number[] = [];
     for (const [index, row] of rows.entries()) {

@@ -1,4 +1,5 @@
 import type { DecisionCursor, DecisionListFilter, DecisionRecordRepository, RuleTenant, StoredDecisionRecord } from '@ringfence/scoring-engine';
+import { payloadText } from '@ringfence/contracts';
 import type { DataSource } from 'typeorm';
 import { background, bigintToNumber, jsonTextSequence, jsonTexts, queryRows } from '@ringfence/persistence';
 
@@ -41,7 +42,8 @@ export class TypeOrmDecisionRecordRepository implements DecisionRecordRepository
       records.map((record) => record.scoreId),
       records.map((record) => record.checkpoint),
       records.map((record) => record.timestamp),
-      jsonTextSequence(records.map((record) => JSON.stringify(record.event))),
+      // The decision event's text as the event log stored it: made once per event (`payloadText`).
+      jsonTextSequence(records.map((record) => payloadText(record.event) as string)),
       records.map((record) => record.decidedAt),
       records.map((record) => record.subjectKind),
       records.map((record) => record.subjectId),

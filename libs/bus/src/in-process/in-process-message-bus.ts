@@ -98,12 +98,12 @@ class ConsumerLane implements CommittableLane {
    * Dispatched events in sequence order, from the oldest not yet handled. A deque, not an array
    * with a head index: a handled event must not stay reachable from here (it holds its payload).
    */
-  private inFlight = new Denque<InFlight>();
+  private readonly inFlight = new Denque<InFlight>();
   private partitions: InFlight[][] = [];
   private readonly partitionRuns = new Set<Promise<void>>();
   private progress: (() => void) | undefined;
   private signal: AbortSignal | undefined;
-  private buffer = new Denque<LoggedEvent>();
+  private readonly buffer = new Denque<LoggedEvent>();
   private catchingUp = true;
   private overflowed = false;
   private wake: (() => void) | undefined;

@@ -6,3 +6,4 @@ export * from './lookup-submission';
 export * from './indicator-lookup';
 export * from './lookup-indicators';
 export * from './checkpoint-lookup';
+export * from './checkpoint-evidence-tally';

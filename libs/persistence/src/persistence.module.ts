@@ -18,7 +18,7 @@ import { openDataSource } from './data-source.factory';
 import { DatabaseHealth } from './database-health.service';
 import { type PersistenceOptions, SOLE_WRITER_CACHE_ENTRIES } from './persistence.options';
 import { CachingLabelRepository } from './repositories/caching-label.repository';
-import { KnownIndicatorsFilter } from './repositories/known-indicators-filter.repository';
+import { TalliedLookupIndicatorRepository } from './repositories/tallied-lookup-indicator.repository';
 import { WriteBehindEntityDocuments } from './repositories/write-behind-entity-document.repository';
 import { TypeOrmAccountRepository } from './repositories/typeorm-account.repository';
 import { TypeOrmApiKeyRepository } from './repositories/typeorm-api-key.repository';
@@ -79,10 +79,10 @@ export class PersistenceModule implements OnApplicationShutdown {
         {
           provide: LOOKUP_INDICATOR_REPOSITORY,
           inject: [DataSource],
-          // A sole writer asks the table only for values someone reported (loaded at start).
+          // A sole writer answers checkpoints from its count of the evidence in memory (loaded at start).
           useFactory: async (dataSource: DataSource) => {
             const indicators = new TypeOrmLookupIndicatorRepository(dataSource);
-            return options.soleWriter ? KnownIndicatorsFilter.load(indicators) : indicators;
+            return options.soleWriter ? TalliedLookupIndicatorRepository.load(indicators) : indicators;
           },
         },
         {

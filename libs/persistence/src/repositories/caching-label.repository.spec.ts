@@ -2,66 +2,96 @@ import type { CurrentLabels, LabelApplication, LabelHistoryEntry, LabelSubject }
 import { CachingLabelRepository, type LabelTable } from './caching-label.repository';
 
 const ada: LabelSubject = { accountId: 'acc_1', environment: 'test', kind: 'customer', subjectId: 'ada' };
+const bob: LabelSubject = { ...ada, subjectId: 'bob' };
 const review = { category: 'PAYMENT_FRAUD', review: 'FRAUDSTER' } as unknown as LabelApplication;
+const trusted = { PAYMENT_FRAUD: { review: 'TRUSTED' } } as unknown as CurrentLabels;
+const fraudster = { PAYMENT_FRAUD: { review: 'FRAUDSTER' } } as unknown as CurrentLabels;
 
-async function setup(labelledAtStart: LabelSubject[] = []) {
-  let labels: CurrentLabels = {};
+/** A table whose subjects reviewed before the start are all trusted, and whose review makes a fraudster. */
+async function setup(labelledAtStart: LabelSubject[] = [], maxSubjects = 100) {
+  let labels: CurrentLabels = labelledAtStart.length > 0 ? trusted : {};
   let reads = 0;
-  let releaseRead: (() => void) | undefined;
+  let failReads = false;
+  let holding = false;
+  const held: Array<() => void> = [];
   const inner: LabelTable = {
-    labelledSubjects: async () => labelledAtStart,
+    allCurrentLabels: async () => labelledAtStart.map((subject) => ({ subject, labels })),
     apply: async () => {
-      labels = { PAYMENT_FRAUD: { review: 'FRAUDSTER' } } as unknown as CurrentLabels;
+      labels = fraudster;
       return {} as LabelHistoryEntry;
     },
     read: async () => ({ current: labels, history: [] }) as never,
     currentLabels: async () => {
       reads += 1;
+      if (failReads) throw new Error('the database is gone');
       const seen = labels;
-      if (releaseRead === undefined) return seen;
-      await new Promise<void>((resolve) => (releaseRead = resolve));
+      if (holding) await new Promise<void>((resolve) => held.push(resolve));
       return seen;
     },
   };
   return {
-    cache: await CachingLabelRepository.load(inner, 100),
+    cache: await CachingLabelRepository.load(inner, maxSubjects),
     reads: () => reads,
-    holdReads: () => (releaseRead = () => undefined),
+    failReads: () => (failReads = true),
+    holdReads: () => (holding = true),
+    /** Answers the held reads, the latest first: an older read's answer then arrives last. */
     release: () => {
-      const resolve = releaseRead;
-      releaseRead = undefined;
-      resolve?.();
+      holding = false;
+      for (const resolve of held.splice(0).reverse()) resolve();
     },
   };
 }
 
-const current = (cache: CachingLabelRepository) => cache.currentLabels(ada.accountId, ada.environment, ada.kind, ada.subjectId);
+const current = (cache: CachingLabelRepository, subject = ada) => cache.currentLabels(subject.accountId, subject.environment, subject.kind, subject.subjectId);
+const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 describe(CachingLabelRepository.name, () => {
-  it('reads nothing for a subject never reviewed, and the labels once a review of it is stored', async () => {
+  it('reads nothing for a subject never reviewed, nor after a review of it: the review reads its labels back', async () => {
     const { cache, reads } = await setup();
     expect(await current(cache)).toEqual({});
     expect(reads()).toBe(0);
     await cache.apply(ada, review);
-    expect(await current(cache)).toEqual({ PAYMENT_FRAUD: { review: 'FRAUDSTER' } });
-    expect(await current(cache)).toEqual({ PAYMENT_FRAUD: { review: 'FRAUDSTER' } });
+    expect(reads()).toBe(1);
+    expect(await current(cache)).toEqual(fraudster);
+    expect(await current(cache)).toEqual(fraudster);
     expect(reads()).toBe(1);
   });
 
-  it('reads the labels of a subject reviewed before the start', async () => {
+  it('holds the labels of subjects reviewed before the start, read with the start', async () => {
     const { cache, reads } = await setup([ada]);
-    await current(cache);
+    expect(await current(cache)).toEqual(trusted);
+    expect(reads()).toBe(0);
+  });
+
+  it('reads, when asked, the labels of a reviewed subject it had no room for, once', async () => {
+    const { cache, reads } = await setup([bob, ada], 1);
+    expect(await current(cache, bob)).toEqual(trusted);
+    expect(reads()).toBe(0);
+    expect(await current(cache)).toEqual(trusted);
+    expect(reads()).toBe(1);
+    expect(await current(cache)).toEqual(trusted);
     expect(reads()).toBe(1);
   });
 
-  it('does not keep a read that a review overtook', async () => {
-    const { cache, holdReads, release } = await setup([ada]);
+  it('answers a stored review even when reading its labels back fails; a checkpoint then reads them', async () => {
+    const { cache, failReads } = await setup();
+    failReads();
+    await expect(cache.apply(ada, review)).resolves.toEqual({});
+    await expect(current(cache)).rejects.toThrow('the database is gone');
+  });
+
+  it('does not keep a read that a review of the subject overtook', async () => {
+    const { cache, reads, holdReads, release } = await setup([bob, ada], 1);
     holdReads();
     const stale = current(cache);
-    await new Promise((resolve) => setImmediate(resolve));
-    await cache.apply(ada, review);
+    await settle();
+    const applied = cache.apply(ada, review);
+    await settle();
     release();
-    expect(await stale).toEqual({});
-    expect(await current(cache)).toEqual({ PAYMENT_FRAUD: { review: 'FRAUDSTER' } });
+    await applied;
+    expect(await stale).toEqual(trusted);
+    const readsBefore = reads();
+    expect(await current(cache)).toEqual(fraudster);
+    expect(reads()).toBe(readsBefore);
   });
 });

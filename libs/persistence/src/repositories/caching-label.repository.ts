@@ -2,9 +2,9 @@ import type { Environment, LabelSubjectKind } from '@ringfence/contracts';
 import type { CurrentLabels, LabelApplication, LabelHistoryEntry, LabelRepository, LabelSubject, SubjectLabels } from '@ringfence/labels';
 import { LRUCache } from 'lru-cache';
 
-/** The table under the cache: the repository, and every labelled subject for the start. */
+/** The table under the cache: the repository, and every subject's current labels for the start. */
 export interface LabelTable extends LabelRepository {
-  labelledSubjects(): Promise<LabelSubject[]>;
+  allCurrentLabels(): Promise<Array<{ subject: LabelSubject; labels: CurrentLabels }>>;
 }
 
 /**
@@ -13,13 +13,18 @@ export interface LabelTable extends LabelRepository {
  *
  * Most subjects were never reviewed: the set of subjects that have a label is loaded at start
  * and grows with every review through this instance, so a checkpoint about anyone else reads
- * nothing. The labels of reviewed subjects are kept in an LRU; `apply` drops the subject's
- * entry once the review is stored, so the next checkpoint reads what the review made.
+ * nothing. The labels of reviewed subjects are loaded at start too, and kept in an LRU of
+ * `maxSubjects`. A review stores its labels, then reads them back into the LRU (the store
+ * decides what the review made of them) before it is answered, so a checkpoint reads the table
+ * only about a subject the LRU let go of (more reviewed subjects than it holds).
  */
 export class CachingLabelRepository implements LabelRepository {
   private readonly current: LRUCache<string, { labels: CurrentLabels }>;
-  /** Reviews stored so far: a read that a review overtook is not cached (it may predate the review). */
-  private reviewsStored = 0;
+  /**
+   * Reviews stored per subject since the start: a read of the subject that a review of it
+   * overtook is not kept (it may predate the review). One number per subject reviewed since.
+   */
+  private readonly reviewsStored = new Map<string, number>();
 
   private constructor(
     private readonly table: LabelTable,
@@ -31,21 +36,31 @@ export class CachingLabelRepository implements LabelRepository {
   }
 
   static async load(table: LabelTable, maxSubjects: number): Promise<CachingLabelRepository> {
-    const labelled = new Set((await table.labelledSubjects()).map((subject) => keyOf(subject.accountId, subject.environment, subject.kind, subject.subjectId)));
-    return new CachingLabelRepository(table, labelled, maxSubjects);
+    const cache = new CachingLabelRepository(table, new Set(), maxSubjects);
+    for (const { subject, labels } of await table.allCurrentLabels()) {
+      const key = keyOf(subject.accountId, subject.environment, subject.kind, subject.subjectId);
+      cache.labelled.add(key);
+      // Beyond the LRU's size the rest are read when asked about, as after an eviction.
+      if (cache.current.size < maxSubjects) cache.current.set(key, { labels });
+    }
+    return cache;
   }
 
   async apply(subject: LabelSubject, application: LabelApplication): Promise<LabelHistoryEntry> {
     const key = keyOf(subject.accountId, subject.environment, subject.kind, subject.subjectId);
     // Marked before the write: a checkpoint racing the review then reads the table, never misses it.
     this.labelled.add(key);
+    let entry: LabelHistoryEntry;
     try {
-      return await this.table.apply(subject, application);
+      entry = await this.table.apply(subject, application);
     } finally {
       // Dropped, not patched: the store decides what the review made of the labels.
       this.current.delete(key);
-      this.reviewsStored += 1;
+      this.reviewsStored.set(key, (this.reviewsStored.get(key) ?? 0) + 1);
     }
+    // The review is stored whatever this read does: when it fails, a checkpoint reads the labels instead.
+    await this.readAndKeep(key, subject.accountId, subject.environment, subject.kind, subject.subjectId).catch(() => undefined);
+    return entry;
   }
 
   read(subject: LabelSubject): Promise<SubjectLabels> {
@@ -57,9 +72,14 @@ export class CachingLabelRepository implements LabelRepository {
     if (!this.labelled.has(key)) return {};
     const cached = this.current.get(key);
     if (cached !== undefined) return cached.labels;
-    const reviewsBefore = this.reviewsStored;
+    return this.readAndKeep(key, accountId, environment, subjectKind, subjectId);
+  }
+
+  /** The subject's labels from the table, kept unless a review was stored meanwhile (the read may predate it). */
+  private async readAndKeep(key: string, accountId: string, environment: Environment, subjectKind: LabelSubjectKind, subjectId: string): Promise<CurrentLabels> {
+    const reviewsBefore = this.reviewsStored.get(key);
     const labels = await this.table.currentLabels(accountId, environment, subjectKind, subjectId);
-    if (this.reviewsStored === reviewsBefore) this.current.set(key, { labels });
+    if (this.reviewsStored.get(key) === reviewsBefore) this.current.set(key, { labels });
     return labels;
   }
 }

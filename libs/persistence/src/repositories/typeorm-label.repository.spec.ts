@@ -1,6 +1,7 @@
 import { itBehavesLikeALabelRepository } from '../test-support/label-repository.behaviour';
 import { buildLabelApplication, buildLabelSubject } from '../test-support/label-test-data.factory';
 import { useEmbeddedTestDatabase } from '../test-support/test-databases';
+import { CachingLabelRepository } from './caching-label.repository';
 import { TypeOrmLabelRepository } from './typeorm-label.repository';
 
 describe(TypeOrmLabelRepository.name, () => {
@@ -14,14 +15,24 @@ describe(TypeOrmLabelRepository.name, () => {
     itBehavesLikeALabelRepository(() => (soleWriter ??= new TypeOrmLabelRepository(database.dataSource(), { soleWriter: true })));
   });
 
-  it('lists every subject with a current label, once', async () => {
+  describe('under the sole writer\'s cache (labels in memory for the checkpoints)', () => {
+    let cached: CachingLabelRepository;
+    beforeEach(async () => {
+      cached = await CachingLabelRepository.load(new TypeOrmLabelRepository(database.dataSource(), { soleWriter: true }), 1_000);
+    });
+    itBehavesLikeALabelRepository(() => cached);
+  });
+
+  it('lists every subject with a current label, once, with its current labels', async () => {
     const repository = new TypeOrmLabelRepository(database.dataSource());
     const [reviewed, unreviewed] = [buildLabelSubject(), buildLabelSubject()];
     await repository.apply(reviewed, buildLabelApplication());
     await repository.apply(reviewed, buildLabelApplication({ category: 'REFUND_ABUSE', review: 'REFUND_ABUSE' } as never));
 
-    const subjects = await repository.labelledSubjects();
-    expect(subjects.filter((subject) => subject.subjectId === reviewed.subjectId)).toEqual([reviewed]);
-    expect(subjects.some((subject) => subject.subjectId === unreviewed.subjectId)).toBe(false);
+    const subjects = await repository.allCurrentLabels();
+    const current = await repository.currentLabels(reviewed.accountId, reviewed.environment, reviewed.kind, reviewed.subjectId);
+    expect(subjects.filter(({ subject }) => subject.subjectId === reviewed.subjectId)).toEqual([{ subject: reviewed, labels: current }]);
+    expect(Object.keys(current).sort()).toEqual(['PAYMENT_FRAUD', 'REFUND_ABUSE']);
+    expect(subjects.some(({ subject }) => subject.subjectId === unreviewed.subjectId)).toBe(false);
   });
 });

@@ -41,8 +41,10 @@ const SUBJECT_MATCHES = 'account_id = $1 AND environment = $2 AND subject_kind =
 const LOCK_SUBJECT = 'SELECT pg_advisory_xact_lock($1, hashtext($2))';
 const SELECT_CURRENT = `SELECT category, review, event_time, reviewer_name, reviewer_email, comment FROM labels WHERE ${SUBJECT_MATCHES}`;
 const SELECT_CATEGORY = `${SELECT_CURRENT} AND category = $5`;
-// Every subject that has a current label, each once: what a sole writer keeps in memory.
-const LABELLED_SUBJECTS = 'SELECT DISTINCT account_id, environment, subject_kind, subject_id FROM labels';
+// Every current label of every subject: what a sole writer keeps in memory.
+const ALL_CURRENT = `
+  SELECT account_id, environment, subject_kind, subject_id, category, review, event_time, reviewer_name, reviewer_email, comment
+    FROM labels ORDER BY account_id, environment, subject_kind, subject_id`;
 // A review's whole write as one statement, atomic by itself: the category's current row set
 // ($6 true: upserted from $7–$11) or cleared ($6 false: deleted), and the history row ($12–$17).
 const WRITE_REVIEW = `
@@ -67,14 +69,26 @@ type SubjectKey = [accountId: string, environment: Environment, kind: LabelSubje
 
 /** Labels in `labels` (current) and `label_history` (audit log). */
 export class TypeOrmLabelRepository implements LabelRepository {
-  /** Every subject with a current label, of every account and data set. */
-  async labelledSubjects(): Promise<LabelSubject[]> {
-    const rows = await queryRows<{ account_id: string; environment: LabelSubject['environment']; subject_kind: LabelSubject['kind']; subject_id: string }>(
+  /** Every subject with a current label, of every account and data set, with those labels. */
+  async allCurrentLabels(): Promise<Array<{ subject: LabelSubject; labels: CurrentLabels }>> {
+    const rows = await queryRows<CurrentLabelRow & { account_id: string; environment: Environment; subject_kind: LabelSubjectKind; subject_id: string }>(
       this.dataSource,
-      LABELLED_SUBJECTS,
+      ALL_CURRENT,
       [],
     );
-    return rows.map((row) => ({ accountId: row.account_id, environment: row.environment, kind: row.subject_kind, subjectId: row.subject_id }));
+    const subjects: Array<{ subject: LabelSubject; labels: CurrentLabels }> = [];
+    let previous: LabelSubject | undefined;
+    for (const row of rows) {
+      // Rows come grouped by subject: a new subject starts where any part of the key changes.
+      const sameSubject =
+        previous?.accountId === row.account_id && previous.environment === row.environment && previous.kind === row.subject_kind && previous.subjectId === row.subject_id;
+      if (!sameSubject) {
+        previous = { accountId: row.account_id, environment: row.environment, kind: row.subject_kind, subjectId: row.subject_id };
+        subjects.push({ subject: previous, labels: {} });
+      }
+      subjects[subjects.length - 1].labels[row.category] = toCurrentLabel(row);
+    }
+    return subjects;
   }
 
   /** Set when this process is the labels' only writer: one subject's reviews in order. */

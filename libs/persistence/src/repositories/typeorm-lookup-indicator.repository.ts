@@ -3,6 +3,7 @@ import {
   type CheckpointIndicatorEvidence,
   type EvidenceCounts,
   type EvidenceFilter,
+  type EvidenceKind,
   type IndicatorEvidenceSummary,
   type IndicatorKind,
   type IndicatorRef,
@@ -10,6 +11,7 @@ import {
   type KnownIndicatorQuery,
   type LookupIndicatorRepository,
   type LookupTenant,
+  type RecordedEvidence,
   type RemovedIndicator,
   knownIndicatorRefs,
 } from '@ringfence/lookup';
@@ -68,7 +70,8 @@ const ADD_INDICATORS = `
   INSERT INTO lookup_evidence (account_id, environment, kind, value, evidence_kind, evidence_id, seen_at, details)
   SELECT $1, $2, row.kind, row.value, row.evidence_kind, row.evidence_id, row.seen_at, row.details
     FROM jsonb_to_recordset($4::jsonb) AS row(kind text, value text, evidence_kind text, evidence_id text, seen_at bigint, details jsonb)
-  ON CONFLICT DO NOTHING`;
+  ON CONFLICT DO NOTHING
+  RETURNING kind, value, evidence_kind, seen_at`;
 
 // Every account's evidence of the asked indicators in the asking account's data set, counted:
 // the other accounts' rows are only ever aggregated, never returned. `$4` limits IP evidence
@@ -139,23 +142,57 @@ const REMOVE = `
   )
   SELECT kind, value, count(*)::int AS evidence_removed FROM removed_evidence GROUP BY kind, value`;
 
+// Every piece of evidence of every account and data set, with its account's industry: what a
+// sole writer counts in memory at start (`TalliedLookupIndicatorRepository`).
+const ALL_EVIDENCE = `
+  SELECT e.account_id, e.environment, e.kind, e.value, e.evidence_kind, e.seen_at, a.industry
+    FROM lookup_evidence e JOIN accounts a ON a.id = e.account_id`;
+const INDUSTRY_OF = 'SELECT industry FROM accounts WHERE id = $1';
+
+interface RecordedEvidenceRow {
+  kind: IndicatorKind;
+  value: string;
+  evidence_kind: EvidenceKind;
+  seen_at: string;
+}
+
+/** A stored piece of evidence, whose it is, and its account's industry. */
+export interface TenantEvidence {
+  tenant: LookupTenant;
+  industry: string | null;
+  evidence: RecordedEvidence;
+}
+
 /**
  * Known-fraud indicators in `lookup_indicators` and their evidence in `lookup_evidence`. Writes
  * and deletes touch only the tenant's rows; reads aggregate the other accounts' evidence of the
  * same data set into counts.
  */
-// Every indicator any account reported, each once: what a sole writer keeps in memory.
-const ALL_INDICATOR_KEYS = 'SELECT DISTINCT kind, value FROM lookup_indicators';
-
 export class TypeOrmLookupIndicatorRepository implements LookupIndicatorRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Every (kind, value) any account of any data set reported, each once. */
-  allIndicatorKeys(): Promise<IndicatorRef[]> {
-    return queryRows<IndicatorRef>(this.dataSource, ALL_INDICATOR_KEYS, []);
+  /** Every stored piece of evidence, for a sole writer's count in memory. */
+  async allEvidence(): Promise<TenantEvidence[]> {
+    const rows = await queryRows<RecordedEvidenceRow & { account_id: string; environment: LookupTenant['environment']; industry: string | null }>(
+      this.dataSource,
+      ALL_EVIDENCE,
+      [],
+    );
+    return rows.map((row) => ({ tenant: { accountId: row.account_id, environment: row.environment }, industry: row.industry, evidence: toRecordedEvidence(row) }));
   }
 
-  async add({ accountId, environment }: LookupTenant, submission: IndicatorSubmission): Promise<void> {
+  /** The account's industry; null when it has none (or does not exist). An account's industry never changes. */
+  async industryOf(accountId: string): Promise<string | null> {
+    const [row] = await queryRows<{ industry: string | null }>(this.dataSource, INDUSTRY_OF, [accountId]);
+    return row?.industry ?? null;
+  }
+
+  async add(tenant: LookupTenant, submission: IndicatorSubmission): Promise<void> {
+    await this.record(tenant, submission);
+  }
+
+  /** `add`, answering the evidence it stored: none that was stored before (same id). */
+  async record({ accountId, environment }: LookupTenant, submission: IndicatorSubmission): Promise<RecordedEvidence[]> {
     const indicators = mergeSightings(submission.indicators);
     const evidence = indicators.flatMap(({ kind, value, seen_at }) =>
       submission.evidence.map((item) => ({
@@ -167,7 +204,8 @@ export class TypeOrmLookupIndicatorRepository implements LookupIndicatorReposito
         details: item.details,
       })),
     );
-    await queryRows(this.dataSource, ADD_INDICATORS, [accountId, environment, JSON.stringify(indicators), JSON.stringify(evidence)]);
+    const stored = await queryRows<RecordedEvidenceRow>(this.dataSource, ADD_INDICATORS, [accountId, environment, JSON.stringify(indicators), JSON.stringify(evidence)]);
+    return stored.map(toRecordedEvidence);
   }
 
   async summarise(
@@ -223,6 +261,10 @@ function mergeSightings(sightings: IndicatorSubmission['indicators']) {
     byKey.set(key, { kind, value, seen_at: known === undefined ? seenAt : Math.min(known.seen_at, seenAt) });
   }
   return [...byKey.values()];
+}
+
+function toRecordedEvidence(row: RecordedEvidenceRow): RecordedEvidence {
+  return { kind: row.kind, value: row.value, evidenceKind: row.evidence_kind, seenAt: bigintToNumber(row.seen_at) };
 }
 
 function toSummary(row: SummaryRow): IndicatorEvidenceSummary {

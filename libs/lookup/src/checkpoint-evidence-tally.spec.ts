@@ -1,0 +1,42 @@
+import { CheckpointEvidenceTally } from './checkpoint-evidence-tally';
+import type { LookupTenant } from './indicator';
+
+const mine: LookupTenant = { accountId: 'acc_mine', environment: 'live' };
+const theirs: LookupTenant = { accountId: 'acc_theirs', environment: 'live' };
+const email = { kind: 'email', value: 'mule@example.com' } as const;
+const none = { chargebacks: 0, manualReviews: 0, reports: 0 };
+
+describe(CheckpointEvidenceTally.name, () => {
+  it("counts each account's evidence by kind, and the others' latest time", () => {
+    const tally = new CheckpointEvidenceTally();
+    tally.record(mine, [{ ...email, evidenceKind: 'report', seenAt: 5 }]);
+    tally.record(theirs, [
+      { ...email, evidenceKind: 'chargeback', seenAt: 7 },
+      { ...email, evidenceKind: 'chargeback', seenAt: 3 },
+    ]);
+
+    expect(tally.evidenceFor(mine, [email], () => true)).toEqual([
+      { ...email, own: { ...none, reports: 1 }, otherAccounts: 1, otherEvidence: { ...none, chargebacks: 2 }, otherLastSeen: 7 },
+    ]);
+    expect(tally.evidenceFor(mine, [email], () => false)).toEqual([{ ...email, own: { ...none, reports: 1 }, otherAccounts: 0, otherEvidence: none, otherLastSeen: null }]);
+  });
+
+  it('answers nothing about an indicator whose only evidence is of another data set, or not counted', () => {
+    const tally = new CheckpointEvidenceTally();
+    tally.record({ ...theirs, environment: 'test' }, [{ ...email, evidenceKind: 'report', seenAt: 1 }]);
+    expect(tally.evidenceFor(mine, [email], () => true)).toEqual([]);
+    tally.record(theirs, [{ ...email, evidenceKind: 'report', seenAt: 1 }]);
+    expect(tally.evidenceFor(mine, [email], () => false)).toEqual([]);
+  });
+
+  it("forgets one account's evidence, and holds nothing once none is left", () => {
+    const tally = new CheckpointEvidenceTally();
+    tally.record(mine, [{ ...email, evidenceKind: 'report', seenAt: 1 }]);
+    tally.record(theirs, [{ ...email, evidenceKind: 'report', seenAt: 1 }]);
+    tally.forget(mine, [email]);
+    expect(tally.evidenceFor(mine, [email], () => true)).toMatchObject([{ own: none, otherAccounts: 1 }]);
+    tally.forget(theirs, [email, { kind: 'telephone', value: '+447700900123' }]);
+    expect(tally.has(email)).toBe(false);
+    expect(tally.size).toBe(0);
+  });
+});

@@ -1,0 +1,106 @@
+import type { IndicatorSubmission, LookupTenant } from '@ringfence/lookup';
+import { itBehavesLikeALookupIndicatorRepository } from '../test-support/lookup-indicator-repository.behaviour';
+import { buildAccount } from '../test-support/persistence-test-data.factory';
+import { useEmbeddedTestDatabase } from '../test-support/test-databases';
+import { TalliedLookupIndicatorRepository } from './tallied-lookup-indicator.repository';
+import { TypeOrmAccountRepository } from './typeorm-account.repository';
+import { TypeOrmLookupIndicatorRepository } from './typeorm-lookup-indicator.repository';
+
+const T = 1_763_800_000_000;
+const report = (value: string, evidenceId = `cb-${value}`): IndicatorSubmission => ({
+  indicators: [{ kind: 'email', value, seenAt: T }],
+  evidence: [{ evidenceKind: 'chargeback', evidenceId, details: {} }],
+});
+
+describe(TalliedLookupIndicatorRepository.name, () => {
+  const database = useEmbeddedTestDatabase();
+
+  describe('answers as the table does', () => {
+    let tallied: TalliedLookupIndicatorRepository;
+    beforeEach(async () => {
+      tallied = await TalliedLookupIndicatorRepository.load(new TypeOrmLookupIndicatorRepository(database.dataSource()));
+    });
+
+    itBehavesLikeALookupIndicatorRepository(() => ({ accounts: new TypeOrmAccountRepository(database.dataSource()), lookup: tallied }));
+  });
+
+  describe('at checkpoints', () => {
+    let reporter: LookupTenant;
+    let asker: LookupTenant;
+
+    beforeEach(async () => {
+      const accounts = new TypeOrmAccountRepository(database.dataSource());
+      const [reporting, asking] = [buildAccount({ industry: 'travel' }), buildAccount({ industry: 'travel' })];
+      await accounts.insert(reporting);
+      await accounts.insert(asking);
+      reporter = { accountId: reporting.id, environment: 'live' };
+      asker = { accountId: asking.id, environment: 'live' };
+    });
+
+    function spiedTable() {
+      const table = new TypeOrmLookupIndicatorRepository(database.dataSource());
+      return { table, checkpointReads: jest.spyOn(table, 'checkpointEvidence'), industryReads: jest.spyOn(table, 'industryOf'), summaries: jest.spyOn(table, 'summarise') };
+    }
+
+    it('answers about reported values and others without reading the table, as the table would', async () => {
+      const { table, checkpointReads } = spiedTable();
+      const tallied = await TalliedLookupIndicatorRepository.load(table);
+      await tallied.add(reporter, report('mule@example.com'));
+      await tallied.add(reporter, report('mule@example.com'));
+
+      const asked = { emails: ['mule@example.com', 'ada@example.com'] };
+      const answer = await tallied.checkpointEvidence(asker, asked);
+      expect(checkpointReads).not.toHaveBeenCalled();
+      expect(answer).toEqual(await table.checkpointEvidence(asker, asked));
+      expect(answer).toEqual([expect.objectContaining({ value: 'mule@example.com', otherAccounts: 1, otherEvidence: { chargebacks: 1, manualReviews: 0, reports: 0 } })]);
+    });
+
+    it("reads the asking account's industry once, and only when limited to it", async () => {
+      const { table, industryReads } = spiedTable();
+      const tallied = await TalliedLookupIndicatorRepository.load(table);
+      await tallied.add(reporter, report('fence@example.com'));
+      industryReads.mockClear();
+
+      await tallied.checkpointEvidence(asker, { emails: ['fence@example.com'] });
+      expect(industryReads).not.toHaveBeenCalled();
+      const limited = await tallied.checkpointEvidence(asker, { emails: ['fence@example.com'] }, { limitIndustry: true });
+      await tallied.checkpointEvidence(asker, { emails: ['fence@example.com'] }, { limitIndustry: true });
+      expect(industryReads).toHaveBeenCalledTimes(1);
+      expect(limited).toMatchObject([{ otherAccounts: 1 }]);
+    });
+
+    it('forgets what the account removed', async () => {
+      const { table } = spiedTable();
+      const tallied = await TalliedLookupIndicatorRepository.load(table);
+      const heldBefore = tallied.size;
+      await tallied.add(reporter, report('gone@example.com'));
+      await tallied.remove(reporter, [{ kind: 'email', value: 'gone@example.com' }]);
+      await expect(tallied.checkpointEvidence(asker, { emails: ['gone@example.com'] })).resolves.toEqual([]);
+      expect(tallied.size).toBe(heldBefore);
+    });
+
+    it('asks the table only about indicators with evidence when summarising', async () => {
+      const { table, summaries } = spiedTable();
+      const tallied = await TalliedLookupIndicatorRepository.load(table);
+      await tallied.add(reporter, report('ring@example.com'));
+
+      expect(await tallied.summarise(asker, [{ kind: 'email', value: 'ada@example.com' }])).toEqual([]);
+      expect(summaries).not.toHaveBeenCalled();
+      const asked = [{ kind: 'email', value: 'ada@example.com' }, { kind: 'email', value: 'ring@example.com' }] as const;
+      expect(await tallied.summarise(asker, asked)).toEqual(await table.summarise(asker, asked));
+      expect(summaries).toHaveBeenCalledWith(asker, [{ kind: 'email', value: 'ring@example.com' }], undefined);
+    });
+
+    it('counts, after a restart, the evidence stored before it', async () => {
+      const { table, checkpointReads } = spiedTable();
+      await table.add(reporter, report('before@example.com', 'cb-1'));
+      await table.add(reporter, report('before@example.com', 'cb-2'));
+      const tallied = await TalliedLookupIndicatorRepository.load(table);
+      const asked = { emails: ['before@example.com'] };
+      const answer = await tallied.checkpointEvidence(asker, asked, { limitIndustry: true });
+      expect(answer).toEqual(await table.checkpointEvidence(asker, asked, { limitIndustry: true }));
+      expect(answer).toMatchObject([{ otherAccounts: 1, otherEvidence: { chargebacks: 2 } }]);
+      expect(checkpointReads).toHaveBeenCalledTimes(1);
+    });
+  });
+});

@@ -1,5 +1,5 @@
 import { type DynamicModule, Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { ACCOUNT_REPOSITORY, API_KEY_REPOSITORY, CachingAccountRepository, CachingApiKeyRepository } from '@ringfence/accounts';
+import { ACCOUNT_REPOSITORY, API_KEY_CACHE_TTL_MS, API_KEY_REPOSITORY, CachingAccountRepository, CachingApiKeyRepository } from '@ringfence/accounts';
 import { EVENT_LOG_STORE } from '@ringfence/bus';
 import { ENTITY_DOCUMENT_REPOSITORY } from '@ringfence/entities';
 import { LOOKUP_INDICATOR_REPOSITORY } from '@ringfence/lookup';
@@ -37,6 +37,13 @@ import { TypeOrmCallbackDeliveryRepository } from './repositories/typeorm-callba
  * under their ports' tokens, and `DatabaseHealth`. The database closes last on shutdown,
  * after the other modules' destroy hooks (a bus draining its handlers may still write).
  */
+/**
+ * How long keys and accounts are reused. Several processes learn of each other's revocations
+ * and settings changes only by reading again; a sole writer makes every change itself, and each
+ * drops what it affects, so its lookups never expire (and checkpoints never read them).
+ */
+const authenticationTtlMs = (options: PersistenceOptions): number => (options.soleWriter ? Number.POSITIVE_INFINITY : API_KEY_CACHE_TTL_MS);
+
 @Global()
 @Module({})
 export class PersistenceModule implements OnApplicationShutdown {
@@ -50,12 +57,16 @@ export class PersistenceModule implements OnApplicationShutdown {
       module: PersistenceModule,
       providers: [
         { provide: DataSource, useFactory: () => openDataSource(options) },
-        { provide: ACCOUNT_REPOSITORY, inject: [DataSource], useFactory: (dataSource: DataSource) => new CachingAccountRepository(new TypeOrmAccountRepository(dataSource)) },
+        {
+          provide: ACCOUNT_REPOSITORY,
+          inject: [DataSource],
+          useFactory: (dataSource: DataSource) => new CachingAccountRepository(new TypeOrmAccountRepository(dataSource), authenticationTtlMs(options)),
+        },
         {
           provide: API_KEY_REPOSITORY,
           inject: [DataSource],
           // Every request authenticates; the cache spares the database one statement per request.
-          useFactory: (dataSource: DataSource) => new CachingApiKeyRepository(new TypeOrmApiKeyRepository(dataSource)),
+          useFactory: (dataSource: DataSource) => new CachingApiKeyRepository(new TypeOrmApiKeyRepository(dataSource), authenticationTtlMs(options)),
         },
         {
           provide: ENTITY_DOCUMENT_REPOSITORY,

@@ -2,7 +2,7 @@ import { API_KEY_CACHE_TTL_MS } from '@ringfence/accounts';
 import { BACKGROUND_STATEMENT } from '@ringfence/persistence';
 import { DataSource } from 'typeorm';
 import { pspTransactionRequest } from '../support/payload-factories';
-import { type EmbeddedService, TEST_BOOTSTRAP_KEY, startEmbeddedService } from '../support/embedded-service';
+import { type EmbeddedService, TEST_BOOTSTRAP_KEY, eventually, startEmbeddedService } from '../support/embedded-service';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -48,9 +48,25 @@ describe('a checkpoint in the embedded mode reads nothing from the database', ()
   const isEventLogAppend = (sql: string) => /^(WITH input AS \(|WITH inserted AS \(\s*INSERT INTO event_log)/.test(sql) && sql.includes('event_log');
   const reads = (statements: string[]) => statements.filter((sql) => !sql.startsWith(BACKGROUND_STATEMENT) && !isEventLogAppend(sql));
 
+  const email = `mule-${Date.now()}@example.com`;
+  const [labelled, unlabelled] = [`cus-labelled-${Date.now()}`, `cus-reported-${Date.now()}`];
+
+  /** The checkpoints about the labelled and the reported customer, and what they must decide. */
+  async function checkpointsAboutThem() {
+    const outcome = await statementsDuring(async () => [
+      await post('/v2/customer', { timestamp: Date.now(), customer: { customerId: labelled, email } }),
+      await post('/v2/customer', { timestamp: Date.now(), customer: { customerId: unlabelled, email } }),
+      await post('/psp/transaction?checkpoint=pspBeforeAuth', pspTransactionRequest({ customer: { customerId: unlabelled, email } })),
+    ]);
+    const [labelledAnswer, reportedAnswer, transactionAnswer] = outcome.result;
+    expect(labelledAnswer.body.data).toMatchObject({ action: 'PREVENT', source: 'MANUAL_REVIEW' });
+    expect(reportedAnswer.body.data).toMatchObject({ action: 'PREVENT', source: 'LOOKUP' });
+    expect(transactionAnswer.status).toBe(200);
+    expect(outcome.statements.filter(isEventLogAppend).length).toBeGreaterThanOrEqual(1);
+    return outcome.statements;
+  }
+
   it('decides from labels and known-fraud evidence held in memory', async () => {
-    const email = `mule-${Date.now()}@example.com`;
-    const [labelled, unlabelled] = [`cus-labelled-${Date.now()}`, `cus-reported-${Date.now()}`];
     const reported = await post('/v2/lookup', {
       timestamp: Math.floor(Date.now() / 1000),
       email: { address: email },
@@ -64,17 +80,18 @@ describe('a checkpoint in the embedded mode reads nothing from the database', ()
     // Longer than keys and accounts are reused where several processes write them: a sole writer reuses them for good.
     await new Promise((resolve) => setTimeout(resolve, API_KEY_CACHE_TTL_MS + 100));
 
-    const { result, statements } = await statementsDuring(async () => [
-      await post('/v2/customer', { timestamp: Date.now(), customer: { customerId: labelled, email } }),
-      await post('/v2/customer', { timestamp: Date.now(), customer: { customerId: unlabelled, email } }),
-      await post('/psp/transaction?checkpoint=pspBeforeAuth', pspTransactionRequest({ customer: { customerId: unlabelled, email } })),
-    ]);
+    expect(reads(await checkpointsAboutThem())).toEqual([]);
+  });
 
-    const [labelledAnswer, reportedAnswer, transactionAnswer] = result;
-    expect(labelledAnswer.body.data).toMatchObject({ action: 'PREVENT', source: 'MANUAL_REVIEW' });
-    expect(reportedAnswer.body.data).toMatchObject({ action: 'PREVENT', source: 'LOOKUP' });
-    expect(transactionAnswer.status).toBe(200);
-    expect(statements.filter(isEventLogAppend).length).toBeGreaterThanOrEqual(1);
-    expect(reads(statements)).toEqual([]);
+  it('after a restart, decides from what the start loaded: entity documents, labels and evidence', async () => {
+    const { dataDir } = service;
+    await service.close();
+    service = await startEmbeddedService({ DATA_DIR: dataDir });
+    // The start's load of what is stored runs beside it (asynchronous by design): readiness says when it is done.
+    await eventually(async () => ((await service.client.send({ path: '/health/ready' })).status === 200 ? true : null), 30_000);
+    // The key's first request reads it and its account once: a checkpoint about someone else.
+    expect((await post('/v2/customer', { timestamp: Date.now(), customer: { customerId: `cus-other-${Date.now()}` } })).status).toBe(200);
+
+    expect(reads(await checkpointsAboutThem())).toEqual([]);
   });
 });

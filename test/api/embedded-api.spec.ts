@@ -276,7 +276,7 @@ describe('embedded API (standalone app over HTTPS)', () => {
     it('serves liveness, readiness and Prometheus metrics without credentials', async () => {
       expect((await service.client.send({ path: '/health/live' })).status).toBe(200);
       const ready = await service.client.send({ path: '/health/ready' });
-      expect(ready.body).toMatchObject({ status: 200, checks: { database: true, bus: true } });
+      expect(ready.body).toMatchObject({ status: 200, checks: { database: true, 'stored state': true, bus: true } });
       const metrics = await service.client.send({ path: '/metrics' });
       expect(metrics.status).toBe(200);
       expect(metrics.text).toContain('ringfence_http_request_duration_seconds');

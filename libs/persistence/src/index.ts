@@ -7,6 +7,7 @@ export {
 export { DatabaseUnavailableError, isDatabaseUnavailable } from './persistence-errors';
 export { PersistenceModule } from './persistence.module';
 export { DatabaseHealth, DATABASE_READY_TIMEOUT_MS } from './database-health.service';
+export { StartupLoads } from './startup-loads';
 export { TypeOrmAccountRepository } from './repositories/typeorm-account.repository';
 export { TypeOrmApiKeyRepository } from './repositories/typeorm-api-key.repository';
 export { TypeOrmEntityDocumentRepository } from './repositories/typeorm-entity-document.repository';

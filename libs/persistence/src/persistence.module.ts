@@ -16,6 +16,7 @@ import { LABEL_REPOSITORY } from '@ringfence/labels';
 import { DataSource } from 'typeorm';
 import { openDataSource } from './data-source.factory';
 import { DatabaseHealth } from './database-health.service';
+import { StartupLoads } from './startup-loads';
 import { type PersistenceOptions, SOLE_WRITER_CACHE_ENTRIES } from './persistence.options';
 import { CachingLabelRepository } from './repositories/caching-label.repository';
 import { TalliedLookupIndicatorRepository } from './repositories/tallied-lookup-indicator.repository';
@@ -70,19 +71,22 @@ export class PersistenceModule implements OnApplicationShutdown {
         },
         {
           provide: ENTITY_DOCUMENT_REPOSITORY,
-          inject: [DataSource],
           // A sole writer keeps documents in memory and writes them behind, in one statement per
           // flush; with several ingestion processes every update is a compare-and-set on the
           // table, whose answer (the document as stored) the dispute pairing relies on.
-          useFactory: (dataSource: DataSource) => {
+          inject: [DataSource, StartupLoads],
+          useFactory: (dataSource: DataSource, startupLoads: StartupLoads) => {
             const documents = new TypeOrmEntityDocumentRepository(dataSource);
             if (!options.soleWriter) return documents;
             const writeBehind = new WriteBehindEntityDocuments(documents, { cachedDocuments: SOLE_WRITER_CACHE_ENTRIES });
-            // Beside the start: documents are served meanwhile, reading the table on every miss.
-            void writeBehind.loadStoredKeys().then((loaded) => {
-              if (loaded.state === 'failed') options.logger?.warn({ err: loaded.error }, 'could not load the stored entity keys; first sights keep reading the table');
-              else options.logger?.info({ entityDocuments: loaded }, 'stored entity keys loaded: first sights no longer read the table');
+            // Beside the start, with readiness waiting for it: documents are served meanwhile,
+            // reading the table on every miss.
+            options.logger?.info({ cachedDocuments: SOLE_WRITER_CACHE_ENTRIES }, 'loading the stored entity keys and the most recent entity documents');
+            const loading = writeBehind.loadStored().then((loaded) => {
+              if (loaded.state === 'failed') options.logger?.warn({ err: loaded.error }, 'could not load the stored entity documents; checkpoints keep reading the table');
+              else options.logger?.info({ entityDocuments: loaded }, 'stored entity keys and documents loaded: checkpoints read no entity from the table');
             });
+            startupLoads.track('entity documents', loading);
             return writeBehind;
           },
         },
@@ -117,8 +121,9 @@ export class PersistenceModule implements OnApplicationShutdown {
         // Scoring's velocity counters, written behind its consumer (libs/services/scoring, velocity).
         { provide: VELOCITY_SNAPSHOT_STORE, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmVelocitySnapshotStore(dataSource) },
         DatabaseHealth,
+        StartupLoads,
       ],
-      exports: [VELOCITY_SNAPSHOT_STORE, DataSource, ACCOUNT_REPOSITORY, API_KEY_REPOSITORY, ENTITY_DOCUMENT_REPOSITORY, EVENT_LOG_STORE, LABEL_REPOSITORY, LOOKUP_INDICATOR_REPOSITORY, BREACHED_CREDENTIALS_REPOSITORY, CALLBACK_DELIVERY_REPOSITORY, DatabaseHealth],
+      exports: [VELOCITY_SNAPSHOT_STORE, DataSource, ACCOUNT_REPOSITORY, API_KEY_REPOSITORY, ENTITY_DOCUMENT_REPOSITORY, EVENT_LOG_STORE, LABEL_REPOSITORY, LOOKUP_INDICATOR_REPOSITORY, BREACHED_CREDENTIALS_REPOSITORY, CALLBACK_DELIVERY_REPOSITORY, DatabaseHealth, StartupLoads],
     };
   }
 

@@ -13,12 +13,18 @@ interface DocumentRow {
 // to read or write a document without saying whose it is.
 const KEY_MATCHES = 'account_id = $1 AND environment = $2 AND kind = $3 AND entity_id = $4';
 const SELECT_DOCUMENT = `SELECT fields, field_timestamps, revision FROM entity_documents WHERE ${KEY_MATCHES}`;
-// The one statement that spans tenants: keys only, in primary-key order, for a sole writer's start.
-const SELECT_KEYS_AFTER = `
-  SELECT account_id, environment, kind, entity_id FROM entity_documents
-  WHERE (account_id, environment, kind, entity_id) > ($1, $2, $3, $4)
-  ORDER BY account_id, environment, kind, entity_id
-  LIMIT $5`;
+// The statements that span tenants, for a sole writer's start: keys in primary-key order, each
+// with its document when that was updated at or after $6 (every document when $6 is null), and
+// when the Nth most recently updated document was (a top-N sort: one scan, no index).
+const SELECT_STORED_AFTER = `
+  SELECT account_id, environment, kind, entity_id,
+         CASE WHEN $6::timestamptz IS NULL OR updated_at >= $6::timestamptz THEN fields END AS fields,
+         CASE WHEN $6::timestamptz IS NULL OR updated_at >= $6::timestamptz THEN field_timestamps END AS field_timestamps
+    FROM entity_documents
+   WHERE (account_id, environment, kind, entity_id) > ($1, $2, $3, $4)
+   ORDER BY account_id, environment, kind, entity_id
+   LIMIT $5`;
+const SELECT_NTH_UPDATED_AT = 'SELECT updated_at FROM entity_documents ORDER BY updated_at DESC OFFSET $1 LIMIT 1';
 const INSERT_DOCUMENT = `
   INSERT INTO entity_documents (account_id, environment, kind, entity_id, fields, field_timestamps)
   VALUES ($1, $2, $3, $4, $5, $6)
@@ -37,6 +43,12 @@ const PUT_DOCUMENTS = background(`
   ON CONFLICT (account_id, environment, kind, entity_id) DO UPDATE
      SET fields = EXCLUDED.fields, field_timestamps = EXCLUDED.field_timestamps,
          revision = entity_documents.revision + 1, updated_at = now()`);
+
+/** A stored document's key and, when it was asked for, the document. */
+export interface StoredDocument {
+  ref: EntityRef;
+  document: EntityDocument | undefined;
+}
 
 /** A document with its whole new state, for `putMany`. */
 export interface DocumentWrite {
@@ -108,13 +120,27 @@ export class TypeOrmEntityDocumentRepository implements EntityDocumentRepository
   }
 
   /**
-   * The keys of stored documents after `after` (all tenants, in key order), at most `limit`:
-   * keyset pages, one statement each, no transaction held between them.
+   * Stored documents after `after` (all tenants, in key order), at most `limit`: keyset pages,
+   * one statement each, no transaction held between them. Each comes with its document when it
+   * was updated at or after `documentsFrom`, every one when that is null, else as a key alone.
    */
-  async keysAfter(after: EntityRef | undefined, limit: number): Promise<EntityRef[]> {
+  async storedAfter(after: EntityRef | undefined, limit: number, documentsFrom: Date | null): Promise<StoredDocument[]> {
     const from = after === undefined ? ['', '', '', ''] : keyOf(after);
-    const rows = await queryRows<{ account_id: string; environment: string; kind: string; entity_id: string }>(this.dataSource, SELECT_KEYS_AFTER, [...from, limit]);
-    return rows.map((row) => ({ accountId: row.account_id, environment: row.environment as EntityRef['environment'], kind: row.kind as EntityRef['kind'], entityId: row.entity_id }));
+    const rows = await queryRows<{ account_id: string; environment: string; kind: string; entity_id: string } & { [K in keyof Omit<DocumentRow, 'revision'>]: string | null }>(
+      this.dataSource,
+      SELECT_STORED_AFTER,
+      [...from, limit, documentsFrom],
+    );
+    return rows.map((row) => ({
+      ref: { accountId: row.account_id, environment: row.environment as EntityRef['environment'], kind: row.kind as EntityRef['kind'], entityId: row.entity_id },
+      document: row.fields === null || row.field_timestamps === null ? undefined : toDocument({ fields: row.fields, field_timestamps: row.field_timestamps }),
+    }));
+  }
+
+  /** When the `count`-th most recently updated document was updated; null when fewer are stored. */
+  async nthMostRecentUpdate(count: number): Promise<Date | null> {
+    const [row] = await queryRows<{ updated_at: Date }>(this.dataSource, SELECT_NTH_UPDATED_AT, [count - 1]);
+    return row?.updated_at ?? null;
   }
 
   private async read(key: DocumentKey): Promise<DocumentRow | null> {
@@ -133,6 +159,6 @@ function documentParameters(document: EntityDocument): [fields: string, fieldTim
   return [JSON.stringify(document.fields), JSON.stringify(document.fieldTimestamps)];
 }
 
-function toDocument(row: DocumentRow): EntityDocument {
+function toDocument(row: Pick<DocumentRow, 'fields' | 'field_timestamps'>): EntityDocument {
   return { fields: JSON.parse(row.fields) as Record<string, unknown>, fieldTimestamps: JSON.parse(row.field_timestamps) as Record<string, number> };
 }

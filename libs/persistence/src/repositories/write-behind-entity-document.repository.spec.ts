@@ -1,13 +1,16 @@
 import { type EntityDocument, type EntityRef, mergeDocument } from '@ringfence/entities';
-import type { DocumentWrite } from './typeorm-entity-document.repository';
+import type { DocumentWrite, StoredDocument } from './typeorm-entity-document.repository';
 import { type DocumentTable, WriteBehindEntityDocuments } from './write-behind-entity-document.repository';
 
 const T = 1_763_800_000_000;
 const ada: EntityRef = { accountId: 'acc_1', environment: 'test', kind: 'customer', entityId: 'ada' };
 
-/** A table counting what reaches it. */
+/** A table counting what reaches it; its clock ticks once per document written. */
 class CountingTable implements DocumentTable {
   readonly documents = new Map<string, EntityDocument>();
+  readonly updatedAt = new Map<string, number>();
+  /** Held pages: a page is read (its documents copied) at once, and answered when released. */
+  holdPages: Promise<void> | undefined;
   reads = 0;
   statements = 0;
   failNextWrite = false;
@@ -23,15 +26,30 @@ class CountingTable implements DocumentTable {
       throw new Error('the database is down');
     }
     this.statements += 1;
-    for (const { ref, document } of writes) this.documents.set(ref.entityId, document);
+    for (const { ref, document } of writes) this.store(ref.entityId, document);
   }
 
-  async keysAfter(after: EntityRef | undefined, limit: number): Promise<EntityRef[]> {
-    return [...this.documents.keys()]
+  store(entityId: string, document: EntityDocument): void {
+    this.documents.set(entityId, document);
+    this.updatedAt.set(entityId, this.updatedAt.size + this.documents.size + this.statements);
+  }
+
+  async storedAfter(after: EntityRef | undefined, limit: number, documentsFrom: Date | null): Promise<StoredDocument[]> {
+    const page = [...this.documents.keys()]
       .sort()
       .filter((entityId) => after === undefined || entityId > after.entityId)
       .slice(0, limit)
-      .map((entityId) => ({ ...ada, entityId }));
+      .map((entityId) => ({
+        ref: { ...ada, entityId },
+        document: documentsFrom === null || (this.updatedAt.get(entityId) ?? 0) >= documentsFrom.getTime() ? this.documents.get(entityId) : undefined,
+      }));
+    await this.holdPages;
+    return page;
+  }
+
+  async nthMostRecentUpdate(count: number): Promise<Date | null> {
+    const times = [...this.updatedAt.values()].sort((a, b) => b - a);
+    return count <= times.length ? new Date(times[count - 1]) : null;
   }
 }
 
@@ -102,23 +120,47 @@ describe(WriteBehindEntityDocuments.name, () => {
     expect(store.reads).toBe(readsBefore);
   });
 
-  describe('stored keys', () => {
+  describe('what is stored, loaded at start', () => {
     async function storedTable(count: number) {
       const store = new CountingTable();
-      for (let index = 0; index < count; index += 1) store.documents.set(`customer-${index}`, { fields: { name: `n${index}` }, fieldTimestamps: { '/name': T } });
+      for (let index = 0; index < count; index += 1) store.store(`customer-${index}`, { fields: { name: `n${index}` }, fieldTimestamps: { '/name': T } });
       const documents = new WriteBehindEntityDocuments(store, { cachedDocuments: 10, keyPageSize: 7 });
       return { store, documents };
     }
 
     it('answers a document never stored without reading the table once the keys are loaded, and still reads every stored one', async () => {
       const { store, documents } = await storedTable(50);
-      expect(await documents.loadStoredKeys()).toEqual({ state: 'loaded', keys: 50, seconds: expect.any(Number) });
+      expect(await documents.loadStored()).toEqual({ state: 'loaded', keys: 50, documents: 10, seconds: expect.any(Number) });
 
       for (let index = 0; index < 200; index += 1) expect(await documents.find({ ...ada, entityId: `new-${index}` })).toBeNull();
       // A false positive reads the table; 200 absent keys in a 2^27-bit filter of 50 keys have none.
       expect(store.reads).toBe(0);
       for (let index = 0; index < 50; index += 1) expect((await documents.find({ ...ada, entityId: `customer-${index}` }))?.fields).toEqual({ name: `n${index}` });
+      // The 200 absent ones (misses are cached too) pushed the ten loaded documents out.
       expect(store.reads).toBe(50);
+    });
+
+    it('holds the most recently updated documents after the load, as many as its cache, and reads none of them', async () => {
+      const { store, documents } = await storedTable(50);
+      await documents.loadStored();
+      for (let index = 40; index < 50; index += 1) expect((await documents.find({ ...ada, entityId: `customer-${index}` }))?.fields).toEqual({ name: `n${index}` });
+      expect(store.reads).toBe(0);
+    });
+
+    it('does not take from the load an older copy of a document updated while it ran', async () => {
+      const { store, documents } = await storedTable(5);
+      let release: () => void = () => undefined;
+      store.holdPages = new Promise<void>((resolve) => (release = resolve));
+      const loading = documents.loadStored();
+      await new Promise((resolve) => setImmediate(resolve));
+      const customer = { ...ada, entityId: 'customer-1' };
+      await documents.update(customer, setField({ email: 'new@example.com' }, T + 1));
+      await documents.flush();
+      // Push it out of the ten-entry cache (misses are cached too), then let the load's older copy arrive.
+      for (let index = 0; index < 10; index += 1) await documents.find({ ...ada, entityId: `absent-${index}` });
+      release();
+      await loading;
+      expect((await documents.find(customer))?.fields).toEqual({ name: 'n1', email: 'new@example.com' });
     });
 
     it('reads the table on every miss until the keys are loaded', async () => {
@@ -126,12 +168,12 @@ describe(WriteBehindEntityDocuments.name, () => {
       expect(await documents.find({ ...ada, entityId: 'new' })).toBeNull();
       expect(await documents.find({ ...ada, entityId: 'customer-1' })).not.toBeNull();
       expect(store.reads).toBe(2);
-      expect(documents.storedKeysState).toEqual({ state: 'loading', keys: 0 });
+      expect(documents.storedLoadState).toEqual({ state: 'loading', keys: 0, documents: 0 });
     });
 
     it('finds a document written after the load began, even once it has left the cache', async () => {
       const { store, documents } = await storedTable(20);
-      const loading = documents.loadStoredKeys();
+      const loading = documents.loadStored();
       await documents.update(grace, setField({ name: 'Grace' }, T));
       await loading;
       await documents.flush();
@@ -144,8 +186,8 @@ describe(WriteBehindEntityDocuments.name, () => {
 
     it('keeps reading the table when the keys cannot be loaded', async () => {
       const { store, documents } = await storedTable(3);
-      store.keysAfter = () => Promise.reject(new Error('the database is down'));
-      expect(await documents.loadStoredKeys()).toEqual({ state: 'failed', error: expect.any(Error) });
+      store.storedAfter = () => Promise.reject(new Error('the database is down'));
+      expect(await documents.loadStored()).toEqual({ state: 'failed', error: expect.any(Error) });
       expect(await documents.find({ ...ada, entityId: 'customer-2' })).not.toBeNull();
       expect(store.reads).toBe(1);
     });

@@ -2,25 +2,30 @@ import type { EntityDocument, EntityDocumentRepository, EntityRef } from '@ringf
 import { LRUCache } from 'lru-cache';
 import { SerialPerKey } from './serial-per-key';
 import { StoredKeysFilter } from './stored-keys-filter';
-import type { DocumentWrite } from './typeorm-entity-document.repository';
+import type { DocumentWrite, StoredDocument } from './typeorm-entity-document.repository';
 
-/** The table under the write-behind: reads, many whole documents written in one statement, keys. */
+/** The table under the write-behind: reads, many whole documents written in one statement, what is stored. */
 export interface DocumentTable {
   find(ref: EntityRef): Promise<EntityDocument | null>;
   putMany(writes: readonly DocumentWrite[]): Promise<void>;
-  /** Stored keys after `after` in key order, at most `limit` (keyset pages). */
-  keysAfter(after: EntityRef | undefined, limit: number): Promise<EntityRef[]>;
+  /** Stored keys after `after` in key order, at most `limit` (keyset pages), with the documents updated from `documentsFrom` (all when null). */
+  storedAfter(after: EntityRef | undefined, limit: number, documentsFrom: Date | null): Promise<StoredDocument[]>;
+  /** When the `count`-th most recently updated document was updated; null when fewer are stored. */
+  nthMostRecentUpdate(count: number): Promise<Date | null>;
 }
 
 export interface WriteBehindOptions {
-  /** Written documents kept in memory, least recently used dropped first (misses included). */
+  /** Documents kept in memory, least recently used dropped first (misses included). */
   cachedDocuments: number;
-  /** Keys read per statement while the stored keys are loaded at start. Default 10,000. */
+  /** Keys (and documents) read per statement while what is stored is loaded at start. Default 10,000. */
   keyPageSize?: number;
 }
 
-/** Where loading the stored keys stands, for the start-up log and tests. */
-export type StoredKeysState = { state: 'loading'; keys: number } | { state: 'loaded'; keys: number; seconds: number } | { state: 'failed'; error: unknown };
+/** Where loading what is stored stands, for the start-up log, readiness and tests. */
+export type StoredLoadState =
+  | { state: 'loading'; keys: number; documents: number }
+  | { state: 'loaded'; keys: number; documents: number; seconds: number }
+  | { state: 'failed'; error: unknown };
 
 /**
  * Entity documents for a process that is their only writer (the embedded mode): `update`
@@ -41,12 +46,12 @@ export class WriteBehindEntityDocuments implements EntityDocumentRepository {
   private readonly updates = new SerialPerKey();
   private flushing: Promise<void> = Promise.resolve();
   /**
-   * Every key stored or being written, once `keysState` is `loaded`: a document outside it does
+   * Every key stored or being written, once `loadState` is `loaded`: a document outside it does
    * not exist, so a first sight (every new transaction, most new customers, devices and cards)
    * is answered without a database read. Until then every miss reads the table.
    */
   private readonly storedKeys = new StoredKeysFilter();
-  private keysState: StoredKeysState = { state: 'loading', keys: 0 };
+  private loadState: StoredLoadState = { state: 'loading', keys: 0, documents: 0 };
 
   constructor(
     private readonly table: DocumentTable,
@@ -55,36 +60,51 @@ export class WriteBehindEntityDocuments implements EntityDocumentRepository {
     this.clean = new LRUCache({ max: options.cachedDocuments });
   }
 
-  /** Where loading the stored keys stands. */
-  get storedKeysState(): StoredKeysState {
-    return this.keysState;
+  /** Where loading what is stored stands. */
+  get storedLoadState(): StoredLoadState {
+    return this.loadState;
   }
 
   /**
-   * Reads every stored document's key into the filter, in keyset pages, beside the traffic:
-   * documents are served (from the table on a miss) while it runs. Keys written meanwhile are
-   * added by `update`, before their write, so none is missing when it completes.
+   * Reads what is stored, in keyset pages, in one pass: every document's key into the filter,
+   * and the most recently updated documents, as many as the cache holds, into the cache (the
+   * state checkpoints decide from, rebuilt at start). Documents are served meanwhile (from the
+   * table on a miss). Keys written meanwhile are added by `update`, before their write, so none
+   * is missing when it completes; a document updated meanwhile is not taken from the load.
    */
-  async loadStoredKeys(): Promise<StoredKeysState> {
+  async loadStored(): Promise<StoredLoadState> {
     const started = performance.now();
     const pageSize = this.options.keyPageSize ?? 10_000;
     try {
+      const documentsFrom = await this.table.nthMostRecentUpdate(this.options.cachedDocuments);
       let after: EntityRef | undefined;
       let keys = 0;
+      let documents = 0;
       for (;;) {
-        const page = await this.table.keysAfter(after, pageSize);
-        for (const ref of page) this.storedKeys.add(keyOf(ref));
+        const page = await this.table.storedAfter(after, pageSize, documentsFrom);
+        for (const { ref, document } of page) {
+          const key = keyOf(ref);
+          this.storedKeys.add(key);
+          // Taken only into room left in the cache, never evicting: what traffic brought in meanwhile
+          // is hotter, and newer. That also keeps the load's copy of a document updated meanwhile
+          // out (it may be older than the update): such a document is in `dirty`, or back in the
+          // cache once written, or was pushed out of a full cache, which stays full.
+          if (document !== undefined && this.clean.size < this.options.cachedDocuments && !this.dirty.has(key) && !this.clean.has(key)) {
+            this.clean.set(key, { document });
+            documents += 1;
+          }
+        }
         keys += page.length;
-        this.keysState = { state: 'loading', keys };
+        this.loadState = { state: 'loading', keys, documents };
         if (page.length < pageSize) break;
-        after = page[page.length - 1];
+        after = page[page.length - 1].ref;
       }
-      this.keysState = { state: 'loaded', keys, seconds: (performance.now() - started) / 1000 };
+      this.loadState = { state: 'loaded', keys, documents, seconds: (performance.now() - started) / 1000 };
     } catch (error) {
-      // Correct without the filter, only slower: every miss keeps reading the table.
-      this.keysState = { state: 'failed', error };
+      // Correct without the filter and the documents, only slower: every miss keeps reading the table.
+      this.loadState = { state: 'failed', error };
     }
-    return this.keysState;
+    return this.loadState;
   }
 
   /** Documents changed in memory and not yet written, for metrics and tests. */
@@ -96,7 +116,7 @@ export class WriteBehindEntityDocuments implements EntityDocumentRepository {
     const key = keyOf(ref);
     const known = this.inMemory(key);
     if (known !== undefined) return known;
-    if (this.keysState.state === 'loaded' && !this.storedKeys.mightContain(key)) return null;
+    if (this.loadState.state === 'loaded' && !this.storedKeys.mightContain(key)) return null;
     const stored = await this.table.find(ref);
     // An update may have landed while the table was read; it is newer than what was read.
     const meanwhile = this.inMemory(key);

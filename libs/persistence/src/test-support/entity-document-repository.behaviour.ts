@@ -181,12 +181,35 @@ export function itStoresManyWholeDocuments(create: () => TypeOrmEntityDocumentRe
     await repository.putMany(refs.map((ref) => ({ ref, document: buildEntityDocument() })));
 
     const listed = [];
-    for (let after = undefined, page = await repository.keysAfter(undefined, 2); page.length > 0; page = await repository.keysAfter(after, 2)) {
+    for (let after = undefined, page = await repository.storedAfter(undefined, 2, null); page.length > 0; page = await repository.storedAfter(after, 2, null)) {
       expect(page.length).toBeLessThanOrEqual(2);
-      listed.push(...page);
-      after = page[page.length - 1];
+      listed.push(...page.map(({ ref }) => ref));
+      after = page[page.length - 1].ref;
     }
     // Other tests' documents may share the table: only this test's are compared.
     expect(listed.filter((ref) => ref.accountId.startsWith(accountId))).toEqual([refs[3], refs[2], refs[1], refs[0], refs[4]].map(({ accountId: id, environment, kind, entityId }) => ({ accountId: id, environment, kind, entityId })));
+  });
+
+  it('lists with their documents only those updated from a time, and tells when the nth most recent was updated', async () => {
+    const repository = create();
+    const accountId = buildEntityRef().accountId;
+    const [older, newer] = [buildEntityRef({ accountId, entityId: 'older' }), buildEntityRef({ accountId, entityId: 'newer' })];
+    const [olderDocument, newerDocument] = [buildEntityDocument(), buildEntityDocument()];
+    await repository.putMany([{ ref: older, document: olderDocument }]);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await repository.putMany([{ ref: newer, document: newerDocument }]);
+
+    const newest = await repository.nthMostRecentUpdate(1);
+    expect(newest).toBeInstanceOf(Date);
+    await expect(repository.nthMostRecentUpdate(Number.MAX_SAFE_INTEGER)).resolves.toBeNull();
+    const mine = async (from: Date | null) => (await repository.storedAfter({ accountId, environment: 'live', kind: 'customer', entityId: '' }, 10, from)).filter(({ ref }) => ref.accountId === accountId);
+    await expect(mine(newest)).resolves.toEqual([
+      { ref: newer, document: newerDocument },
+      { ref: older, document: undefined },
+    ]);
+    await expect(mine(null)).resolves.toEqual([
+      { ref: newer, document: newerDocument },
+      { ref: older, document: olderDocument },
+    ]);
   });
 }

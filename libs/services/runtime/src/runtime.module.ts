@@ -1,7 +1,7 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import type { MessageBus } from '@ringfence/bus';
-import { DatabaseHealth } from '@ringfence/persistence';
+import { DatabaseHealth, StartupLoads } from '@ringfence/persistence';
 import type { Logger, RingfenceConfig } from '@ringfence/platform';
 import { AccessGuard } from './http/access.guard';
 import { OpsController } from './ops/ops.controller';
@@ -24,9 +24,10 @@ export class RuntimeModule {
         { provide: APP_GUARD, useClass: AccessGuard },
         {
           provide: READINESS_CHECKS,
-          inject: [DatabaseHealth, MESSAGE_BUS],
-          useFactory: (database: DatabaseHealth, bus: MessageBus): ReadinessCheck[] => [
+          inject: [DatabaseHealth, StartupLoads, MESSAGE_BUS],
+          useFactory: (database: DatabaseHealth, startupLoads: StartupLoads, bus: MessageBus): ReadinessCheck[] => [
             { name: 'database', isReady: () => database.isReady() },
+            { name: 'stored state', isReady: async () => startupLoads.isDone() },
             { name: 'bus', isReady: () => bus.isReady() },
           ],
         },

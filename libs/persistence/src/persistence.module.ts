@@ -33,18 +33,18 @@ import { VELOCITY_SNAPSHOT_STORE } from './repositories/velocity-snapshot.store'
 import { TypeOrmCallbackDeliveryRepository } from './repositories/typeorm-callback-delivery.repository';
 
 /**
- * Opens the database (embedded PGlite, or PostgreSQL when `databaseUrl` is set), migrates it
- * before anything else starts, and provides, globally: the `DataSource`, the repositories
- * under their ports' tokens, and `DatabaseHealth`. The database closes last on shutdown,
- * after the other modules' destroy hooks (a bus draining its handlers may still write).
- */
-/**
  * How long keys and accounts are reused. Several processes learn of each other's revocations
  * and settings changes only by reading again; a sole writer makes every change itself, and each
  * drops what it affects, so its lookups never expire (and checkpoints never read them).
  */
 const authenticationTtlMs = (options: PersistenceOptions): number => (options.soleWriter ? Number.POSITIVE_INFINITY : API_KEY_CACHE_TTL_MS);
 
+/**
+ * Opens the database (embedded PGlite, or PostgreSQL when `databaseUrl` is set), migrates it
+ * before anything else starts, and provides, globally: the `DataSource`, the repositories
+ * under their ports' tokens, `DatabaseHealth` and `StartupLoads`. The database closes last on shutdown,
+ * after the other modules' destroy hooks (a bus draining its handlers may still write).
+ */
 @Global()
 @Module({})
 export class PersistenceModule implements OnApplicationShutdown {

@@ -10,6 +10,8 @@ export interface RecordedEvidence extends IndicatorRef {
 
 /** One account's evidence of one indicator in one data set. */
 interface AccountEvidence extends EvidenceCounts {
+  readonly environment: string;
+  readonly accountId: string;
   lastSeen: number;
 }
 
@@ -17,17 +19,18 @@ const COUNT_OF: Record<EvidenceKind, keyof EvidenceCounts> = { chargeback: 'char
 
 /**
  * What a checkpoint asks of the lookup (`checkpointEvidence`), kept in memory: for every
- * indicator with evidence, per data set and per account, the evidence counted by kind and the
+ * indicator with evidence, per data set and account, the evidence counted by kind and the
  * latest time it was seen. It holds counts, not the evidence: the store decides what is new
  * (evidence sent again counts once there), and only what it stored is recorded here.
  *
  * Sound only for a process that is the store's only writer and records here every evidence it
- * stored and forgets every indicator it removed (the embedded mode). Memory: a few small maps
- * per reported indicator and reporting account; nothing for values nobody reported.
+ * stored and forgets every indicator it removed (the embedded mode). Memory: one small array per
+ * reported indicator, one entry per reporting account and data set (about 330 bytes for an
+ * indicator one account reported: docs/performance.md); nothing for values nobody reported.
  */
 export class CheckpointEvidenceTally {
-  /** Indicator → data set → account → its evidence. */
-  private readonly byIndicator = new Map<string, Map<string, Map<string, AccountEvidence>>>();
+  /** Indicator → the evidence of each account and data set that has some (usually one). */
+  private readonly byIndicator = new Map<string, AccountEvidence[]>();
 
   /** Indicators with evidence in some data set, for metrics and tests. */
   get size(): number {
@@ -38,12 +41,13 @@ export class CheckpointEvidenceTally {
   record(tenant: LookupTenant, evidence: readonly RecordedEvidence[]): void {
     for (const item of evidence) {
       const key = keyOf(item);
-      let dataSets = this.byIndicator.get(key);
-      if (dataSets === undefined) this.byIndicator.set(key, (dataSets = new Map()));
-      let accounts = dataSets.get(tenant.environment);
-      if (accounts === undefined) dataSets.set(tenant.environment, (accounts = new Map()));
-      let counts = accounts.get(tenant.accountId);
-      if (counts === undefined) accounts.set(tenant.accountId, (counts = { chargebacks: 0, manualReviews: 0, reports: 0, lastSeen: item.seenAt }));
+      const accounts = this.byIndicator.get(key);
+      let counts = accounts?.find((entry) => entry.accountId === tenant.accountId && entry.environment === tenant.environment);
+      if (counts === undefined) {
+        counts = { environment: tenant.environment, accountId: tenant.accountId, chargebacks: 0, manualReviews: 0, reports: 0, lastSeen: item.seenAt };
+        // A new array of exactly the entries: \`push\` onto an empty one reserves room for seventeen.
+        this.byIndicator.set(key, accounts === undefined ? [counts] : [...accounts, counts]);
+      }
       counts[COUNT_OF[item.evidenceKind]] += 1;
       counts.lastSeen = Math.max(counts.lastSeen, item.seenAt);
     }
@@ -53,23 +57,17 @@ export class CheckpointEvidenceTally {
   forget(tenant: LookupTenant, indicators: readonly IndicatorRef[]): void {
     for (const indicator of indicators) {
       const key = keyOf(indicator);
-      const dataSets = this.byIndicator.get(key);
-      const accounts = dataSets?.get(tenant.environment);
-      if (dataSets === undefined || accounts === undefined) continue;
-      accounts.delete(tenant.accountId);
-      if (accounts.size === 0) dataSets.delete(tenant.environment);
-      if (dataSets.size === 0) this.byIndicator.delete(key);
+      const accounts = this.byIndicator.get(key);
+      if (accounts === undefined) continue;
+      const kept = accounts.filter((entry) => entry.accountId !== tenant.accountId || entry.environment !== tenant.environment);
+      if (kept.length === 0) this.byIndicator.delete(key);
+      else this.byIndicator.set(key, kept);
     }
   }
 
   /** Whether any account of any data set has evidence of the indicator. */
   has(indicator: IndicatorRef): boolean {
     return this.byIndicator.has(keyOf(indicator));
-  }
-
-  /** The accounts with evidence of the indicator in the data set, for the caller to learn about. */
-  accountsWithEvidence(environment: string, indicator: IndicatorRef): IterableIterator<string> | undefined {
-    return this.byIndicator.get(keyOf(indicator))?.get(environment)?.keys();
   }
 
   /**
@@ -80,14 +78,19 @@ export class CheckpointEvidenceTally {
   evidenceFor(tenant: LookupTenant, indicators: readonly IndicatorRef[], countsOther: (accountId: string) => boolean): CheckpointIndicatorEvidence[] {
     const answers: CheckpointIndicatorEvidence[] = [];
     for (const indicator of indicators) {
-      const accounts = this.byIndicator.get(keyOf(indicator))?.get(tenant.environment);
+      const accounts = this.byIndicator.get(keyOf(indicator));
       if (accounts === undefined) continue;
-      const own = accounts.get(tenant.accountId);
+      let own: AccountEvidence | undefined;
       const otherEvidence: EvidenceCounts = { chargebacks: 0, manualReviews: 0, reports: 0 };
       let otherAccounts = 0;
       let otherLastSeen: number | null = null;
-      for (const [accountId, counts] of accounts) {
-        if (accountId === tenant.accountId || !countsOther(accountId)) continue;
+      for (const counts of accounts) {
+        if (counts.environment !== tenant.environment) continue;
+        if (counts.accountId === tenant.accountId) {
+          own = counts;
+          continue;
+        }
+        if (!countsOther(counts.accountId)) continue;
         otherAccounts += 1;
         otherEvidence.chargebacks += counts.chargebacks;
         otherEvidence.manualReviews += counts.manualReviews;

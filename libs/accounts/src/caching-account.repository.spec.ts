@@ -29,6 +29,13 @@ function setup() {
 }
 
 describe(CachingAccountRepository.name, () => {
+  it('holds, once primed, every account without a read', async () => {
+    const { cache, reads } = setup();
+    expect(await cache.primeAll()).toBe(1);
+    expect(await cache.findById('acc_1')).toMatchObject({ id: 'acc_1' });
+    expect(reads()).toBe(0);
+  });
+
   it('reuses a lookup within the TTL, and reads again after it', async () => {
     const { cache, reads, advance } = setup();
     await cache.findById('acc_1');

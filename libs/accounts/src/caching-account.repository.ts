@@ -24,6 +24,13 @@ export class CachingAccountRepository implements AccountRepository {
     this.lookups = new ExpiringLookups(ttlMs, maxEntries, now);
   }
 
+  /** Holds every account, read in one statement (a sole writer's start); returns how many. */
+  async primeAll(): Promise<number> {
+    const accounts = await this.inner.list();
+    for (const account of accounts) this.lookups.prime(account.id, account);
+    return accounts.length;
+  }
+
   findById(accountId: string): Promise<Account | null> {
     return this.lookups.get(accountId, () => this.inner.findById(accountId));
   }

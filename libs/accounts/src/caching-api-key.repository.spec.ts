@@ -28,6 +28,18 @@ describe(CachingApiKeyRepository.name, () => {
     expect(lookups).toHaveBeenCalledTimes(2);
   });
 
+  it('holds, once primed, every active key of the accounts without a lookup, and looks up the rest', async () => {
+    const { accounts, inner, cache, lookups, key } = await setup();
+    await inner.insert(key('k1'));
+    await inner.insert({ ...key('k2'), revokedAt: new Date(1) });
+
+    expect(await cache.primeActive(await accounts.list())).toBe(1);
+    expect(await cache.findActiveByHash('hash-k1')).toMatchObject({ key: { id: 'k1' }, account: { id: 'acc_1' } });
+    expect(lookups).not.toHaveBeenCalled();
+    expect(await cache.findActiveByHash('hash-k2')).toBeNull();
+    expect(lookups).toHaveBeenCalledTimes(1);
+  });
+
   it('forgets a revoked key at once, and a key issued after it was looked up unknown', async () => {
     const { cache, key } = await setup();
     expect(await cache.findActiveByHash('hash-k1')).toBeNull();

@@ -27,6 +27,19 @@ export class CachingApiKeyRepository implements ApiKeyRepository {
     this.lookups = new ExpiringLookups(ttlMs, maxEntries, now);
   }
 
+  /** Holds every active key of these accounts, one statement per account (a sole writer's start); returns how many. */
+  async primeActive(accounts: readonly Account[]): Promise<number> {
+    let primed = 0;
+    for (const account of accounts) {
+      for (const key of await this.inner.listForAccount(account.id)) {
+        if (key.revokedAt !== null) continue;
+        this.lookups.prime(key.keyHash, { key, account });
+        primed += 1;
+      }
+    }
+    return primed;
+  }
+
   findActiveByHash(keyHash: string): Promise<Found> {
     return this.lookups.get(keyHash, () => this.inner.findActiveByHash(keyHash));
   }

@@ -34,6 +34,14 @@ export class ExpiringLookups<V> {
     return this.loading.get(key) ?? this.startLoad(key, load);
   }
 
+  /**
+   * Keeps `value` for `key` as if it had just been loaded: for a process that loads every answer
+   * it can at start (a sole writer, whose answers then never change but by its own changes).
+   */
+  prime(key: string, value: V): void {
+    this.remember(key, value);
+  }
+
   delete(key: string): void {
     this.entries.delete(key);
     this.changed();

@@ -58,16 +58,25 @@ export class PersistenceModule implements OnApplicationShutdown {
       module: PersistenceModule,
       providers: [
         { provide: DataSource, useFactory: () => openDataSource(options) },
+        // Every request authenticates and every checkpoint reads its account's settings; the
+        // caches spare the database those statements. A sole writer loads them all at start.
         {
           provide: ACCOUNT_REPOSITORY,
           inject: [DataSource],
-          useFactory: (dataSource: DataSource) => new CachingAccountRepository(new TypeOrmAccountRepository(dataSource), authenticationTtlMs(options)),
+          useFactory: async (dataSource: DataSource) => {
+            const accounts = new CachingAccountRepository(new TypeOrmAccountRepository(dataSource), authenticationTtlMs(options));
+            if (options.soleWriter) await accounts.primeAll();
+            return accounts;
+          },
         },
         {
           provide: API_KEY_REPOSITORY,
           inject: [DataSource],
-          // Every request authenticates; the cache spares the database one statement per request.
-          useFactory: (dataSource: DataSource) => new CachingApiKeyRepository(new TypeOrmApiKeyRepository(dataSource), authenticationTtlMs(options)),
+          useFactory: async (dataSource: DataSource) => {
+            const keys = new CachingApiKeyRepository(new TypeOrmApiKeyRepository(dataSource), authenticationTtlMs(options));
+            if (options.soleWriter) await keys.primeActive(await new TypeOrmAccountRepository(dataSource).list());
+            return keys;
+          },
         },
         {
           provide: ENTITY_DOCUMENT_REPOSITORY,

@@ -16,6 +16,6 @@ export { TypeOrmLabelRepository } from './repositories/typeorm-label.repository'
 export { TypeOrmCallbackDeliveryRepository } from './repositories/typeorm-callback-delivery.repository';
 export { TypeOrmLookupIndicatorRepository } from './repositories/typeorm-lookup-indicator.repository';
 export { convertLegacyBreachedCredentials } from './repositories/breached-credentials-conversion';
-export { BACKGROUND_STATEMENT, background, bigintToNumber, jsonTextSequence, jsonTexts, queryRows } from './sql';
+export { BACKGROUND_STATEMENT, background, bigintToNumber, jsonTextSequence, jsonTexts, queryJsonPage, queryRows } from './sql';
 export { TypeOrmVelocitySnapshotStore } from './repositories/typeorm-velocity-snapshot.store';
 export * from './repositories/velocity-snapshot.store';

@@ -1,6 +1,6 @@
 import { type FixedNodeKind, type GraphChange, type GraphNodeRef, type GraphScope, type GraphStore, type NodeKind } from '@ringfence/graph-engine';
 import { DataSource, type QueryRunner } from 'typeorm';
-import { background, queryRows } from '@ringfence/persistence';
+import { background, queryJsonPage, queryRows } from '@ringfence/persistence';
 import { assignCustomNodeTypes, customNodeTypesIn, customSlotOf, type GraphWriteRows, needsNewCustomSlots, toWriteRows } from '../graph-write-rows';
 import { chunks } from '../chunks';
 import { DEFAULT_LOAD_BATCH_SIZE, requireBatchSize } from '../load-batch-size';
@@ -207,20 +207,14 @@ export class TypeOrmGraphStore implements GraphStore {
     prepare?: (rows: Row[]) => Promise<void>,
   ): AsyncIterable<GraphChange[]> {
     const tenant = [scope.accountId, scope.environment, batchSize];
-    let rows = await selectPage<Row>(this.dataSource, query.first, tenant);
+    let rows = await queryJsonPage<Row>(this.dataSource, query.first, tenant);
     while (rows.length > 0) {
       await prepare?.(rows);
       yield rows.map(toChange);
       if (rows.length < batchSize) return;
-      rows = await selectPage<Row>(this.dataSource, query.after, [...tenant, ...keyOf(rows[rows.length - 1])]);
+      rows = await queryJsonPage<Row>(this.dataSource, query.after, [...tenant, ...keyOf(rows[rows.length - 1])]);
     }
   }
-}
-
-/** The rows of one page (json_agg gives null for none). */
-async function selectPage<Row>(source: Source, sql: string, parameters: readonly unknown[]): Promise<Row[]> {
-  const [{ page }] = await queryRows<{ page: Row[] | null }>(source, sql, parameters);
-  return page ?? [];
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { EntityDocument, EntityDocumentRepository, EntityRef } from '@ringfence/entities';
 import type { DataSource } from 'typeorm';
-import { background, jsonTextSequence, jsonTexts, queryRows } from '../sql';
+import { background, jsonTextSequence, jsonTexts, queryJsonPage, queryRows } from '../sql';
 
 /** `fields` and `field_timestamps` are JSON in `text` columns: always read and written whole. */
 interface DocumentRow {
@@ -16,12 +16,10 @@ const SELECT_DOCUMENT = `SELECT fields, field_timestamps, revision FROM entity_d
 // The statements that span tenants, for a sole writer's start: keys in primary-key order, each
 // with its document when that was updated at or after $6 (every document when $6 is null), and
 // when the Nth most recently updated document was (a top-N sort: one scan, no index). A page is
-// one JSON text (the stored JSON embedded as it is): in PGlite a page of 10,000 rows of four or
-// six columns cost two to three times as long to read as the same page as one value, the time
-// going to copying each field's bytes, not to PostgreSQL.
+// one JSON value (`queryJsonPage`), the stored JSON embedded as it is.
 const SELECT_STORED_AFTER = `
   SELECT json_agg(json_build_array(account_id, environment, kind, entity_id, fields, field_timestamps)
-                  ORDER BY account_id, environment, kind, entity_id)::text AS page
+                  ORDER BY account_id, environment, kind, entity_id) AS page
     FROM (SELECT account_id, environment, kind, entity_id,
                  CASE WHEN $6::timestamptz IS NULL OR updated_at >= $6::timestamptz THEN fields::json END AS fields,
                  CASE WHEN $6::timestamptz IS NULL OR updated_at >= $6::timestamptz THEN field_timestamps::json END AS field_timestamps
@@ -131,8 +129,7 @@ export class TypeOrmEntityDocumentRepository implements EntityDocumentRepository
    */
   async storedAfter(after: EntityRef | undefined, limit: number, documentsFrom: Date | null): Promise<StoredDocument[]> {
     const from = after === undefined ? ['', '', '', ''] : keyOf(after);
-    const [{ page }] = await queryRows<{ page: string | null }>(this.dataSource, SELECT_STORED_AFTER, [...from, limit, documentsFrom]);
-    const stored = page === null ? [] : (JSON.parse(page) as StoredRow[]);
+    const stored = await queryJsonPage<StoredRow>(this.dataSource, SELECT_STORED_AFTER, [...from, limit, documentsFrom]);
     return stored.map(([accountId, environment, kind, entityId, fields, fieldTimestamps]) => ({
       ref: { accountId, environment, kind, entityId },
       document: fields === null || fieldTimestamps === null ? undefined : { fields, fieldTimestamps },

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { background, queryRows } from '../sql';
+import { background, queryJsonPage, queryRows } from '../sql';
 import type {
   StoredVelocityKey,
   StoredVelocityOccurrence,
@@ -44,35 +44,26 @@ const WRITE = background(`
   DELETE FROM velocity_recorded_events WHERE written_at_ms < $19::bigint`);
 
 // The statements that span tenants: keyset pages in primary-key order, for the load at start.
+// A page is one JSON value (`queryJsonPage`), the stored JSON embedded as it is.
 const KEYS_AFTER = `
-  SELECT account_id, environment, dimension, key_value, older, fresh FROM velocity_keys
-   WHERE (account_id, environment, dimension, key_value) > ($1, $2, $3, $4)
-   ORDER BY account_id, environment, dimension, key_value
-   LIMIT $5`;
+  SELECT json_agg(json_build_array(account_id, environment, dimension, key_value, older::json, fresh::json)
+                  ORDER BY account_id, environment, dimension, key_value) AS page
+    FROM (SELECT account_id, environment, dimension, key_value, older, fresh FROM velocity_keys
+           WHERE (account_id, environment, dimension, key_value) > ($1, $2, $3, $4)
+           ORDER BY account_id, environment, dimension, key_value
+           LIMIT $5) stored`;
 const OCCURRENCES_AFTER = `
-  SELECT account_id, environment, occurrence, flags, day FROM velocity_occurrences
-   WHERE (account_id, environment, occurrence) > ($1, $2, $3)
-   ORDER BY account_id, environment, occurrence
-   LIMIT $4`;
+  SELECT json_agg(json_build_array(account_id, environment, occurrence, flags, day) ORDER BY account_id, environment, occurrence) AS page
+    FROM (SELECT account_id, environment, occurrence, flags, day FROM velocity_occurrences
+           WHERE (account_id, environment, occurrence) > ($1, $2, $3)
+           ORDER BY account_id, environment, occurrence
+           LIMIT $4) stored`;
 const RECORDED_EVENTS = 'SELECT account_id, environment, event_ids FROM velocity_recorded_events ORDER BY sequence';
 
-interface KeyRow {
-  account_id: string;
-  environment: string;
-  dimension: string;
-  key_value: string;
-  /** JSON, in `text` columns: read and written whole. */
-  older: string;
-  fresh: string;
-}
-
-interface OccurrenceRow {
-  account_id: string;
-  environment: string;
-  occurrence: string;
-  flags: number;
-  day: number;
-}
+/** One element of a `KEYS_AFTER` page. */
+type KeyRow = [accountId: string, environment: string, dimension: string, keyValue: string, older: unknown, fresh: unknown];
+/** One element of an `OCCURRENCES_AFTER` page. */
+type OccurrenceRow = [accountId: string, environment: string, occurrence: string, flags: number, day: number];
 
 /** Scoring's velocity counters in `velocity_keys`, `velocity_occurrences` and `velocity_recorded_events`. */
 export class TypeOrmVelocitySnapshotStore implements VelocitySnapshotStore {
@@ -96,13 +87,13 @@ export class TypeOrmVelocitySnapshotStore implements VelocitySnapshotStore {
   }
 
   async keysAfter(after: VelocityPageCursor | undefined, limit: number): Promise<StoredVelocityKey[]> {
-    const rows = await queryRows<KeyRow>(this.dataSource, KEYS_AFTER, [...cursorOf(after, 2), limit]);
-    return rows.map((row) => ({ scope: scopeOf(row), dimension: row.dimension, key: row.key_value, snapshot: { older: JSON.parse(row.older) as unknown, fresh: JSON.parse(row.fresh) as unknown } }));
+    const rows = await queryJsonPage<KeyRow>(this.dataSource, KEYS_AFTER, [...cursorOf(after, 2), limit]);
+    return rows.map(([accountId, environment, dimension, key, older, fresh]) => ({ scope: { accountId, environment }, dimension, key, snapshot: { older, fresh } }));
   }
 
   async occurrencesAfter(after: VelocityPageCursor | undefined, limit: number): Promise<StoredVelocityOccurrence[]> {
-    const rows = await queryRows<OccurrenceRow>(this.dataSource, OCCURRENCES_AFTER, [...cursorOf(after, 1), limit]);
-    return rows.map((row) => ({ scope: scopeOf(row), occurrence: row.occurrence, flags: Number(row.flags), day: Number(row.day) }));
+    const rows = await queryJsonPage<OccurrenceRow>(this.dataSource, OCCURRENCES_AFTER, [...cursorOf(after, 1), limit]);
+    return rows.map(([accountId, environment, occurrence, flags, day]) => ({ scope: { accountId, environment }, occurrence, flags, day }));
   }
 
   async recordedEventIds(): Promise<Array<{ scope: VelocityScopeRow; eventIds: string[] }>> {

@@ -87,7 +87,9 @@ describe('a checkpoint in the embedded mode reads nothing from the database', ()
     const { dataDir } = service;
     await service.close();
     service = await startEmbeddedService({ DATA_DIR: dataDir });
-    // The start's load of what is stored runs beside it (asynchronous by design): readiness says when it is done.
+    // Polled because asynchronous by design: the start's loads (the graph's rebuild, the velocity
+    // counters, the entity documents) run beside it, and readiness is the one place that says
+    // when all of them are done. Checkpoints before that may read the tables.
     await eventually(async () => ((await service.client.send({ path: '/health/ready' })).status === 200 ? true : null), 30_000);
     expect(reads(await checkpointsAboutThem())).toEqual([]);
   });

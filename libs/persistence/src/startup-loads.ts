@@ -10,10 +10,11 @@ import { Injectable } from '@nestjs/common';
 export class StartupLoads {
   private readonly pending = new Set<string>();
 
-  /** Tracks `load` under `name` until it settles. */
+  /** Tracks `load` under `name` until it settles (a rejection counts as settled, and is not raised again). */
   track(name: string, load: Promise<unknown>): void {
     this.pending.add(name);
-    void load.finally(() => this.pending.delete(name));
+    const done = () => void this.pending.delete(name);
+    void load.then(done, done);
   }
 
   /** True once every tracked load has settled. */

@@ -18,6 +18,10 @@
 //    round the previous server is left to settle (its CPU use under 10 %, at most 60 s), so a
 //    backlog of one round does not fall on the next. The standalone server gets a continuing
 //    sequence (new transactions, refunds, payouts…); the bare server replays it.
+//    Unless BENCH_FLOOR=0, a third server takes part in every round, after the bare one: the
+//    fixed stack's floor (nest-floor-server.mjs: NestJS on Fastify over HTTPS validating each
+//    request as the gateway does, then answering a constant JSON), replaying the same sequence.
+//    The floor's ratio to the bare server bounds what any service on this stack can reach here.
 // 3. Memory: /metrics of the standalone server when fresh and after the load (RSS, V8 heap, graph
 //    nodes and edges); then, in a process of its own, the graph of BENCH_MEMORY_CUSTOMERS
 //    customers of the same population (mixed-graph-memory.mjs).
@@ -61,6 +65,7 @@ const bursts = env('BENCH_BURSTS', 3);
 const memoryCustomers = env('BENCH_MEMORY_CUSTOMERS', 1_000_000);
 const rulesPerCheckpoint = env('BENCH_RULES', 0);
 const rate = env('BENCH_RATE', 0);
+const withFloor = env('BENCH_FLOOR', 1) !== 0;
 const KEY = 'sk_test_benchmarkbenchmarkbench01';
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -105,6 +110,11 @@ async function startService() {
 async function startBare(service) {
   const port = await freePort();
   const child = await startProcess(['test/bench/bare-fastify-server.mjs', service.cert, service.key, String(port)], {}, port);
+  return { child, port };
+}
+async function startFloor(service) {
+  const port = await freePort();
+  const child = await startProcess(['test/bench/nest-floor-server.mjs', service.cert, service.key, String(port)], {}, port);
   return { child, port };
 }
 const exited = (child) => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve)));
@@ -302,8 +312,10 @@ for (let b = 0; b < bursts; b += 1) {
 
 const service = await startService();
 const bare = await startBare(service);
+const floor = withFloor ? await startFloor(service) : undefined;
 const serviceRuns = [];
 const bareRuns = [];
+const floorRuns = [];
 try {
   results.freshMemory = await memoryOf(service);
   const warm = await load(service.port, warmupSeconds, serviceNext);
@@ -311,6 +323,7 @@ try {
   console.log(`warm-up (${warmupSeconds} s): ringfence ${int(warm.rps)} req/s, p99 ${warm.p99} ms, non-2xx ${warm.non2xx}`);
   await settle(service.child.pid);
   await load(bare.port, Math.max(3, Math.round(warmupSeconds / 2)), replay());
+  if (floor) await load(floor.port, Math.max(3, Math.round(warmupSeconds / 2)), replay());
   for (let round = 0; round < rounds; round += 1) {
     // Alternate the two so machine noise falls on both alike.
     const serviceSettle = await settle(service.child.pid);
@@ -322,7 +335,12 @@ try {
     const b = await load(bare.port, seconds, replay());
     serviceRuns.push({ ...s, settledSecondsBefore: serviceSettle });
     bareRuns.push({ ...b, serviceSettledSecondsBefore: bareSettle });
-    console.log(`round ${round + 1}: ringfence ${int(s.rps)} req/s p50 ${s.p50} ms p99 ${s.p99} ms non-2xx ${s.non2xx} CPU ${s.cpuMsPerRequest.toFixed(2)} ms/request | bare ${int(b.rps)} req/s p50 ${b.p50} ms p99 ${b.p99} ms non-2xx ${b.non2xx} | ratio ${(s.rps / b.rps).toFixed(3)}`);
+    const f = floor ? await load(floor.port, seconds, replay()) : undefined;
+    if (f) floorRuns.push(f);
+    console.log(
+      `round ${round + 1}: ringfence ${int(s.rps)} req/s p50 ${s.p50} ms p99 ${s.p99} ms non-2xx ${s.non2xx} CPU ${s.cpuMsPerRequest.toFixed(2)} ms/request | bare ${int(b.rps)} req/s p50 ${b.p50} ms p99 ${b.p99} ms non-2xx ${b.non2xx} | ratio ${(s.rps / b.rps).toFixed(3)}` +
+        (f ? ` | floor ${int(f.rps)} req/s p50 ${f.p50} ms p99 ${f.p99} ms non-2xx ${f.non2xx}, ratio to bare ${(f.rps / b.rps).toFixed(3)}` : ''),
+    );
   }
   results.afterLoadSettleSeconds = await settle(service.child.pid);
   results.afterMemory = await memoryOf(service);
@@ -331,6 +349,7 @@ try {
   results.warmBurst = await burst(service.port, Array.from({ length: burstSize }, serviceNext));
   console.log(`burst on the warm server: ${results.warmBurst.ok}/${burstSize} 2xx (${results.warmBurst.degraded} degraded), p50 ${results.warmBurst.p50} ms, p99 ${results.warmBurst.p99} ms`);
 } finally {
+  await stop(floor);
   await stop(bare);
   await stop(service);
 }
@@ -369,6 +388,11 @@ results.ringfence = summary(serviceRuns);
 results.bare = summary(bareRuns);
 results.ratio = spread(ratios);
 results.p99Ratio = spread(p99Ratios);
+if (floorRuns.length > 0) {
+  results.floor = summary(floorRuns);
+  results.floorRatio = spread(floorRuns.map((run, i) => run.rps / bareRuns[i].rps));
+  results.floorP99Ratio = spread(floorRuns.map((run, i) => run.p99 / Math.max(1, bareRuns[i].p99)));
+}
 results.perClass = Object.fromEntries(
   CLASSES.map(({ name, route }) => {
     const all = serviceRuns.map((run) => run.byClass[name]);
@@ -382,7 +406,8 @@ results.perClass = Object.fromEntries(
     return [name, { route, answered, non2xx, degraded, rateLimited, statuses, p50: Math.round(quantile(latencies, 0.5)), p99: Math.round(quantile(latencies, 0.99)), samples: all.flatMap((stats) => stats.samples).slice(0, 6) }];
   }),
 );
-results.rounds = { ringfence: serviceRuns.map(({ byClass: _byClass, ...run }) => run), bare: bareRuns.map(({ byClass: _byClass, ...run }) => run) };
+const withoutClasses = (runs) => runs.map(({ byClass: _byClass, ...run }) => run);
+results.rounds = { ringfence: withoutClasses(serviceRuns), bare: withoutClasses(bareRuns), floor: withoutClasses(floorRuns) };
 const burstSummary = (side) => ({
   all2xx: results.bursts.filter((run) => run[side].all2xx).length,
   degraded: results.bursts.map((run) => run[side].degraded),
@@ -407,6 +432,10 @@ lines.push(
 );
 lines.push(`| bare Fastify, constant JSON | ${range(results.bare.rps, 0, int)} | ${range(results.bare.p50)} ms | ${range(results.bare.p99)} ms | ${statusText(results.bare.statuses)} | |`);
 lines.push(`| **ratio** | **${range(results.ratio, 3)}** | | **${range(results.p99Ratio, 1)}×** | | |`);
+if (results.floor) {
+  lines.push(`| NestJS floor (the gateway's validation, constant JSON) | ${range(results.floor.rps, 0, int)} | ${range(results.floor.p50)} ms | ${range(results.floor.p99)} ms | ${statusText(results.floor.statuses)} | |`);
+  lines.push(`| floor's ratio to bare | ${range(results.floorRatio, 3)} | | ${range(results.floorP99Ratio, 1)}× | | |`);
+}
 lines.push('');
 lines.push(`Ringfence's CPU per answered request (every thread of the process, from /proc): ${range(results.ringfence.cpuMsPerRequest, 2)} ms.`);
 lines.push('');

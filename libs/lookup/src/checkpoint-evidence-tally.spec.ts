@@ -9,6 +9,7 @@ const none = { chargebacks: 0, manualReviews: 0, reports: 0 };
 describe(CheckpointEvidenceTally.name, () => {
   it("counts each account's evidence by kind, and the others' latest time", () => {
     const tally = new CheckpointEvidenceTally();
+    tally.start(email);
     tally.record(mine, [{ ...email, evidenceKind: 'report', seenAt: 5 }]);
     tally.record(theirs, [
       { ...email, evidenceKind: 'chargeback', seenAt: 7 },
@@ -23,20 +24,57 @@ describe(CheckpointEvidenceTally.name, () => {
 
   it('answers nothing about an indicator whose only evidence is of another data set, or not counted', () => {
     const tally = new CheckpointEvidenceTally();
+    tally.start(email);
     tally.record({ ...theirs, environment: 'test' }, [{ ...email, evidenceKind: 'report', seenAt: 1 }]);
     expect(tally.evidenceFor(mine, [email], () => true)).toEqual([]);
     tally.record(theirs, [{ ...email, evidenceKind: 'report', seenAt: 1 }]);
     expect(tally.evidenceFor(mine, [email], () => false)).toEqual([]);
   });
 
-  it("forgets one account's evidence, and holds nothing once none is left", () => {
+  it("forgets one account's evidence, and holds the indicator with none once none is left", () => {
     const tally = new CheckpointEvidenceTally();
+    tally.start(email);
     tally.record(mine, [{ ...email, evidenceKind: 'report', seenAt: 1 }]);
     tally.record(theirs, [{ ...email, evidenceKind: 'report', seenAt: 1 }]);
     tally.forget(mine, [email]);
     expect(tally.evidenceFor(mine, [email], () => true)).toMatchObject([{ own: none, otherAccounts: 1 }]);
     tally.forget(theirs, [email, { kind: 'telephone', value: '+447700900123' }]);
     expect(tally.has(email)).toBe(false);
-    expect(tally.size).toBe(0);
+    expect(tally.holds(email)).toBe(true);
+    expect(tally.evidenceFor(theirs, [email], () => true)).toEqual([]);
+  });
+
+  it('counts no evidence of an indicator it does not hold: a count it holds is complete', () => {
+    const tally = new CheckpointEvidenceTally();
+    tally.record(mine, [{ ...email, evidenceKind: 'report', seenAt: 1 }]);
+    expect(tally.holds(email)).toBe(false);
+    expect(tally.evidenceFor(mine, [email], () => true)).toEqual([]);
+
+    tally.admit(email, [{ environment: 'live', accountId: theirs.accountId, chargebacks: 2, manualReviews: 0, reports: 0, lastSeen: 9 }]);
+    tally.record(mine, [{ ...email, evidenceKind: 'report', seenAt: 1 }]);
+    expect(tally.evidenceFor(mine, [email], () => true)).toEqual([
+      { ...email, own: { ...none, reports: 1 }, otherAccounts: 1, otherEvidence: { ...none, chargebacks: 2 }, otherLastSeen: 9 },
+    ]);
+  });
+
+  it('holds an indicator read without evidence, and says it has none', () => {
+    const tally = new CheckpointEvidenceTally();
+    tally.admit(email, []);
+    expect(tally.holds(email)).toBe(true);
+    expect(tally.has(email)).toBe(false);
+    expect(tally.evidenceFor(mine, [email], () => true)).toEqual([]);
+  });
+
+  it('holds at most its capacity, letting go of the indicator least recently recorded or asked about', () => {
+    const tally = new CheckpointEvidenceTally(2);
+    const [first, second, third] = ['a@example.com', 'b@example.com', 'c@example.com'].map((value) => ({ kind: 'email', value }) as const);
+    tally.start(first);
+    tally.start(second);
+    tally.record(mine, [{ ...first, evidenceKind: 'report', seenAt: 1 }, { ...second, evidenceKind: 'report', seenAt: 1 }]);
+    // Asked about, the first becomes the most recently used: the second goes.
+    tally.evidenceFor(theirs, [first], () => true);
+    tally.start(third);
+    expect([first, second, third].map((indicator) => tally.holds(indicator))).toEqual([true, false, true]);
+    expect(tally.size).toBe(2);
   });
 });

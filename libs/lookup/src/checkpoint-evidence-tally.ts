@@ -8,45 +8,81 @@ export interface RecordedEvidence extends IndicatorRef {
   seenAt: number;
 }
 
-/** One account's evidence of one indicator in one data set. */
-interface AccountEvidence extends EvidenceCounts {
+/** One account's evidence of one indicator in one data set, as the tally counts it. */
+export interface AccountEvidenceCounts extends EvidenceCounts {
   readonly environment: string;
   readonly accountId: string;
+  /** Epoch ms of the latest evidence. */
   lastSeen: number;
 }
 
 const COUNT_OF: Record<EvidenceKind, keyof EvidenceCounts> = { chargeback: 'chargebacks', manualReview: 'manualReviews', report: 'reports' };
 
 /**
- * What a checkpoint asks of the lookup (`checkpointEvidence`), kept in memory: for every
- * indicator with evidence, per data set and account, the evidence counted by kind and the
- * latest time it was seen. It holds counts, not the evidence: the store decides what is new
- * (evidence sent again counts once there), and only what it stored is recorded here.
+ * What a checkpoint asks of the lookup (`checkpointEvidence`), kept in memory: for the
+ * indicators it holds, per data set and account, the evidence counted by kind and the latest
+ * time it was seen. It holds counts, not the evidence: the store decides what is new (evidence
+ * sent again counts once there), and only what it stored is recorded here.
+ *
+ * The tally holds an indicator's complete count or nothing of it. It holds at most `capacity`
+ * indicators, and lets go of the one least recently recorded or asked about to take another, so
+ * its memory is bounded however many values are reported. An indicator it does not hold may
+ * have evidence in the store: its owner reads the count from there and `admit`s it. Evidence of
+ * an indicator not held is not counted (the count would be partial), except from `start`: an
+ * indicator that has no evidence anywhere yet is held from its first.
  *
  * Sound only for a process that is the store's only writer and records here every evidence it
  * stored and forgets every indicator it removed (the embedded mode). Memory: one small array per
- * reported indicator, one entry per reporting account and data set (about 330 bytes for an
+ * held indicator, one entry per reporting account and data set (about 330 bytes for an
  * indicator one account reported: docs/performance.md); nothing for values nobody reported.
  */
 export class CheckpointEvidenceTally {
-  /** Indicator → the evidence of each account and data set that has some (usually one). */
-  private readonly byIndicator = new Map<string, AccountEvidence[]>();
+  /**
+   * Indicator → the evidence of each account and data set that has some (usually one; none for
+   * an indicator read from the store without evidence). In order of use, least recent first.
+   */
+  private readonly byIndicator = new Map<string, AccountEvidenceCounts[]>();
 
-  /** Indicators with evidence in some data set, for metrics and tests. */
+  constructor(private readonly capacity = Number.POSITIVE_INFINITY) {}
+
+  /** Indicators held, for metrics and tests. */
   get size(): number {
     return this.byIndicator.size;
   }
 
-  /** Counts evidence the store took (each piece once: the store leaves out what it held already). */
+  /** Whether the tally holds the indicator's complete count (which may be none). */
+  holds(indicator: IndicatorRef): boolean {
+    return this.byIndicator.has(indicatorKey(indicator));
+  }
+
+  /** Whether any account of any data set has evidence of the indicator, among those held. */
+  has(indicator: IndicatorRef): boolean {
+    return (this.byIndicator.get(indicatorKey(indicator))?.length ?? 0) > 0;
+  }
+
+  /** Holds an indicator that has no evidence in the store yet, so that its first is counted. */
+  start(indicator: IndicatorRef): void {
+    if (!this.holds(indicator)) this.hold(indicatorKey(indicator), []);
+  }
+
+  /** Holds the indicator's complete count, as read from the store. */
+  admit(indicator: IndicatorRef, accounts: readonly AccountEvidenceCounts[]): void {
+    this.hold(indicatorKey(indicator), accounts.map((counts) => ({ ...counts })));
+  }
+
+  /** Counts evidence the store took (each piece once: the store leaves out what it held already) of the indicators held. */
   record(tenant: LookupTenant, evidence: readonly RecordedEvidence[]): void {
     for (const item of evidence) {
-      const key = keyOf(item);
+      const key = indicatorKey(item);
       const accounts = this.byIndicator.get(key);
-      let counts = accounts?.find((entry) => entry.accountId === tenant.accountId && entry.environment === tenant.environment);
+      if (accounts === undefined) continue;
+      let counts = accounts.find((entry) => entry.accountId === tenant.accountId && entry.environment === tenant.environment);
       if (counts === undefined) {
         counts = { environment: tenant.environment, accountId: tenant.accountId, chargebacks: 0, manualReviews: 0, reports: 0, lastSeen: item.seenAt };
-        // A new array of exactly the entries: \`push\` onto an empty one reserves room for seventeen.
-        this.byIndicator.set(key, accounts === undefined ? [counts] : [...accounts, counts]);
+        // A new array of exactly the entries: `push` onto an empty one reserves room for seventeen.
+        this.hold(key, [...accounts, counts]);
+      } else {
+        this.touch(key, accounts);
       }
       counts[COUNT_OF[item.evidenceKind]] += 1;
       counts.lastSeen = Math.max(counts.lastSeen, item.seenAt);
@@ -56,18 +92,12 @@ export class CheckpointEvidenceTally {
   /** Forgets the tenant's evidence of these indicators (a removal takes all of it). */
   forget(tenant: LookupTenant, indicators: readonly IndicatorRef[]): void {
     for (const indicator of indicators) {
-      const key = keyOf(indicator);
+      const key = indicatorKey(indicator);
       const accounts = this.byIndicator.get(key);
       if (accounts === undefined) continue;
-      const kept = accounts.filter((entry) => entry.accountId !== tenant.accountId || entry.environment !== tenant.environment);
-      if (kept.length === 0) this.byIndicator.delete(key);
-      else this.byIndicator.set(key, kept);
+      // Held on, with whatever evidence is left (maybe none): the count stays complete.
+      this.byIndicator.set(key, accounts.filter((entry) => entry.accountId !== tenant.accountId || entry.environment !== tenant.environment));
     }
-  }
-
-  /** Whether any account of any data set has evidence of the indicator. */
-  has(indicator: IndicatorRef): boolean {
-    return this.byIndicator.has(keyOf(indicator));
   }
 
   /**
@@ -78,9 +108,11 @@ export class CheckpointEvidenceTally {
   evidenceFor(tenant: LookupTenant, indicators: readonly IndicatorRef[], countsOther: (accountId: string) => boolean): CheckpointIndicatorEvidence[] {
     const answers: CheckpointIndicatorEvidence[] = [];
     for (const indicator of indicators) {
-      const accounts = this.byIndicator.get(keyOf(indicator));
+      const key = indicatorKey(indicator);
+      const accounts = this.byIndicator.get(key);
       if (accounts === undefined) continue;
-      let own: AccountEvidence | undefined;
+      this.touch(key, accounts);
+      let own: AccountEvidenceCounts | undefined;
       const otherEvidence: EvidenceCounts = { chargebacks: 0, manualReviews: 0, reports: 0 };
       let otherAccounts = 0;
       let otherLastSeen: number | null = null;
@@ -109,6 +141,20 @@ export class CheckpointEvidenceTally {
     }
     return answers;
   }
+
+  /** Holds `accounts` as the key's count, the most recently used, and lets go of the least recently used past the capacity. */
+  private hold(key: string, accounts: AccountEvidenceCounts[]): void {
+    this.byIndicator.delete(key);
+    this.byIndicator.set(key, accounts);
+    if (this.byIndicator.size > this.capacity) this.byIndicator.delete(this.byIndicator.keys().next().value as string);
+  }
+
+  /** Marks the key as the most recently used (a Map keeps insertion order). */
+  private touch(key: string, accounts: AccountEvidenceCounts[]): void {
+    this.byIndicator.delete(key);
+    this.byIndicator.set(key, accounts);
+  }
 }
 
-const keyOf = ({ kind, value }: IndicatorRef): string => `${kind}\u0000${value}`;
+/** The one key of an indicator, whatever holds it (the tally, its owner's filter of stored indicators). */
+export const indicatorKey = ({ kind, value }: IndicatorRef): string => `${kind}\u0000${value}`;

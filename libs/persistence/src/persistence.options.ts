@@ -35,7 +35,10 @@ export interface PersistenceLogger {
   warn(details: object, message: string): void;
 }
 
-/** Subjects whose current labels, and entity documents, a sole writer keeps in memory (least recently used go first). */
+/**
+ * Subjects whose current labels, entity documents, and reported indicators whose evidence counts
+ * a sole writer keeps in memory, each (least recently used go first).
+ */
 export const SOLE_WRITER_CACHE_ENTRIES = 200_000;
 
 /** Connections the distributed mode keeps to PostgreSQL per process. */

@@ -1,6 +1,7 @@
 import type { Environment, LabelSubjectKind } from '@ringfence/contracts';
 import type { CurrentLabels, LabelApplication, LabelHistoryEntry, LabelRepository, LabelSubject, SubjectLabels } from '@ringfence/labels';
 import { LRUCache } from 'lru-cache';
+import { OvertakenReads } from './overtaken-reads';
 
 /** The table under the cache: the repository, and every subject's current labels for the start. */
 export interface LabelTable extends LabelRepository {
@@ -20,11 +21,8 @@ export interface LabelTable extends LabelRepository {
  */
 export class CachingLabelRepository implements LabelRepository {
   private readonly current: LRUCache<string, { labels: CurrentLabels }>;
-  /**
-   * Reviews stored per subject since the start: a read of the subject that a review of it
-   * overtook is not kept (it may predate the review). One number per subject reviewed since.
-   */
-  private readonly reviewsStored = new Map<string, number>();
+  /** A read of a subject that a review of it overtook is not kept: it may predate the review. */
+  private readonly overtaken = new OvertakenReads();
 
   private constructor(
     private readonly table: LabelTable,
@@ -51,12 +49,13 @@ export class CachingLabelRepository implements LabelRepository {
     // Marked before the write: a checkpoint racing the review then reads the table, never misses it.
     this.labelled.add(key);
     let entry: LabelHistoryEntry;
+    this.overtaken.beginWrite([key]);
     try {
       entry = await this.table.apply(subject, application);
     } finally {
       // Dropped, not patched: the store decides what the review made of the labels.
       this.current.delete(key);
-      this.reviewsStored.set(key, (this.reviewsStored.get(key) ?? 0) + 1);
+      this.overtaken.endWrite([key]);
     }
     // The review is stored whatever this read does: when it fails, a checkpoint reads the labels instead.
     await this.readAndKeep(key, subject.accountId, subject.environment, subject.kind, subject.subjectId).catch(() => undefined);
@@ -75,11 +74,16 @@ export class CachingLabelRepository implements LabelRepository {
     return this.readAndKeep(key, accountId, environment, subjectKind, subjectId);
   }
 
-  /** The subject's labels from the table, kept unless a review was stored meanwhile (the read may predate it). */
+  /** The subject's labels from the table, kept unless a review of the subject overtook the read (it may predate the review). */
   private async readAndKeep(key: string, accountId: string, environment: Environment, subjectKind: LabelSubjectKind, subjectId: string): Promise<CurrentLabels> {
-    const reviewsBefore = this.reviewsStored.get(key);
-    const labels = await this.table.currentLabels(accountId, environment, subjectKind, subjectId);
-    if (this.reviewsStored.get(key) === reviewsBefore) this.current.set(key, { labels });
+    const read = this.overtaken.beginRead([key]);
+    let labels: CurrentLabels;
+    try {
+      labels = await this.table.currentLabels(accountId, environment, subjectKind, subjectId);
+    } finally {
+      this.overtaken.endRead([key], read);
+    }
+    if (!read.overtaken.has(key)) this.current.set(key, { labels });
     return labels;
   }
 }

@@ -24,6 +24,17 @@ describe(TalliedLookupIndicatorRepository.name, () => {
     itBehavesLikeALookupIndicatorRepository(() => ({ accounts: new TypeOrmAccountRepository(database.dataSource()), lookup: tallied }));
   });
 
+  describe('answers as the table does, holding one indicator at a time', () => {
+    // A database of its own: the behaviour suite reports the same values in every run of it.
+    const own = useEmbeddedTestDatabase();
+    let tallied: TalliedLookupIndicatorRepository;
+    beforeEach(async () => {
+      tallied = await TalliedLookupIndicatorRepository.load(new TypeOrmLookupIndicatorRepository(own.dataSource()), 1);
+    });
+
+    itBehavesLikeALookupIndicatorRepository(() => ({ accounts: new TypeOrmAccountRepository(own.dataSource()), lookup: tallied }));
+  });
+
   describe('at checkpoints', () => {
     let reporter: LookupTenant;
     let asker: LookupTenant;
@@ -39,11 +50,17 @@ describe(TalliedLookupIndicatorRepository.name, () => {
 
     function spiedTable() {
       const table = new TypeOrmLookupIndicatorRepository(database.dataSource());
-      return { table, checkpointReads: jest.spyOn(table, 'checkpointEvidence'), industryReads: jest.spyOn(table, 'industryOf'), summaries: jest.spyOn(table, 'summarise') };
+      return {
+        table,
+        checkpointReads: jest.spyOn(table, 'checkpointEvidence'),
+        countReads: jest.spyOn(table, 'storedCountsOf'),
+        industryReads: jest.spyOn(table, 'industryOf'),
+        summaries: jest.spyOn(table, 'summarise'),
+      };
     }
 
     it('answers about reported values and others without reading the table, as the table would', async () => {
-      const { table, checkpointReads } = spiedTable();
+      const { table, checkpointReads, countReads } = spiedTable();
       const tallied = await TalliedLookupIndicatorRepository.load(table);
       await tallied.add(reporter, report('mule@example.com'));
       await tallied.add(reporter, report('mule@example.com'));
@@ -51,6 +68,7 @@ describe(TalliedLookupIndicatorRepository.name, () => {
       const asked = { emails: ['mule@example.com', 'ada@example.com'] };
       const answer = await tallied.checkpointEvidence(asker, asked);
       expect(checkpointReads).not.toHaveBeenCalled();
+      expect(countReads).not.toHaveBeenCalled();
       expect(answer).toEqual(await table.checkpointEvidence(asker, asked));
       expect(answer).toEqual([expect.objectContaining({ value: 'mule@example.com', otherAccounts: 1, otherEvidence: { chargebacks: 1, manualReviews: 0, reports: 0 } })]);
     });
@@ -69,14 +87,13 @@ describe(TalliedLookupIndicatorRepository.name, () => {
       expect(limited).toMatchObject([{ otherAccounts: 1 }]);
     });
 
-    it('forgets what the account removed', async () => {
-      const { table } = spiedTable();
+    it('forgets what the account removed, without reading the table again', async () => {
+      const { table, countReads } = spiedTable();
       const tallied = await TalliedLookupIndicatorRepository.load(table);
-      const heldBefore = tallied.size;
       await tallied.add(reporter, report('gone@example.com'));
       await tallied.remove(reporter, [{ kind: 'email', value: 'gone@example.com' }]);
       await expect(tallied.checkpointEvidence(asker, { emails: ['gone@example.com'] })).resolves.toEqual([]);
-      expect(tallied.size).toBe(heldBefore);
+      expect(countReads).not.toHaveBeenCalled();
     });
 
     it('asks the table only about indicators with evidence when summarising', async () => {
@@ -101,6 +118,61 @@ describe(TalliedLookupIndicatorRepository.name, () => {
       expect(answer).toEqual(await table.checkpointEvidence(asker, asked, { limitIndustry: true }));
       expect(answer).toMatchObject([{ otherAccounts: 1, otherEvidence: { chargebacks: 2 } }]);
       expect(checkpointReads).toHaveBeenCalledTimes(1);
+    });
+
+    it('reads an indicator it let go of once, then holds it again', async () => {
+      const { table, countReads } = spiedTable();
+      const tallied = await TalliedLookupIndicatorRepository.load(table, 1);
+      await tallied.add(reporter, report('first@example.com'));
+      await tallied.add(reporter, report('second@example.com'));
+
+      const asked = { emails: ['first@example.com'] };
+      const answer = await tallied.checkpointEvidence(asker, asked);
+      expect(answer).toEqual(await table.checkpointEvidence(asker, asked));
+      expect(answer).toMatchObject([{ otherAccounts: 1, otherEvidence: { chargebacks: 1 } }]);
+      await tallied.checkpointEvidence(asker, asked);
+      expect(countReads).toHaveBeenCalledTimes(1);
+      expect(tallied.size).toBe(1);
+    });
+
+    it('holds, after a restart, the counts of its capacity and reads the others when asked', async () => {
+      const { table, countReads } = spiedTable();
+      for (const value of ['a@example.com', 'b@example.com', 'c@example.com']) await table.add(reporter, report(value));
+      const tallied = await TalliedLookupIndicatorRepository.load(table, 2);
+      expect(tallied.size).toBe(2);
+
+      const asked = { emails: ['a@example.com', 'b@example.com', 'c@example.com', 'nobody@example.com'] };
+      expect(await tallied.checkpointEvidence(asker, asked)).toEqual(await table.checkpointEvidence(asker, asked));
+      expect(countReads).toHaveBeenCalledTimes(1);
+      expect(countReads.mock.calls[0][0]).toHaveLength(1);
+    });
+
+    it('counts once a report that overtook the read of its indicator', async () => {
+      const { table } = spiedTable();
+      const tallied = await TalliedLookupIndicatorRepository.load(table, 1);
+      await tallied.add(reporter, report('overtaken@example.com', 'cb-1'));
+      await tallied.add(reporter, report('evicting@example.com'));
+      // The second report of the address is stored, but answered only after a checkpoint
+      // has read the address's counts (which hold the report) and answered.
+      const record = table.record.bind(table);
+      let answerReport: () => void = () => undefined;
+      jest.spyOn(table, 'record').mockImplementationOnce(async (...args) => {
+        const stored = await record(...args);
+        await new Promise<void>((resolve) => (answerReport = resolve));
+        return stored;
+      });
+      const reporting = tallied.add(reporter, report('overtaken@example.com', 'cb-2'));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+
+      const asked = { emails: ['overtaken@example.com'] };
+      const during = await tallied.checkpointEvidence(asker, asked);
+      answerReport();
+      await reporting;
+
+      const expected = await table.checkpointEvidence(asker, asked);
+      expect(expected).toMatchObject([{ otherEvidence: { chargebacks: 2 } }]);
+      expect(during).toEqual(expected);
+      expect(await tallied.checkpointEvidence(asker, asked)).toEqual(expected);
     });
   });
 });

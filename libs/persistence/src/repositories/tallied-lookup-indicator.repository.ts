@@ -1,4 +1,5 @@
 import {
+  type AccountEvidenceCounts,
   type CheckpointEvidenceFilter,
   type CheckpointIndicatorEvidence,
   CheckpointEvidenceTally,
@@ -11,47 +12,81 @@ import {
   type LookupTenant,
   type RecordedEvidence,
   type RemovedIndicator,
+  indicatorKey,
   knownIndicatorRefs,
 } from '@ringfence/lookup';
-import type { TenantEvidence } from './typeorm-lookup-indicator.repository';
+import { OvertakenReads } from './overtaken-reads';
+import { StoredKeysFilter } from './stored-keys-filter';
+import type { StoredIndicatorCounts, StoredIndicatorPosition } from './typeorm-lookup-indicator.repository';
 
-/** The table under the tally: the repository, the evidence it stores, and accounts' industries. */
+/** The table under the tally: the repository, the evidence it stores, its counts, and accounts' industries. */
 export interface IndicatorTable extends LookupIndicatorRepository {
   record(tenant: LookupTenant, submission: IndicatorSubmission): Promise<RecordedEvidence[]>;
-  allEvidence(): Promise<TenantEvidence[]>;
+  storedCountsAfter(after: StoredIndicatorPosition | null, limit: number): Promise<StoredIndicatorCounts[]>;
+  storedCountsOf(indicators: readonly IndicatorRef[]): Promise<StoredIndicatorCounts[]>;
   industryOf(accountId: string): Promise<string | null>;
 }
+
+/** Stored indicators read per page at start. */
+const LOAD_PAGE = 10_000;
 
 /**
  * Every checkpoint asks whether its e-mails, phones, IPs and cards have known-fraud evidence
  * (`checkpointEvidence`). For a process that is the indicators' only writer (the embedded mode),
- * this answers from a count in memory (`CheckpointEvidenceTally`): loaded at start from the
- * table, added to with what each report stored, cut by each removal. A checkpoint reads nothing
- * from the database, also about reported values, except, once per account for the life of the
- * process, the asking account's industry when the account limits the evidence to its industry
- * and has reported nothing itself (an account's industry never changes).
+ * this answers from a count in memory (`CheckpointEvidenceTally`) of up to `capacity`
+ * indicators: loaded at start from the table, added to with what each report stored, cut by each
+ * removal. Beside it, a Bloom filter of every indicator the table has evidence of
+ * (`StoredKeysFilter`) tells which of the others may have some.
  *
- * Lookups (`summarise`) still read the table, asked only about indicators that have evidence.
+ * So a checkpoint reads nothing from the database about values nobody reported, nor about
+ * reported values the tally holds. It reads the table only for a reported value the tally let go
+ * of (past its capacity, least recently used first) or holds no longer after a removal, and then
+ * holds its count again; and, once per account for the life of the process, the asking
+ * account's industry when the account limits the evidence to its industry and has reported
+ * nothing itself (an account's industry never changes). A read that a report or removal of the
+ * same indicator overtook still answers its checkpoint, but its count is not held
+ * (`OvertakenReads`): it may lack that report's evidence, or count it a second time.
+ *
+ * Lookups (`summarise`) still read the table, asked only about indicators that may have evidence.
  */
 export class TalliedLookupIndicatorRepository implements LookupIndicatorRepository {
-  /** The industry of every account with evidence in the tally, and of accounts that asked. */
+  /** The industry of every account with evidence read into the tally, and of accounts that asked. */
   private readonly industries = new Map<string, string | null>();
+  /** Every indicator with evidence in the table (and, after removals, some without). */
+  private readonly stored = new StoredKeysFilter();
+  private readonly overtaken = new OvertakenReads();
 
   private constructor(
     private readonly table: IndicatorTable,
     private readonly tally: CheckpointEvidenceTally,
   ) {}
 
-  static async load(table: IndicatorTable): Promise<TalliedLookupIndicatorRepository> {
-    const repository = new TalliedLookupIndicatorRepository(table, new CheckpointEvidenceTally());
-    for (const { tenant, industry, evidence } of await table.allEvidence()) {
-      repository.industries.set(tenant.accountId, industry);
-      repository.tally.record(tenant, [evidence]);
+  /**
+   * Reads every stored indicator into the filter and the counts of the first `capacity` (in
+   * the table's index order) into the tally; the others are read when a checkpoint asks.
+   */
+  static async load(table: IndicatorTable, capacity = Number.POSITIVE_INFINITY): Promise<TalliedLookupIndicatorRepository> {
+    const repository = new TalliedLookupIndicatorRepository(table, new CheckpointEvidenceTally(capacity));
+    // Counts gathered per indicator (an indicator's rows may come from both data sets, pages apart).
+    const held = new Map<string, { indicator: IndicatorRef; accounts: AccountEvidenceCounts[] }>();
+    for (let after: StoredIndicatorPosition | null = null; ; ) {
+      const page = await table.storedCountsAfter(after, LOAD_PAGE);
+      if (page.length === 0) break;
+      for (const row of page) {
+        const key = indicatorKey(row);
+        repository.stored.add(key);
+        repository.industries.set(row.accountId, row.industry);
+        let entry = held.get(key);
+        if (entry === undefined && held.size < capacity) held.set(key, (entry = { indicator: { kind: row.kind, value: row.value }, accounts: [] }));
+        entry?.accounts.push(accountCounts(row));
+      }
+      after = page[page.length - 1];
     }
+    for (const { indicator, accounts } of held.values()) repository.tally.admit(indicator, accounts);
     return repository;
   }
 
-  /** Indicators with evidence held in memory, for metrics and tests. */
+  /** Indicators whose counts are held in memory, for metrics and tests. */
   get size(): number {
     return this.tally.size;
   }
@@ -59,28 +94,80 @@ export class TalliedLookupIndicatorRepository implements LookupIndicatorReposito
   async add(tenant: LookupTenant, submission: IndicatorSubmission): Promise<void> {
     // Known before its evidence is counted: a checkpoint limited to its industry reads it from here.
     await this.industryOf(tenant.accountId);
-    this.tally.record(tenant, await this.table.record(tenant, submission));
+    const recorded = await this.written(
+      submission.indicators.map(indicatorKey),
+      () => this.table.record(tenant, submission),
+    );
+    // An indicator the table had no evidence of before is held from its first; the evidence of
+    // one the table has but the tally let go of is counted when it is read again.
+    for (const evidence of recorded) if (!this.tally.holds(evidence) && !this.stored.mightContain(indicatorKey(evidence))) this.tally.start(evidence);
+    this.tally.record(tenant, recorded);
+    for (const evidence of recorded) this.stored.add(indicatorKey(evidence));
   }
 
-  /** Only indicators with evidence are summarised, so only those are asked about. */
+  /** Only indicators that may have evidence are summarised, so only those are asked about. */
   async summarise(tenant: LookupTenant, indicators: readonly IndicatorRef[], filter?: EvidenceFilter): Promise<IndicatorEvidenceSummary[]> {
-    const withEvidence = indicators.filter((indicator) => this.tally.has(indicator));
-    return withEvidence.length === 0 ? [] : this.table.summarise(tenant, withEvidence, filter);
+    const mayHaveEvidence = indicators.filter((indicator) => (this.tally.holds(indicator) ? this.tally.has(indicator) : this.stored.mightContain(indicatorKey(indicator))));
+    return mayHaveEvidence.length === 0 ? [] : this.table.summarise(tenant, mayHaveEvidence, filter);
   }
 
   async checkpointEvidence(tenant: LookupTenant, values: KnownIndicatorQuery, filter: CheckpointEvidenceFilter = {}): Promise<CheckpointIndicatorEvidence[]> {
-    const indicators = knownIndicatorRefs(values).filter((indicator) => this.tally.has(indicator));
-    if (indicators.length === 0) return [];
-    if (!filter.limitIndustry) return this.tally.evidenceFor(tenant, indicators, () => true);
+    const asked = knownIndicatorRefs(values);
     // As the table compares them: an account without an industry shares it with nobody.
-    const industry = await this.industryOf(tenant.accountId);
-    return this.tally.evidenceFor(tenant, indicators, (other) => industry !== null && this.industries.get(other) === industry);
+    const industry = filter.limitIndustry ? await this.industryOf(tenant.accountId) : undefined;
+    const countsOther = filter.limitIndustry ? (other: string) => industry !== null && this.industries.get(other) === industry : () => true;
+    // Answered from the tally before any read, whose counts may take a held indicator's place.
+    const answers = new Map<IndicatorRef, CheckpointIndicatorEvidence | undefined>();
+    const unheld: IndicatorRef[] = [];
+    for (const indicator of asked) {
+      if (this.tally.holds(indicator)) answers.set(indicator, this.tally.evidenceFor(tenant, [indicator], countsOther)[0]);
+      else if (this.stored.mightContain(indicatorKey(indicator))) unheld.push(indicator);
+    }
+    if (unheld.length > 0) {
+      const read = await this.readCounts(unheld);
+      for (const indicator of unheld) answers.set(indicator, read.evidenceFor(tenant, [indicator], countsOther)[0]);
+    }
+    return asked.flatMap((indicator) => answers.get(indicator) ?? []);
   }
 
   async remove(tenant: LookupTenant, indicators: readonly IndicatorRef[]): Promise<RemovedIndicator[]> {
-    const removed = await this.table.remove(tenant, indicators);
+    const removed = await this.written(indicators.map(indicatorKey), () => this.table.remove(tenant, indicators));
     this.tally.forget(tenant, indicators);
     return removed;
+  }
+
+  /** Runs a write of these indicators, marking the reads of them it overtakes. */
+  private async written<T>(keys: readonly string[], write: () => Promise<T>): Promise<T> {
+    this.overtaken.beginWrite(keys);
+    try {
+      return await write();
+    } finally {
+      this.overtaken.endWrite(keys);
+    }
+  }
+
+  /** Reads the counts of indicators the tally does not hold, answers them, and holds those no write overtook. */
+  private async readCounts(indicators: readonly IndicatorRef[]): Promise<CheckpointEvidenceTally> {
+    const keys = indicators.map(indicatorKey);
+    const read = this.overtaken.beginRead(keys);
+    let rows: StoredIndicatorCounts[];
+    try {
+      rows = await this.table.storedCountsOf(indicators);
+    } finally {
+      this.overtaken.endRead(keys, read);
+    }
+    const counts = new Map<string, AccountEvidenceCounts[]>(keys.map((key) => [key, []]));
+    for (const row of rows) {
+      this.industries.set(row.accountId, row.industry);
+      counts.get(indicatorKey(row))?.push(accountCounts(row));
+    }
+    const answered = new CheckpointEvidenceTally();
+    indicators.forEach((indicator, index) => {
+      const accounts = counts.get(keys[index]) ?? [];
+      answered.admit(indicator, accounts);
+      if (!read.overtaken.has(keys[index])) this.tally.admit(indicator, accounts);
+    });
+    return answered;
   }
 
   /** The account's industry, read once (it never changes). */
@@ -92,3 +179,12 @@ export class TalliedLookupIndicatorRepository implements LookupIndicatorReposito
     return industry;
   }
 }
+
+const accountCounts = ({ environment, accountId, chargebacks, manualReviews, reports, lastSeen }: StoredIndicatorCounts): AccountEvidenceCounts => ({
+  environment,
+  accountId,
+  chargebacks,
+  manualReviews,
+  reports,
+  lastSeen,
+});

@@ -1,4 +1,5 @@
 import { itBehavesLikeALookupIndicatorRepository } from '../test-support/lookup-indicator-repository.behaviour';
+import { itCountsTheStoredEvidence } from '../test-support/stored-indicator-counts.behaviour';
 import { useEmbeddedTestDatabase } from '../test-support/test-databases';
 import { TypeOrmAccountRepository } from './typeorm-account.repository';
 import { TypeOrmLookupIndicatorRepository } from './typeorm-lookup-indicator.repository';
@@ -9,5 +10,10 @@ describe(TypeOrmLookupIndicatorRepository.name, () => {
   itBehavesLikeALookupIndicatorRepository(() => ({
     accounts: new TypeOrmAccountRepository(database.dataSource()),
     lookup: new TypeOrmLookupIndicatorRepository(database.dataSource()),
+  }));
+
+  itCountsTheStoredEvidence(() => ({
+    accounts: new TypeOrmAccountRepository(database.dataSource()),
+    table: new TypeOrmLookupIndicatorRepository(database.dataSource()),
   }));
 });

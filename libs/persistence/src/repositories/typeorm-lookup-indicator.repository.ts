@@ -1,4 +1,5 @@
 import {
+  type AccountEvidenceCounts,
   type CheckpointEvidenceFilter,
   type CheckpointIndicatorEvidence,
   type EvidenceCounts,
@@ -15,8 +16,9 @@ import {
   type RemovedIndicator,
   knownIndicatorRefs,
 } from '@ringfence/lookup';
+import type { Environment } from '@ringfence/contracts';
 import type { DataSource } from 'typeorm';
-import { bigintToNumber, queryRows } from '../sql';
+import { bigintToNumber, queryJsonPage, queryRows } from '../sql';
 
 interface SummaryRow {
   kind: IndicatorKind;
@@ -142,11 +144,33 @@ const REMOVE = `
   )
   SELECT kind, value, count(*)::int AS evidence_removed FROM removed_evidence GROUP BY kind, value`;
 
-// Every piece of evidence of every account and data set, with its account's industry: what a
-// sole writer counts in memory at start (`TalliedLookupIndicatorRepository`).
-const ALL_EVIDENCE = `
-  SELECT e.account_id, e.environment, e.kind, e.value, e.evidence_kind, e.seen_at, a.industry
-    FROM lookup_evidence e JOIN accounts a ON a.id = e.account_id`;
+// Each account's evidence counts of the indicators `keys` names (environment, kind, value), with
+// the account's industry, as one JSON value (`queryJsonPage`): what a sole writer counts in
+// memory (`TalliedLookupIndicatorRepository`). Counted by the store, so evidence sent twice counts once.
+const countsOfKeys = (keys: string): string => `
+  SELECT json_agg(counts) AS page FROM (
+    SELECT e.environment, e.kind, e.value, e.account_id AS "accountId", a.industry,
+           count(*) FILTER (WHERE e.evidence_kind = 'chargeback') AS chargebacks,
+           count(*) FILTER (WHERE e.evidence_kind = 'manualReview') AS "manualReviews",
+           count(*) FILTER (WHERE e.evidence_kind = 'report') AS reports,
+           max(e.seen_at) AS "lastSeen"
+      FROM (${keys}) k
+      JOIN lookup_evidence e ON e.environment = k.environment AND e.kind = k.kind AND e.value = k.value
+      JOIN accounts a ON a.id = e.account_id
+     GROUP BY e.environment, e.kind, e.value, e.account_id, a.industry
+     ORDER BY e.environment, e.kind, e.value, e.account_id) counts`;
+
+// A keyset page of the stored indicators in index order, every account's counts of each.
+const STORED_COUNTS_AFTER = countsOfKeys(`
+  SELECT DISTINCT environment, kind, value FROM lookup_evidence
+   WHERE (environment, kind, value) > ($1, $2, $3)
+   ORDER BY environment, kind, value
+   LIMIT $4`);
+
+// The counts of the indicators asked about, in both data sets.
+const STORED_COUNTS_OF = countsOfKeys(`
+  SELECT environment, asked.kind, asked.value
+    FROM unnest($1::text[], $2::text[]) AS asked(kind, value), unnest(ARRAY['live', 'test']) AS environment`);
 const INDUSTRY_OF = 'SELECT industry FROM accounts WHERE id = $1';
 
 interface RecordedEvidenceRow {
@@ -156,12 +180,14 @@ interface RecordedEvidenceRow {
   seen_at: string;
 }
 
-/** A stored piece of evidence, whose it is, and its account's industry. */
-export interface TenantEvidence {
-  tenant: LookupTenant;
-  industry: string | null;
-  evidence: RecordedEvidence;
+/** One account's evidence counts of one stored indicator in one data set, and the account's industry. */
+export interface StoredIndicatorCounts extends AccountEvidenceCounts, IndicatorRef {
+  readonly environment: Environment;
+  readonly industry: string | null;
 }
+
+/** Where a keyset pass over the stored indicators goes on from. */
+export type StoredIndicatorPosition = Pick<StoredIndicatorCounts, 'environment' | 'kind' | 'value'>;
 
 /**
  * Known-fraud indicators in `lookup_indicators` and their evidence in `lookup_evidence`. Writes
@@ -171,14 +197,19 @@ export interface TenantEvidence {
 export class TypeOrmLookupIndicatorRepository implements LookupIndicatorRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Every stored piece of evidence, for a sole writer's count in memory. */
-  async allEvidence(): Promise<TenantEvidence[]> {
-    const rows = await queryRows<RecordedEvidenceRow & { account_id: string; environment: LookupTenant['environment']; industry: string | null }>(
-      this.dataSource,
-      ALL_EVIDENCE,
-      [],
-    );
-    return rows.map((row) => ({ tenant: { accountId: row.account_id, environment: row.environment }, industry: row.industry, evidence: toRecordedEvidence(row) }));
+  /**
+   * The evidence counts of up to `limit` stored indicators after `after` (all of them from null),
+   * each indicator's accounts together, in index order: a sole writer's pass at start.
+   */
+  storedCountsAfter(after: StoredIndicatorPosition | null, limit: number): Promise<StoredIndicatorCounts[]> {
+    const from = after ?? { environment: '', kind: '', value: '' };
+    return queryJsonPage<StoredIndicatorCounts>(this.dataSource, STORED_COUNTS_AFTER, [from.environment, from.kind, from.value, limit]);
+  }
+
+  /** The evidence counts of these indicators, every account's in both data sets: a sole writer's read of what it does not hold. */
+  storedCountsOf(indicators: readonly IndicatorRef[]): Promise<StoredIndicatorCounts[]> {
+    if (indicators.length === 0) return Promise.resolve([]);
+    return queryJsonPage<StoredIndicatorCounts>(this.dataSource, STORED_COUNTS_OF, [indicators.map(({ kind }) => kind), indicators.map(({ value }) => value)]);
   }
 
   /** The account's industry; null when it has none (or does not exist). An account's industry never changes. */

@@ -73,16 +73,21 @@ describe(TalliedLookupIndicatorRepository.name, () => {
       expect(answer).toEqual([expect.objectContaining({ value: 'mule@example.com', otherAccounts: 1, otherEvidence: { chargebacks: 1, manualReviews: 0, reports: 0 } })]);
     });
 
-    it("reads the asking account's industry once, and only when limited to it", async () => {
+    it("reads an account's industry once, and only when limited to it: none read for accounts there at start", async () => {
       const { table, industryReads } = spiedTable();
       const tallied = await TalliedLookupIndicatorRepository.load(table);
       await tallied.add(reporter, report('fence@example.com'));
-      industryReads.mockClear();
-
-      await tallied.checkpointEvidence(asker, { emails: ['fence@example.com'] });
+      const limitedAnswer = await tallied.checkpointEvidence(asker, { emails: ['fence@example.com'] }, { limitIndustry: true });
       expect(industryReads).not.toHaveBeenCalled();
-      const limited = await tallied.checkpointEvidence(asker, { emails: ['fence@example.com'] }, { limitIndustry: true });
-      await tallied.checkpointEvidence(asker, { emails: ['fence@example.com'] }, { limitIndustry: true });
+      expect(limitedAnswer).toMatchObject([{ otherAccounts: 1 }]);
+
+      const opened = buildAccount({ industry: 'travel' });
+      await new TypeOrmAccountRepository(database.dataSource()).insert(opened);
+      const newcomer: LookupTenant = { accountId: opened.id, environment: 'live' };
+      await tallied.checkpointEvidence(newcomer, { emails: ['fence@example.com'] });
+      expect(industryReads).not.toHaveBeenCalled();
+      const limited = await tallied.checkpointEvidence(newcomer, { emails: ['fence@example.com'] }, { limitIndustry: true });
+      await tallied.checkpointEvidence(newcomer, { emails: ['fence@example.com'] }, { limitIndustry: true });
       expect(industryReads).toHaveBeenCalledTimes(1);
       expect(limited).toMatchObject([{ otherAccounts: 1 }]);
     });
@@ -135,18 +140,6 @@ describe(TalliedLookupIndicatorRepository.name, () => {
       expect(tallied.size).toBe(1);
     });
 
-    it('holds, after a restart, the counts of its capacity and reads the others when asked', async () => {
-      const { table, countReads } = spiedTable();
-      for (const value of ['a@example.com', 'b@example.com', 'c@example.com']) await table.add(reporter, report(value));
-      const tallied = await TalliedLookupIndicatorRepository.load(table, 2);
-      expect(tallied.size).toBe(2);
-
-      const asked = { emails: ['a@example.com', 'b@example.com', 'c@example.com', 'nobody@example.com'] };
-      expect(await tallied.checkpointEvidence(asker, asked)).toEqual(await table.checkpointEvidence(asker, asked));
-      expect(countReads).toHaveBeenCalledTimes(1);
-      expect(countReads.mock.calls[0][0]).toHaveLength(1);
-    });
-
     it('counts once a report that overtook the read of its indicator', async () => {
       const { table } = spiedTable();
       const tallied = await TalliedLookupIndicatorRepository.load(table, 1);
@@ -173,6 +166,29 @@ describe(TalliedLookupIndicatorRepository.name, () => {
       expect(expected).toMatchObject([{ otherEvidence: { chargebacks: 2 } }]);
       expect(during).toEqual(expected);
       expect(await tallied.checkpointEvidence(asker, asked)).toEqual(expected);
+    });
+  });
+
+  describe('after a restart', () => {
+    // A database of its own, holding only this test's indicators.
+    const own = useEmbeddedTestDatabase();
+
+    it('holds the counts of its capacity and reads the others when asked', async () => {
+      const accounts = new TypeOrmAccountRepository(own.dataSource());
+      const [reporting, asking] = [buildAccount(), buildAccount()];
+      await accounts.insert(reporting);
+      await accounts.insert(asking);
+      const [reporter, asker]: LookupTenant[] = [reporting, asking].map(({ id }) => ({ accountId: id, environment: 'live' }));
+      const table = new TypeOrmLookupIndicatorRepository(own.dataSource());
+      const countReads = jest.spyOn(table, 'storedCountsOf');
+      for (const value of ['a@example.com', 'b@example.com', 'c@example.com']) await table.add(reporter, report(value));
+      const tallied = await TalliedLookupIndicatorRepository.load(table, 2);
+      expect(tallied.size).toBe(2);
+
+      const asked = { emails: ['a@example.com', 'b@example.com', 'c@example.com', 'nobody@example.com'] };
+      expect(await tallied.checkpointEvidence(asker, asked)).toEqual(await table.checkpointEvidence(asker, asked));
+      expect(countReads).toHaveBeenCalledTimes(1);
+      expect(countReads.mock.calls[0][0]).toEqual([{ kind: 'email', value: 'c@example.com' }]);
     });
   });
 });

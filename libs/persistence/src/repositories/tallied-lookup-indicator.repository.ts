@@ -17,17 +17,18 @@ import {
 } from '@ringfence/lookup';
 import { OvertakenReads } from './overtaken-reads';
 import { StoredKeysFilter } from './stored-keys-filter';
-import type { StoredIndicatorCounts, StoredIndicatorPosition } from './typeorm-lookup-indicator.repository';
+import type { StoredEvidence, StoredIndicatorCounts } from './typeorm-lookup-indicator.repository';
 
 /** The table under the tally: the repository, the evidence it stores, its counts, and accounts' industries. */
 export interface IndicatorTable extends LookupIndicatorRepository {
   record(tenant: LookupTenant, submission: IndicatorSubmission): Promise<RecordedEvidence[]>;
-  storedCountsAfter(after: StoredIndicatorPosition | null, limit: number): Promise<StoredIndicatorCounts[]>;
+  storedEvidenceAfter(after: StoredEvidence | null, limit: number): Promise<StoredEvidence[]>;
   storedCountsOf(indicators: readonly IndicatorRef[]): Promise<StoredIndicatorCounts[]>;
+  accountIndustries(): Promise<Map<string, string | null>>;
   industryOf(accountId: string): Promise<string | null>;
 }
 
-/** Stored indicators read per page at start. */
+/** Stored pieces of evidence read per page at start. */
 const LOAD_PAGE = 10_000;
 
 /**
@@ -62,27 +63,25 @@ export class TalliedLookupIndicatorRepository implements LookupIndicatorReposito
   ) {}
 
   /**
-   * Reads every stored indicator into the filter and the counts of the first `capacity` (in
-   * the table's index order) into the tally; the others are read when a checkpoint asks.
+   * Reads every stored indicator into the filter and the counts of the first `capacity` (in the
+   * table's key order) into the tally; the others are read when a checkpoint asks.
    */
   static async load(table: IndicatorTable, capacity = Number.POSITIVE_INFINITY): Promise<TalliedLookupIndicatorRepository> {
     const repository = new TalliedLookupIndicatorRepository(table, new CheckpointEvidenceTally(capacity));
-    // Counts gathered per indicator (an indicator's rows may come from both data sets, pages apart).
-    const held = new Map<string, { indicator: IndicatorRef; accounts: AccountEvidenceCounts[] }>();
-    for (let after: StoredIndicatorPosition | null = null; ; ) {
-      const page = await table.storedCountsAfter(after, LOAD_PAGE);
+    for (const [accountId, industry] of await table.accountIndustries()) repository.industries.set(accountId, industry);
+    const { tally, stored } = repository;
+    for (let after: StoredEvidence | null = null; ; ) {
+      const page = await table.storedEvidenceAfter(after, LOAD_PAGE);
       if (page.length === 0) break;
-      for (const row of page) {
-        const key = indicatorKey(row);
-        repository.stored.add(key);
-        repository.industries.set(row.accountId, row.industry);
-        let entry = held.get(key);
-        if (entry === undefined && held.size < capacity) held.set(key, (entry = { indicator: { kind: row.kind, value: row.value }, accounts: [] }));
-        entry?.accounts.push(accountCounts(row));
+      for (const evidence of page) {
+        stored.add(indicatorKey(evidence));
+        // An indicator's evidence is all counted once it is held: it is held from its first row
+        // while there is room, and never let go of during the load (the tally is not yet full).
+        if (!tally.holds(evidence) && tally.size < capacity) tally.start(evidence);
+        tally.record(evidence, [evidence]);
       }
       after = page[page.length - 1];
     }
-    for (const { indicator, accounts } of held.values()) repository.tally.admit(indicator, accounts);
     return repository;
   }
 

@@ -144,33 +144,35 @@ const REMOVE = `
   )
   SELECT kind, value, count(*)::int AS evidence_removed FROM removed_evidence GROUP BY kind, value`;
 
-// Each account's evidence counts of the indicators `keys` names (environment, kind, value), with
-// the account's industry, as one JSON value (`queryJsonPage`): what a sole writer counts in
-// memory (`TalliedLookupIndicatorRepository`). Counted by the store, so evidence sent twice counts once.
-const countsOfKeys = (keys: string): string => `
+// Each account's evidence counts of the indicators asked about (kind, value), in both data sets,
+// with the account's industry, as one JSON value (`queryJsonPage`): what a sole writer reads
+// for an indicator its tally does not hold (`TalliedLookupIndicatorRepository`).
+const STORED_COUNTS_OF = `
   SELECT json_agg(counts) AS page FROM (
     SELECT e.environment, e.kind, e.value, e.account_id AS "accountId", a.industry,
            count(*) FILTER (WHERE e.evidence_kind = 'chargeback') AS chargebacks,
            count(*) FILTER (WHERE e.evidence_kind = 'manualReview') AS "manualReviews",
            count(*) FILTER (WHERE e.evidence_kind = 'report') AS reports,
            max(e.seen_at) AS "lastSeen"
-      FROM (${keys}) k
+      FROM (SELECT environment, asked.kind, asked.value
+              FROM unnest($1::text[], $2::text[]) AS asked(kind, value), unnest(ARRAY['live', 'test']) AS environment) k
       JOIN lookup_evidence e ON e.environment = k.environment AND e.kind = k.kind AND e.value = k.value
       JOIN accounts a ON a.id = e.account_id
      GROUP BY e.environment, e.kind, e.value, e.account_id, a.industry
      ORDER BY e.environment, e.kind, e.value, e.account_id) counts`;
 
-// A keyset page of the stored indicators in index order, every account's counts of each.
-const STORED_COUNTS_AFTER = countsOfKeys(`
-  SELECT DISTINCT environment, kind, value FROM lookup_evidence
-   WHERE (environment, kind, value) > ($1, $2, $3)
-   ORDER BY environment, kind, value
-   LIMIT $4`);
+// A keyset page of the stored evidence in primary-key order, as one JSON value: a sole writer's
+// pass at start, which counts it (the whole table, so aggregating it here would only add sorts).
+const STORED_EVIDENCE_AFTER = `
+  SELECT json_agg(evidence) AS page FROM (
+    SELECT account_id AS "accountId", environment, kind, value, evidence_kind AS "evidenceKind", evidence_id AS "evidenceId", seen_at AS "seenAt"
+      FROM lookup_evidence
+     WHERE (account_id, environment, kind, value, evidence_kind, evidence_id) > ($1, $2, $3, $4, $5, $6)
+     ORDER BY account_id, environment, kind, value, evidence_kind, evidence_id
+     LIMIT $7) evidence`;
 
-// The counts of the indicators asked about, in both data sets.
-const STORED_COUNTS_OF = countsOfKeys(`
-  SELECT environment, asked.kind, asked.value
-    FROM unnest($1::text[], $2::text[]) AS asked(kind, value), unnest(ARRAY['live', 'test']) AS environment`);
+const ACCOUNT_INDUSTRIES = 'SELECT id, industry FROM accounts';
+
 const INDUSTRY_OF = 'SELECT industry FROM accounts WHERE id = $1';
 
 interface RecordedEvidenceRow {
@@ -186,8 +188,12 @@ export interface StoredIndicatorCounts extends AccountEvidenceCounts, IndicatorR
   readonly industry: string | null;
 }
 
-/** Where a keyset pass over the stored indicators goes on from. */
-export type StoredIndicatorPosition = Pick<StoredIndicatorCounts, 'environment' | 'kind' | 'value'>;
+/** One stored piece of evidence, whose it is: a row of the pass at start, and where the next page goes on from. */
+export interface StoredEvidence extends RecordedEvidence {
+  readonly accountId: string;
+  readonly environment: Environment;
+  readonly evidenceId: string;
+}
 
 /**
  * Known-fraud indicators in `lookup_indicators` and their evidence in `lookup_evidence`. Writes
@@ -197,13 +203,16 @@ export type StoredIndicatorPosition = Pick<StoredIndicatorCounts, 'environment' 
 export class TypeOrmLookupIndicatorRepository implements LookupIndicatorRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /**
-   * The evidence counts of up to `limit` stored indicators after `after` (all of them from null),
-   * each indicator's accounts together, in index order: a sole writer's pass at start.
-   */
-  storedCountsAfter(after: StoredIndicatorPosition | null, limit: number): Promise<StoredIndicatorCounts[]> {
-    const from = after ?? { environment: '', kind: '', value: '' };
-    return queryJsonPage<StoredIndicatorCounts>(this.dataSource, STORED_COUNTS_AFTER, [from.environment, from.kind, from.value, limit]);
+  /** Up to `limit` stored pieces of evidence after `after` (from the first when null), in primary-key order: a sole writer's pass at start. */
+  storedEvidenceAfter(after: StoredEvidence | null, limit: number): Promise<StoredEvidence[]> {
+    const from = after ?? { accountId: '', environment: '', kind: '', value: '', evidenceKind: '', evidenceId: '' };
+    return queryJsonPage<StoredEvidence>(this.dataSource, STORED_EVIDENCE_AFTER, [from.accountId, from.environment, from.kind, from.value, from.evidenceKind, from.evidenceId, limit]);
+  }
+
+  /** Every account's industry (null when it has none). An account's industry never changes. */
+  async accountIndustries(): Promise<Map<string, string | null>> {
+    const rows = await queryRows<{ id: string; industry: string | null }>(this.dataSource, ACCOUNT_INDUSTRIES, []);
+    return new Map(rows.map(({ id, industry }) => [id, industry]));
   }
 
   /** The evidence counts of these indicators, every account's in both data sets: a sole writer's read of what it does not hold. */

@@ -1,12 +1,13 @@
 import type { AccountRepository } from '@ringfence/accounts';
 import type { IndicatorRef, LookupTenant } from '@ringfence/lookup';
-import type { StoredIndicatorCounts, StoredIndicatorPosition, TypeOrmLookupIndicatorRepository } from '../repositories/typeorm-lookup-indicator.repository';
+import type { StoredEvidence, StoredIndicatorCounts, TypeOrmLookupIndicatorRepository } from '../repositories/typeorm-lookup-indicator.repository';
 import { SEEN_AT, buildChargeback, buildManualReview, buildReport, buildSighting } from './lookup-test-data.factory';
 import { buildAccount } from './persistence-test-data.factory';
 
 /**
- * The evidence counts the lookup table gives a sole writer's tally (`storedCountsAfter` at start,
- * `storedCountsOf` for what the tally let go of); run against each database by the table's specs.
+ * What the lookup table gives a sole writer's tally (`storedEvidenceAfter` and
+ * `accountIndustries` at start, `storedCountsOf` for what the tally let go of); run against each
+ * database by the table's specs.
  */
 export function itCountsTheStoredEvidence(repositories: () => { accounts: AccountRepository; table: TypeOrmLookupIndicatorRepository }): void {
   const table = () => repositories().table;
@@ -62,21 +63,29 @@ export function itCountsTheStoredEvidence(repositories: () => { accounts: Accoun
     expect(ordered(rows)).toEqual(ordered(expected));
   });
 
-  it('gives every stored indicator once over a keyset pass, each with all its accounts in one page', async () => {
+  it('gives every stored piece of evidence once over a keyset pass, whose it is, and every account\'s industry', async () => {
     const { sighting, other, expected } = await reportTwoIndicators();
     const ours = new Set([sighting.value, other.value]);
 
-    const pages: StoredIndicatorCounts[][] = [];
-    for (let after: StoredIndicatorPosition | null = null; ; ) {
-      const page = await table().storedCountsAfter(after, 1);
+    const pieces: StoredEvidence[] = [];
+    for (let after: StoredEvidence | null = null; ; ) {
+      const page = await table().storedEvidenceAfter(after, 2);
       if (page.length === 0) break;
-      pages.push(page);
+      pieces.push(...page.filter((piece) => ours.has(piece.value)));
       after = page[page.length - 1];
     }
 
-    const ourPages = pages.map((page) => page.filter((row) => ours.has(row.value))).filter((page) => page.length > 0);
-    // One page per indicator and data set: the sighting in live (two accounts) and in test, the other in live.
-    expect(ourPages.map((page) => page.length).sort()).toEqual([1, 1, 2]);
-    expect(ordered(ourPages.flat())).toEqual(ordered(expected));
+    // Counted per account, data set and indicator, the pieces give the same counts.
+    const counted = new Map<string, StoredIndicatorCounts>();
+    const industries = await table().accountIndustries();
+    for (const piece of pieces) {
+      const key = JSON.stringify([piece.accountId, piece.environment, piece.kind, piece.value]);
+      const counts = counted.get(key) ?? { accountId: piece.accountId, environment: piece.environment, kind: piece.kind, value: piece.value, industry: industries.get(piece.accountId) ?? null, chargebacks: 0, manualReviews: 0, reports: 0, lastSeen: 0 };
+      counts[({ chargeback: 'chargebacks', manualReview: 'manualReviews', report: 'reports' } as const)[piece.evidenceKind]] += 1;
+      counts.lastSeen = Math.max(counts.lastSeen, piece.seenAt);
+      counted.set(key, counts);
+    }
+    expect(pieces).toHaveLength(5);
+    expect(ordered([...counted.values()])).toEqual(ordered(expected));
   });
 }

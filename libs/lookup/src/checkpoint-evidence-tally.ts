@@ -39,7 +39,8 @@ const COUNT_OF: Record<EvidenceKind, keyof EvidenceCounts> = { chargeback: 'char
 export class CheckpointEvidenceTally {
   /**
    * Indicator → the evidence of each account and data set that has some (usually one; none for
-   * an indicator read from the store without evidence). In order of use, least recent first.
+   * an indicator without evidence: read so from the store, or all of it removed). In order of
+   * use, least recent first.
    */
   private readonly byIndicator = new Map<string, AccountEvidenceCounts[]>();
 

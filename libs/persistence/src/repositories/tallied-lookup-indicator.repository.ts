@@ -41,19 +41,19 @@ const LOAD_PAGE = 10_000;
  *
  * So a checkpoint reads nothing from the database about values nobody reported, nor about
  * reported values the tally holds. It reads the table only for a reported value the tally let go
- * of (past its capacity, least recently used first) or holds no longer after a removal, and then
- * holds its count again; and, once per account for the life of the process, the asking
- * account's industry when the account limits the evidence to its industry and has reported
- * nothing itself (an account's industry never changes). A read that a report or removal of the
- * same indicator overtook still answers its checkpoint, but its count is not held
- * (`OvertakenReads`): it may lack that report's evidence, or count it a second time.
+ * of (past its capacity, least recently used first), and then holds its count again; and, once
+ * for the life of the process, the industry of an account opened since the start that limits the
+ * evidence to its industry (every account's industry is read at start; it never changes). A
+ * read that a report or removal of the same indicator overtook still answers its checkpoint, but
+ * its count is not held (`OvertakenReads`): it may lack that report's evidence, or count it a
+ * second time.
  *
  * Lookups (`summarise`) still read the table, asked only about indicators that may have evidence.
  */
 export class TalliedLookupIndicatorRepository implements LookupIndicatorRepository {
-  /** The industry of every account with evidence read into the tally, and of accounts that asked. */
+  /** Every account's industry, read at start, and those of accounts opened since, read when first needed. */
   private readonly industries = new Map<string, string | null>();
-  /** Every indicator with evidence in the table (and, after removals, some without). */
+  /** Every indicator with evidence in the table (and some without: removed ones, false positives). */
   private readonly stored = new StoredKeysFilter();
   private readonly overtaken = new OvertakenReads();
 

@@ -2,6 +2,7 @@ import type { Environment, LabelSubjectKind } from '@ringfence/contracts';
 import type { CurrentLabels, LabelApplication, LabelHistoryEntry, LabelRepository, LabelSubject, SubjectLabels } from '@ringfence/labels';
 import { LRUCache } from 'lru-cache';
 import { OvertakenReads } from './overtaken-reads';
+import { StoredKeysFilter } from './stored-keys-filter';
 
 /** The table under the cache: the repository, and every subject's current labels for the start. */
 export interface LabelTable extends LabelRepository {
@@ -12,12 +13,14 @@ export interface LabelTable extends LabelRepository {
  * Current labels in memory for the checkpoints, which read them every time. Sound only when
  * every label is written through this instance, which holds in the embedded mode (one process).
  *
- * Most subjects were never reviewed: the set of subjects that have a label is loaded at start
- * and grows with every review through this instance, so a checkpoint about anyone else reads
- * nothing. The labels of reviewed subjects are loaded at start too, and kept in an LRU of
- * `maxSubjects`. A review stores its labels, then reads them back into the LRU (the store
- * decides what the review made of them) before it is answered, so a checkpoint reads the table
- * only about a subject the LRU let go of (more reviewed subjects than it holds).
+ * Most subjects were never reviewed: a Bloom filter of the subjects that have a label is loaded
+ * at start and grows with every review through this instance, so a checkpoint about anyone else
+ * reads nothing (but for the filter's rare false positives, read once and then held). Its
+ * 16 MiB are all it takes, however many subjects are labelled. The labels of reviewed subjects
+ * are loaded at start too, and kept in an LRU of `maxSubjects`. A review stores its labels, then
+ * reads them back into the LRU (the store decides what the review made of them) before it is
+ * answered, so a checkpoint reads the table only about a subject the LRU let go of (more
+ * reviewed subjects than it holds).
  */
 export class CachingLabelRepository implements LabelRepository {
   private readonly current: LRUCache<string, { labels: CurrentLabels }>;
@@ -27,14 +30,14 @@ export class CachingLabelRepository implements LabelRepository {
   private constructor(
     private readonly table: LabelTable,
     /** A superset of the subjects with a current label (a cleared label leaves its subject here). */
-    private readonly labelled: Set<string>,
+    private readonly labelled: StoredKeysFilter,
     maxSubjects: number,
   ) {
     this.current = new LRUCache({ max: maxSubjects });
   }
 
   static async load(table: LabelTable, maxSubjects: number): Promise<CachingLabelRepository> {
-    const cache = new CachingLabelRepository(table, new Set(), maxSubjects);
+    const cache = new CachingLabelRepository(table, new StoredKeysFilter(), maxSubjects);
     for (const { subject, labels } of await table.allCurrentLabels()) {
       const key = keyOf(subject.accountId, subject.environment, subject.kind, subject.subjectId);
       cache.labelled.add(key);
@@ -68,7 +71,7 @@ export class CachingLabelRepository implements LabelRepository {
 
   async currentLabels(accountId: string, environment: Environment, subjectKind: LabelSubjectKind, subjectId: string): Promise<CurrentLabels> {
     const key = keyOf(accountId, environment, subjectKind, subjectId);
-    if (!this.labelled.has(key)) return {};
+    if (!this.labelled.mightContain(key)) return {};
     const cached = this.current.get(key);
     if (cached !== undefined) return cached.labels;
     return this.readAndKeep(key, accountId, environment, subjectKind, subjectId);

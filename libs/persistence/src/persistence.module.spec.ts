@@ -14,6 +14,8 @@ import { TypeOrmEntityDocumentRepository } from './repositories/typeorm-entity-d
 import { TypeOrmEventLogStore } from './repositories/typeorm-event-log.store';
 import { TypeOrmLookupIndicatorRepository } from './repositories/typeorm-lookup-indicator.repository';
 import { TypeOrmLabelRepository } from './repositories/typeorm-label.repository';
+import { TalliedLookupIndicatorRepository } from './repositories/tallied-lookup-indicator.repository';
+import { buildAccount } from './test-support/persistence-test-data.factory';
 import { EMBEDDED_OPEN_TIMEOUT_MS, makeMigratedDataDir } from './test-support/test-databases';
 
 describe(PersistenceModule.name, () => {
@@ -50,6 +52,30 @@ describe(PersistenceModule.name, () => {
   it('reports the database ready', async () => {
     await expect(app.get(DatabaseHealth).isReady()).resolves.toBe(true);
   });
+});
+
+describe(`${PersistenceModule.name} for a sole writer`, () => {
+  it(
+    'bounds its in-memory state by cacheEntries',
+    async () => {
+      const dataDir = await makeMigratedDataDir();
+      const app = await NestFactory.createApplicationContext(PersistenceModule.forRoot({ dataDir, soleWriter: true, cacheEntries: 2 }), { logger: false });
+      try {
+        const account = buildAccount();
+        await app.get(ACCOUNT_REPOSITORY).insert(account);
+        const lookup = app.get<TalliedLookupIndicatorRepository>(LOOKUP_INDICATOR_REPOSITORY);
+        for (const value of ['a@example.com', 'b@example.com', 'c@example.com']) {
+          await lookup.add({ accountId: account.id, environment: 'live' }, { indicators: [{ kind: 'email', value, seenAt: 1 }], evidence: [{ evidenceKind: 'report', evidenceId: 'report', details: {} }] });
+        }
+        expect(lookup).toBeInstanceOf(TalliedLookupIndicatorRepository);
+        expect(lookup.size).toBe(2);
+      } finally {
+        await app.close();
+        await rm(dataDir, { recursive: true, force: true });
+      }
+    },
+    EMBEDDED_OPEN_TIMEOUT_MS,
+  );
 });
 
 describe(DatabaseHealth.name, () => {

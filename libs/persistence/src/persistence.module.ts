@@ -54,6 +54,7 @@ export class PersistenceModule implements OnApplicationShutdown {
   ) {}
 
   static forRoot(options: PersistenceOptions): DynamicModule {
+    const cacheEntries = options.cacheEntries ?? SOLE_WRITER_CACHE_ENTRIES;
     return {
       module: PersistenceModule,
       providers: [
@@ -87,10 +88,10 @@ export class PersistenceModule implements OnApplicationShutdown {
           useFactory: (dataSource: DataSource, startupLoads: StartupLoads) => {
             const documents = new TypeOrmEntityDocumentRepository(dataSource);
             if (!options.soleWriter) return documents;
-            const writeBehind = new WriteBehindEntityDocuments(documents, { cachedDocuments: SOLE_WRITER_CACHE_ENTRIES });
+            const writeBehind = new WriteBehindEntityDocuments(documents, { cachedDocuments: cacheEntries });
             // Beside the start, with readiness waiting for it: documents are served meanwhile,
             // reading the table on every miss.
-            options.logger?.info({ cachedDocuments: SOLE_WRITER_CACHE_ENTRIES }, 'loading the stored entity keys and the most recent entity documents');
+            options.logger?.info({ cachedDocuments: cacheEntries }, 'loading the stored entity keys and the most recent entity documents');
             const loading = writeBehind.loadStored().then((loaded) => {
               if (loaded.state === 'failed') options.logger?.warn({ err: loaded.error }, 'could not load the stored entity documents; checkpoints keep reading the table');
               else options.logger?.info({ entityDocuments: loaded }, 'stored entity keys and documents loaded: checkpoints read no entity from the table');
@@ -106,7 +107,7 @@ export class PersistenceModule implements OnApplicationShutdown {
           // A sole writer answers checkpoints from its count of the evidence in memory (loaded at start).
           useFactory: async (dataSource: DataSource) => {
             const indicators = new TypeOrmLookupIndicatorRepository(dataSource);
-            return options.soleWriter ? TalliedLookupIndicatorRepository.load(indicators, SOLE_WRITER_CACHE_ENTRIES) : indicators;
+            return options.soleWriter ? TalliedLookupIndicatorRepository.load(indicators, cacheEntries) : indicators;
           },
         },
         {
@@ -119,7 +120,7 @@ export class PersistenceModule implements OnApplicationShutdown {
           inject: [DataSource],
           useFactory: async (dataSource: DataSource) => {
             const labels = new TypeOrmLabelRepository(dataSource, { soleWriter: options.soleWriter });
-            return options.soleWriter ? CachingLabelRepository.load(labels, SOLE_WRITER_CACHE_ENTRIES) : labels;
+            return options.soleWriter ? CachingLabelRepository.load(labels, cacheEntries) : labels;
           },
         },
         {

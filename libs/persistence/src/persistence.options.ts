@@ -13,6 +13,11 @@ export interface PersistenceOptions {
    * coherent and are kept; with several processes (Kafka) they are not kept.
    */
   soleWriter?: boolean;
+  /**
+   * A sole writer's bounded state: entity documents, subjects' current labels and reported
+   * indicators' evidence counts, each holds at most this many (`SOLE_WRITER_CACHE_ENTRIES` when absent).
+   */
+  cacheEntries?: number;
   /** Logs every SQL statement through TypeORM's logger. */
   logging?: boolean;
   /** Where start-up progress of the in-memory state (a sole writer's) is reported; pino fits. */
@@ -37,7 +42,7 @@ export interface PersistenceLogger {
 
 /**
  * Subjects whose current labels, entity documents, and reported indicators whose evidence counts
- * a sole writer keeps in memory, each (least recently used go first).
+ * a sole writer keeps in memory, each (least recently used go first), unless `cacheEntries` says.
  */
 export const SOLE_WRITER_CACHE_ENTRIES = 200_000;
 

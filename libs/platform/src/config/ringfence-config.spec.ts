@@ -30,6 +30,9 @@ describe(loadConfig.name, () => {
     ['CALLBACK_RETRY_BASE_MS', '0'],
     ['CALLBACK_RETRY_BASE_MS', '1.5'],
     ['CALLBACK_RETRY_BASE_MS', '3600001'],
+    ['MEMORY_CACHE_ENTRIES', '999'],
+    ['MEMORY_CACHE_ENTRIES', 'lots'],
+    ['VELOCITY_MAX_KEYS', '100000001'],
   ])('names %s when it is %s', (variable, value) => {
     expect(() => load({ [variable]: value })).toThrow(ConfigError);
     expect(() => load({ [variable]: value })).toThrow(new RegExp(variable));
@@ -38,6 +41,11 @@ describe(loadConfig.name, () => {
   it('reads the review callbacks\' retry base: 10 s by default, smaller for tests', () => {
     expect(load({}).callbackRetryBaseMs).toBe(10_000);
     expect(load({ CALLBACK_RETRY_BASE_MS: '50' }).callbackRetryBaseMs).toBe(50);
+  });
+
+  it('reads the bounds of the in-memory state: 200,000 cache entries and 2,000,000 velocity keys by default', () => {
+    expect(load({})).toMatchObject({ memoryCacheEntries: 200_000, velocityMaxKeys: 2_000_000 });
+    expect(load({ MEMORY_CACHE_ENTRIES: '50000', VELOCITY_MAX_KEYS: '500000' })).toMatchObject({ memoryCacheEntries: 50_000, velocityMaxKeys: 500_000 });
   });
 
   it('never echoes a secret value in the error', () => {

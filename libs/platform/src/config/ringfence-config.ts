@@ -91,6 +91,10 @@ class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(1) CUSTOMER_RATE_LIMIT_PER_MINUTE!: number;
 
   @Transform(toInt) @IsInt() @Min(1) @Max(3_600_000) CALLBACK_RETRY_BASE_MS!: number;
+
+  @Transform(toInt) @IsInt() @Min(1_000) @Max(100_000_000) MEMORY_CACHE_ENTRIES!: number;
+
+  @Transform(toInt) @IsInt() @Min(1_000) @Max(100_000_000) VELOCITY_MAX_KEYS!: number;
 }
 
 export interface RingfenceConfig {
@@ -139,6 +143,14 @@ export interface RingfenceConfig {
    * further failure (capped at an hour, with jitter). Small in tests, so retries are seen quickly.
    */
   callbackRetryBaseMs: number;
+  /**
+   * The embedded mode's bounded state (README, "Memory of a standalone server"): entity
+   * documents, labelled subjects' current labels and reported indicators' evidence counts, each
+   * holds at most this many (least recently used go first; the rest is read when asked about).
+   */
+  memoryCacheEntries: number;
+  /** Scoring's velocity counters hold at most this many keys (least recently recorded go first). */
+  velocityMaxKeys: number;
 }
 
 export class ConfigError extends Error {
@@ -170,6 +182,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: ConfigDefaults): Ri
     ACCOUNT_RATE_LIMIT_PER_MINUTE: '60000',
     CUSTOMER_RATE_LIMIT_PER_MINUTE: '50',
     CALLBACK_RETRY_BASE_MS: '10000',
+    MEMORY_CACHE_ENTRIES: '200000',
+    VELOCITY_MAX_KEYS: '2000000',
     ...Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== '')),
   };
   const parsed = plainToInstance(EnvironmentVariables, withDefaults);
@@ -208,5 +222,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: ConfigDefaults): Ri
     accountRateLimitPerMinute: parsed.ACCOUNT_RATE_LIMIT_PER_MINUTE,
     customerRateLimitPerMinute: parsed.CUSTOMER_RATE_LIMIT_PER_MINUTE,
     callbackRetryBaseMs: parsed.CALLBACK_RETRY_BASE_MS,
+    memoryCacheEntries: parsed.MEMORY_CACHE_ENTRIES,
+    velocityMaxKeys: parsed.VELOCITY_MAX_KEYS,
   };
 }

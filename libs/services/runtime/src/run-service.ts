@@ -41,6 +41,7 @@ export async function runService(definition: ServiceDefinition, env: NodeJS.Proc
         databaseUrl: config.databaseUrl,
         dataDir: config.dataDir,
         soleWriter: config.kafkaBrokers === undefined,
+        cacheEntries: config.memoryCacheEntries,
         logger,
         credentials: breachedCredentialsPlacement(definition.serviceName, config),
       }),

@@ -1,9 +1,9 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { type MessageEnvelope, toWireJson } from '@ringfence/contracts';
 import { VELOCITY_SNAPSHOT_STORE, type VelocitySnapshotStore } from '@ringfence/persistence';
-import type { Logger } from '@ringfence/platform';
+import type { Logger, RingfenceConfig } from '@ringfence/platform';
 import { VELOCITY_FEATURE_DEFINITIONS, type VelocityDimension, VelocityFeatures, type VelocityScope, velocityEventOf, velocityFeatureRecord } from '@ringfence/scoring-engine';
-import { READINESS_CHECKS, ROOT_LOGGER, type ReadinessCheck, metricsRegistry } from '@ringfence/service-runtime';
+import { READINESS_CHECKS, RINGFENCE_CONFIG, ROOT_LOGGER, type ReadinessCheck, metricsRegistry } from '@ringfence/service-runtime';
 import { LRUCache } from 'lru-cache';
 import { Gauge } from 'prom-client';
 
@@ -63,7 +63,7 @@ new Gauge({
  */
 @Injectable()
 export class VelocityState implements OnModuleInit, OnApplicationBootstrap {
-  private features = new VelocityFeatures();
+  private features: VelocityFeatures;
   private loaded: Promise<VelocityLoadReport> | undefined;
   private loadedReport: VelocityLoadReport | undefined;
   private flushing: Promise<void> = Promise.resolve();
@@ -73,7 +73,10 @@ export class VelocityState implements OnModuleInit, OnApplicationBootstrap {
     @Inject(VELOCITY_SNAPSHOT_STORE) private readonly store: VelocitySnapshotStore,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
     @Inject(READINESS_CHECKS) private readonly readinessChecks: ReadinessCheck[],
-  ) {}
+    @Inject(RINGFENCE_CONFIG) private readonly config: Pick<RingfenceConfig, 'velocityMaxKeys'>,
+  ) {
+    this.features = this.emptyFeatures();
+  }
 
   onModuleInit(): void {
     this.readinessChecks.push({ name: 'velocity', isReady: async () => this.isReady() });
@@ -155,6 +158,11 @@ export class VelocityState implements OnModuleInit, OnApplicationBootstrap {
     }
   }
 
+  /** Counters holding nothing yet, bounded as configured (`VELOCITY_MAX_KEYS`). */
+  private emptyFeatures(): VelocityFeatures {
+    return new VelocityFeatures({ maxKeys: this.config.velocityMaxKeys });
+  }
+
   private async loadWithRetries(): Promise<VelocityLoadReport> {
     for (let attempt = 1; ; attempt += 1) {
       try {
@@ -162,7 +170,7 @@ export class VelocityState implements OnModuleInit, OnApplicationBootstrap {
         this.logger.info({ velocity: report }, 'velocity counters loaded from the store');
         return report;
       } catch (error) {
-        this.features = new VelocityFeatures();
+        this.features = this.emptyFeatures();
         measured = this.features;
         const retryInMs = Math.min(30_000, 500 * 2 ** (attempt - 1));
         this.logger.error({ err: error, attempt, retryInMs }, 'could not load the velocity counters from the store; retrying');

@@ -11,6 +11,7 @@ import { VelocityState } from './velocity-state.service';
 
 const T = Date.UTC(2025, 10, 22, 12);
 const logger = createLogger({ level: 'silent', service: 'test' });
+const CONFIG = { velocityMaxKeys: 2_000_000 };
 
 /** The store as the tables keep it: JSON, rows replaced by key, writes all or nothing. */
 class InMemoryVelocityStore implements VelocitySnapshotStore {
@@ -108,7 +109,7 @@ describe(VelocityConsumer.name, () => {
 
     it('consumes exactly the velocity state group’s topics, in that group, writing the counters before each commit', async () => {
       const store = new InMemoryVelocityStore();
-      const state = new VelocityState(store, logger, []);
+      const state = new VelocityState(store, logger, [], CONFIG);
       const subscriptions = await subscribe(state);
 
       expect([...subscriptions.keys()].sort()).toEqual([...StateGroups.scoringVelocity.topics].sort());
@@ -123,7 +124,7 @@ describe(VelocityConsumer.name, () => {
 
     it('skips an invalid event instead of retrying it, and keeps the changes of a failed write for the next', async () => {
       const store = new InMemoryVelocityStore();
-      const state = new VelocityState(store, logger, []);
+      const state = new VelocityState(store, logger, [], CONFIG);
       const subscriptions = await subscribe(state);
       const transactions = subscriptions.get(EventTopics.transactionUpdated)!;
 
@@ -143,7 +144,7 @@ describe(VelocityConsumer.name, () => {
       const gate = new Promise<void>((resolve) => (loadStore = resolve));
       const slowStore = { ...store, write: store.write.bind(store), keysAfter: async () => gate.then(() => []), occurrencesAfter: store.occurrencesAfter.bind(store), recordedEventIds: store.recordedEventIds.bind(store) };
       const checks: Array<{ name: string; isReady(): Promise<boolean> }> = [];
-      const state = new VelocityState(slowStore, logger, checks);
+      const state = new VelocityState(slowStore, logger, checks, CONFIG);
       state.onModuleInit();
       state.onApplicationBootstrap();
 
@@ -159,13 +160,13 @@ describe(VelocityConsumer.name, () => {
   describe('its load at start', () => {
     it('skips a stored key it cannot read back, and loads the rest', async () => {
       const store = new InMemoryVelocityStore();
-      const writer = new VelocityState(store, logger, []);
+      const writer = new VelocityState(store, logger, [], CONFIG);
       await writer.record(EventTopics.transactionUpdated, envelope(transaction('tx-1')));
       await writer.flush();
       const scope = { accountId: 'acc_1', environment: 'live' };
       store.keys.set('broken', { scope, dimension: 'customer', key: 'cus-broken', snapshot: { older: { buckets: 'none' }, fresh: {} } });
 
-      const reader = new VelocityState(store, logger, []);
+      const reader = new VelocityState(store, logger, [], CONFIG);
       await expect(reader.load()).resolves.toMatchObject({ keys: 5, unreadableKeys: 1, recordedEventIds: 1 });
       expect(reader.featuresFor(EventTopics.transactionUpdated, envelope(transaction('tx-2')))).toMatchObject({ customerTransactionCount1h: 1 });
     });
@@ -174,7 +175,7 @@ describe(VelocityConsumer.name, () => {
   describe('on the in-process bus', () => {
     async function startService(eventLog: InMemoryEventLogStore, store: VelocitySnapshotStore) {
       const bus = new InProcessMessageBus({ eventLog, logger: SILENT_BUS_LOGGER, commitIntervalMs: 5 });
-      const state = new VelocityState(store, logger, []);
+      const state = new VelocityState(store, logger, [], CONFIG);
       const microservice = await startBusControllers(bus, {
         controllers: [VelocityConsumer, VelocityReadingResponder],
         providers: [

@@ -51,4 +51,8 @@ describe(loadConfig.name, () => {
   it('never echoes a secret value in the error', () => {
     expect(() => load({ ADMIN_API_KEY: 'hunter2' })).toThrow(/^(?!.*hunter2)/s);
   });
+
+  it('echoes a value that is not a secret', () => {
+    expect(() => load({ VELOCITY_MAX_KEYS: '12' })).toThrow(/VELOCITY_MAX_KEYS must not be less than 1000 \(got 12\)/);
+  });
 });

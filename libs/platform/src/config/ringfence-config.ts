@@ -193,7 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: ConfigDefaults): Ri
       errors.map((error) => {
         const rules = Object.values(error.constraints ?? {});
         // Secrets are never echoed back, not even in a start-up error.
-        const secret = /KEY|PASSWORD|URL/.test(error.property);
+        const secret = /KEY$|PASSWORD|URL/.test(error.property);
         const got = secret ? '' : ` (got ${describeValue(error.value)})`;
         return `${rules[0] ?? `${error.property} is invalid`}${got}`;
       }),

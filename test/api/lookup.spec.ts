@@ -515,3 +515,50 @@ describe('known-fraud lookup over the account rate limit', () => {
     expect(read.body.data.email).toMatchObject({ known: true, chargebacks: 1 });
   });
 });
+
+/**
+ * README, "Memory of a standalone server": the evidence counts held in memory are bounded
+ * (MEMORY_CACHE_ENTRIES); a reported value the service let go of is read when a checkpoint asks,
+ * at run time and after a restart that finds more reported values than it holds.
+ */
+describe('known-fraud lookup past the evidence counts held in memory', () => {
+  const HELD = 1_000;
+  let service: EmbeddedService;
+
+  beforeAll(async () => {
+    service = await startEmbeddedService({ MEMORY_CACHE_ENTRIES: String(HELD) });
+  }, 60_000);
+
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  const reportEmail = (address: string) => service.client.send({ method: 'POST', path: '/v2/lookup', body: lookupRequest({ email: { address } }), apiKey: TEST_BOOTSTRAP_KEY });
+  const customerWith = async (email: string) => {
+    const response = await service.client.send<{ data: Record<string, unknown> }>({
+      method: 'POST',
+      path: '/v2/customer',
+      body: { timestamp: Date.now(), customer: { customerId: `cus-held-${(sequence += 1)}`, email } },
+      apiKey: TEST_BOOTSTRAP_KEY,
+    });
+    expect(response.status).toBe(200);
+    return response.body.data;
+  };
+
+  it('prevents a customer whose e-mail it reported before more values than it holds, also after a restart', async () => {
+    const first = uniqueEmail();
+    expect((await reportEmail(first)).status).toBe(200);
+    for (let batch = 0; batch < HELD / 50; batch += 1) {
+      const answers = await Promise.all(Array.from({ length: 50 }, () => reportEmail(uniqueEmail())));
+      expect(answers.map((answer) => answer.status)).toEqual(Array(50).fill(200));
+    }
+
+    expect(await customerWith(first)).toMatchObject({ action: 'PREVENT', source: 'LOOKUP' });
+    expect(await customerWith(uniqueEmail())).toMatchObject({ source: 'RINGFENCE' });
+
+    const { dataDir } = service;
+    await service.close();
+    service = await startEmbeddedService({ MEMORY_CACHE_ENTRIES: String(HELD), DATA_DIR: dataDir });
+    expect(await customerWith(first)).toMatchObject({ action: 'PREVENT', source: 'LOOKUP' });
+  }, 120_000);
+});

@@ -22,9 +22,10 @@
 //    fixed stack's floor (nest-floor-server.mjs: NestJS on Fastify over HTTPS validating each
 //    request as the gateway does, then answering a constant JSON), replaying the same sequence.
 //    The floor's ratio to the bare server bounds what any service on this stack can reach here.
-// 3. Memory: /metrics of the standalone server when fresh and after the load (RSS, V8 heap, graph
-//    nodes and edges); then, in a process of its own, the graph of BENCH_MEMORY_CUSTOMERS
-//    customers of the same population (mixed-graph-memory.mjs).
+// 3. Memory: /metrics of the standalone server when fresh, after each round and after the load
+//    (RSS, V8 heap, graph nodes and edges); the server gets the bench's environment, so
+//    MEMORY_CACHE_ENTRIES and VELOCITY_MAX_KEYS set its bounds; then, in a process of its own,
+//    the graph of BENCH_MEMORY_CUSTOMERS customers of the same population (mixed-graph-memory.mjs).
 // With BENCH_RULES > 0, every standalone server (bursts and load) first gets that many realistic
 // rules per checkpoint through POST /v2/rules (bench-rules.mjs: mostly active, some passive,
 // conditions that mostly do not trigger, a few that fail at run time on missing values); a rule
@@ -332,13 +333,16 @@ try {
     // The server's CPU per answered request, all its threads: steadier than a rate on a shared machine.
     s.cpuMsPerRequest = ((cpuSeconds(service.child.pid) - cpuBefore) * 1000) / Math.max(1, s.total);
     const bareSettle = await settle(service.child.pid);
+    // The settled server's memory after each round: what it keeps grows with what it was sent,
+    // up to the bounds of its caches (README, "Memory of a standalone server").
+    s.memoryAfter = await memoryOf(service);
     const b = await load(bare.port, seconds, replay());
     serviceRuns.push({ ...s, settledSecondsBefore: serviceSettle });
     bareRuns.push({ ...b, serviceSettledSecondsBefore: bareSettle });
     const f = floor ? await load(floor.port, seconds, replay()) : undefined;
     if (f) floorRuns.push(f);
     console.log(
-      `round ${round + 1}: ringfence ${int(s.rps)} req/s p50 ${s.p50} ms p99 ${s.p99} ms non-2xx ${s.non2xx} CPU ${s.cpuMsPerRequest.toFixed(2)} ms/request | bare ${int(b.rps)} req/s p50 ${b.p50} ms p99 ${b.p99} ms non-2xx ${b.non2xx} | ratio ${(s.rps / b.rps).toFixed(3)}` +
+      `round ${round + 1}: ringfence ${int(s.rps)} req/s p50 ${s.p50} ms p99 ${s.p99} ms non-2xx ${s.non2xx} CPU ${s.cpuMsPerRequest.toFixed(2)} ms/request, then heap ${s.memoryAfter.heapUsedMiB} MiB RSS ${s.memoryAfter.rssMiB} MiB | bare ${int(b.rps)} req/s p50 ${b.p50} ms p99 ${b.p99} ms non-2xx ${b.non2xx} | ratio ${(s.rps / b.rps).toFixed(3)}` +
         (f ? ` | floor ${int(f.rps)} req/s p50 ${f.p50} ms p99 ${f.p99} ms non-2xx ${f.non2xx}, ratio to bare ${(f.rps / b.rps).toFixed(3)}` : ''),
     );
   }

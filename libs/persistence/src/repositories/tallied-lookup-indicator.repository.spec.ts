@@ -148,14 +148,17 @@ describe(TalliedLookupIndicatorRepository.name, () => {
       // The second report of the address is stored, but answered only after a checkpoint
       // has read the address's counts (which hold the report) and answered.
       const record = table.record.bind(table);
+      let reportStored: () => void = () => undefined;
+      const stored = new Promise<void>((resolve) => (reportStored = resolve));
       let answerReport: () => void = () => undefined;
       jest.spyOn(table, 'record').mockImplementationOnce(async (...args) => {
-        const stored = await record(...args);
+        const recorded = await record(...args);
+        reportStored();
         await new Promise<void>((resolve) => (answerReport = resolve));
-        return stored;
+        return recorded;
       });
       const reporting = tallied.add(reporter, report('overtaken@example.com', 'cb-2'));
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await stored;
 
       const asked = { emails: ['overtaken@example.com'] };
       const during = await tallied.checkpointEvidence(asker, asked);

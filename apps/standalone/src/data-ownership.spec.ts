@@ -23,21 +23,22 @@ import { DataSource } from 'typeorm';
  * each service module may inject. Another service's facts are asked of their owner over the bus
  * (scoring asks ingestion, labelling, lookup and the graph), never read from its tables.
  *
- * The account registry is the one store read by several: the gateway writes it (admin API) and
- * authenticates with it; scoring and labelling read account settings, and the lookup's SQL reads
- * account industries for the consortium. It is read-only outside the gateway.
+ * The account registry is the gateway's alone: every request it sends carries the account's
+ * facts (`AccountFacts`: its industry and settings, without the callback secret), and the
+ * services ask it for the rest (`ringfence.rpc.gateway.*`: the facts of an event's account, a
+ * review callback's URL and signature).
  */
 const OWNED_STORES = new Map<object, readonly unknown[]>([
   [GatewayModule, [ACCOUNT_REPOSITORY, API_KEY_REPOSITORY, EVENT_LOG_STORE, BREACHED_CREDENTIALS_REPOSITORY]],
   [IngestionModule, [ENTITY_DOCUMENT_REPOSITORY]],
   // Scoring's own tables (rule_versions, decision_records), through @ringfence/scoring-store on the connection.
-  [ScoringModule, [ACCOUNT_REPOSITORY, RULE_REPOSITORY, DECISION_RECORD_REPOSITORY, DataSource]],
+  [ScoringModule, [RULE_REPOSITORY, DECISION_RECORD_REPOSITORY, DataSource]],
   // Scoring's velocity counters, written behind its own consumer (imported by ScoringModule).
   [VelocityModule, [VELOCITY_SNAPSHOT_STORE]],
   [GraphModule, [GRAPH_STORE, DataSource]],
-  [LabellingModule, [LABEL_REPOSITORY, ACCOUNT_REPOSITORY]],
-  // Review callbacks are the labelling service's: its deliveries, and the accounts' callback settings.
-  [CallbacksModule, [CALLBACK_DELIVERY_REPOSITORY, ACCOUNT_REPOSITORY]],
+  [LabellingModule, [LABEL_REPOSITORY]],
+  // Review callbacks are the labelling service's deliveries; their URL and signatures are asked of the gateway.
+  [CallbacksModule, [CALLBACK_DELIVERY_REPOSITORY]],
   [LookupModule, [LOOKUP_INDICATOR_REPOSITORY]],
 ]);
 
@@ -89,9 +90,9 @@ describe('data ownership', () => {
 
   // The connection itself is shared by the services that keep tables of their own through their
   // own adapter library (the graph's graph-store, scoring's scoring-store): the tables are theirs.
-  const SHARED = new Set<unknown>([ACCOUNT_REPOSITORY, DataSource]);
+  const SHARED = new Set<unknown>([DataSource]);
 
-  it('gives every store but the account registry and the connection to one service only', () => {
+  it('gives every store but the connection to one service only', () => {
     const owners = STORES.filter((store) => !SHARED.has(store)).map((store) => [...OWNED_STORES.values()].filter((owned) => owned.includes(store)).length);
     expect(owners).toEqual(STORES.filter((store) => !SHARED.has(store)).map(() => 1));
   });

@@ -1,69 +1,9 @@
-import type { Checkpoint, Environment } from '@ringfence/contracts';
+import type { AccountSettings, Environment } from '@ringfence/contracts';
+
+// The settings travel with each request to the services that apply them (contracts' AccountFacts).
+export type { AccountSettings, ScoreThreshold, ScoreThresholds, TransactionOptimisationSettings, VoucherThresholdComparison, VoucherTypeSettings } from '@ringfence/contracts';
 
 export type KeyKind = 'secret' | 'publishable';
-
-/** Per-account switches; defaults apply when a field is absent. */
-export interface AccountSettings {
-  /** Voucher-abuse recommendations are on for new accounts (decisions §9). */
-  voucherAbuseEnabled?: boolean;
-  /** Whether the POTENTIALLY_ labels are allowed (decisions §8). */
-  potentialLabelsEnabled?: boolean;
-  /** The action a rate-limited checkpoint answers (decisions §1); ALLOW when absent. */
-  defaultAction?: 'ALLOW' | 'REVIEW' | 'PREVENT';
-  /** How an explicit voucher-check threshold compares (decisions §4); `gte` when absent. */
-  voucherThresholdComparison?: VoucherThresholdComparison;
-  /** Per voucher type, what a voucher check uses when it sends no depth or threshold (or 0). */
-  voucherTypes?: Record<string, VoucherTypeSettings>;
-  /**
-   * At checkpoints, how many distinct other accounts must have reported one of the request's
-   * known-fraud indicators before it makes the answer REVIEW; 3 when absent.
-   */
-  lookupConsortiumMinAccounts?: number;
-  /** At checkpoints, count other accounts' lookup evidence only from accounts of this account's industry; false when absent. */
-  lookupLimitIndustry?: boolean;
-  /**
-   * Where label changes are POSTed (decisions §13): an https URL, or http to localhost /
-   * 127.0.0.1 (see `callbackUrlProblem`). null or absent: no callbacks.
-   */
-  callbackUrl?: string | null;
-  /**
-   * The HMAC key of the callbacks' `Ringfence-Signature`. Never answered by any API (the admin
-   * answers show `callbackSecretSet` instead: `publicAccountSettings`), never logged, never
-   * published on a topic.
-   */
-  callbackSecret?: string | null;
-  /**
-   * Per checkpoint, the scores (0–100) from which the model's answer is REVIEW and PREVENT;
-   * scoring's defaults apply to a checkpoint without an entry.
-   */
-  scoreThresholds?: ScoreThresholds | null;
-  /** The 3-D Secure policy of PSP transactions before authorisation; scoring's defaults when absent. */
-  transactionOptimisation?: TransactionOptimisationSettings | null;
-}
-
-/** Exemption limits per currency (ISO 4217) in major units, and the score up to which TRA is asked. */
-export interface TransactionOptimisationSettings {
-  lowValueLimits?: Record<string, number>;
-  traLimits?: Record<string, number>;
-  traMaxScore?: number;
-}
-
-export type VoucherThresholdComparison = 'gte' | 'gt';
-
-/** The score (0–100, integers) from which a checkpoint answers REVIEW, and from which PREVENT; `review <= prevent`. */
-export interface ScoreThreshold {
-  review: number;
-  prevent: number;
-}
-
-export type ScoreThresholds = Partial<Record<Checkpoint, ScoreThreshold>>;
-
-export interface VoucherTypeSettings {
-  depth?: number;
-  threshold?: number;
-  /** Overrides the account's `voucherThresholdComparison` for this type. */
-  comparison?: VoucherThresholdComparison;
-}
 
 export interface Account {
   id: string;

@@ -1,6 +1,6 @@
 import type { LabelUpdatedEvent } from '@ringfence/contracts';
 import { CallbackDeliveries } from './callback-deliveries';
-import type { CallbackTargetSettings } from './callback-dispatcher';
+import { type CallbackTargetSettings, SettingsCallbackTargets } from './callback-targets';
 import { InMemoryCallbackDeliveryRepository } from './test-support/in-memory-callback-delivery.repository';
 
 const NOW = 1_763_800_000_000;
@@ -24,7 +24,7 @@ function buildLabelEvent(overrides: Partial<LabelUpdatedEvent> = {}): LabelUpdat
 
 function setup(settings: CallbackTargetSettings | null = { callbackUrl: 'https://receiver.example/hook', callbackSecret: 'a-secret-of-16-chars' }) {
   const deliveries = new InMemoryCallbackDeliveryRepository();
-  const callbacks = new CallbackDeliveries(deliveries, { settingsOf: async () => settings }, { now: () => NOW });
+  const callbacks = new CallbackDeliveries(deliveries, new SettingsCallbackTargets(async () => settings), { now: () => NOW });
   return { deliveries, callbacks };
 }
 

@@ -1,7 +1,7 @@
 import type { LabelUpdatedEvent } from '@ringfence/contracts';
 import { prefixedId } from '@ringfence/platform';
 import type { CallbackDelivery, CallbackDeliveryPage, CallbackDeliveryRepository, CallbackTenant } from './callback-delivery';
-import type { CallbackSettingsSource } from './callback-dispatcher';
+import type { CallbackTargets } from './callback-targets';
 import { labelChangedCallback } from './label-changed-callback';
 import { type CallbackRetryPolicy, DEFAULT_CALLBACK_RETRY_POLICY } from './retry-schedule';
 
@@ -23,7 +23,7 @@ export class CallbackDeliveries {
 
   constructor(
     private readonly deliveries: CallbackDeliveryRepository,
-    private readonly settings: CallbackSettingsSource,
+    private readonly targets: CallbackTargets,
     options: CallbackDeliveriesOptions = {},
   ) {
     this.retry = options.retry ?? DEFAULT_CALLBACK_RETRY_POLICY;
@@ -36,8 +36,8 @@ export class CallbackDeliveries {
    * consumer that starts on old history) is not recorded: every attempt would be too late.
    */
   async recordLabelChange(eventId: string, event: LabelUpdatedEvent): Promise<LabelChangeRecording> {
-    const settings = await this.settings.settingsOf(event.accountId);
-    if (!settings?.callbackUrl) return 'no-callback-url';
+    const url = await this.targets.urlOf(event);
+    if (!url) return 'no-callback-url';
     const now = this.now();
     if (now >= event.eventTime + this.retry.windowMs) return 'expired';
     const recorded = await this.deliveries.record({
@@ -45,7 +45,7 @@ export class CallbackDeliveries {
       accountId: event.accountId,
       environment: event.environment,
       sourceEventId: eventId,
-      url: settings.callbackUrl,
+      url,
       body: JSON.stringify(labelChangedCallback(event)),
       changedAt: event.eventTime,
       createdAt: now,

@@ -1,5 +1,6 @@
 import type { NewCallbackDelivery } from './callback-delivery';
-import { CALLBACKS_OFF_ERROR, CallbackDispatcher, type CallbackDispatcherOptions, NO_SECRET_ERROR } from './callback-dispatcher';
+import { CALLBACKS_OFF_ERROR, CallbackDispatcher, type CallbackDispatcherOptions, NO_SECRET_ERROR, NOT_SIGNED_ERROR } from './callback-dispatcher';
+import { SettingsCallbackTargets } from './callback-targets';
 import { type CallbackRequest, type CallbackResponse, INTERRUPTED_ERROR } from './callback-sender';
 import { verifyCallbackSignature } from './callback-signature';
 import { InMemoryCallbackDeliveryRepository } from './test-support/in-memory-callback-delivery.repository';
@@ -49,7 +50,7 @@ function setup(sender: CallbackDispatcherOptions['sender'], overrides: Partial<C
   const settings = { callbackUrl: 'https://receiver.example/hook' as string | null, callbackSecret: SECRET as string | null };
   const dispatcher = new CallbackDispatcher({
     deliveries,
-    settings: { settingsOf: async (accountId) => (accountId === 'acc_1' ? { ...settings } : null) },
+    targets: new SettingsCallbackTargets(async (accountId) => (accountId === 'acc_1' ? { ...settings } : null)),
     sender,
     logger: silentLogger,
     retry: POLICY,
@@ -112,7 +113,9 @@ describe(CallbackDispatcher.name, () => {
 
   it('gives a delivery up, failed, once its retry window after the change is over', async () => {
     const sender = scriptedSender({ httpStatus: 503, error: null });
-    const { deliveries, dispatcher } = setup(sender, { retry: { ...POLICY, windowMs: 100 } });
+    // Wide enough that a second attempt fits in it on a loaded machine (a first attempt started
+    // late would leave no room for another within a narrower one).
+    const { deliveries, dispatcher } = setup(sender, { retry: { ...POLICY, windowMs: 500 } });
     await deliveries.record(buildDelivery());
 
     dispatcher.start();
@@ -123,7 +126,7 @@ describe(CallbackDispatcher.name, () => {
     expect(nextAttemptAt).toBeNull();
     expect(attempts.length).toBeGreaterThanOrEqual(2);
     expect(attempts.every((attempt) => attempt.httpStatus === 503)).toBe(true);
-    expect(attempts.at(-1)!.at).toBeGreaterThanOrEqual(deliveries.rows[0].changedAt + 100);
+    expect(attempts.at(-1)!.at).toBeGreaterThanOrEqual(deliveries.rows[0].changedAt + 500);
   });
 
   it('gives a delivery up without sending when the account has cleared its callback URL', async () => {
@@ -155,6 +158,32 @@ describe(CallbackDispatcher.name, () => {
     expect(deliveries.rows[0].attempts[0]).toMatchObject({ httpStatus: null, error: NO_SECRET_ERROR });
     const [request] = sender.requests;
     expect(verifyCallbackSignature({ secret: 'a-rotated-secret-0123456789', timestamp: request.headers['Ringfence-Timestamp'], body: request.body, signature: request.headers['Ringfence-Signature'] })).toBe(true);
+  });
+
+  it('records an attempt the account registry could not sign as failed, sends nothing, and delivers once it signs again', async () => {
+    const sender = scriptedSender({ httpStatus: 200, error: null });
+    let registryAnswers = false;
+    const registry = new SettingsCallbackTargets(async () => ({ callbackUrl: 'https://receiver.example/hook', callbackSecret: SECRET }));
+    const { deliveries, dispatcher } = setup(sender, {
+      targets: {
+        urlOf: (tenant) => registry.urlOf(tenant),
+        sign: async (tenant, timestamp, body) => {
+          if (!registryAnswers) throw new Error('no module in this process answers yet');
+          return registry.sign(tenant, timestamp, body);
+        },
+      },
+    });
+    await deliveries.record(buildDelivery());
+
+    dispatcher.start();
+    // Asynchronous by design: poll the store.
+    await until(() => deliveries.rows[0].attempts.length === 1);
+    expect(sender.requests).toEqual([]);
+    registryAnswers = true;
+    await until(() => deliveries.rows[0].status === 'delivered');
+
+    expect(deliveries.rows[0].attempts[0]).toMatchObject({ httpStatus: null, error: `${NOT_SIGNED_ERROR} (no module in this process answers yet)` });
+    expect(sender.requests).toHaveLength(1);
   });
 
   it('runs attempts concurrently, never more than the bound, so a slow receiver holds only its own slots', async () => {
@@ -214,7 +243,7 @@ describe(CallbackDispatcher.name, () => {
     const sender = scriptedSender({ httpStatus: 200, error: null });
     const second = new CallbackDispatcher({
       deliveries: first.deliveries,
-      settings: { settingsOf: async () => ({ callbackUrl: 'https://receiver.example/hook', callbackSecret: SECRET }) },
+      targets: new SettingsCallbackTargets(async () => ({ callbackUrl: 'https://receiver.example/hook', callbackSecret: SECRET })),
       sender,
       logger: silentLogger,
       retry: POLICY,

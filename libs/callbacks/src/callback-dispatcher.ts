@@ -1,17 +1,8 @@
 import type { CallbackAttempt, CallbackDeliveryRepository, DueCallbackDelivery } from './callback-delivery';
 import { type CallbackSender, INTERRUPTED_ERROR } from './callback-sender';
-import { CALLBACK_DELIVERY_ID_HEADER, CALLBACK_SIGNATURE_HEADER, CALLBACK_TIMESTAMP_HEADER, callbackSignature } from './callback-signature';
+import { CALLBACK_DELIVERY_ID_HEADER, CALLBACK_SIGNATURE_HEADER, CALLBACK_TIMESTAMP_HEADER } from './callback-signature';
+import type { CallbackTargets, SignedCallbackTarget } from './callback-targets';
 import { type CallbackRetryPolicy, DEFAULT_CALLBACK_RETRY_POLICY, nextAttemptAt } from './retry-schedule';
-
-/** An account's callback settings, as an attempt reads them (null: no such account). */
-export interface CallbackTargetSettings {
-  callbackUrl?: string | null;
-  callbackSecret?: string | null;
-}
-
-export interface CallbackSettingsSource {
-  settingsOf(accountId: string): Promise<CallbackTargetSettings | null>;
-}
 
 /** What the dispatcher logs through; a pino logger fits as is. */
 export interface CallbackLogger {
@@ -21,7 +12,7 @@ export interface CallbackLogger {
 
 export interface CallbackDispatcherOptions {
   deliveries: CallbackDeliveryRepository;
-  settings: CallbackSettingsSource;
+  targets: CallbackTargets;
   sender: CallbackSender;
   logger: CallbackLogger;
   retry?: CallbackRetryPolicy;
@@ -54,6 +45,7 @@ const MIN_SLEEP_MS = 25;
 
 export const CALLBACKS_OFF_ERROR = 'not sent: the account has no callback URL any more (callbacks turned off); given up';
 export const NO_SECRET_ERROR = 'not sent: the account has no callback secret to sign with';
+export const NOT_SIGNED_ERROR = 'not sent: the signature could not be had from the account registry';
 
 /**
  * Works through the due deliveries of every account: claims them from the store, POSTs each
@@ -63,9 +55,10 @@ export const NO_SECRET_ERROR = 'not sent: the account has no callback secret to 
  * that records deliveries. Everything it needs is in the store, so a restart resumes where the
  * last process stopped.
  *
- * The settings are read at each attempt: the secret is never copied into the store, and a
- * rotated secret signs the next attempt. A delivery goes to the URL set when the label changed;
- * if the account has since cleared its callback URL, the delivery is given up.
+ * Each attempt is signed by the owner of the account's settings (`CallbackTargets.sign`): the
+ * secret is never copied into the store or into this process, and a rotated secret signs the
+ * next attempt. A delivery goes to the URL set when the label changed; if the account has since
+ * cleared its callback URL, the delivery is given up.
  */
 export class CallbackDispatcher {
   private readonly retry: CallbackRetryPolicy;
@@ -157,19 +150,21 @@ export class CallbackDispatcher {
 
   private async attempt(delivery: DueCallbackDelivery): Promise<void> {
     const startedAt = this.now();
-    let settings: CallbackTargetSettings | null;
+    let target: SignedCallbackTarget | null = null;
+    let unsigned: string | null = null;
     try {
-      settings = await this.options.settings.settingsOf(delivery.accountId);
+      target = await this.options.targets.sign(delivery, startedAt, delivery.body);
     } catch (error) {
-      // The account could not be read (its database is away): the lease runs out and the delivery is due again.
-      this.options.logger.warn({ err: error, deliveryId: delivery.deliveryId }, 'callback deliveries: could not read the account');
-      return;
+      // Not signed (the owner of the settings did not answer): recorded as a failed attempt, so
+      // the delivery is retried on its schedule and its record says why.
+      unsigned = `${NOT_SIGNED_ERROR} (${error instanceof Error ? error.message : String(error)})`;
     }
     let outcome: { httpStatus: number | null; error: string | null; givenUp?: boolean };
-    if (!settings?.callbackUrl) outcome = { httpStatus: null, error: CALLBACKS_OFF_ERROR, givenUp: true };
-    else if (!settings.callbackSecret) outcome = { httpStatus: null, error: NO_SECRET_ERROR };
+    if (target === null) outcome = { httpStatus: null, error: unsigned };
+    else if (!target.callbackUrl) outcome = { httpStatus: null, error: CALLBACKS_OFF_ERROR, givenUp: true };
+    else if (!target.signature) outcome = { httpStatus: null, error: NO_SECRET_ERROR };
     else if (this.stopping.signal.aborted) outcome = { httpStatus: null, error: INTERRUPTED_ERROR };
-    else outcome = await this.options.sender.post(this.signedRequest(delivery, settings.callbackSecret));
+    else outcome = await this.options.sender.post(this.signedRequest(delivery, startedAt, target.signature));
     const finishedAt = this.now();
     const attempt: CallbackAttempt = { at: startedAt, httpStatus: outcome.httpStatus, error: outcome.error, durationMs: finishedAt - startedAt };
     const delivered = outcome.httpStatus !== null && outcome.httpStatus >= 200 && outcome.httpStatus < 300;
@@ -187,8 +182,7 @@ export class CallbackDispatcher {
     else if (status === 'pending') this.options.logger.info({ ...logged, nextAttemptAt: next }, 'callback delivery attempt failed; retrying later');
   }
 
-  private signedRequest(delivery: DueCallbackDelivery, secret: string) {
-    const timestamp = this.now();
+  private signedRequest(delivery: DueCallbackDelivery, timestamp: number, signature: string) {
     return {
       url: delivery.url,
       body: delivery.body,
@@ -196,7 +190,7 @@ export class CallbackDispatcher {
         'content-type': 'application/json',
         'user-agent': 'Ringfence-Callbacks/1',
         [CALLBACK_TIMESTAMP_HEADER]: String(timestamp),
-        [CALLBACK_SIGNATURE_HEADER]: callbackSignature(secret, timestamp, delivery.body),
+        [CALLBACK_SIGNATURE_HEADER]: signature,
         [CALLBACK_DELIVERY_ID_HEADER]: delivery.deliveryId,
       },
       timeoutMs: this.attemptTimeoutMs,

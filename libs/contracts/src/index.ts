@@ -1,4 +1,5 @@
 export * from './messages/message-envelope';
+export * from './messages/account-facts';
 export * from './messages/topics';
 export * from './messages/customer-updated.event';
 export * from './messages/transaction-updated.event';

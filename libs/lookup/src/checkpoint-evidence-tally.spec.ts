@@ -1,8 +1,8 @@
 import { CheckpointEvidenceTally } from './checkpoint-evidence-tally';
 import type { LookupTenant } from './indicator';
 
-const mine: LookupTenant = { accountId: 'acc_mine', environment: 'live' };
-const theirs: LookupTenant = { accountId: 'acc_theirs', environment: 'live' };
+const mine: LookupTenant = { accountId: 'acc_mine', environment: 'live', industry: null };
+const theirs: LookupTenant = { accountId: 'acc_theirs', environment: 'live', industry: null };
 const email = { kind: 'email', value: 'mule@example.com' } as const;
 const none = { chargebacks: 0, manualReviews: 0, reports: 0 };
 

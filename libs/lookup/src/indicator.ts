@@ -20,4 +20,9 @@ export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
 export interface LookupTenant {
   accountId: string;
   environment: Environment;
+  /**
+   * The account's industry, as the request says (`AccountFacts`): kept with the evidence it
+   * reports, and compared with other accounts' under `limitIndustry`. It never changes.
+   */
+  industry: string | null;
 }

@@ -1,7 +1,7 @@
 import type { IndicatorEvidenceSummary, LookupIndicatorRepository } from './lookup-indicator.repository';
 import { LookupIndicators } from './lookup-indicators';
 
-const tenant = { accountId: 'acc_1', environment: 'live' as const };
+const tenant = { accountId: 'acc_1', environment: 'live' as const, industry: null };
 
 function repositoryWith(overrides: Partial<LookupIndicatorRepository> = {}): jest.Mocked<LookupIndicatorRepository> {
   return {

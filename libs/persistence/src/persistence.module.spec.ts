@@ -65,7 +65,7 @@ describe(`${PersistenceModule.name} for a sole writer`, () => {
         await app.get(ACCOUNT_REPOSITORY).insert(account);
         const lookup = app.get<TalliedLookupIndicatorRepository>(LOOKUP_INDICATOR_REPOSITORY);
         for (const value of ['a@example.com', 'b@example.com', 'c@example.com']) {
-          await lookup.add({ accountId: account.id, environment: 'live' }, { indicators: [{ kind: 'email', value, seenAt: 1 }], evidence: [{ evidenceKind: 'report', evidenceId: 'report', details: {} }] });
+          await lookup.add({ accountId: account.id, environment: 'live', industry: null }, { indicators: [{ kind: 'email', value, seenAt: 1 }], evidence: [{ evidenceKind: 'report', evidenceId: 'report', details: {} }] });
         }
         expect(lookup).toBeInstanceOf(TalliedLookupIndicatorRepository);
         expect(lookup.size).toBe(2);

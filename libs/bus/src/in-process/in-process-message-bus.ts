@@ -7,6 +7,7 @@ import {
   type RpcReply,
   type RpcTopic,
   type RpcTopicMap,
+  withoutAccountFacts,
 } from '@ringfence/contracts';
 import { BusTimeoutError, BusUnavailableError } from '../bus-errors';
 import { BusLifecycle } from '../bus-lifecycle';
@@ -401,8 +402,9 @@ export class InProcessMessageBus implements MessageBus {
     this.responders.set(topic, { handler: handler as AnyRpcHandler, consistentWith: options.consistentWith ?? [] });
   }
 
-  async publish<T extends EventTopic>(topic: T, message: MessageEnvelope<EventTopicMap[T]>): Promise<void> {
+  async publish<T extends EventTopic>(topic: T, published: MessageEnvelope<EventTopicMap[T]>): Promise<void> {
     this.lifecycle.assertCanPublish();
+    const message = withoutAccountFacts(published);
     const key = messageKey(message);
     let sequence: number;
     try {

@@ -11,6 +11,7 @@ import {
   type RpcReply,
   type RpcTopic,
   type RpcTopicMap,
+  withoutAccountFacts,
 } from '@ringfence/contracts';
 import { INTERNAL_ERROR_MESSAGE } from '@ringfence/platform';
 import {
@@ -331,8 +332,9 @@ export class KafkaMessageBus implements MessageBus {
     this.responderGroups.set(options.group, handlers);
   }
 
-  async publish<T extends EventTopic>(topic: T, message: MessageEnvelope<EventTopicMap[T]>): Promise<void> {
+  async publish<T extends EventTopic>(topic: T, published: MessageEnvelope<EventTopicMap[T]>): Promise<void> {
     this.lifecycle.assertCanPublish();
+    const message = withoutAccountFacts(published);
     await this.send(topic, messageKey(message), envelopeText(message), { [KAFKA_HEADERS.eventId]: message.eventId });
   }
 

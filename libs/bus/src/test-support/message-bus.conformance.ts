@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type RpcTopicMap, EventTopics, type MessageEnvelope, RpcTopics } from '@ringfence/contracts';
+import { type AccountFacts, type RpcTopicMap, EventTopics, type MessageEnvelope, RpcTopics } from '@ringfence/contracts';
 import { INTERNAL_ERROR_MESSAGE } from '@ringfence/platform';
 import { BusRemoteError, BusTimeoutError, BusUnavailableError } from '../bus-errors';
 import type { BusLogger } from '../bus-logger';
@@ -27,6 +27,7 @@ export interface MessageBusConformanceTarget {
 const CUSTOMER_UPDATED = EventTopics.customerUpdated;
 const TRANSACTION_UPDATED = EventTopics.transactionUpdated;
 const CHECKPOINT = RpcTopics.customerCheckpoint;
+const ACCOUNT_FACTS: AccountFacts = { industry: 'travel', settings: { defaultAction: 'REVIEW', lookupLimitIndustry: true } };
 const FAST_RETRY: HandlerRetryOptions = { initialDelayMs: 20, maxDelayMs: 100 };
 
 function byEventId(messages: Array<MessageEnvelope<unknown>>): Array<MessageEnvelope<unknown>> {
@@ -83,6 +84,23 @@ export function describeMessageBusConformance(target: () => MessageBusConformanc
       expect(byEventId(inboxes.first.items)).toEqual(byEventId(sent));
       expect(byEventId(inboxes.second.items)).toEqual(byEventId(sent));
       expect(inboxes.otherTopic.items).toEqual([]);
+    });
+
+    it("publishes an event without the account facts of the request it was made from", async () => {
+      const runId = randomUUID();
+      const bus = newBus();
+      const inbox = new Inbox<MessageEnvelope<unknown>>();
+      bus.subscribe(CUSTOMER_UPDATED, { group: `facts-${runId}` }, async (message) => {
+        if (message.traceId === runId) inbox.push(message);
+      });
+      await bus.start();
+
+      const event = eventEnvelope(CUSTOMER_UPDATED, { traceId: runId, subjectId: 'cust_1', payload: { marker: 'm1' } });
+      await bus.publish(CUSTOMER_UPDATED, { ...event, account: ACCOUNT_FACTS });
+
+      await inbox.waitFor(1, target().deliveryTimeoutMs);
+      expect(inbox.items[0]).not.toHaveProperty('account');
+      expect(inbox.items[0]?.payload).toEqual(event.payload);
     });
 
     it('keeps the publication order of the events of one key, even with handlers of varying speed', async () => {
@@ -220,6 +238,21 @@ export function describeMessageBusConformance(target: () => MessageBusConformanc
       expect(replies).toEqual(requests.map((request) => checkpointReply(`reply-to-${markerOf(request)}`)));
       expect(byEventId(received)).toEqual(byEventId(requests));
       expect(bus.inFlightRequests).toBe(0);
+    });
+
+    it("carries a request's account facts to its responder", async () => {
+      const runId = randomUUID();
+      const bus = newBus();
+      const received: Array<MessageEnvelope<unknown>> = [];
+      bus.handle(CHECKPOINT, { group: `scoring-facts-${runId}` }, async (message) => {
+        received.push(message);
+        return checkpointReply('ok');
+      });
+      await bus.start();
+
+      await bus.request(CHECKPOINT, { ...requestEnvelope(CHECKPOINT, { traceId: runId, subjectId: 'cust_1', payload: { marker: 'r1' } }), account: ACCOUNT_FACTS }, { timeoutMs: 10_000 });
+
+      expect(received.map((message) => message.account)).toEqual([ACCOUNT_FACTS]);
     });
 
     it('rejects with BusRemoteError carrying the code, status and message of a coded failure', async () => {

@@ -1,4 +1,5 @@
-import { IsOptional, IsString, Matches } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsDefined, IsInt, IsOptional, IsString, Matches, Min, ValidateNested } from 'class-validator';
 import { IsIntegerInRange } from '../http/shared/integer-range';
 
 /** The most deliveries one page of `GET /v2/callbacks/deliveries` holds, and how many by default. */
@@ -39,4 +40,29 @@ export class CallbackDeliveryMessage {
 export class ReadCallbackDeliveriesReply {
   /** Newest first. A `before` that names no delivery of the tenant is a VALIDATION_FAILED failure. */
   deliveries!: CallbackDeliveryMessage[];
+}
+
+/** What is signed: `<timestamp>.<body>` (decisions §13). */
+export class CallbackSigningMessage {
+  /** The attempt's `Ringfence-Timestamp`, epoch milliseconds. */
+  @IsInt() @Min(0) timestamp!: number;
+  /** The delivery's body, exactly as it is sent. */
+  @IsDefined() @IsString() body!: string;
+}
+
+/**
+ * `ringfence.rpc.gateway.callback-target.v1`, answered by the owner of the account registry
+ * (the gateway): where the envelope's account sends its review callbacks now, and, when
+ * `signing` is given, that body's signature with the account's callback secret. The secret
+ * itself never leaves the gateway (decisions §13: it is never published on a topic).
+ */
+export class CallbackTargetRequest {
+  @IsOptional() @ValidateNested() @Type(() => CallbackSigningMessage) signing?: CallbackSigningMessage;
+}
+
+export class CallbackTargetReply {
+  /** null: the account has no callback URL (callbacks are off), or there is no such account. */
+  callbackUrl!: string | null;
+  /** The `Ringfence-Signature` value; null when no signing was asked, or the account has no secret. */
+  signature!: string | null;
 }

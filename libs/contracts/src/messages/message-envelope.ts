@@ -1,3 +1,5 @@
+import type { AccountFacts } from './account-facts';
+
 /** The data set a message belongs to: an API key's `_test_` or `_live_` environment. */
 export type Environment = 'test' | 'live';
 
@@ -16,7 +18,24 @@ export interface MessageEnvelope<TPayload> {
   acceptedAt: number;
   /** The HTTP request's trace id, so one request can be followed across services. */
   traceId: string;
+  /**
+   * On a request, the account it acts for, as the gateway knows it (`AccountFacts`); passed on
+   * by a service that asks another on the request's behalf. Never on an event.
+   */
+  account?: AccountFacts;
   payload: TPayload;
+}
+
+/**
+ * The envelope as an event carries it: without the account's facts, which are the gateway's to
+ * give to the services a request asks, not the warehouse feed's. Both buses publish through
+ * this, so a handler that publishes an event from its request's envelope (`...message`) never
+ * passes the facts on.
+ */
+export function withoutAccountFacts<T>(envelope: MessageEnvelope<T>): MessageEnvelope<T> {
+  if (envelope.account === undefined) return envelope;
+  const { account: _facts, ...event } = envelope;
+  return event;
 }
 
 /** The partition key: one account's events about one subject are processed in order. */

@@ -44,7 +44,8 @@ import type {
 } from './owner-queries.message';
 import type { ApplyLabelReply, ApplyLabelRequest, ReadLabelsReply, ReadLabelsRequest } from './labelling.message';
 import type { LabelUpdatedEvent } from './label-updated.event';
-import type { ReadCallbackDeliveriesReply, ReadCallbackDeliveriesRequest } from './callback-deliveries.message';
+import type { ReadAccountFactsReply, ReadAccountFactsRequest } from './account-facts';
+import type { CallbackTargetReply, CallbackTargetRequest, ReadCallbackDeliveriesReply, ReadCallbackDeliveriesRequest } from './callback-deliveries.message';
 import type { ReadDecisionsReply, ReadDecisionsRequest } from './decision-list.message';
 import type {
   BacktestRulesReply,
@@ -125,6 +126,8 @@ export const RpcTopics = {
   readCurrentLabels: 'ringfence.rpc.labelling.read-current-labels.v1',
   checkpointEvidence: 'ringfence.rpc.lookup.checkpoint-evidence.v1',
   readCallbackDeliveries: 'ringfence.rpc.labelling.read-callback-deliveries.v1',
+  callbackTarget: 'ringfence.rpc.gateway.callback-target.v1',
+  readAccountFacts: 'ringfence.rpc.gateway.read-account-facts.v1',
   saveRule: 'ringfence.rpc.scoring.save-rule.v1',
   disableRule: 'ringfence.rpc.scoring.disable-rule.v1',
   readRules: 'ringfence.rpc.scoring.read-rules.v1',
@@ -201,6 +204,8 @@ export interface RpcTopicMap {
   [RpcTopics.readCurrentLabels]: { request: ReadCurrentLabelsRequest; reply: ReadCurrentLabelsReply };
   [RpcTopics.checkpointEvidence]: { request: CheckpointEvidenceRequest; reply: CheckpointEvidenceReply };
   [RpcTopics.readCallbackDeliveries]: { request: ReadCallbackDeliveriesRequest; reply: ReadCallbackDeliveriesReply };
+  [RpcTopics.callbackTarget]: { request: CallbackTargetRequest; reply: CallbackTargetReply };
+  [RpcTopics.readAccountFacts]: { request: ReadAccountFactsRequest; reply: ReadAccountFactsReply };
   [RpcTopics.saveRule]: { request: SaveRuleRequest; reply: SaveRuleReply };
   [RpcTopics.trainModel]: { request: TrainModelRequest; reply: TrainModelAcceptedDto };
   [RpcTopics.readModels]: { request: ReadModelsRequest; reply: ModelsReply };

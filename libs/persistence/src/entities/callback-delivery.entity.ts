@@ -1,7 +1,6 @@
 import type { CallbackAttempt, CallbackDeliveryStatus } from '@ringfence/callbacks';
 import type { Environment } from '@ringfence/contracts';
 import { EntitySchema } from 'typeorm';
-import { AccountEntity } from './account.entity';
 
 export interface CallbackDeliveryRow {
   /** bigint: the driver returns it as a decimal string. */
@@ -49,7 +48,6 @@ export const CallbackDeliveryEntity = new EntitySchema<CallbackDeliveryRow>({
     { name: 'idx_callback_deliveries_tenant', columns: ['accountId', 'environment', 'sequence'] },
     { name: 'idx_callback_deliveries_due', columns: ['nextAttemptAt'], where: `status = 'pending'` },
   ],
-  foreignKeys: [{ name: 'fk_callback_deliveries_account', target: AccountEntity, columnNames: ['accountId'], referencedColumnNames: ['id'] }],
   checks: [
     { name: 'chk_callback_deliveries_environment', expression: `environment IN ('test', 'live')` },
     { name: 'chk_callback_deliveries_status', expression: `status IN ('pending', 'delivered', 'failed')` },

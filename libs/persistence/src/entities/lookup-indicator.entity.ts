@@ -1,7 +1,6 @@
 import type { Environment } from '@ringfence/contracts';
 import type { EvidenceKind, IndicatorKind } from '@ringfence/lookup';
 import { EntitySchema } from 'typeorm';
-import { AccountEntity } from './account.entity';
 
 const INDICATOR_KEY = ['accountId', 'environment', 'kind', 'value'];
 
@@ -34,7 +33,6 @@ export const LookupIndicatorEntity = new EntitySchema<LookupIndicatorRow>({
     createdAt: { name: 'created_at', type: 'timestamptz', default: () => 'now()' },
     updatedAt: { name: 'updated_at', type: 'timestamptz', default: () => 'now()' },
   },
-  foreignKeys: [{ name: 'fk_lookup_indicators_account', target: AccountEntity, columnNames: ['accountId'], referencedColumnNames: ['id'] }],
   checks: [
     { name: 'chk_lookup_indicators_environment', expression: `environment IN ('test', 'live')` },
     {
@@ -54,6 +52,8 @@ export interface LookupEvidenceRow {
   /** bigint epoch ms: when the indicator was seen with this evidence. */
   seenAt: string;
   details: Record<string, unknown>;
+  /** The reporting account's industry (it never changes): what `limitIndustry` compares. */
+  reporterIndustry: string | null;
   createdAt: Date;
 }
 
@@ -74,6 +74,7 @@ export const LookupEvidenceEntity = new EntitySchema<LookupEvidenceRow>({
     evidenceId: { name: 'evidence_id', type: 'text', primary: true, primaryKeyConstraintName: 'pk_lookup_evidence' },
     seenAt: { name: 'seen_at', type: 'bigint' },
     details: { type: 'jsonb' },
+    reporterIndustry: { name: 'reporter_industry', type: 'text', nullable: true },
     createdAt: { name: 'created_at', type: 'timestamptz', default: () => 'now()' },
   },
   indices: [{ name: 'idx_lookup_evidence_indicator_seen_at', columns: ['environment', 'kind', 'value', 'seenAt'] }],

@@ -44,8 +44,8 @@ describe(TalliedLookupIndicatorRepository.name, () => {
       const [reporting, asking] = [buildAccount({ industry: 'travel' }), buildAccount({ industry: 'travel' })];
       await accounts.insert(reporting);
       await accounts.insert(asking);
-      reporter = { accountId: reporting.id, environment: 'live' };
-      asker = { accountId: asking.id, environment: 'live' };
+      reporter = { accountId: reporting.id, environment: 'live', industry: 'travel' };
+      asker = { accountId: asking.id, environment: 'live', industry: 'travel' };
     });
 
     function spiedTable() {
@@ -54,7 +54,6 @@ describe(TalliedLookupIndicatorRepository.name, () => {
         table,
         checkpointReads: jest.spyOn(table, 'checkpointEvidence'),
         countReads: jest.spyOn(table, 'storedCountsOf'),
-        industryReads: jest.spyOn(table, 'industryOf'),
         summaries: jest.spyOn(table, 'summarise'),
       };
     }
@@ -73,23 +72,25 @@ describe(TalliedLookupIndicatorRepository.name, () => {
       expect(answer).toEqual([expect.objectContaining({ value: 'mule@example.com', otherAccounts: 1, otherEvidence: { chargebacks: 1, manualReviews: 0, reports: 0 } })]);
     });
 
-    it("reads an account's industry once, and only when limited to it: none read for accounts there at start", async () => {
-      const { table, industryReads } = spiedTable();
+    it("limits to the asking tenant's industry as the table does, with the reporters' industries kept with their evidence, also after a restart", async () => {
+      const { table, countReads } = spiedTable();
       const tallied = await TalliedLookupIndicatorRepository.load(table);
       await tallied.add(reporter, report('fence@example.com'));
-      const limitedAnswer = await tallied.checkpointEvidence(asker, { emails: ['fence@example.com'] }, { limitIndustry: true });
-      expect(industryReads).not.toHaveBeenCalled();
-      expect(limitedAnswer).toMatchObject([{ otherAccounts: 1 }]);
+      const asked = { emails: ['fence@example.com'] };
+      const limited = { limitIndustry: true };
+      const elsewhere: LookupTenant = { ...asker, industry: 'gaming' };
+      const withoutIndustry: LookupTenant = { ...asker, industry: null };
 
-      const opened = buildAccount({ industry: 'travel' });
-      await new TypeOrmAccountRepository(database.dataSource()).insert(opened);
-      const newcomer: LookupTenant = { accountId: opened.id, environment: 'live' };
-      await tallied.checkpointEvidence(newcomer, { emails: ['fence@example.com'] });
-      expect(industryReads).not.toHaveBeenCalled();
-      const limited = await tallied.checkpointEvidence(newcomer, { emails: ['fence@example.com'] }, { limitIndustry: true });
-      await tallied.checkpointEvidence(newcomer, { emails: ['fence@example.com'] }, { limitIndustry: true });
-      expect(industryReads).toHaveBeenCalledTimes(1);
-      expect(limited).toMatchObject([{ otherAccounts: 1 }]);
+      expect(await tallied.checkpointEvidence(asker, asked, limited)).toMatchObject([{ otherAccounts: 1 }]);
+      expect(await tallied.checkpointEvidence(elsewhere, asked, limited)).toEqual([]);
+      expect(await tallied.checkpointEvidence(withoutIndustry, asked, limited)).toEqual([]);
+      for (const tenant of [asker, elsewhere, withoutIndustry]) {
+        expect(await tallied.checkpointEvidence(tenant, asked, limited)).toEqual(await table.checkpointEvidence(tenant, asked, limited));
+      }
+      const restarted = await TalliedLookupIndicatorRepository.load(table);
+      expect(await restarted.checkpointEvidence(asker, asked, limited)).toMatchObject([{ otherAccounts: 1 }]);
+      expect(await restarted.checkpointEvidence(elsewhere, asked, limited)).toEqual([]);
+      expect(countReads).not.toHaveBeenCalled();
     });
 
     it('forgets what the account removed, without reading the table again', async () => {
@@ -181,7 +182,7 @@ describe(TalliedLookupIndicatorRepository.name, () => {
       const [reporting, asking] = [buildAccount(), buildAccount()];
       await accounts.insert(reporting);
       await accounts.insert(asking);
-      const [reporter, asker]: LookupTenant[] = [reporting, asking].map(({ id }) => ({ accountId: id, environment: 'live' }));
+      const [reporter, asker]: LookupTenant[] = [reporting, asking].map(({ id, industry }) => ({ accountId: id, environment: 'live', industry }));
       const table = new TypeOrmLookupIndicatorRepository(own.dataSource());
       const countReads = jest.spyOn(table, 'storedCountsOf');
       for (const value of ['a@example.com', 'b@example.com', 'c@example.com']) await table.add(reporter, report(value));

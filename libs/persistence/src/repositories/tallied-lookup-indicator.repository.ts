@@ -19,13 +19,11 @@ import { OvertakenReads } from './overtaken-reads';
 import { StoredKeysFilter } from './stored-keys-filter';
 import type { StoredEvidence, StoredIndicatorCounts } from './typeorm-lookup-indicator.repository';
 
-/** The table under the tally: the repository, the evidence it stores, its counts, and accounts' industries. */
+/** The table under the tally: the repository, the evidence it stores, and its counts (with the reporters' industries). */
 export interface IndicatorTable extends LookupIndicatorRepository {
   record(tenant: LookupTenant, submission: IndicatorSubmission): Promise<RecordedEvidence[]>;
   storedEvidenceAfter(after: StoredEvidence | null, limit: number): Promise<StoredEvidence[]>;
   storedCountsOf(indicators: readonly IndicatorRef[]): Promise<StoredIndicatorCounts[]>;
-  accountIndustries(): Promise<Map<string, string | null>>;
-  industryOf(accountId: string): Promise<string | null>;
 }
 
 /** Stored pieces of evidence read per page at start. */
@@ -41,17 +39,20 @@ const LOAD_PAGE = 10_000;
  *
  * So a checkpoint reads nothing from the database about values nobody reported, nor about
  * reported values the tally holds. It reads the table only for a reported value the tally let go
- * of (past its capacity, least recently used first), and then holds its count again; and, once
- * for the life of the process, the industry of an account opened since the start that limits the
- * evidence to its industry (every account's industry is read at start; it never changes). A
- * read that a report or removal of the same indicator overtook still answers its checkpoint, but
+ * of (past its capacity, least recently used first), and then holds its count again. The
+ * industries `limitIndustry` compares are the asking tenant's (from the request) and the
+ * reporters' (stored with their evidence, learnt with the counts). A read that a report or removal of the same indicator overtook still answers its checkpoint, but
  * its count is not held (`OvertakenReads`): it may lack that report's evidence, or count it a
  * second time.
  *
  * Lookups (`summarise`) still read the table, asked only about indicators that may have evidence.
  */
 export class TalliedLookupIndicatorRepository implements LookupIndicatorRepository {
-  /** Every account's industry, read at start, and those of accounts opened since, read when first needed. */
+  /**
+   * The industry of every account whose evidence is counted: read with its evidence (at start, or
+   * with the counts of an indicator read back) or learnt from its report. One entry per account
+   * that ever reported; an account's industry never changes.
+   */
   private readonly industries = new Map<string, string | null>();
   /** Every indicator with evidence in the table (and some without: removed ones, false positives). */
   private readonly stored = new StoredKeysFilter();
@@ -68,13 +69,13 @@ export class TalliedLookupIndicatorRepository implements LookupIndicatorReposito
    */
   static async load(table: IndicatorTable, capacity = Number.POSITIVE_INFINITY): Promise<TalliedLookupIndicatorRepository> {
     const repository = new TalliedLookupIndicatorRepository(table, new CheckpointEvidenceTally(capacity));
-    for (const [accountId, industry] of await table.accountIndustries()) repository.industries.set(accountId, industry);
-    const { tally, stored } = repository;
+    const { tally, stored, industries } = repository;
     for (let after: StoredEvidence | null = null; ; ) {
       const page = await table.storedEvidenceAfter(after, LOAD_PAGE);
       if (page.length === 0) break;
       for (const evidence of page) {
         stored.add(indicatorKey(evidence));
+        industries.set(evidence.accountId, evidence.industry);
         // An indicator's evidence is all counted once it is held: it is held from its first row
         // while there is room, and never let go of during the load (the tally is not yet full).
         if (!tally.holds(evidence) && tally.size < capacity) tally.start(evidence);
@@ -91,8 +92,8 @@ export class TalliedLookupIndicatorRepository implements LookupIndicatorReposito
   }
 
   async add(tenant: LookupTenant, submission: IndicatorSubmission): Promise<void> {
-    // Known before its evidence is counted: a checkpoint limited to its industry reads it from here.
-    await this.industryOf(tenant.accountId);
+    // Known before its evidence is counted: a checkpoint limited to an industry compares it.
+    this.industries.set(tenant.accountId, tenant.industry);
     const recorded = await this.written(
       submission.indicators.map(indicatorKey),
       () => this.table.record(tenant, submission),
@@ -113,7 +114,7 @@ export class TalliedLookupIndicatorRepository implements LookupIndicatorReposito
   async checkpointEvidence(tenant: LookupTenant, values: KnownIndicatorQuery, filter: CheckpointEvidenceFilter = {}): Promise<CheckpointIndicatorEvidence[]> {
     const asked = knownIndicatorRefs(values);
     // As the table compares them: an account without an industry shares it with nobody.
-    const industry = filter.limitIndustry ? await this.industryOf(tenant.accountId) : undefined;
+    const { industry } = tenant;
     const countsOther = filter.limitIndustry ? (other: string) => industry !== null && this.industries.get(other) === industry : () => true;
     // Answered from the tally before any read, whose counts may take a held indicator's place.
     const answers = new Map<IndicatorRef, CheckpointIndicatorEvidence | undefined>();
@@ -167,15 +168,6 @@ export class TalliedLookupIndicatorRepository implements LookupIndicatorReposito
       if (!read.overtaken.has(keys[index])) this.tally.admit(indicator, accounts);
     });
     return answered;
-  }
-
-  /** The account's industry, read once (it never changes). */
-  private async industryOf(accountId: string): Promise<string | null> {
-    const known = this.industries.get(accountId);
-    if (known !== undefined || this.industries.has(accountId)) return known ?? null;
-    const industry = await this.table.industryOf(accountId);
-    this.industries.set(accountId, industry);
-    return industry;
   }
 }
 

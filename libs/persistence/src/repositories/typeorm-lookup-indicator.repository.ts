@@ -58,7 +58,8 @@ interface RemovedRow {
 // one session for a round trip per statement): the indicators are upserted in a data-modifying
 // CTE, then their evidence inserted. The evidence's foreign key to its indicator is checked at
 // the end of the statement, when the CTE's rows are there. `$4` is an empty array when the
-// submission has no evidence.
+// submission has no evidence. `$5` is the reporting account's industry, kept with its evidence
+// (the lookup compares it under `limitIndustry`; an account's industry never changes).
 const ADD_INDICATORS = `
   WITH upserted AS (
     INSERT INTO lookup_indicators (account_id, environment, kind, value, first_seen_at, last_seen_at)
@@ -69,16 +70,16 @@ const ADD_INDICATORS = `
            last_seen_at = GREATEST(lookup_indicators.last_seen_at, EXCLUDED.last_seen_at),
            updated_at = now()
   )
-  INSERT INTO lookup_evidence (account_id, environment, kind, value, evidence_kind, evidence_id, seen_at, details)
-  SELECT $1, $2, row.kind, row.value, row.evidence_kind, row.evidence_id, row.seen_at, row.details
+  INSERT INTO lookup_evidence (account_id, environment, kind, value, evidence_kind, evidence_id, seen_at, details, reporter_industry)
+  SELECT $1, $2, row.kind, row.value, row.evidence_kind, row.evidence_id, row.seen_at, row.details, $5::text
     FROM jsonb_to_recordset($4::jsonb) AS row(kind text, value text, evidence_kind text, evidence_id text, seen_at bigint, details jsonb)
   ON CONFLICT DO NOTHING
   RETURNING kind, value, evidence_kind, seen_at`;
 
 // Every account's evidence of the asked indicators in the asking account's data set, counted:
 // the other accounts' rows are only ever aggregated, never returned. `$4` limits IP evidence
-// to what was seen from that time on; `$5` limits other accounts to the asking one's industry
-// (an account without an industry then sees only its own evidence).
+// to what was seen from that time on; `$5` limits other accounts to the asking one's industry,
+// `$6` (an account without an industry then sees only its own evidence: null equals nothing).
 const SUMMARISE = `
   WITH asked AS (
     SELECT DISTINCT kind, value FROM jsonb_to_recordset($3::jsonb) AS row(kind text, value text)
@@ -95,19 +96,15 @@ const SUMMARISE = `
     FROM asked
     JOIN lookup_evidence e ON e.environment = $2 AND e.kind = asked.kind AND e.value = asked.value
    WHERE (e.kind <> 'ipAddress' OR $4::bigint IS NULL OR e.seen_at >= $4::bigint)
-     AND (NOT $5::boolean
-          OR e.account_id = $1
-          OR e.account_id IN (
-               SELECT other.id FROM accounts other JOIN accounts asking ON asking.id = $1
-                WHERE other.industry = asking.industry))
+     AND (NOT $5::boolean OR e.account_id = $1 OR e.reporter_industry = $6::text)
    GROUP BY e.kind, e.value`;
 
 // Scoring asks at every checkpoint, and almost always about values nobody reported: one
 // statement, an index probe per asked value (`idx_lookup_evidence_indicator_seen_at`), which
 // returns no row when nothing matches. The asking account's evidence is counted apart; other
 // accounts' only as distinct accounts, counts and a latest time. `$5` limits other accounts to
-// the asking account's industry: a primary-key read of `accounts` per other account's matching
-// row, made only then (an account without an industry then sees only its own evidence).
+// the asking account's industry, `$6` (an account without an industry then sees only its own
+// evidence: null equals nothing).
 const CHECKPOINT_EVIDENCE = `
   SELECT e.kind, e.value,
          count(*) FILTER (WHERE e.account_id = $1 AND e.evidence_kind = 'chargeback')::int AS own_chargebacks,
@@ -120,10 +117,7 @@ const CHECKPOINT_EVIDENCE = `
          max(e.seen_at) FILTER (WHERE e.account_id <> $1) AS other_last_seen
     FROM unnest($3::text[], $4::text[]) AS asked(kind, value)
     JOIN lookup_evidence e ON e.environment = $2 AND e.kind = asked.kind AND e.value = asked.value
-   WHERE e.account_id = $1
-      OR NOT $5::boolean
-      OR (SELECT other.industry FROM accounts other WHERE other.id = e.account_id)
-         = (SELECT asking.industry FROM accounts asking WHERE asking.id = $1)
+   WHERE e.account_id = $1 OR NOT $5::boolean OR e.reporter_industry = $6::text
    GROUP BY e.kind, e.value`;
 
 // One statement, so a reader never sees the indicator without its evidence or the reverse.
@@ -145,11 +139,11 @@ const REMOVE = `
   SELECT kind, value, count(*)::int AS evidence_removed FROM removed_evidence GROUP BY kind, value`;
 
 // Each account's evidence counts of the indicators asked about (kind, value), in both data sets,
-// with the account's industry, as one JSON value (`queryJsonPage`): what a sole writer reads
+// with the reporting account's industry, as one JSON value (`queryJsonPage`): what a sole writer reads
 // for an indicator its tally does not hold (`TalliedLookupIndicatorRepository`).
 const STORED_COUNTS_OF = `
   SELECT json_agg(counts) AS page FROM (
-    SELECT e.environment, e.kind, e.value, e.account_id AS "accountId", a.industry,
+    SELECT e.environment, e.kind, e.value, e.account_id AS "accountId", e.reporter_industry AS industry,
            count(*) FILTER (WHERE e.evidence_kind = 'chargeback') AS chargebacks,
            count(*) FILTER (WHERE e.evidence_kind = 'manualReview') AS "manualReviews",
            count(*) FILTER (WHERE e.evidence_kind = 'report') AS reports,
@@ -157,23 +151,19 @@ const STORED_COUNTS_OF = `
       FROM (SELECT environment, asked.kind, asked.value
               FROM unnest($1::text[], $2::text[]) AS asked(kind, value), unnest(ARRAY['live', 'test']) AS environment) k
       JOIN lookup_evidence e ON e.environment = k.environment AND e.kind = k.kind AND e.value = k.value
-      JOIN accounts a ON a.id = e.account_id
-     GROUP BY e.environment, e.kind, e.value, e.account_id, a.industry
+     GROUP BY e.environment, e.kind, e.value, e.account_id, e.reporter_industry
      ORDER BY e.environment, e.kind, e.value, e.account_id) counts`;
 
 // A keyset page of the stored evidence in primary-key order, as one JSON value: a sole writer's
 // pass at start, which counts it (the whole table, so aggregating it here would only add sorts).
 const STORED_EVIDENCE_AFTER = `
   SELECT json_agg(evidence) AS page FROM (
-    SELECT account_id AS "accountId", environment, kind, value, evidence_kind AS "evidenceKind", evidence_id AS "evidenceId", seen_at AS "seenAt"
+    SELECT account_id AS "accountId", environment, kind, value, evidence_kind AS "evidenceKind", evidence_id AS "evidenceId", seen_at AS "seenAt",
+           reporter_industry AS industry
       FROM lookup_evidence
      WHERE (account_id, environment, kind, value, evidence_kind, evidence_id) > ($1, $2, $3, $4, $5, $6)
      ORDER BY account_id, environment, kind, value, evidence_kind, evidence_id
      LIMIT $7) evidence`;
-
-const ACCOUNT_INDUSTRIES = 'SELECT id, industry FROM accounts';
-
-const INDUSTRY_OF = 'SELECT industry FROM accounts WHERE id = $1';
 
 interface RecordedEvidenceRow {
   kind: IndicatorKind;
@@ -193,6 +183,8 @@ export interface StoredEvidence extends RecordedEvidence {
   readonly accountId: string;
   readonly environment: Environment;
   readonly evidenceId: string;
+  /** The reporting account's industry. */
+  readonly industry: string | null;
 }
 
 /**
@@ -209,22 +201,10 @@ export class TypeOrmLookupIndicatorRepository implements LookupIndicatorReposito
     return queryJsonPage<StoredEvidence>(this.dataSource, STORED_EVIDENCE_AFTER, [from.accountId, from.environment, from.kind, from.value, from.evidenceKind, from.evidenceId, limit]);
   }
 
-  /** Every account's industry (null when it has none). An account's industry never changes. */
-  async accountIndustries(): Promise<Map<string, string | null>> {
-    const rows = await queryRows<{ id: string; industry: string | null }>(this.dataSource, ACCOUNT_INDUSTRIES, []);
-    return new Map(rows.map(({ id, industry }) => [id, industry]));
-  }
-
   /** The evidence counts of these indicators, every account's in both data sets: a sole writer's read of what it does not hold. */
   storedCountsOf(indicators: readonly IndicatorRef[]): Promise<StoredIndicatorCounts[]> {
     if (indicators.length === 0) return Promise.resolve([]);
     return queryJsonPage<StoredIndicatorCounts>(this.dataSource, STORED_COUNTS_OF, [indicators.map(({ kind }) => kind), indicators.map(({ value }) => value)]);
-  }
-
-  /** The account's industry; null when it has none (or does not exist). An account's industry never changes. */
-  async industryOf(accountId: string): Promise<string | null> {
-    const [row] = await queryRows<{ industry: string | null }>(this.dataSource, INDUSTRY_OF, [accountId]);
-    return row?.industry ?? null;
   }
 
   async add(tenant: LookupTenant, submission: IndicatorSubmission): Promise<void> {
@@ -232,7 +212,7 @@ export class TypeOrmLookupIndicatorRepository implements LookupIndicatorReposito
   }
 
   /** `add`, answering the evidence it stored: none that was stored before (same id). */
-  async record({ accountId, environment }: LookupTenant, submission: IndicatorSubmission): Promise<RecordedEvidence[]> {
+  async record({ accountId, environment, industry }: LookupTenant, submission: IndicatorSubmission): Promise<RecordedEvidence[]> {
     const indicators = mergeSightings(submission.indicators);
     const evidence = indicators.flatMap(({ kind, value, seen_at }) =>
       submission.evidence.map((item) => ({
@@ -244,12 +224,12 @@ export class TypeOrmLookupIndicatorRepository implements LookupIndicatorReposito
         details: item.details,
       })),
     );
-    const stored = await queryRows<RecordedEvidenceRow>(this.dataSource, ADD_INDICATORS, [accountId, environment, JSON.stringify(indicators), JSON.stringify(evidence)]);
+    const stored = await queryRows<RecordedEvidenceRow>(this.dataSource, ADD_INDICATORS, [accountId, environment, JSON.stringify(indicators), JSON.stringify(evidence), industry]);
     return stored.map(toRecordedEvidence);
   }
 
   async summarise(
-    { accountId, environment }: LookupTenant,
+    { accountId, environment, industry }: LookupTenant,
     indicators: readonly IndicatorRef[],
     filter: EvidenceFilter = {},
   ): Promise<IndicatorEvidenceSummary[]> {
@@ -260,12 +240,13 @@ export class TypeOrmLookupIndicatorRepository implements LookupIndicatorReposito
       JSON.stringify(indicators.map(({ kind, value }) => ({ kind, value }))),
       filter.ipSeenFrom ?? null,
       filter.limitIndustry ?? false,
+      industry,
     ]);
     return rows.map(toSummary);
   }
 
   async checkpointEvidence(
-    { accountId, environment }: LookupTenant,
+    { accountId, environment, industry }: LookupTenant,
     values: KnownIndicatorQuery,
     filter: CheckpointEvidenceFilter = {},
   ): Promise<CheckpointIndicatorEvidence[]> {
@@ -277,6 +258,7 @@ export class TypeOrmLookupIndicatorRepository implements LookupIndicatorReposito
       indicators.map((indicator) => indicator.kind),
       indicators.map((indicator) => indicator.value),
       filter.limitIndustry ?? false,
+      industry,
     ]);
     return rows.map(toCheckpointEvidence);
   }

@@ -5,8 +5,8 @@ import { SEEN_AT, buildChargeback, buildManualReview, buildReport, buildSighting
 import { buildAccount } from './persistence-test-data.factory';
 
 /**
- * What the lookup table gives a sole writer's tally (`storedEvidenceAfter` and
- * `accountIndustries` at start, `storedCountsOf` for what the tally let go of); run against each
+ * What the lookup table gives a sole writer's tally (`storedEvidenceAfter` at start, with the
+ * reporters' industries, `storedCountsOf` for what the tally let go of); run against each
  * database by the table's specs.
  */
 export function itCountsTheStoredEvidence(repositories: () => { accounts: AccountRepository; table: TypeOrmLookupIndicatorRepository }): void {
@@ -15,7 +15,7 @@ export function itCountsTheStoredEvidence(repositories: () => { accounts: Accoun
   async function newTenant(industry: string | null, environment: LookupTenant['environment'] = 'live'): Promise<LookupTenant> {
     const account = buildAccount({ industry });
     await repositories().accounts.insert(account);
-    return { accountId: account.id, environment };
+    return { accountId: account.id, environment, industry };
   }
 
   /** One indicator reported by two accounts in live (one of them twice, and once again in test), another by one. */
@@ -77,10 +77,9 @@ export function itCountsTheStoredEvidence(repositories: () => { accounts: Accoun
 
     // Counted per account, data set and indicator, the pieces give the same counts.
     const counted = new Map<string, StoredIndicatorCounts>();
-    const industries = await table().accountIndustries();
     for (const piece of pieces) {
       const key = JSON.stringify([piece.accountId, piece.environment, piece.kind, piece.value]);
-      const counts = counted.get(key) ?? { accountId: piece.accountId, environment: piece.environment, kind: piece.kind, value: piece.value, industry: industries.get(piece.accountId) ?? null, chargebacks: 0, manualReviews: 0, reports: 0, lastSeen: 0 };
+      const counts = counted.get(key) ?? { accountId: piece.accountId, environment: piece.environment, kind: piece.kind, value: piece.value, industry: piece.industry, chargebacks: 0, manualReviews: 0, reports: 0, lastSeen: 0 };
       counts[({ chargeback: 'chargebacks', manualReview: 'manualReviews', report: 'reports' } as const)[piece.evidenceKind]] += 1;
       counts.lastSeen = Math.max(counts.lastSeen, piece.seenAt);
       counted.set(key, counts);

@@ -38,6 +38,7 @@ import { SubjectsUseCase } from './subjects/subjects.use-case';
 import { ConsoleController, consoleAssetsProvider } from './console/console.controller';
 import { AccountController } from './account/account.controller';
 import { AccountUseCase } from './account/account.use-case';
+import { AccountRegistryHandler } from './account/account-registry.handler';
 
 /**
  * The public HTTPS API: authenticates, validates, maps each route to its bus message, and
@@ -58,7 +59,7 @@ import { AccountUseCase } from './account/account.use-case';
     SubjectsController,
     ConsoleController,
     AccountController,
-    FeedController, AuthController, AdminController, ApiDocsController, LabelsController, LookupController, CredentialsCheckController, BreachedCredentialsAdminController, CallbacksController, RulesController, DecisionsController, ModelsController],
+    FeedController, AuthController, AdminController, ApiDocsController, LabelsController, LookupController, CredentialsCheckController, BreachedCredentialsAdminController, CallbacksController, AccountRegistryHandler, RulesController, DecisionsController, ModelsController],
   providers: [consoleAssetsProvider, AccountUseCase, EventIntake, BootstrapAccountService, RateLimits, LabelsUseCase, LookupUseCase, CredentialsCheckUseCase, commonPasswordsProvider, CallbacksUseCase, OwnerRequests, RulesUseCase, DecisionListUseCase, ModelsUseCase, SubjectsUseCase],
 })
 export class GatewayModule {}

@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Principal } from '@ringfence/accounts';
 import type { MessageBus } from '@ringfence/bus';
-import type { MessageEnvelope, RpcTopic, RpcTopicMap } from '@ringfence/contracts';
-import { type RingfenceConfig, newEventId } from '@ringfence/platform';
+import type { RpcTopic, RpcTopicMap } from '@ringfence/contracts';
+import type { RingfenceConfig } from '@ringfence/platform';
 import { MESSAGE_BUS, RINGFENCE_CONFIG } from '@ringfence/service-runtime';
+import { principalRequest } from './principal-request';
 import { RateLimits } from './rate-limit/rate-limits.service';
 
 /**
@@ -28,15 +29,6 @@ export class OwnerRequests {
 
   /** The request without the rate limit's check: for data that is applied whatever the limit (a label, decisions §1). */
   send<R extends RpcTopic>(principal: Principal, traceId: string, subjectId: string, topic: R, payload: RpcTopicMap[R]['request']): Promise<RpcTopicMap[R]['reply']> {
-    const envelope: MessageEnvelope<RpcTopicMap[R]['request']> = {
-      eventId: newEventId(),
-      accountId: principal.account.id,
-      environment: principal.environment,
-      subjectId,
-      acceptedAt: Date.now(),
-      traceId,
-      payload,
-    };
-    return this.bus.request(topic, envelope, { timeoutMs: this.config.requestTimeoutMs });
+    return this.bus.request(topic, principalRequest(principal, traceId, subjectId, payload), { timeoutMs: this.config.requestTimeoutMs });
   }
 }

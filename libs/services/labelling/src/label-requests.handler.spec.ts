@@ -1,8 +1,7 @@
 import type { INestMicroservice } from '@nestjs/common';
-import { ACCOUNT_REPOSITORY, type Account, type AccountRepository } from '@ringfence/accounts';
 import type { MessageBus } from '@ringfence/bus';
 import { startBusControllers } from '@ringfence/bus/testing';
-import { type ApplyLabelRequest, EventTopics, type MessageEnvelope, RpcTopics } from '@ringfence/contracts';
+import { type AccountFacts, type ApplyLabelRequest, EventTopics, type MessageEnvelope, RpcTopics } from '@ringfence/contracts';
 import { LABEL_REPOSITORY, type LabelHistoryEntry, type LabelRepository, type LabelSubject, applyReview, currentLabelsOf } from '@ringfence/labels';
 import { MESSAGE_BUS } from '@ringfence/service-runtime';
 import { LabelRequestsHandler } from './label-requests.handler';
@@ -31,7 +30,7 @@ type Published = { topic: string; message: MessageEnvelope<unknown> };
  * Records what the transporter registers and what the handler publishes; requests are answered
  * by calling the registered handlers (through Nest's pipeline, as on a real bus).
  */
-function recordingBus() {
+function recordingBus(facts: AccountFacts) {
   const published: Published[] = [];
   const responders = new Map<string, { group: string; handler: (message: MessageEnvelope<unknown>) => Promise<unknown> }>();
   const bus = {
@@ -52,6 +51,8 @@ function recordingBus() {
       subjectId: 'cus-1',
       acceptedAt: 1,
       traceId: 'trace-1',
+      // As the gateway sends them: the account as it is at this request.
+      account: structuredClone(facts),
       payload,
       ...overrides,
     });
@@ -65,17 +66,15 @@ afterEach(async () => {
 });
 
 async function setup() {
-  const account: Account = { id: 'acc_1', name: 'acme', industry: null, settings: {}, createdAt: new Date() };
-  const accounts = { findById: async (accountId: string) => (accountId === account.id ? structuredClone(account) : null) } as AccountRepository;
+  const account: AccountFacts = { industry: null, settings: {} };
   const labels = new MemoryLabelRepository();
-  const recording = recordingBus();
+  const recording = recordingBus(account);
   running.push(
     await startBusControllers(recording.bus, {
       controllers: [LabelRequestsHandler],
       providers: [
         { provide: MESSAGE_BUS, useValue: recording.bus },
         { provide: LABEL_REPOSITORY, useValue: labels },
-        { provide: ACCOUNT_REPOSITORY, useValue: accounts },
       ],
     }),
   );
@@ -149,7 +148,7 @@ describe(LabelRequestsHandler.name, () => {
     ]);
   });
 
-  it('reads the POTENTIALLY_ switch from the account at each request', async () => {
+  it('reads the POTENTIALLY_ switch from the account facts of each request', async () => {
     const { request, account, published } = await setup();
     const potential = applyLabel({ review: 'POTENTIALLY_FRAUDSTER' });
 
@@ -158,6 +157,14 @@ describe(LabelRequestsHandler.name, () => {
 
     account.settings = { potentialLabelsEnabled: true };
     await expect(request(RpcTopics.applyLabel, potential)).resolves.toEqual({ eventTime: expect.any(Number) });
+  });
+
+  it('refuses a review that comes without its account facts, storing nothing', async () => {
+    const { request, labels, published } = await setup();
+
+    await expect(request(RpcTopics.applyLabel, applyLabel(), { account: undefined })).rejects.toMatchObject({ code: 'INTERNAL', message: expect.stringMatching(/carries no account facts/) });
+    expect((await labels.read({ accountId: 'acc_1', environment: 'live', kind: 'customer', subjectId: 'cus-1' })).history).toEqual([]);
+    expect(published).toEqual([]);
   });
 
   it('refuses an invalid message before anything is stored', async () => {

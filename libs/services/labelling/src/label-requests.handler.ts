@@ -1,6 +1,5 @@
 import { Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { ACCOUNT_REPOSITORY, type AccountRepository } from '@ringfence/accounts';
 import { type MessageBus, MessageBusController, type MessagePatternExtras } from '@ringfence/bus';
 import {
   type ApplyLabelReply,
@@ -15,8 +14,8 @@ import {
   RpcTopics,
 } from '@ringfence/contracts';
 import { LABEL_REPOSITORY, type LabelRepository, type LabelSubject, Labelling } from '@ringfence/labels';
-import { AppError, newEventId } from '@ringfence/platform';
-import { MESSAGE_BUS, validatedRequestHandler } from '@ringfence/service-runtime';
+import { newEventId } from '@ringfence/platform';
+import { MESSAGE_BUS, requestAccount, validatedRequestHandler } from '@ringfence/service-runtime';
 
 const LABEL_UPDATED_TOPIC = {
   customer: EventTopics.customerLabelUpdated,
@@ -33,8 +32,8 @@ function subjectOf({ accountId, environment, payload }: MessageEnvelope<ReadLabe
  * Answers the labelling requests (group `labelling`): applies a review, then publishes the
  * label event the graph consumes; reads a subject's labels and audit log, or (for scoring, at
  * every checkpoint) only its current labels. A review is stored before it is answered, so a
- * read needs no barrier to see every review answered before it. The
- * account's settings are read at each request, so an operator's change applies at once.
+ * read needs no barrier to see every review answered before it. The account's settings come
+ * with each request from the gateway (`AccountFacts`), so an operator's change applies at once.
  */
 @MessageBusController()
 export class LabelRequestsHandler {
@@ -43,7 +42,6 @@ export class LabelRequestsHandler {
   constructor(
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(LABEL_REPOSITORY) private readonly labels: LabelRepository,
-    @Inject(ACCOUNT_REPOSITORY) private readonly accounts: AccountRepository,
   ) {
     this.labelling = new Labelling(labels);
   }
@@ -69,10 +67,8 @@ export class LabelRequestsHandler {
    * publishes it.
    */
   async apply(message: MessageEnvelope<ApplyLabelRequest>): Promise<ApplyLabelReply> {
-    const account = await this.accounts.findById(message.accountId);
-    if (!account) throw new AppError('NOT_FOUND', `no account ${message.accountId}`);
     const subject = subjectOf(message);
-    const entry = await this.labelling.apply(subject, message.payload, account.settings);
+    const entry = await this.labelling.apply(subject, message.payload, requestAccount(message).settings);
     await this.bus.publish(LABEL_UPDATED_TOPIC[subject.kind], {
       ...message,
       eventId: newEventId(),

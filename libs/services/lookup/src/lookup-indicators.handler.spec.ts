@@ -46,7 +46,16 @@ async function setup() {
   return { responders, asked };
 }
 
-const message = (payload: unknown): MessageEnvelope<unknown> => ({ eventId: 'e1', accountId: 'acc_1', environment: 'live', subjectId: 'c1', acceptedAt: 1, traceId: 't', payload });
+const message = (payload: unknown): MessageEnvelope<unknown> => ({
+  eventId: 'e1',
+  accountId: 'acc_1',
+  environment: 'live',
+  subjectId: 'c1',
+  acceptedAt: 1,
+  traceId: 't',
+  account: { industry: 'travel', settings: {} },
+  payload,
+});
 const values = { emails: ['fraud@example.com'], phones: [], ips: ['203.0.113.9'], instrumentIds: [] };
 
 describe(LookupIndicatorsHandler.name, () => {
@@ -59,13 +68,13 @@ describe(LookupIndicatorsHandler.name, () => {
     for (const { options } of responders.values()) expect(options).toEqual({ group: 'lookup' });
   });
 
-  it('answers scoring’s evidence question from its repository, for the envelope’s tenant and industry choice', async () => {
+  it('answers scoring’s evidence question from its repository, for the envelope’s tenant with its industry, and the industry choice', async () => {
     const { responders, asked } = await setup();
 
     const reply = await responders.get(RpcTopics.checkpointEvidence)!.handler(message({ ...values, limitIndustry: true }));
 
     expect(reply).toEqual({ evidence: [evidence] });
-    expect(asked).toEqual([[{ accountId: 'acc_1', environment: 'live' }, values, { limitIndustry: true }]]);
+    expect(asked).toEqual([[{ accountId: 'acc_1', environment: 'live', industry: 'travel' }, values, { limitIndustry: true }]]);
   });
 
   it('refuses a question without the industry choice before asking the repository', async () => {

@@ -17,11 +17,16 @@ import {
 } from '@ringfence/contracts';
 import { LOOKUP_INDICATOR_REPOSITORY, type LookupIndicatorRepository, LookupIndicators, type LookupTenant } from '@ringfence/lookup';
 import { newEventId } from '@ringfence/platform';
-import { MESSAGE_BUS, validatedRequestHandler } from '@ringfence/service-runtime';
+import { MESSAGE_BUS, requestAccount, validatedRequestHandler } from '@ringfence/service-runtime';
 
 const LOOKUP: MessagePatternExtras = { group: 'lookup' };
 
-const tenantOf = ({ accountId, environment }: MessageEnvelope<unknown>): LookupTenant => ({ accountId, environment });
+/** The asking account's data set, with its industry as the gateway says (`AccountFacts`). */
+const tenantOf = (message: MessageEnvelope<unknown>): LookupTenant => ({
+  accountId: message.accountId,
+  environment: message.environment,
+  industry: requestAccount(message).industry,
+});
 
 /**
  * Answers the lookup requests (group `lookup`): add, read and delete known-fraud indicators,

@@ -2,6 +2,7 @@ export * from './tokens';
 export * from './runtime.module';
 export * from './bus/bus.module';
 export * from './bus/validated-handler';
+export * from './bus/request-account';
 export * from './http/access.guard';
 export * from './http/route-access.decorator';
 export * from './http/http-app.factory';

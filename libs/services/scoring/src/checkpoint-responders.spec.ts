@@ -1,8 +1,9 @@
 import type { INestMicroservice } from '@nestjs/common';
 import type { MessageBus, RespondOptions, SubscribeOptions } from '@ringfence/bus';
 import { startBusControllers } from '@ringfence/bus/testing';
-import { EventTopics, type MessageEnvelope, RpcTopics, StateGroups } from '@ringfence/contracts';
-import { MESSAGE_BUS, ROOT_LOGGER } from '@ringfence/service-runtime';
+import { type AccountFacts, EventTopics, type MessageEnvelope, RpcTopics, StateGroups } from '@ringfence/contracts';
+import { loadConfig } from '@ringfence/platform';
+import { MESSAGE_BUS, RINGFENCE_CONFIG, ROOT_LOGGER } from '@ringfence/service-runtime';
 import { CHECKPOINT_DEFINITIONS } from './checkpoint-definitions';
 import { CheckpointResponders } from './checkpoint-responders';
 import { CheckpointScorer } from './checkpoint-scorer';
@@ -12,7 +13,7 @@ import { MODEL_BOOK_GROUP } from './models/models-groups';
 type Handler = (message: MessageEnvelope<unknown>) => Promise<unknown>;
 
 /** Records what the transporter registers; the test calls the handlers as the bus would. */
-function recordingBus() {
+function recordingBus(accounts: Record<string, AccountFacts>) {
   const responders = new Map<string, { options: RespondOptions; handler: Handler }>();
   const consumers = new Map<string, { options: SubscribeOptions; handler: Handler }>();
   const published: string[] = [];
@@ -20,6 +21,11 @@ function recordingBus() {
     handle: (topic: string, options: RespondOptions, handler: Handler) => responders.set(topic, { options, handler }),
     subscribe: (topic: string, options: SubscribeOptions, handler: Handler) => consumers.set(topic, { options, handler }),
     publish: async (topic: string) => void published.push(topic),
+    // The gateway's answer about an account.
+    request: async (topic: string, message: MessageEnvelope<unknown>) => {
+      if (topic !== RpcTopics.readAccountFacts) throw new Error(`unexpected request on ${topic}`);
+      return { account: accounts[message.accountId] ?? null };
+    },
     start: async () => undefined,
     stop: async () => undefined,
   } as unknown as MessageBus;
@@ -42,22 +48,32 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((microservice) => microservice.close()));
 });
 
+const FACTS: AccountFacts = { industry: 'travel', settings: { defaultAction: 'REVIEW' } };
+
 async function setup() {
-  const recording = recordingBus();
+  const recording = recordingBus({ acc_1: FACTS });
   const scored: string[] = [];
-  const scorer = { score: async (definition: { checkpoint: string }) => void scored.push(definition.checkpoint) };
-  const logger = { error: () => undefined };
+  const scoredWith: Array<AccountFacts | undefined> = [];
+  const scorer = {
+    score: async (definition: { checkpoint: string }, message: MessageEnvelope<unknown>) => {
+      scored.push(definition.checkpoint);
+      scoredWith.push(message.account);
+      return {};
+    },
+  };
+  const logger = { error: () => undefined, warn: () => undefined };
   running.push(
     await startBusControllers(recording.bus, {
       controllers: [CheckpointResponders],
       providers: [
         { provide: MESSAGE_BUS, useValue: recording.bus },
         { provide: ROOT_LOGGER, useValue: logger },
+        { provide: RINGFENCE_CONFIG, useValue: loadConfig({}, { port: 0 }) },
         { provide: CheckpointScorer, useValue: scorer },
       ],
     }),
   );
-  return { ...recording, scored };
+  return { ...recording, scored, scoredWith };
 }
 
 describe(CheckpointResponders.name, () => {
@@ -94,5 +110,17 @@ describe(CheckpointResponders.name, () => {
     await expect(consumers.get(EventTopics.transactionUpdated)!.handler(envelope({ timestamp: 'yesterday' }))).resolves.toBeUndefined();
     expect(scored).toEqual([]);
     expect(published).toEqual([]);
+  });
+
+  it("scores an /async transaction with the account's facts asked of the gateway, and publishes its decision; an unknown account's is not scored", async () => {
+    const { consumers, scored, scoredWith, published } = await setup();
+    const update = { timestamp: 1, checkpoint: 'pspBeforeAuth', transaction: { transactionId: 'tx-1' }, customer: { customerId: 'cus-1' } };
+
+    await consumers.get(EventTopics.transactionUpdated)!.handler(envelope(update));
+    await consumers.get(EventTopics.transactionUpdated)!.handler({ ...envelope(update), accountId: 'acc_unknown' });
+
+    expect(scored).toEqual(['transaction']);
+    expect(scoredWith).toEqual([FACTS]);
+    expect(published).toEqual([EventTopics.transactionScored]);
   });
 });

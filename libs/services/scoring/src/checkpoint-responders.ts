@@ -1,9 +1,9 @@
 import { Inject } from '@nestjs/common';
 import { Ctx, EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
 import { type EventPatternExtras, type MessageBus, MessageBusContext, MessageBusController, type MessagePatternExtras } from '@ringfence/bus';
-import { EventTopics, type MessageEnvelope, StateGroups, TransactionUpdatedEvent } from '@ringfence/contracts';
-import { type Logger, newEventId } from '@ringfence/platform';
-import { MESSAGE_BUS, ROOT_LOGGER, validatedEventHandler, validatedRequestHandler } from '@ringfence/service-runtime';
+import { EventTopics, type MessageEnvelope, RpcTopics, StateGroups, TransactionUpdatedEvent } from '@ringfence/contracts';
+import { type Logger, type RingfenceConfig, newEventId } from '@ringfence/platform';
+import { MESSAGE_BUS, RINGFENCE_CONFIG, ROOT_LOGGER, validatedEventHandler, validatedRequestHandler } from '@ringfence/service-runtime';
 import type { CheckpointDefinition } from './checkpoint-definition';
 import { CHECKPOINT_DEFINITIONS, transactionCheckpoint } from './checkpoint-definitions';
 import { CheckpointScorer } from './checkpoint-scorer';
@@ -41,6 +41,7 @@ export class CheckpointResponders {
   constructor(
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
+    @Inject(RINGFENCE_CONFIG) private readonly config: RingfenceConfig,
     private readonly scorer: CheckpointScorer,
   ) {}
 
@@ -58,8 +59,15 @@ export class CheckpointResponders {
   scoreAsyncTransaction(@Payload() message: MessageEnvelope<unknown>): Promise<void> {
     return validatedEventHandler(EventTopics.transactionUpdated, TransactionUpdatedEvent, this.logger, async (valid) => {
       if (!valid.payload.checkpoint) return;
+      // An event carries no account facts: they are asked of the gateway, which owns them. A
+      // failure here is thrown, so the bus delivers the event again.
+      const { account } = await this.bus.request(RpcTopics.readAccountFacts, { ...valid, eventId: newEventId(), payload: {} }, { timeoutMs: this.config.requestTimeoutMs });
+      if (account === null) {
+        this.logger.warn({ accountId: valid.accountId, eventId: valid.eventId }, 'an /async transaction of an unknown account was not scored');
+        return;
+      }
       // Nobody waits for an /async answer: its decision goes straight to the feed.
-      const decision = await this.scorer.score(transactionCheckpoint, valid);
+      const decision = await this.scorer.score(transactionCheckpoint, { ...valid, account });
       await this.bus.publish(transactionCheckpoint.decisionTopic, { ...valid, eventId: newEventId(), acceptedAt: Date.now(), payload: decision });
     })(message);
   }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ACCOUNT_REPOSITORY, type AccountRepository, type AccountSettings, voucherCheckPolicy, voucherCheckRecommendation } from '@ringfence/accounts';
+import { type AccountSettings, voucherCheckPolicy, voucherCheckRecommendation } from '@ringfence/accounts';
 import type { MessageBus } from '@ringfence/bus';
 import {
   type GraphNetworkFeaturesReply,
@@ -50,7 +50,7 @@ import {
   scoreFeatures,
   thresholdsFor,
 } from '@ringfence/scoring-engine';
-import { MESSAGE_BUS, RINGFENCE_CONFIG, ROOT_LOGGER, recommendationsGiven } from '@ringfence/service-runtime';
+import { MESSAGE_BUS, RINGFENCE_CONFIG, ROOT_LOGGER, recommendationsGiven, requestAccount } from '@ringfence/service-runtime';
 import type { CheckpointDefinition, CheckpointSubject, EntityReference } from './checkpoint-definition';
 import { CheckpointFacts } from './checkpoint-facts';
 import { evidenceOf, indicatorsNotIn, indicatorsOf } from './payload-indicators';
@@ -99,7 +99,6 @@ export class CheckpointScorer {
   constructor(
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     private readonly facts: CheckpointFacts,
-    @Inject(ACCOUNT_REPOSITORY) private readonly accounts: AccountRepository,
     @Inject(RINGFENCE_CONFIG) private readonly config: RingfenceConfig,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
     private readonly ruleBook: RuleBook,
@@ -119,24 +118,24 @@ export class CheckpointScorer {
     definition: CheckpointDefinition<R>,
     message: MessageEnvelope<RpcTopicMap[R]['request']>,
   ): Promise<RpcTopicMap[R]['reply']> {
-    const { accountId, payload } = message;
+    const { payload } = message;
     const timestamp = (payload as { timestamp: number }).timestamp;
     const subject = definition.subject(payload);
     // Generic walks over the payload read its wire form (open objects as the client sent them).
     const json = toWireJson(payload);
     const updates = definition.updates(json);
     const references = definition.references(payload);
-    const settingsRead = this.settingsOf(accountId);
+    // The account's settings as the gateway authenticated the request (it owns the accounts).
+    const { settings } = requestAccount(message);
     // The lookup is asked at once about the values the request itself names (its subject's
     // e-mail and telephone, the device's IP, the instruments), beside the other facts; the stored
     // subject can only add values, asked about after it is read.
     const requestIndicators = indicatorsOf(this.withRequest(null, updates, subject, timestamp)?.fields ?? {}, json);
-    const [entities, labels, settings, graph, requestEvidence] = await Promise.all([
+    const [entities, labels, graph, requestEvidence] = await Promise.all([
       this.facts.entities(message, subject, references),
       this.facts.currentLabels(message, subject),
-      settingsRead,
-      this.graphOf(definition, message, { subject, merchantId: merchantOfEvent(definition.ingestTopic, json), nowMs: timestamp }, settingsRead),
-      settingsRead.then((read) => this.facts.lookupEvidence(message, requestIndicators, checkpointLookupPolicy(read).limitIndustry)),
+      this.graphOf(definition, message, { subject, merchantId: merchantOfEvent(definition.ingestTopic, json), nowMs: timestamp }, settings),
+      this.facts.lookupEvidence(message, requestIndicators, checkpointLookupPolicy(settings).limitIndustry),
     ]);
     const { network, voucherNetwork } = graph;
     const warnings = notFoundWarnings(references, entities.references);
@@ -250,11 +249,6 @@ export class CheckpointScorer {
     return outcome;
   }
 
-  /** The account's settings (defaults when it is unknown), read with the checkpoint's other reads. */
-  private async settingsOf(accountId: string): Promise<AccountSettings> {
-    return (await this.accounts.findById(accountId))?.settings ?? {};
-  }
-
   /**
    * What the graph says within half the checkpoint's budget: the subject's network, with this
    * request's links applied first; then, for a voucher redemption, the voucher check's count of
@@ -266,14 +260,13 @@ export class CheckpointScorer {
     definition: CheckpointDefinition<R>,
     message: MessageEnvelope<RpcTopicMap[R]['request']>,
     about: NetworkQuestion,
-    settingsRead: Promise<AccountSettings>,
+    settings: AccountSettings,
   ): Promise<GraphAnswer> {
     const { subject } = about;
     const deadline = Date.now() + Math.max(1, Math.floor(this.config.rpcTimeoutMs / 2));
     const network = await this.networkOf(definition, message, about, deadline);
     const voucher = definition.voucherUse?.(message.payload) ?? null;
     if (voucher === null || network === null || subject.kind !== 'customer') return { network, voucherNetwork: null };
-    const settings = await settingsRead;
     if (settings.voucherAbuseEnabled === false) return { network, voucherNetwork: null };
     const policy = voucherCheckPolicy(settings, { voucherType: voucher.voucherType });
     try {

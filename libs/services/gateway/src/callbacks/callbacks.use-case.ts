@@ -10,8 +10,9 @@ import {
   type LabelChangedCallbackDto,
   RpcTopics,
 } from '@ringfence/contracts';
-import { type RingfenceConfig, newEventId } from '@ringfence/platform';
+import type { RingfenceConfig } from '@ringfence/platform';
 import { MESSAGE_BUS, RINGFENCE_CONFIG } from '@ringfence/service-runtime';
+import { principalRequest } from '../principal-request';
 import { RateLimits } from '../rate-limit/rate-limits.service';
 
 /** The envelope's subject: the read is about the account's data set, not one customer. */
@@ -49,15 +50,10 @@ export class CallbacksUseCase {
     await this.limits.refuseWhenAccountLimited(principal);
     const reply = await this.bus.request(
       RpcTopics.readCallbackDeliveries,
-      {
-        eventId: newEventId(),
-        accountId: principal.account.id,
-        environment: principal.environment,
-        subjectId: DELIVERIES_SUBJECT_ID,
-        acceptedAt: Date.now(),
-        traceId,
-        payload: { limit: query.limit ?? DEFAULT_CALLBACK_DELIVERIES_PAGE, ...(query.before !== undefined ? { before: query.before } : {}) },
-      },
+      principalRequest(principal, traceId, DELIVERIES_SUBJECT_ID, {
+        limit: query.limit ?? DEFAULT_CALLBACK_DELIVERIES_PAGE,
+        ...(query.before !== undefined ? { before: query.before } : {}),
+      }),
       { timeoutMs: this.config.requestTimeoutMs },
     );
     return { status: 200, timestamp: Date.now(), data: { deliveries: reply.deliveries.map(toDto) } };

@@ -1,7 +1,7 @@
 import type { Principal } from '@ringfence/accounts';
 import { BusUnavailableError, InProcessMessageBus } from '@ringfence/bus';
 import { InMemoryEventLogStore } from '@ringfence/bus/testing';
-import { EventTopics, RpcTopics } from '@ringfence/contracts';
+import { EventTopics, type MessageEnvelope, RpcTopics } from '@ringfence/contracts';
 import { AppError, createLogger, loadConfig } from '@ringfence/platform';
 import { RateLimits } from '../rate-limit/rate-limits.service';
 import { CheckpointRoutes } from './checkpoint-routes';
@@ -29,6 +29,7 @@ async function setup(answer: Answer) {
   const log = new InMemoryEventLogStore();
   const bus = new InProcessMessageBus({ eventLog: log });
   const asked: string[] = [];
+  const requests: Array<MessageEnvelope<unknown>> = [];
   const respond = async <T>(topic: string, value: T): Promise<T> => {
     asked.push(topic);
     // Well past the 50 ms budget, but it does finish, so the bus can stop.
@@ -36,18 +37,19 @@ async function setup(answer: Answer) {
     if (answer === 'client-error') throw new AppError('VALIDATION_FAILED', 'customer.customerId: must be a string');
     return value;
   };
-  bus.handle(RpcTopics.customerCheckpoint, { group: 'scoring' }, () =>
-    respond(RpcTopics.customerCheckpoint, {
+  bus.handle(RpcTopics.customerCheckpoint, { group: 'scoring' }, (message) => {
+    requests.push(message);
+    return respond(RpcTopics.customerCheckpoint, {
       checkpoint: 'customer' as const,
       timestamp: NOW,
       recommendation: { customerId: 'cus-1', action: 'ALLOW' as const, score: 7, source: 'RINGFENCE' as const, scoreId: 'scr_1', warnings: [] },
       features: { modelScore: 7 },
-    }),
-  );
+    });
+  });
   bus.handle(RpcTopics.graphConnect, { group: 'graph' }, () => respond(RpcTopics.graphConnect, { count: 1 } as never));
   await bus.start();
   const intake = new EventIntake(bus, config, createLogger({ level: 'silent', service: 'test' }), new RateLimits(config));
-  return { intake, log, bus, asked };
+  return { intake, log, bus, asked, requests };
 }
 
 describe(EventIntake.name, () => {
@@ -57,6 +59,19 @@ describe(EventIntake.name, () => {
     expect(answer).toMatchObject({ action: 'ALLOW', score: 7 });
     expect(log.events.map((event) => event.topic)).toEqual([EventTopics.customerUpdated, EventTopics.customerScored]);
     expect(log.events[1].envelope.payload).toMatchObject({ recommendation: answer, features: { modelScore: 7 } });
+    await bus.stop();
+  });
+
+  it("asks scoring with the account's facts but not its callback secret, and publishes the events without them", async () => {
+    const { intake, log, bus, requests } = await setup('ok');
+    const settings = { defaultAction: 'REVIEW' as const, callbackUrl: 'https://hooks.acme.example/', callbackSecret: 'a-callback-secret-0123' };
+    const withCallbacks = { ...principal, account: { ...principal.account, industry: 'travel', settings } };
+
+    await intake.checkpoint(CheckpointRoutes.customer, { ...customerSubmission(), principal: withCallbacks });
+
+    expect(requests.map((request) => request.account)).toEqual([{ industry: 'travel', settings: { defaultAction: 'REVIEW', callbackUrl: 'https://hooks.acme.example/' } }]);
+    expect(log.events.map((event) => 'account' in event.envelope)).toEqual([false, false]);
+    expect(JSON.stringify([requests, log.events])).not.toContain('a-callback-secret-0123');
     await bus.stop();
   });
 

@@ -18,6 +18,7 @@ import {
 } from '@ringfence/contracts';
 import { type Logger, type RingfenceConfig, RateLimitedError, newEventId } from '@ringfence/platform';
 import { MESSAGE_BUS, RINGFENCE_CONFIG, ROOT_LOGGER } from '@ringfence/service-runtime';
+import { principalAccountFacts } from '../principal-request';
 import { RateLimits } from '../rate-limit/rate-limits.service';
 
 type Envelope<T> = Omit<MessageEnvelope<T>, 'eventId'>;
@@ -110,7 +111,7 @@ export class EventIntake {
       return this.fallbackAnswer(route, envelope, submission.principal, { source: 'RATE_LIMIT', warnings: [] });
     }
     await this.publish(route.ingestTopic, envelope);
-    const answer = await this.askKept(route.rpcTopic, envelope, request, 'scoring');
+    const answer = await this.askKept(route.rpcTopic, submission.principal, envelope, request, 'scoring');
     if (isDegraded(answer)) return this.fallbackAnswer(route, envelope, submission.principal, { source: 'RINGFENCE', warnings: [answer.degraded] });
     await this.publishDecision(route, envelope, answer);
     return options.explain && answer.explanation ? { ...answer.recommendation, explanation: answer.explanation } : answer.recommendation;
@@ -135,7 +136,7 @@ export class EventIntake {
       throw this.overLimit(retryAfterSeconds);
     }
     await this.publish(topic, envelope);
-    return this.askKept(rpcTopic, envelope, request, 'the graph');
+    return this.askKept(rpcTopic, submission.principal, envelope, request, 'the graph');
   }
 
   /** Read-only queries (the voucher check): the account's rate limit, then one request. */
@@ -143,7 +144,7 @@ export class EventIntake {
     const retryAfterSeconds = await this.limits.accountRetryAfterSeconds(submission.principal);
     if (retryAfterSeconds !== null) throw this.overLimit(retryAfterSeconds);
     const envelope = this.envelope(submission);
-    return this.ask(rpcTopic, envelope, envelope.payload);
+    return this.ask(rpcTopic, submission.principal, envelope, envelope.payload);
   }
 
   /**
@@ -153,12 +154,13 @@ export class EventIntake {
    */
   private async askKept<R extends RpcTopic>(
     rpcTopic: R,
+    principal: Principal,
     envelope: Envelope<unknown>,
     request: RpcTopicMap[R]['request'],
     responder: string,
   ): Promise<RpcTopicMap[R]['reply'] | DegradedAnswer> {
     try {
-      return await this.ask(rpcTopic, envelope, request);
+      return await this.ask(rpcTopic, principal, envelope, request);
     } catch (error) {
       if (error instanceof BusRemoteError && error.status < 500) throw error;
       this.logger.warn({ topic: rpcTopic, traceId: envelope.traceId, err: error }, `answered degraded: the data was kept, ${responder} did not answer`);
@@ -166,8 +168,13 @@ export class EventIntake {
     }
   }
 
-  private ask<R extends RpcTopic>(rpcTopic: R, envelope: Envelope<unknown>, request: RpcTopicMap[R]['request']): Promise<RpcTopicMap[R]['reply']> {
-    return this.bus.request(rpcTopic, { ...envelope, payload: request, eventId: newEventId() }, { timeoutMs: this.config.rpcTimeoutMs });
+  /** The request carries the account's facts; the event it follows does not (`withoutAccountFacts`). */
+  private ask<R extends RpcTopic>(rpcTopic: R, principal: Principal, envelope: Envelope<unknown>, request: RpcTopicMap[R]['request']): Promise<RpcTopicMap[R]['reply']> {
+    return this.bus.request(
+      rpcTopic,
+      { ...envelope, payload: request, eventId: newEventId(), account: principalAccountFacts(principal) },
+      { timeoutMs: this.config.rpcTimeoutMs },
+    );
   }
 
   /** Publishes any event (decision events of rate-limited answers, for one). */

@@ -16,8 +16,9 @@ import {
   type MessageEnvelope,
   RpcTopics,
 } from '@ringfence/contracts';
-import { AppError, type RingfenceConfig, newEventId, normaliseTimestampToMillis } from '@ringfence/platform';
+import { AppError, type RingfenceConfig, normaliseTimestampToMillis } from '@ringfence/platform';
 import { MESSAGE_BUS, RINGFENCE_CONFIG } from '@ringfence/service-runtime';
+import { principalRequest } from '../principal-request';
 import { RateLimits } from '../rate-limit/rate-limits.service';
 
 const millis = (time: number | undefined) => (time === undefined ? undefined : normaliseTimestampToMillis(time));
@@ -107,14 +108,6 @@ export class LookupUseCase {
   }
 
   private envelope<T>(principal: Principal, traceId: string, payload: T): MessageEnvelope<T> {
-    return {
-      eventId: newEventId(),
-      accountId: principal.account.id,
-      environment: principal.environment,
-      subjectId: LOOKUP_SUBJECT_ID,
-      acceptedAt: Date.now(),
-      traceId,
-      payload,
-    };
+    return principalRequest(principal, traceId, LOOKUP_SUBJECT_ID, payload);
   }
 }

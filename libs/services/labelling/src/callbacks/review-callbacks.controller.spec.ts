@@ -1,12 +1,12 @@
 import type { INestMicroservice } from '@nestjs/common';
-import { ACCOUNT_REPOSITORY, type Account, type AccountRepository } from '@ringfence/accounts';
+import type { Account } from '@ringfence/accounts';
 import type { MessageBus, RespondOptions, SubscribeOptions } from '@ringfence/bus';
 import { startBusControllers } from '@ringfence/bus/testing';
-import { CALLBACK_DELIVERY_REPOSITORY, type CallbackRequest, type CallbackResponse, verifyCallbackSignature } from '@ringfence/callbacks';
+import { CALLBACK_DELIVERY_REPOSITORY, type CallbackRequest, type CallbackResponse, SettingsCallbackTargets, verifyCallbackSignature } from '@ringfence/callbacks';
 import { InMemoryCallbackDeliveryRepository } from '@ringfence/callbacks/testing';
-import { EventTopics, type LabelUpdatedEvent, type MessageEnvelope, RpcTopics, StateGroups } from '@ringfence/contracts';
+import { type CallbackTargetRequest, EventTopics, type LabelUpdatedEvent, type MessageEnvelope, RpcTopics, StateGroups } from '@ringfence/contracts';
 import { createLogger, loadConfig } from '@ringfence/platform';
-import { RINGFENCE_CONFIG, ROOT_LOGGER } from '@ringfence/service-runtime';
+import { MESSAGE_BUS, RINGFENCE_CONFIG, ROOT_LOGGER } from '@ringfence/service-runtime';
 import { ReviewCallbacksController } from './review-callbacks.controller';
 import { CALLBACK_SENDER, ReviewCallbacks } from './review-callbacks.service';
 
@@ -42,7 +42,9 @@ function envelope<T>(payload: T, overrides: Partial<MessageEnvelope<T>> = {}): M
 /** The callbacks controller on a recording bus, with an in-memory store and a receiver stand-in that answers 204. */
 async function setup() {
   const account: Account = { id: 'acc_1', name: 'acme', industry: null, settings: { callbackUrl: 'https://hooks.acme.example/', callbackSecret: SECRET }, createdAt: new Date() };
-  const accounts = { findById: async (accountId: string) => (accountId === account.id ? structuredClone(account) : null) } as AccountRepository;
+  // The gateway's answers, from the account's settings as they are at each request.
+  const registry = new SettingsCallbackTargets(async (accountId) => (accountId === account.id ? structuredClone(account.settings) : null));
+  const targetRequests: Array<MessageEnvelope<CallbackTargetRequest>> = [];
   const deliveries = new InMemoryCallbackDeliveryRepository();
   const sent: CallbackRequest[] = [];
   const sender = { post: async (request: CallbackRequest): Promise<CallbackResponse> => (sent.push(request), { httpStatus: 204, error: null }) };
@@ -53,6 +55,13 @@ async function setup() {
     handle: (topic: string, options: RespondOptions, handler: Handler) => responders.set(topic, { options, handler }),
     start: async () => undefined,
     stop: async () => undefined,
+    request: async (topic: string, message: MessageEnvelope<CallbackTargetRequest>) => {
+      if (topic !== RpcTopics.callbackTarget) throw new Error(`unexpected request on ${topic}`);
+      targetRequests.push(message);
+      const { signing } = message.payload;
+      if (signing === undefined) return { callbackUrl: await registry.urlOf(message), signature: null };
+      return registry.sign(message, signing.timestamp, signing.body);
+    },
   } as unknown as MessageBus;
   running.push(
     await startBusControllers(bus, {
@@ -60,7 +69,7 @@ async function setup() {
       providers: [
         ReviewCallbacks,
         { provide: CALLBACK_DELIVERY_REPOSITORY, useValue: deliveries },
-        { provide: ACCOUNT_REPOSITORY, useValue: accounts },
+        { provide: MESSAGE_BUS, useValue: bus },
         { provide: CALLBACK_SENDER, useValue: sender },
         { provide: RINGFENCE_CONFIG, useValue: loadConfig({}, { port: 0 }) },
         { provide: ROOT_LOGGER, useValue: createLogger({ level: 'silent', service: 'test' }) },
@@ -69,7 +78,7 @@ async function setup() {
   );
   const consume = (topic: string, message: MessageEnvelope<unknown>) => subscriptions.get(topic)!.handler(message);
   const request = (payload: unknown, overrides: Partial<MessageEnvelope<unknown>> = {}) => responders.get(RpcTopics.readCallbackDeliveries)!.handler(envelope(payload, overrides));
-  return { account, deliveries, sent, subscriptions, responders, consume, request };
+  return { account, deliveries, sent, subscriptions, responders, consume, request, targetRequests };
 }
 
 /** Sending is asynchronous by design (off the consumer): the tests wait for the store to show it. */
@@ -90,8 +99,8 @@ describe(ReviewCallbacksController.name, () => {
     expect([...responders]).toEqual([[RpcTopics.readCallbackDeliveries, { options: { group: 'labelling', consistentWith: [StateGroups.callbacks] }, handler: expect.any(Function) }]]);
   });
 
-  it('stores the delivery before the handler returns (so before the offset is committed), then sends it signed, off the handler', async () => {
-    const { deliveries, sent, consume } = await setup();
+  it('stores the delivery before the handler returns (so before the offset is committed), then sends it signed by the gateway, off the handler', async () => {
+    const { deliveries, sent, consume, targetRequests } = await setup();
 
     await consume(EventTopics.customerLabelUpdated, envelope(labelEvent()));
 
@@ -101,6 +110,11 @@ describe(ReviewCallbacksController.name, () => {
     const [request] = sent;
     expect(JSON.parse(request.body)).toMatchObject({ event: 'label.changed', subjectType: 'customer', subjectId: 'cus-1', reviewer: { name: 'Grace' } });
     expect(verifyCallbackSignature({ secret: SECRET, timestamp: request.headers['Ringfence-Timestamp'], body: request.body, signature: request.headers['Ringfence-Signature'] })).toBe(true);
+    // The URL asked when the delivery was stored, then the attempt's signature; the secret itself never asked for.
+    expect(targetRequests.map(({ accountId, payload }) => ({ accountId, payload }))).toEqual([
+      { accountId: 'acc_1', payload: {} },
+      { accountId: 'acc_1', payload: { signing: { timestamp: Number(request.headers['Ringfence-Timestamp']), body: request.body } } },
+    ]);
   });
 
   it('stores a redelivered label event once', async () => {

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { ACCOUNT_REPOSITORY, type AccountRepository } from '@ringfence/accounts';
+import type { MessageBus } from '@ringfence/bus';
 import {
   CALLBACK_DELIVERY_REPOSITORY,
   CallbackDeliveries,
@@ -8,7 +8,6 @@ import {
   type CallbackDeliveryRepository,
   CallbackDispatcher,
   type CallbackRetryPolicy,
-  type CallbackSettingsSource,
   type CallbackTenant,
   type CallbackSender,
   DEFAULT_CALLBACK_RETRY_POLICY,
@@ -16,7 +15,8 @@ import {
 } from '@ringfence/callbacks';
 import type { LabelUpdatedEvent } from '@ringfence/contracts';
 import type { Logger, RingfenceConfig } from '@ringfence/platform';
-import { RINGFENCE_CONFIG, ROOT_LOGGER } from '@ringfence/service-runtime';
+import { MESSAGE_BUS, RINGFENCE_CONFIG, ROOT_LOGGER } from '@ringfence/service-runtime';
+import { BusCallbackTargets } from './bus-callback-targets';
 
 /** How attempts are sent: `FetchCallbackSender` (Node's fetch); a recording stand-in in tests. */
 export const CALLBACK_SENDER = Symbol('CallbackSender');
@@ -34,18 +34,19 @@ export class ReviewCallbacks implements OnApplicationBootstrap, OnModuleDestroy 
 
   constructor(
     @Inject(CALLBACK_DELIVERY_REPOSITORY) store: CallbackDeliveryRepository,
-    @Inject(ACCOUNT_REPOSITORY) accounts: AccountRepository,
+    @Inject(MESSAGE_BUS) bus: MessageBus,
     @Inject(RINGFENCE_CONFIG) config: RingfenceConfig,
     @Inject(ROOT_LOGGER) logger: Logger,
     @Inject(CALLBACK_SENDER) sender: CallbackSender,
   ) {
-    // The caching account repository: a settings change made elsewhere applies within a second.
-    const settings: CallbackSettingsSource = { settingsOf: async (accountId) => (await accounts.findById(accountId))?.settings ?? null };
+    // The gateway owns the accounts' settings and keeps the callback secret: it answers the URL
+    // and signs each attempt.
+    const targets = new BusCallbackTargets(bus, config.rpcTimeoutMs);
     const retry: CallbackRetryPolicy = { ...DEFAULT_CALLBACK_RETRY_POLICY, baseDelayMs: config.callbackRetryBaseMs };
-    this.deliveries = new CallbackDeliveries(store, settings, { retry });
+    this.deliveries = new CallbackDeliveries(store, targets, { retry });
     this.dispatcher = new CallbackDispatcher({
       deliveries: store,
-      settings,
+      targets,
       sender,
       logger: logger.child({ component: 'review-callbacks' }),
       retry,

@@ -1,4 +1,3 @@
-import type { AccountRepository } from '@ringfence/accounts';
 import type { MessageEnvelope, TrainModelRequest } from '@ringfence/contracts';
 import { type FeatureColumn, buildFeatureMatrix, modelFromJson, trainScoringModel } from '@ringfence/learning';
 import type { Logger } from '@ringfence/platform';
@@ -29,7 +28,6 @@ function examples(rows: number, fraudEvery: number): TrainingExamples {
 
 const inProcess: TrainingRunner = async (request, onProgress) => trainScoringModel({ ...request, boosting: { trees: 10 } }, onProgress);
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as Logger;
-const accounts = { findById: async () => null } as unknown as AccountRepository;
 
 let sequence = 0;
 function trainRequest(checkpoint: TrainModelRequest['checkpoint'] = 'customer'): MessageEnvelope<TrainModelRequest> {
@@ -41,6 +39,7 @@ function trainRequest(checkpoint: TrainModelRequest['checkpoint'] = 'customer'):
     subjectId: 'models',
     acceptedAt: T0,
     traceId: `trace-${sequence}`,
+    account: { industry: null, settings: {} },
     payload: { checkpoint, author: 'key_a' },
   };
 }
@@ -55,7 +54,7 @@ describe(ModelTrainer.name, () => {
       await onPage(found.labels.length);
       return found;
     } } as unknown as TrainingExampleReader;
-    return { models, trainer: new ModelTrainer(models, accounts, runner, silent, reader) };
+    return { models, trainer: new ModelTrainer(models, runner, silent, reader) };
   }
 
   const tenantOf = (message: MessageEnvelope<unknown>) => ({ accountId: message.accountId, environment: message.environment });

@@ -1,10 +1,9 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { ACCOUNT_REPOSITORY, type AccountRepository } from '@ringfence/accounts';
-import type { MessageEnvelope, ModelProgressDto, TrainModelAcceptedDto, TrainModelRequest } from '@ringfence/contracts';
+import type { MessageEnvelope, ModelProgressDto, ScoreThresholds, TrainModelAcceptedDto, TrainModelRequest } from '@ringfence/contracts';
 import { type ModelTrainingRequest, type WorkerTrainingResult, modelDocument, trainInWorker } from '@ringfence/learning';
 import { type Logger, prefixedId } from '@ringfence/platform';
 import { MODEL_REPOSITORY, type ModelRepository, type RuleTenant, scoringCheckpointOf, thresholdsFor } from '@ringfence/scoring-engine';
-import { ROOT_LOGGER } from '@ringfence/service-runtime';
+import { ROOT_LOGGER, requestAccount } from '@ringfence/service-runtime';
 import { TrainingExampleReader } from './training-examples';
 
 /** Fewer examples of either class than this cannot be split in time into learning, validation and held-out parts that each hold both. */
@@ -33,7 +32,6 @@ export class ModelTrainer implements OnModuleInit {
 
   constructor(
     @Inject(MODEL_REPOSITORY) private readonly models: ModelRepository,
-    @Inject(ACCOUNT_REPOSITORY) private readonly accounts: AccountRepository,
     @Inject(TRAINING_RUNNER) private readonly runTraining: TrainingRunner,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
     private readonly examples: TrainingExampleReader,
@@ -47,8 +45,10 @@ export class ModelTrainer implements OnModuleInit {
   async start(message: MessageEnvelope<TrainModelRequest>): Promise<TrainModelAcceptedDto> {
     const { checkpoint, from, to, author } = message.payload;
     const tenant = { accountId: message.accountId, environment: message.environment };
+    // The thresholds as the account has them when the training is asked for (for its metrics).
+    const { scoreThresholds } = requestAccount(message).settings;
     const model = await this.models.create(tenant, { modelId: prefixedId('mdl'), checkpoint, createdBy: author, from: from ?? null, to: to ?? Date.now() });
-    const run = this.queue.then(() => this.train(message, tenant, model.modelId, model.from ?? 0, model.to));
+    const run = this.queue.then(() => this.train(message, tenant, scoreThresholds, model.modelId, model.from ?? 0, model.to));
     this.queue = run.catch(() => undefined);
     return { modelId: model.modelId, status: model.status };
   }
@@ -58,7 +58,14 @@ export class ModelTrainer implements OnModuleInit {
     return this.queue;
   }
 
-  private async train(message: MessageEnvelope<TrainModelRequest>, tenant: RuleTenant, modelId: string, from: number, to: number): Promise<void> {
+  private async train(
+    message: MessageEnvelope<TrainModelRequest>,
+    tenant: RuleTenant,
+    scoreThresholds: ScoreThresholds | null | undefined,
+    modelId: string,
+    from: number,
+    to: number,
+  ): Promise<void> {
     const { checkpoint } = message.payload;
     const progress = new ThrottledProgress((value) => this.models.progress(tenant, modelId, value));
     try {
@@ -70,8 +77,7 @@ export class ModelTrainer implements OnModuleInit {
           `needs at least ${MIN_EXAMPLES_PER_CLASS} positives and ${MIN_EXAMPLES_PER_CLASS} negatives; the period has ${examples.positives} positives and ${negatives} negatives`,
         );
       }
-      const settings = (await this.accounts.findById(tenant.accountId))?.settings ?? {};
-      const thresholds = thresholdsFor(scoringCheckpointOf(checkpoint), settings.scoreThresholds);
+      const thresholds = thresholdsFor(scoringCheckpointOf(checkpoint), scoreThresholds);
       // Read before training: the worker takes the arrays over (they are detached here after).
       const count = examples.labels.length;
       const { positives } = examples;

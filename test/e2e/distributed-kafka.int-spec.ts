@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { API_KEY_CACHE_TTL_MS } from '@ringfence/accounts';
-import { ALL_TOPICS } from '@ringfence/contracts';
+import { ALL_TOPICS, EventTopics } from '@ringfence/contracts';
 import { startBoltServer } from '../tools/bolt/bolt-server';
 import { startKafkaMock } from '../tools/kafka-mock/kafka-mock';
 import { type ChildService, freePort, spawnService } from '../support/child-service';
@@ -20,14 +20,20 @@ import { type TcpProxy, startTcpProxy } from '../support/tcp-proxy';
 
 const BOOTSTRAP_KEY = 'sk_test_distributedbootstrapkey1';
 
+const APPS = ['gateway', 'ingestion', 'scoring', 'graph', 'lookup', 'labelling'] as const;
+type App = (typeof APPS)[number];
+type ScratchDatabase = Awaited<ReturnType<typeof createScratchDatabase>>;
+
 /**
  * The distributed mode: every app as a separate process over a Kafka-protocol broker
  * (librdkafka's mock cluster) and PostgreSQL, with the graph's store of record in "Neo4j": the
  * test Bolt server over an embedded Cypher engine (test/tools/bolt), reached by the real driver.
+ * Each app has a PostgreSQL database of its own: each service owns its data, and learns of the
+ * others' only over Kafka (docs/architecture.md, "Each service owns its data").
  */
 describe('distributed mode over Kafka', () => {
   let kafka: Awaited<ReturnType<typeof startKafkaMock>> | undefined;
-  let database: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let databases: Record<App, ScratchDatabase>;
   let services: ChildService[] = [];
   let client: TestHttpClient;
   let gatewayLog: ChildService;
@@ -46,15 +52,15 @@ describe('distributed mode over Kafka', () => {
   beforeAll(async () => {
     kafka = await startKafkaMock({ topics: [...ALL_TOPICS], partitions: 3 });
     neo4j = await startBoltServer();
-    database = await createScratchDatabase('ringfence_e2e');
+    databases = Object.fromEntries(await Promise.all(APPS.map(async (app) => [app, await createScratchDatabase(`ringfence_e2e_${app}`)] as const))) as Record<App, ScratchDatabase>;
     // The mock broker always waits the full fetch time; a real broker answers when data arrives.
-    const shared = { DATABASE_URL: database.url, KAFKA_BROKERS: kafka.brokers.join(','), KAFKA_CONSUMER_MAX_WAIT_MS: '5', LOG_LEVEL: 'info' };
+    const shared = { KAFKA_BROKERS: kafka.brokers.join(','), KAFKA_CONSUMER_MAX_WAIT_MS: '5', LOG_LEVEL: 'info' };
     const dataDir = mkdtempSync(join(tmpdir(), 'ringfence-gw-'));
     gatewayDataDir = dataDir;
     // The gateway reaches PostgreSQL through a proxy the last test cuts.
-    const postgres = new URL(database.url);
+    const postgres = new URL(databases.gateway.url);
     databaseProxy = await startTcpProxy(postgres.hostname, Number(postgres.port || 5432));
-    const gatewayDatabase = new URL(database.url);
+    const gatewayDatabase = new URL(databases.gateway.url);
     gatewayDatabase.port = String(databaseProxy.port);
     gatewayPort = await freePort();
     // Migrations run under an advisory lock, so every app may start at once.
@@ -69,7 +75,12 @@ describe('distributed mode over Kafka', () => {
       ['ingestion', 'scoring', 'graph', 'lookup', 'labelling'].map(async (app) => ({ app, port: await freePort() })),
     );
     const graphStore = { NEO4J_URL: neo4j.url, NEO4J_USER: 'neo4j', NEO4J_PASSWORD: 'test' };
-    services = [gatewayLog, ...workers.map(({ app, port }) => spawnService(app, { ...shared, PORT: String(port), ...(app === 'graph' ? graphStore : {}) }))];
+    services = [
+      gatewayLog,
+      ...workers.map(({ app, port }) =>
+        spawnService(app, { ...shared, DATABASE_URL: databases[app as App].url, PORT: String(port), ...(app === 'graph' ? graphStore : {}) }),
+      ),
+    ];
     await gatewayLog.waitForOutput(/"msg":"listening"/, 60_000);
     ca = readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8');
     await Promise.all([waitReady(gatewayPort, true, ca), ...workers.map(({ port }) => waitReady(port, false))]);
@@ -81,7 +92,7 @@ describe('distributed mode over Kafka', () => {
     await databaseProxy?.close();
     await kafka?.stop();
     await neo4j?.close();
-    await database?.drop();
+    await Promise.all(Object.values(databases ?? {}).map((database) => database.drop()));
     if (gatewayDataDir !== undefined) rmSync(gatewayDataDir, { recursive: true, force: true });
   });
 
@@ -117,7 +128,7 @@ describe('distributed mode over Kafka', () => {
     expect(response.status).toBe(200);
     await gatewayLog.waitForOutput(new RegExp(`"traceId":"${String(response.headers['x-trace-id'])}"`), 5_000);
 
-    const pg = new Client({ connectionString: database.url });
+    const pg = new Client({ connectionString: databases.ingestion.url });
     await pg.connect();
     try {
       const row = await eventually(async () => {
@@ -130,6 +141,20 @@ describe('distributed mode over Kafka', () => {
       await pg.end();
     }
   });
+
+  it("scores an /async transaction with a checkpoint in the scoring process, with the account's facts asked of the gateway, and publishes its decision", async () => {
+    const request = pspTransactionRequest();
+    const response = await client.send({ method: 'POST', path: '/psp/transaction/async?checkpoint=pspBeforeAuth', body: request, apiKey: BOOTSTRAP_KEY });
+    expect(response.status).toBe(200);
+
+    // Nobody waits for an /async decision: scoring publishes it when it is made, so poll the topic.
+    const decision = await eventually(async () => {
+      const messages = await readKafkaTopics(kafka!.brokers, [EventTopics.transactionScored]);
+      return messages.find(({ value }) => (value as { payload: { recommendation: { transactionId?: string } } }).payload.recommendation.transactionId === request.transaction.transactionId);
+    }, 20_000);
+    expect(decision.value).toMatchObject({ payload: { checkpoint: 'transaction', recommendation: { action: expect.any(String) } } });
+    expect(decision.value).not.toHaveProperty('account');
+  }, 30_000);
 
   it('answers connect statistics and the voucher check through the graph process, which keeps the graph in Neo4j', async () => {
     const suffix = Date.now();
@@ -158,7 +183,7 @@ describe('distributed mode over Kafka', () => {
     expect(stored.toArray().map((row) => row.customerId)).toEqual([ada, grace].sort());
   });
 
-  it('applies and reads a label through the labelling process, with the account settings it reads there', async () => {
+  it('applies and reads a label through the labelling process, with the account settings that come with the request', async () => {
     const customerId = `cus/dist-${Date.now()}`;
     const path = `/v2/customer/${encodeURIComponent(customerId)}/labels`;
     const applied = await client.send<{ eventTime: string }>({ method: 'POST', path, body: { review: 'FRAUDSTER', comment: 'over Kafka' }, apiKey: BOOTSTRAP_KEY });
@@ -185,13 +210,13 @@ describe('distributed mode over Kafka', () => {
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const secret = 'distributed-callback-secret-0123';
-    const pg = new Client({ connectionString: database.url });
+    const pg = new Client({ connectionString: databases.gateway.url });
     await pg.connect();
     try {
       // The gateway here has no admin token: the settings are written as the admin API writes them.
       const callbackUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
       await pg.query(`UPDATE accounts SET settings = settings || $1::jsonb WHERE name = 'default'`, [JSON.stringify({ callbackUrl, callbackSecret: secret })]);
-      // The labelling process reuses an account it read for up to this long.
+      // The gateway reuses an account it read for up to this long.
       await new Promise((resolve) => setTimeout(resolve, API_KEY_CACHE_TTL_MS + 200));
       const customerId = `cus-callback-${Date.now()}`;
 
@@ -213,11 +238,41 @@ describe('distributed mode over Kafka', () => {
     }
   }, 60_000);
 
+  it("keeps each service's rows in its own database, and the account registry in the gateway's alone", async () => {
+    // The tables the requests above wrote, and the app that owns each.
+    const owners: Array<[table: string, owner: App]> = [
+      ['accounts', 'gateway'],
+      ['api_keys', 'gateway'],
+      ['entity_documents', 'ingestion'],
+      ['labels', 'labelling'],
+      ['label_history', 'labelling'],
+      ['callback_deliveries', 'labelling'],
+      ['decision_records', 'scoring'],
+    ];
+    const rows = async (app: App, table: string): Promise<number> => {
+      const pg = new Client({ connectionString: databases[app].url });
+      await pg.connect();
+      try {
+        return ((await pg.query<{ rows: number }>(`SELECT count(*)::int AS rows FROM ${table}`)).rows[0] as { rows: number }).rows;
+      } finally {
+        await pg.end();
+      }
+    };
+    for (const [table, owner] of owners) {
+      // Decision records are written by scoring's consumer of the decision topics: asynchronous by design.
+      await eventually(async () => ((await rows(owner, table)) > 0 ? true : null), 10_000);
+      const elsewhere = await Promise.all(APPS.filter((app) => app !== owner).map(async (app) => [app, await rows(app, table)] as const));
+      expect({ table, elsewhere: elsewhere.filter(([, count]) => count > 0) }).toEqual({ table, elsewhere: [] });
+    }
+  });
+
   it('publishes every warehouse-feed event so far as its topic\'s published JSON Schema describes it', async () => {
     const messages = await readKafkaTopics(kafka!.brokers, feedSchemaTopics());
     const problems = messages.flatMap(({ topic, value }) => feedMessageProblems(topic, value));
     reportFeedSchemaCounts('test/e2e/distributed-kafka.int-spec.ts (Kafka topics)', messages.length);
     if (problems.length > 0) throw new FeedSchemaError(problems);
+    // The account's facts travel with requests only, never on the feed.
+    expect(messages.filter(({ value }) => typeof value === 'object' && value !== null && 'account' in value)).toEqual([]);
     // The tests above sent 200+ scored customer checkpoints, a transaction and a label: ingest, decision and label topics.
     expect(messages.length).toBeGreaterThan(400);
     expect([...new Set(messages.map(({ topic }) => topic))]).toEqual(

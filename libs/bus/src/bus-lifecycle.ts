@@ -12,6 +12,8 @@ export class BusLifecycle {
   private current: BusState = 'created';
   private starting: Promise<void> | undefined;
   private stopping: Promise<void> | undefined;
+  private settleStarted: (started: boolean) => void = () => undefined;
+  private readonly started = new Promise<boolean>((resolve) => (this.settleStarted = resolve));
 
   get state(): BusState {
     return this.current;
@@ -29,6 +31,7 @@ export class BusLifecycle {
       .then(
         () => {
           this.current = 'started';
+          this.settleStarted(true);
         },
         (error: unknown) => {
           this.current = 'created';
@@ -49,9 +52,15 @@ export class BusLifecycle {
         await shutdown(wasRunning);
       } finally {
         this.current = 'stopped';
+        this.settleStarted(false);
       }
     })();
     return this.stopping;
+  }
+
+  /** Resolves true once started (at once if it is), or false if it stops without having started. */
+  whenStarted(): Promise<boolean> {
+    return this.started;
   }
 
   assertRegistering(): void {

@@ -91,6 +91,12 @@ export interface MessageBus {
   stop(): Promise<void>;
   /** True when the bus can accept a publish right now (used by /health/ready). */
   isReady(): Promise<boolean>;
+  /**
+   * Resolves true once the bus has started (at once if it has), or false if it stops without
+   * having started: for work begun at application bootstrap that sends through the bus, since
+   * Nest starts the bus (the microservice) only after the bootstrap hooks.
+   */
+  whenStarted(): Promise<boolean>;
 }
 
 export type { RpcReply };

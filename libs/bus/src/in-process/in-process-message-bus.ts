@@ -465,6 +465,10 @@ export class InProcessMessageBus implements MessageBus {
     return this.lifecycle.start(() => this.startLanes());
   }
 
+  whenStarted(): Promise<boolean> {
+    return this.lifecycle.whenStarted();
+  }
+
   stop(): Promise<void> {
     return this.lifecycle.stop((wasRunning) => this.stopLanes(wasRunning));
   }

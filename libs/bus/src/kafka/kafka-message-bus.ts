@@ -380,6 +380,10 @@ export class KafkaMessageBus implements MessageBus {
     return this.lifecycle.start(() => this.connect());
   }
 
+  whenStarted(): Promise<boolean> {
+    return this.lifecycle.whenStarted();
+  }
+
   stop(): Promise<void> {
     return this.lifecycle.stop(() => this.shutdown());
   }

@@ -394,5 +394,18 @@ export function describeMessageBusConformance(target: () => MessageBusConformanc
       await expect(bus.publish(CUSTOMER_UPDATED, event())).rejects.toBeInstanceOf(BusUnavailableError);
       await expect(request()).rejects.toBeInstanceOf(BusUnavailableError);
     });
+
+    it('says when it has started: true once started, false when stopped without having started', async () => {
+      const started = newBus();
+      const waiting = started.whenStarted();
+      await started.start();
+      await expect(waiting).resolves.toBe(true);
+      await expect(started.whenStarted()).resolves.toBe(true);
+
+      const neverStarted = newBus();
+      const waitingInVain = neverStarted.whenStarted();
+      await neverStarted.stop();
+      await expect(waitingInVain).resolves.toBe(false);
+    });
   });
 }

@@ -55,6 +55,7 @@ async function setup() {
     handle: (topic: string, options: RespondOptions, handler: Handler) => responders.set(topic, { options, handler }),
     start: async () => undefined,
     stop: async () => undefined,
+    whenStarted: async () => true,
     request: async (topic: string, message: MessageEnvelope<CallbackTargetRequest>) => {
       if (topic !== RpcTopics.callbackTarget) throw new Error(`unexpected request on ${topic}`);
       targetRequests.push(message);

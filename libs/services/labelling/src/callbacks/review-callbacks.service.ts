@@ -23,9 +23,9 @@ export const CALLBACK_SENDER = Symbol('CallbackSender');
 
 /**
  * The review callbacks of this process: records deliveries (for the consumer) and lists them
- * (for the deliveries read), and runs the dispatcher that sends them, from the application's
- * start until its modules are destroyed. That is before the bus stops and the database closes,
- * so the attempts it interrupts are recorded.
+ * (for the deliveries read), and runs the dispatcher that sends them, from the bus's start
+ * until the module is destroyed. That is before the bus stops and the database closes, so the
+ * attempts it interrupts are recorded.
  */
 @Injectable()
 export class ReviewCallbacks implements OnApplicationBootstrap, OnModuleDestroy {
@@ -34,7 +34,7 @@ export class ReviewCallbacks implements OnApplicationBootstrap, OnModuleDestroy 
 
   constructor(
     @Inject(CALLBACK_DELIVERY_REPOSITORY) store: CallbackDeliveryRepository,
-    @Inject(MESSAGE_BUS) bus: MessageBus,
+    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(RINGFENCE_CONFIG) config: RingfenceConfig,
     @Inject(ROOT_LOGGER) logger: Logger,
     @Inject(CALLBACK_SENDER) sender: CallbackSender,
@@ -53,8 +53,14 @@ export class ReviewCallbacks implements OnApplicationBootstrap, OnModuleDestroy 
     });
   }
 
+  /**
+   * The dispatcher asks the gateway, over the bus, to sign each attempt, and Nest starts the bus
+   * only after the bootstrap hooks: it starts once the bus has (not at all if the bus stops first).
+   */
   onApplicationBootstrap(): void {
-    this.dispatcher.start();
+    void this.bus.whenStarted().then((started) => {
+      if (started) this.dispatcher.start();
+    });
   }
 
   onModuleDestroy(): Promise<void> {

@@ -1,7 +1,7 @@
 import type { CallbackAttempt, CallbackDeliveryRepository, DueCallbackDelivery } from './callback-delivery';
 import { type CallbackSender, INTERRUPTED_ERROR } from './callback-sender';
 import { CALLBACK_DELIVERY_ID_HEADER, CALLBACK_SIGNATURE_HEADER, CALLBACK_TIMESTAMP_HEADER } from './callback-signature';
-import type { CallbackTargets, SignedCallbackTarget } from './callback-targets';
+import type { CallbackTargets } from './callback-targets';
 import { type CallbackRetryPolicy, DEFAULT_CALLBACK_RETRY_POLICY, nextAttemptAt } from './retry-schedule';
 
 /** What the dispatcher logs through; a pino logger fits as is. */
@@ -150,17 +150,11 @@ export class CallbackDispatcher {
 
   private async attempt(delivery: DueCallbackDelivery): Promise<void> {
     const startedAt = this.now();
-    let target: SignedCallbackTarget | null = null;
-    let unsigned: string | null = null;
-    try {
-      target = await this.options.targets.sign(delivery, startedAt, delivery.body);
-    } catch (error) {
-      // Not signed (the owner of the settings did not answer): recorded as a failed attempt, so
-      // the delivery is retried on its schedule and its record says why.
-      unsigned = `${NOT_SIGNED_ERROR} (${error instanceof Error ? error.message : String(error)})`;
-    }
+    // Not signed (the owner of the settings did not answer): recorded as a failed attempt, so the
+    // delivery is retried on its schedule and its record says why.
+    const target = await this.options.targets.sign(delivery, startedAt, delivery.body).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
     let outcome: { httpStatus: number | null; error: string | null; givenUp?: boolean };
-    if (target === null) outcome = { httpStatus: null, error: unsigned };
+    if (target instanceof Error) outcome = { httpStatus: null, error: `${NOT_SIGNED_ERROR} (${target.message})` };
     else if (!target.callbackUrl) outcome = { httpStatus: null, error: CALLBACKS_OFF_ERROR, givenUp: true };
     else if (!target.signature) outcome = { httpStatus: null, error: NO_SECRET_ERROR };
     else if (this.stopping.signal.aborted) outcome = { httpStatus: null, error: INTERRUPTED_ERROR };

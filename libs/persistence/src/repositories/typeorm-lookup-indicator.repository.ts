@@ -78,8 +78,9 @@ const ADD_INDICATORS = `
 
 // Every account's evidence of the asked indicators in the asking account's data set, counted:
 // the other accounts' rows are only ever aggregated, never returned. `$4` limits IP evidence
-// to what was seen from that time on; `$5` limits other accounts to the asking one's industry,
-// `$6` (an account without an industry then sees only its own evidence: null equals nothing).
+// to what was seen from that time on; `$5` counts other accounts' evidence only when its
+// reporter's industry is `$6`, the asking account's (one without an industry then sees only its
+// own evidence: null equals nothing).
 const SUMMARISE = `
   WITH asked AS (
     SELECT DISTINCT kind, value FROM jsonb_to_recordset($3::jsonb) AS row(kind text, value text)
@@ -102,9 +103,9 @@ const SUMMARISE = `
 // Scoring asks at every checkpoint, and almost always about values nobody reported: one
 // statement, an index probe per asked value (`idx_lookup_evidence_indicator_seen_at`), which
 // returns no row when nothing matches. The asking account's evidence is counted apart; other
-// accounts' only as distinct accounts, counts and a latest time. `$5` limits other accounts to
-// the asking account's industry, `$6` (an account without an industry then sees only its own
-// evidence: null equals nothing).
+// accounts' only as distinct accounts, counts and a latest time. `$5` counts other accounts'
+// evidence only when its reporter's industry is `$6`, the asking account's (one without an
+// industry then sees only its own evidence: null equals nothing).
 const CHECKPOINT_EVIDENCE = `
   SELECT e.kind, e.value,
          count(*) FILTER (WHERE e.account_id = $1 AND e.evidence_kind = 'chargeback')::int AS own_chargebacks,

@@ -41,7 +41,8 @@ export class ReviewCallbacks implements OnApplicationBootstrap, OnModuleDestroy 
   ) {
     // The gateway owns the accounts' settings and keeps the callback secret: it answers the URL
     // and signs each attempt.
-    const targets = new BusCallbackTargets(bus, config.rpcTimeoutMs);
+    // Off the checkpoint path: the requests' timeout, not the checkpoints' budget.
+    const targets = new BusCallbackTargets(bus, config.requestTimeoutMs);
     const retry: CallbackRetryPolicy = { ...DEFAULT_CALLBACK_RETRY_POLICY, baseDelayMs: config.callbackRetryBaseMs };
     this.deliveries = new CallbackDeliveries(store, targets, { retry });
     this.dispatcher = new CallbackDispatcher({

@@ -47,4 +47,16 @@ describe('REDACTED_PATHS', () => {
     expect(line).not.toContain(secret);
     expect(line).toContain('https://hooks.example/');
   });
+
+  it("hides the row values of a database error's detail, keeping what failed", () => {
+    const error = Object.assign(new Error('duplicate key value violates unique constraint "uq_customers_email"'), {
+      code: '23505',
+      constraint: 'uq_customers_email',
+      detail: 'Key (email)=(ada@example.com) already exists.',
+      driverError: { code: '23505', detail: 'Key (email)=(ada@example.com) already exists.' },
+    });
+    const line = logOnce({ err: error, failure: { err: error } });
+    expect(line).not.toContain('ada@example.com');
+    expect(line).toContain('uq_customers_email');
+  });
 });

@@ -35,6 +35,13 @@ export const REDACTED_PATHS = [
   // settings merge carries the callback secret, an import its hashes.
   'err.parameters',
   '*.err.parameters',
+  // PostgreSQL's `detail` names the row's values (`Key (email)=(ada@example.com) already
+  // exists`); TypeORM copies it onto its error and keeps the driver's error too. Personal data
+  // stays out of logs (decisions §16); the code, constraint and table still say what failed.
+  'err.detail',
+  'err.driverError.detail',
+  '*.err.detail',
+  '*.err.driverError.detail',
 ];
 
 export type { Logger };

@@ -3,6 +3,7 @@ import { BusRemoteError, BusTimeoutError, BusUnavailableError } from '@ringfence
 import { isDatabaseUnavailable } from '@ringfence/persistence';
 import { AppError, INTERNAL_ERROR_MESSAGE, type Logger, RateLimitedError, errorEnvelope } from '@ringfence/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { loggedPath } from '../logging/logged-path';
 import type { RouteTable } from './route-table';
 
 interface Described {
@@ -47,7 +48,8 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     const traceId = String(request.id);
     const described = this.describe(exception, request);
     if (described.status >= 500) {
-      this.logger.error({ traceId, err: exception, method: request.method, url: request.url }, 'request failed');
+      // The route, not the URL: a query string carries personal data (decisions §16).
+      this.logger.error({ traceId, err: exception, method: request.method, url: loggedPath(request) }, 'request failed');
     }
     void reply
       .status(described.status)

@@ -191,7 +191,8 @@ export class VelocityState implements OnModuleInit, OnApplicationBootstrap {
         } catch (error) {
           if (!(error instanceof RangeError)) throw error;
           unreadableKeys += 1;
-          this.logger.warn({ scope, dimension, key, err: error }, 'skipped a stored velocity key that cannot be read back; its counts start again');
+          // Not the key itself: an e-mail or phone key is personal data (decisions §16).
+          this.logger.warn({ scope, dimension, err: error }, 'skipped a stored velocity key that cannot be read back; its counts start again');
         }
       }
       if (page.length < LOAD_PAGE_SIZE) break;

@@ -19,3 +19,5 @@ export { convertLegacyBreachedCredentials } from './repositories/breached-creden
 export { BACKGROUND_STATEMENT, background, bigintToNumber, jsonTextSequence, jsonTexts, queryJsonPage, queryRows } from './sql';
 export { TypeOrmVelocitySnapshotStore } from './repositories/typeorm-velocity-snapshot.store';
 export * from './repositories/velocity-snapshot.store';
+export { isRowRefusal } from './persistence-errors';
+export { TypeOrmSetAsideStore } from './repositories/typeorm-set-aside.store';

@@ -29,3 +29,26 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return false;
 }
+
+// SQLSTATE classes in which the database refused the statement for what it carried: data
+// exceptions (22: a value out of range, invalid input syntax), integrity constraints (23), a
+// value of the wrong type (42804 and its class), program limits (54: an index row too large).
+const ROW_REFUSAL_SQLSTATE = /^(22|23|42|54)/;
+
+/**
+ * True when a write failed for the rows it carried, not for the database's state: the database
+ * answered with a refusal of the data, or a value could not even be sent (a `RangeError` or
+ * `TypeError` of the driver, as an invalid date gives). A writer behind the request finds the
+ * refused rows and sets them aside after their attempts (decisions §16); any other failure (the
+ * database unreachable, a timeout, a transaction rolled back) leaves every row pending.
+ */
+export function isRowRefusal(error: unknown): boolean {
+  if (isDatabaseUnavailable(error)) return false;
+  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 5; depth += 1) {
+    if (current instanceof RangeError || current instanceof TypeError) return true;
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return ROW_REFUSAL_SQLSTATE.test(code);
+    current = (current as { driverError?: unknown; cause?: unknown }).driverError ?? current.cause;
+  }
+  return false;
+}

@@ -4,3 +4,7 @@ export * from './errors/error-envelope';
 export * from './ids/ids';
 export * from './logging/logger';
 export * from './time/normalise-timestamp';
+export * from './write-behind/set-aside';
+export * from './write-behind/row-writer';
+export * from './write-behind/set-aside-rows';
+export * from './write-behind/in-memory-set-aside.store';

@@ -109,8 +109,22 @@ describe(AccountAdministration.name, () => {
     const first = await admin.ensureBootstrapAccount(bootstrap);
     const second = await admin.ensureBootstrapAccount(bootstrap);
     expect(first.created).toBe(true);
-    expect(second).toEqual({ account: first.account, created: false });
+    expect(second).toEqual({ account: first.account, created: false, revoked: false });
     expect(await accounts.list()).toHaveLength(1);
+  });
+
+  it('leaves a revoked bootstrap key revoked on the next start, and says so', async () => {
+    const { admin, keys } = setup();
+    const bootstrap = 'sk_test_bootstrapbootstrap02';
+    const { account } = await admin.ensureBootstrapAccount(bootstrap);
+    const [issued] = await keys.listForAccount(account.id);
+    await admin.revokeKey(issued.id);
+
+    const again = await admin.ensureBootstrapAccount(bootstrap);
+
+    expect(again).toEqual({ account, created: false, revoked: true });
+    expect(await keys.listForAccount(account.id)).toEqual([expect.objectContaining({ id: issued.id, revokedAt: expect.any(Date) })]);
+    await expect(keys.findActiveByHash(issued.keyHash)).resolves.toBeNull();
   });
 
   it('refuses a bootstrap key that is not a sandbox secret key', async () => {

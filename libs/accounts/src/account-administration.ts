@@ -2,7 +2,7 @@ import type { Environment } from '@ringfence/contracts';
 import { AppError, prefixedId } from '@ringfence/platform';
 import type { Account, AccountRepository, AccountSettings, ApiKeyRecord, ApiKeyRepository, KeyKind } from './account';
 import { displayPrefixOf, generateApiKey, hashApiKey, parseApiKey } from './api-key';
-import { callbackSettingsProblem } from './callback-settings';
+import { callbackSettingsProblem, callbackUrlsSetIn, changesCallbackSettings } from './callback-settings';
 import { OPERATOR_ONLY_SETTING_RULE, type SelfServiceSettingsChange, operatorOnlySettingsIn, selfServiceSettingsChange } from './self-service-settings';
 
 export interface IssuedKey {
@@ -20,13 +20,33 @@ export interface CreatedAccount {
 
 export const DEFAULT_ACCOUNT_NAME = 'default';
 
+/** Why a callback URL may not be saved (where its host resolves), or null: `CallbackDestinations.urlProblem`. */
+export type CallbackUrlCheck = (url: string) => Promise<string | null>;
+
+export interface AccountAdministrationOptions {
+  /**
+   * Where a callback URL may reach, checked before it is saved (decisions §16). Without one, no
+   * callback URL can be saved (fail closed): for processes that only create accounts and keys.
+   */
+  checkCallbackUrl?: CallbackUrlCheck;
+  now?: () => Date;
+}
+
+const refuseEveryCallbackUrl: CallbackUrlCheck = () => Promise.reject(new AppError('INTERNAL', 'this process has no check of callback URLs, so it saves none'));
+
 /** The admin use cases: accounts and their keys (decisions §2). */
 export class AccountAdministration {
+  private readonly now: () => Date;
+  private readonly checkCallbackUrl: CallbackUrlCheck;
+
   constructor(
     private readonly accounts: AccountRepository,
     private readonly keys: ApiKeyRepository,
-    private readonly now: () => Date = () => new Date(),
-  ) {}
+    options: AccountAdministrationOptions = {},
+  ) {
+    this.now = options.now ?? (() => new Date());
+    this.checkCallbackUrl = options.checkCallbackUrl ?? refuseEveryCallbackUrl;
+  }
 
   async createAccount(name: string, industry: string | null): Promise<CreatedAccount> {
     if (await this.accounts.findByName(name)) {
@@ -69,13 +89,21 @@ export class AccountAdministration {
 
   /**
    * Sets the given settings and leaves the others unchanged (a setting sent as null is stored
-   * as null: unset). A callback URL needs a callback secret, sent with it or stored before
-   * (VALIDATION_FAILED naming `callbackSecret`). Authentication reads the settings
+   * as null: unset). A callback URL needs a callback secret of its data set, sent with it or
+   * stored before (VALIDATION_FAILED naming `callbackSecret` or `testCallbackSecret`), and must
+   * reach only addresses callbacks may reach (VALIDATION_FAILED naming the URL's setting: its
+   * host resolved now, and again at each attempt). Authentication reads the settings
    * with the key, so the change applies from this process's next request on (and within the
    * key cache's second in other processes).
    */
   async updateSettings(accountId: string, settings: AccountSettings): Promise<Account> {
-    if (settings.callbackUrl !== undefined || settings.callbackSecret !== undefined) {
+    const urls = callbackUrlsSetIn(settings);
+    if (urls.length > 0) {
+      const problems = await Promise.all(urls.map(async ({ setting, url }) => ({ setting, problem: await this.checkCallbackUrl(url) })));
+      const refused = problems.filter(({ problem }) => problem !== null);
+      if (refused.length > 0) throw new AppError('VALIDATION_FAILED', refused.map(({ setting, problem }) => `${setting}: ${problem}`).join('; '));
+    }
+    if (changesCallbackSettings(settings)) {
       // Checked against the stored settings, then written: two operators changing the callback
       // settings of one account at the same moment could still leave a URL without a secret,
       // and an attempt then records that nothing was sent (nothing is ever sent unsigned).
@@ -114,9 +142,10 @@ export class AccountAdministration {
   /**
    * First start of the embedded mode: make sure the `default` account exists and that
    * `bootstrapKey` (a sandbox secret key) belongs to it. Idempotent across restarts.
-   * Returns the account and whether the key was newly registered.
+   * Returns the account, whether the key was newly registered, and whether an operator has
+   * revoked it since: a revoked key stays revoked (the operator meant it), and the start goes on.
    */
-  async ensureBootstrapAccount(bootstrapKey: string): Promise<{ account: Account; created: boolean }> {
+  async ensureBootstrapAccount(bootstrapKey: string): Promise<{ account: Account; created: boolean; revoked: boolean }> {
     const parsed = parseApiKey(bootstrapKey);
     if (!parsed || parsed.kind !== 'secret' || parsed.environment !== 'test') {
       throw new AppError('VALIDATION_FAILED', 'the bootstrap key must be a sandbox secret key (sk_test_…)');
@@ -126,14 +155,16 @@ export class AccountAdministration {
       account = { id: prefixedId('acc', 16), name: DEFAULT_ACCOUNT_NAME, industry: null, settings: {}, createdAt: this.now() };
       await this.accounts.insert(account);
     }
-    const existing = await this.keys.findActiveByHash(hashApiKey(bootstrapKey));
+    // Revoked keys count: issuing the hash again would break the start (the hash is unique) or,
+    // worse, bring back a key the operator revoked.
+    const existing = await this.keys.findByHash(hashApiKey(bootstrapKey));
     if (existing) {
-      if (existing.account.id !== account.id) {
+      if (existing.accountId !== account.id) {
         throw new AppError('CONFLICT', 'the bootstrap key belongs to another account');
       }
-      return { account, created: false };
+      return { account, created: false, revoked: existing.revokedAt !== null };
     }
     await this.issueKey(account.id, 'secret', 'test', bootstrapKey);
-    return { account, created: true };
+    return { account, created: true, revoked: false };
   }
 }

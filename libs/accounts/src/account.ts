@@ -43,6 +43,8 @@ export interface ApiKeyRepository {
   insert(key: ApiKeyRecord): Promise<void>;
   /** The unrevoked key with this hash, with its account; null when unknown or revoked. */
   findActiveByHash(keyHash: string): Promise<{ key: ApiKeyRecord; account: Account } | null>;
+  /** The key with this hash, revoked or not (a hash is never issued twice); null when unknown. */
+  findByHash(keyHash: string): Promise<ApiKeyRecord | null>;
   listForAccount(accountId: string): Promise<ApiKeyRecord[]>;
   /** Marks the key revoked; false when no unrevoked key has this id. */
   revoke(keyId: string, at: Date): Promise<boolean>;

@@ -50,6 +50,11 @@ export class CachingApiKeyRepository implements ApiKeyRepository {
     this.lookups.delete(key.keyHash);
   }
 
+  /** Not cached: only the bootstrap asks it, once per start. */
+  findByHash(keyHash: string): Promise<ApiKeyRecord | null> {
+    return this.inner.findByHash(keyHash);
+  }
+
   listForAccount(accountId: string): Promise<ApiKeyRecord[]> {
     return this.inner.listForAccount(accountId);
   }

@@ -36,6 +36,9 @@ export class InMemoryApiKeyRepository implements ApiKeyRepository {
     const account = key ? await this.accounts.findById(key.accountId) : null;
     return key && account ? { key, account } : null;
   }
+  async findByHash(keyHash: string) {
+    return [...this.rows.values()].find((row) => row.keyHash === keyHash) ?? null;
+  }
   async listForAccount(accountId: string) {
     return [...this.rows.values()].filter((row) => row.accountId === accountId);
   }

@@ -67,6 +67,10 @@ export class TypeOrmApiKeyRepository implements ApiKeyRepository {
     };
   }
 
+  findByHash(keyHash: string): Promise<ApiKeyRecord | null> {
+    return this.keys.findOneBy({ keyHash });
+  }
+
   /** Revoked keys included, oldest first. */
   listForAccount(accountId: string): Promise<ApiKeyRecord[]> {
     return this.keys.find({ where: { accountId }, order: { createdAt: 'ASC', id: 'ASC' } });

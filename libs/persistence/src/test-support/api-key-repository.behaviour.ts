@@ -33,6 +33,17 @@ export function itBehavesLikeAnApiKeyRepository(
     await expect(repositories().keys.findActiveByHash(key.keyHash)).resolves.toBeNull();
   });
 
+  it('finds a key by its hash whether revoked or not (the bootstrap tells a revoked key from an unknown one)', async () => {
+    const account = await insertAccount();
+    const key = buildApiKey({ accountId: account.id });
+    await repositories().keys.insert(key);
+    const revokedAt = new Date('2030-02-01T10:00:00.123Z');
+    await repositories().keys.revoke(key.id, revokedAt);
+
+    await expect(repositories().keys.findByHash(key.keyHash)).resolves.toEqual({ ...key, revokedAt });
+    await expect(repositories().keys.findByHash('0'.repeat(64))).resolves.toBeNull();
+  });
+
   it('revokes a key only once', async () => {
     const account = await insertAccount();
     const key = buildApiKey({ accountId: account.id });

@@ -30,8 +30,14 @@ export class BootstrapAccountService implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     const administration = new AccountAdministration(this.accounts, this.keys);
     if (this.config.bootstrapApiKey) {
-      const { account, created } = await administration.ensureBootstrapAccount(this.config.bootstrapApiKey);
+      const { account, created, revoked } = await administration.ensureBootstrapAccount(this.config.bootstrapApiKey);
       if (created) this.logger.info({ accountId: account.id }, 'registered BOOTSTRAP_API_KEY on the default account');
+      if (revoked) {
+        this.logger.warn(
+          { accountId: account.id },
+          'BOOTSTRAP_API_KEY was revoked through the admin API and stays revoked (requests with it get 401); unset it, or set a new sandbox key to register that one',
+        );
+      }
       return;
     }
     // Only the embedded mode invents a key: a distributed deployment is set up by its operator.

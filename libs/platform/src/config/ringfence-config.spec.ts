@@ -33,6 +33,11 @@ describe(loadConfig.name, () => {
     ['MEMORY_CACHE_ENTRIES', '999'],
     ['MEMORY_CACHE_ENTRIES', 'lots'],
     ['VELOCITY_MAX_KEYS', '100000001'],
+    ['ACCOUNT_SHARE_PERCENT', '0'],
+    ['ACCOUNT_SHARE_PERCENT', '101'],
+    ['MAX_CONCURRENT_TRAININGS', '0'],
+    ['TRAINING_MAX_SECONDS', '0'],
+    ['TRAINING_MAX_EXAMPLES', '999'],
   ])('names %s when it is %s', (variable, value) => {
     expect(() => load({ [variable]: value })).toThrow(ConfigError);
     expect(() => load({ [variable]: value })).toThrow(new RegExp(variable));
@@ -46,6 +51,16 @@ describe(loadConfig.name, () => {
   it('reads the bounds of the in-memory state: 200,000 cache entries and 2,000,000 velocity keys by default', () => {
     expect(load({})).toMatchObject({ memoryCacheEntries: 200_000, velocityMaxKeys: 2_000_000 });
     expect(load({ MEMORY_CACHE_ENTRIES: '50000', VELOCITY_MAX_KEYS: '500000' })).toMatchObject({ memoryCacheEntries: 50_000, velocityMaxKeys: 500_000 });
+  });
+
+  it("reads the tenants' fair shares (decisions §16): 25 % of each bound per account, one training at a time for 15 minutes and 1,000,000 examples at most", () => {
+    expect(load({})).toMatchObject({ accountSharePercent: 25, maxConcurrentTrainings: 1, trainingMaxSeconds: 900, trainingMaxExamples: 1_000_000 });
+    expect(load({ ACCOUNT_SHARE_PERCENT: '100', MAX_CONCURRENT_TRAININGS: '2', TRAINING_MAX_SECONDS: '60', TRAINING_MAX_EXAMPLES: '5000' })).toMatchObject({
+      accountSharePercent: 100,
+      maxConcurrentTrainings: 2,
+      trainingMaxSeconds: 60,
+      trainingMaxExamples: 5_000,
+    });
   });
 
   it('never echoes a secret value in the error', () => {

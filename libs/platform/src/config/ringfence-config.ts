@@ -95,6 +95,14 @@ class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(1_000) @Max(100_000_000) MEMORY_CACHE_ENTRIES!: number;
 
   @Transform(toInt) @IsInt() @Min(1_000) @Max(100_000_000) VELOCITY_MAX_KEYS!: number;
+
+  @Transform(toInt) @IsInt() @Min(1) @Max(100) ACCOUNT_SHARE_PERCENT!: number;
+
+  @Transform(toInt) @IsInt() @Min(1) @Max(64) MAX_CONCURRENT_TRAININGS!: number;
+
+  @Transform(toInt) @IsInt() @Min(1) @Max(86_400) TRAINING_MAX_SECONDS!: number;
+
+  @Transform(toInt) @IsInt() @Min(1_000) @Max(100_000_000) TRAINING_MAX_EXAMPLES!: number;
 }
 
 export interface RingfenceConfig {
@@ -151,6 +159,19 @@ export interface RingfenceConfig {
   memoryCacheEntries: number;
   /** Scoring's velocity counters hold at most this many keys (least recently recorded go first). */
   velocityMaxKeys: number;
+  /**
+   * Tenants share fairly (decisions §16): the part of every shared bound (velocity keys, the
+   * graph's index, the caches of `memoryCacheEntries`) one account may hold, both its data sets
+   * together, in percent. Past it the account's new data is refused with 429; nothing of another
+   * account's is evicted.
+   */
+  accountSharePercent: number;
+  /** Model trainings running at once in a scoring process, over every account (one per account at most). */
+  maxConcurrentTrainings: number;
+  /** A training still running after this long is stopped and marked failed. */
+  trainingMaxSeconds: number;
+  /** A training whose period holds more decisions than this is stopped and marked failed (train on a shorter period). */
+  trainingMaxExamples: number;
 }
 
 export class ConfigError extends Error {
@@ -184,6 +205,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: ConfigDefaults): Ri
     CALLBACK_RETRY_BASE_MS: '10000',
     MEMORY_CACHE_ENTRIES: '200000',
     VELOCITY_MAX_KEYS: '2000000',
+    ACCOUNT_SHARE_PERCENT: '25',
+    MAX_CONCURRENT_TRAININGS: '1',
+    TRAINING_MAX_SECONDS: '900',
+    TRAINING_MAX_EXAMPLES: '1000000',
     ...Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== '')),
   };
   const parsed = plainToInstance(EnvironmentVariables, withDefaults);
@@ -224,5 +249,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: ConfigDefaults): Ri
     callbackRetryBaseMs: parsed.CALLBACK_RETRY_BASE_MS,
     memoryCacheEntries: parsed.MEMORY_CACHE_ENTRIES,
     velocityMaxKeys: parsed.VELOCITY_MAX_KEYS,
+    accountSharePercent: parsed.ACCOUNT_SHARE_PERCENT,
+    maxConcurrentTrainings: parsed.MAX_CONCURRENT_TRAININGS,
+    trainingMaxSeconds: parsed.TRAINING_MAX_SECONDS,
+    trainingMaxExamples: parsed.TRAINING_MAX_EXAMPLES,
   };
 }

@@ -1,10 +1,10 @@
-import type { MessageEnvelope, TrainModelRequest } from '@ringfence/contracts';
+import type { Environment, MessageEnvelope, TrainModelRequest } from '@ringfence/contracts';
 import { type FeatureColumn, buildFeatureMatrix, modelFromJson, trainScoringModel } from '@ringfence/learning';
 import type { Logger } from '@ringfence/platform';
 import { useEmbeddedTestDatabase } from '@ringfence/persistence/testing';
 import type { ModelRecord } from '@ringfence/scoring-engine';
 import { TypeOrmModelRepository } from '@ringfence/scoring-store';
-import { MIN_EXAMPLES_PER_CLASS, ModelTrainer, type TrainingRunner } from './model-trainer';
+import { MIN_EXAMPLES_PER_CLASS, ModelTrainer, type TrainingBounds, type TrainingRunner } from './model-trainer';
 import type { TrainingExampleReader, TrainingExamples } from './training-examples';
 
 const FEATURES: FeatureColumn[] = [
@@ -29,13 +29,29 @@ function examples(rows: number, fraudEvery: number): TrainingExamples {
 const inProcess: TrainingRunner = async (request, onProgress) => trainScoringModel({ ...request, boosting: { trees: 10 } }, onProgress);
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as Logger;
 
+const BOUNDS: TrainingBounds = { maxConcurrentTrainings: 1, trainingMaxSeconds: 900, trainingMaxExamples: 1_000_000 };
+
+/** A runner that trains only once `finish` was called, and stops (rejects) when its signal aborts, as the worker does. */
+function heldRunner(): { runner: TrainingRunner; finish: () => void } {
+  let finish: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  const runner: TrainingRunner = (request, onProgress, signal) =>
+    new Promise((resolve, reject) => {
+      signal.addEventListener('abort', () => reject(new Error('training aborted')), { once: true });
+      void gate.then(() => resolve(inProcess(request, onProgress, signal)));
+    });
+  return { runner, finish };
+}
+
 let sequence = 0;
-function trainRequest(checkpoint: TrainModelRequest['checkpoint'] = 'customer'): MessageEnvelope<TrainModelRequest> {
+function trainRequest(checkpoint: TrainModelRequest['checkpoint'] = 'customer', account?: { accountId: string; environment: Environment }): MessageEnvelope<TrainModelRequest> {
   sequence += 1;
   return {
     eventId: `evt-${sequence}`,
-    accountId: `acc_trainer_${sequence}`,
-    environment: 'test',
+    accountId: account?.accountId ?? `acc_trainer_${sequence}`,
+    environment: account?.environment ?? 'test',
     subjectId: 'models',
     acceptedAt: T0,
     traceId: `trace-${sequence}`,
@@ -47,14 +63,14 @@ function trainRequest(checkpoint: TrainModelRequest['checkpoint'] = 'customer'):
 describe(ModelTrainer.name, () => {
   const database = useEmbeddedTestDatabase();
 
-  function trainer(read: () => Promise<TrainingExamples>, runner: TrainingRunner = inProcess) {
+  function trainer(read: () => Promise<TrainingExamples>, runner: TrainingRunner = inProcess, bounds: TrainingBounds = BOUNDS) {
     const models = new TypeOrmModelRepository(database.dataSource());
     const reader = { read: async (_message: unknown, _checkpoint: unknown, _from: unknown, _to: unknown, onPage: (done: number) => Promise<void>) => {
       const found = await read();
       await onPage(found.labels.length);
       return found;
     } } as unknown as TrainingExampleReader;
-    return { models, trainer: new ModelTrainer(models, runner, silent, reader) };
+    return { models, trainer: new ModelTrainer(models, runner, silent, reader, bounds) };
   }
 
   const tenantOf = (message: MessageEnvelope<unknown>) => ({ accountId: message.accountId, environment: message.environment });
@@ -87,18 +103,19 @@ describe(ModelTrainer.name, () => {
     });
   });
 
-  it('fails a training whose run fails, with the reason, and goes on with the next one', async () => {
+  it('fails a training whose run fails, with the reason, and trains the next one', async () => {
     let calls = 0;
-    const flaky: TrainingRunner = async (request, onProgress) => {
+    const flaky: TrainingRunner = async (request, onProgress, signal) => {
       calls += 1;
       if (calls === 1) throw new Error('the worker ran out of memory');
-      return inProcess(request, onProgress);
+      return inProcess(request, onProgress, signal);
     };
     const { models, trainer: subject } = trainer(async () => examples(2_000, 10), flaky);
     const first = trainRequest();
     const second = trainRequest();
 
     const failed = await subject.start(first);
+    await subject.idle();
     const ready = await subject.start(second);
     await subject.idle();
 
@@ -114,5 +131,62 @@ describe(ModelTrainer.name, () => {
     await subject.onModuleInit();
 
     expect(await models.find(tenantOf(message), interrupted.modelId)).toMatchObject({ status: 'failed', error: expect.stringMatching(/^interrupted: the service restarted/) });
+  });
+
+  describe('bounds (decisions §16: one training per account, a global cap, a time and an example bound)', () => {
+    it('refuses a second training of the account (429, whichever data set asks) while its first runs, and accepts one once it ended', async () => {
+      const held = heldRunner();
+      const { models, trainer: subject } = trainer(async () => examples(2_000, 10), held.runner, { ...BOUNDS, maxConcurrentTrainings: 2 });
+      const first = trainRequest('customer');
+      const { modelId } = await subject.start(first);
+
+      for (const environment of ['test', 'live'] as const) {
+        const second = subject.start(trainRequest('payout', { accountId: first.accountId, environment }));
+        await expect(second).rejects.toMatchObject({ status: 429, message: `the account is already training a model (${modelId}); one training runs per account: wait for it to end` });
+      }
+      // Nothing was recorded for the refused ones.
+      expect((await models.list(tenantOf(first))).map((model) => model.modelId)).toEqual([modelId]);
+
+      held.finish();
+      await subject.idle();
+      expect(await models.find(tenantOf(first), modelId)).toMatchObject({ status: 'ready' });
+      await expect(subject.start(trainRequest('payout', { accountId: first.accountId, environment: 'live' }))).resolves.toMatchObject({ status: 'training' });
+      held.finish();
+      await subject.idle();
+    });
+
+    it('refuses a third account (429) while two others train under a cap of two, and lets it in once they ended', async () => {
+      const held = heldRunner();
+      const { trainer: subject } = trainer(async () => examples(2_000, 10), held.runner, { ...BOUNDS, maxConcurrentTrainings: 2 });
+      await subject.start(trainRequest());
+      await subject.start(trainRequest());
+
+      const third = trainRequest();
+      await expect(subject.start(third)).rejects.toMatchObject({ status: 429, message: 'the service is running its limit of 2 trainings at once; retry later' });
+
+      held.finish();
+      await subject.idle();
+      await expect(subject.start(third)).resolves.toMatchObject({ status: 'training' });
+      await subject.idle();
+    });
+
+    it('stops a training that runs past TRAINING_MAX_SECONDS: the worker is aborted, the model failed with the reason, the account may train again', async () => {
+      const held = heldRunner();
+      const { models, trainer: subject } = trainer(async () => examples(2_000, 10), held.runner, { ...BOUNDS, trainingMaxSeconds: 1 });
+      const message = trainRequest();
+      const started = Date.now();
+
+      const { modelId } = await subject.start(message);
+      await subject.idle(); // never finished by hand: only the bound ends it
+
+      expect(Date.now() - started).toBeLessThan(3_000);
+      expect(await models.find(tenantOf(message), modelId)).toMatchObject({
+        status: 'failed',
+        error: 'stopped: the training ran longer than TRAINING_MAX_SECONDS (1 s); train on a shorter period',
+      });
+      await expect(subject.start(trainRequest('payout', tenantOf(message)))).resolves.toMatchObject({ status: 'training' });
+      held.finish();
+      await subject.idle();
+    });
   });
 });

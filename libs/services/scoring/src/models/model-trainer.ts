@@ -1,41 +1,64 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { MessageEnvelope, ModelProgressDto, ScoreThresholds, TrainModelAcceptedDto, TrainModelRequest } from '@ringfence/contracts';
 import { type ModelTrainingRequest, type WorkerTrainingResult, modelDocument, trainInWorker } from '@ringfence/learning';
-import { type Logger, prefixedId } from '@ringfence/platform';
+import { type Logger, type RingfenceConfig, prefixedId } from '@ringfence/platform';
 import { MODEL_REPOSITORY, type ModelRepository, type RuleTenant, scoringCheckpointOf, thresholdsFor } from '@ringfence/scoring-engine';
-import { ROOT_LOGGER, requestAccount } from '@ringfence/service-runtime';
-import { TrainingExampleReader } from './training-examples';
+import { RINGFENCE_CONFIG, ROOT_LOGGER, requestAccount } from '@ringfence/service-runtime';
+import { TrainingExampleReader, TrainingTooLarge } from './training-examples';
+import { TrainingSlots } from './training-slots';
 
 /** Fewer examples of either class than this cannot be split in time into learning, validation and held-out parts that each hold both. */
 export const MIN_EXAMPLES_PER_CLASS = 20;
 /** Progress is written at most this often (a tree takes milliseconds). */
 const PROGRESS_INTERVAL_MS = 1_000;
 
-/** Runs a training: in production a worker thread (`trainInWorker`); tests may train in process. */
-export type TrainingRunner = (request: ModelTrainingRequest, onProgress: (treesDone: number, treesTotal: number) => void) => Promise<Pick<WorkerTrainingResult, 'model' | 'metrics'>>;
+/**
+ * Runs a training: in production a worker thread (`trainInWorker`); tests may train in process.
+ * It must stop (reject) when `signal` aborts: the training is over its time bound.
+ */
+export type TrainingRunner = (
+  request: ModelTrainingRequest,
+  onProgress: (treesDone: number, treesTotal: number) => void,
+  signal: AbortSignal,
+) => Promise<Pick<WorkerTrainingResult, 'model' | 'metrics'>>;
 
 export const TRAINING_RUNNER = Symbol('TrainingRunner');
 
-export const workerTrainingRunner: TrainingRunner = (request, onProgress) => trainInWorker(request, { onProgress, transferInput: true });
+// Aborting terminates the worker thread: the core and the memory it held are given back at once.
+export const workerTrainingRunner: TrainingRunner = (request, onProgress, signal) => trainInWorker(request, { onProgress, transferInput: true, signal });
+
+/** The bounds of training (decisions §16): the settings `MAX_CONCURRENT_TRAININGS`, `TRAINING_MAX_SECONDS`, `TRAINING_MAX_EXAMPLES`. */
+export type TrainingBounds = Pick<RingfenceConfig, 'maxConcurrentTrainings' | 'trainingMaxSeconds' | 'trainingMaxExamples'>;
 
 /**
  * Trains the models of decisions §12 off the request path: `start` records the model as
  * training and answers at once; the training itself reads the examples page by page
  * (`TrainingExampleReader`), trains on a worker thread (the event loop keeps answering
- * checkpoints) and stores the model with its held-out metrics, or why it failed. Trainings run
- * one at a time per process: each takes a core for as long as it runs, and this machine class
- * has two. A training a restart interrupted is marked failed at the next start.
+ * checkpoints) and stores the model with its held-out metrics, or why it failed. A training
+ * a restart interrupted is marked failed at the next start.
+ *
+ * Bounded (decisions §16, "Tenants share fairly"): one training per account and at most
+ * `maxConcurrentTrainings` at once (`TrainingSlots`; each takes a core for as long as it runs,
+ * and this machine class has two), refused with 429 past either rather than queued. A training
+ * is asynchronous by design (the API answers 202 and is polled), so it cannot stop with its
+ * request: it stops instead when it can no longer end in reasonable time, after
+ * `trainingMaxSeconds`, or with more than `trainingMaxExamples` decisions to learn from; either
+ * way it is marked failed with the reason and its slot is given back.
  */
 @Injectable()
 export class ModelTrainer implements OnModuleInit {
-  private queue: Promise<void> = Promise.resolve();
+  private readonly slots: TrainingSlots;
+  private readonly running = new Set<Promise<void>>();
 
   constructor(
     @Inject(MODEL_REPOSITORY) private readonly models: ModelRepository,
     @Inject(TRAINING_RUNNER) private readonly runTraining: TrainingRunner,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
     private readonly examples: TrainingExampleReader,
-  ) {}
+    @Inject(RINGFENCE_CONFIG) private readonly bounds: TrainingBounds,
+  ) {
+    this.slots = new TrainingSlots(bounds.maxConcurrentTrainings);
+  }
 
   async onModuleInit(): Promise<void> {
     const interrupted = await this.models.failUnfinished('interrupted: the service restarted while it trained; train again');
@@ -47,15 +70,23 @@ export class ModelTrainer implements OnModuleInit {
     const tenant = { accountId: message.accountId, environment: message.environment };
     // The thresholds as the account has them when the training is asked for (for its metrics).
     const { scoreThresholds } = requestAccount(message).settings;
-    const model = await this.models.create(tenant, { modelId: prefixedId('mdl'), checkpoint, createdBy: author, from: from ?? null, to: to ?? Date.now() });
-    const run = this.queue.then(() => this.train(message, tenant, scoreThresholds, model.modelId, model.from ?? 0, model.to));
-    this.queue = run.catch(() => undefined);
-    return { modelId: model.modelId, status: model.status };
+    const modelId = prefixedId('mdl');
+    this.slots.take(tenant.accountId, modelId);
+    const model = await this.models.create(tenant, { modelId, checkpoint, createdBy: author, from: from ?? null, to: to ?? Date.now() }).catch((error: unknown) => {
+      this.slots.release(tenant.accountId, modelId);
+      throw error;
+    });
+    const run = this.train(message, tenant, scoreThresholds, modelId, model.from ?? 0, model.to).finally(() => {
+      this.slots.release(tenant.accountId, modelId);
+      this.running.delete(run);
+    });
+    this.running.add(run);
+    return { modelId, status: model.status };
   }
 
   /** Settles when every training asked for so far has ended (for tests and shutdown). */
-  idle(): Promise<void> {
-    return this.queue;
+  async idle(): Promise<void> {
+    await Promise.all(this.running);
   }
 
   private async train(
@@ -68,9 +99,14 @@ export class ModelTrainer implements OnModuleInit {
   ): Promise<void> {
     const { checkpoint } = message.payload;
     const progress = new ThrottledProgress((value) => this.models.progress(tenant, modelId, value));
+    const { trainingMaxSeconds, trainingMaxExamples } = this.bounds;
+    const overTime = AbortSignal.timeout(trainingMaxSeconds * 1_000);
     try {
       await progress.report({ stage: 'reading', done: 0, total: null }, true);
-      const examples = await this.examples.read(message, checkpoint, from, to, (done) => progress.report({ stage: 'reading', done, total: null }));
+      const examples = await this.examples.read(message, checkpoint, from, to, (done) => progress.report({ stage: 'reading', done, total: null }), {
+        maxExamples: trainingMaxExamples,
+        signal: overTime,
+      });
       const negatives = examples.labels.length - examples.positives;
       if (examples.positives < MIN_EXAMPLES_PER_CLASS || negatives < MIN_EXAMPLES_PER_CLASS) {
         throw new TrainingRefused(
@@ -85,6 +121,7 @@ export class ModelTrainer implements OnModuleInit {
       const result = await this.runTraining(
         { algorithm: 'gradient-boosted-trees', features: examples.features, matrix: examples.matrix, labels: examples.labels, eventTimes: examples.eventTimes, thresholds },
         (treesDone, treesTotal) => void progress.report({ stage: 'training', done: treesDone, total: treesTotal }),
+        overTime,
       );
       await progress.settled();
       const { auc, averagePrecision, precisionAtPrevent, recallAtReview } = result.metrics;
@@ -105,8 +142,13 @@ export class ModelTrainer implements OnModuleInit {
       await progress.settled();
       const detail = error instanceof Error ? error.message : String(error);
       // The worker's own failures already say "training failed: …".
-      const reason = error instanceof TrainingRefused || detail.startsWith('training failed') ? detail : `training failed: ${detail}`;
-      if (!(error instanceof TrainingRefused)) this.logger.error({ modelId, checkpoint, err: error, traceId: message.traceId }, 'model training failed');
+      const reason = overTime.aborted
+        ? `stopped: the training ran longer than TRAINING_MAX_SECONDS (${trainingMaxSeconds} s); train on a shorter period`
+        : error instanceof TrainingRefused || error instanceof TrainingTooLarge || detail.startsWith('training failed')
+          ? detail
+          : `training failed: ${detail}`;
+      if (overTime.aborted || error instanceof TrainingTooLarge) this.logger.warn({ modelId, checkpoint, reason, traceId: message.traceId }, 'model training stopped at its bound');
+      else if (!(error instanceof TrainingRefused)) this.logger.error({ modelId, checkpoint, err: error, traceId: message.traceId }, 'model training failed');
       await this.models.fail(tenant, modelId, reason);
     }
   }

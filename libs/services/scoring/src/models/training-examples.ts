@@ -18,6 +18,22 @@ export interface TrainingExamples {
   positives: number;
 }
 
+/** How far a read may go (decisions §16): past either bound it throws instead of reading on. */
+export interface TrainingReadBounds {
+  /** More decisions than this in the period: `TrainingTooLarge`. */
+  maxExamples: number;
+  /** Aborted (the training's time is up): the read stops with the signal's reason. */
+  signal: AbortSignal;
+}
+
+/** The period holds more decisions than a training may learn from: its message is the model's `error`. */
+export class TrainingTooLarge extends Error {
+  constructor(maxExamples: number) {
+    super(`stopped: the period holds more than TRAINING_MAX_EXAMPLES (${maxExamples}) decisions; train on a shorter period (from, to)`);
+    this.name = 'TrainingTooLarge';
+  }
+}
+
 /**
  * Reads decisions §12's training examples: the data set's decision events of a checkpoint in
  * [from, to), page by page, each row the features the decision recorded (so training never sees
@@ -35,7 +51,14 @@ export class TrainingExampleReader {
     private readonly verdicts: SubjectVerdicts,
   ) {}
 
-  async read(message: MessageEnvelope<unknown>, checkpoint: RuleCheckpoint, from: number, to: number, onPage: (examples: number) => Promise<void>): Promise<TrainingExamples> {
+  async read(
+    message: MessageEnvelope<unknown>,
+    checkpoint: RuleCheckpoint,
+    from: number,
+    to: number,
+    onPage: (examples: number) => Promise<void>,
+    { maxExamples, signal }: TrainingReadBounds,
+  ): Promise<TrainingExamples> {
     const tenant = { accountId: message.accountId, environment: message.environment };
     const catalogueCheckpoint = scoringCheckpointOf(checkpoint);
     const features = numericFeatures(featureDeclarations(catalogueCheckpoint));
@@ -46,14 +69,17 @@ export class TrainingExampleReader {
     const verdicts = new Map<string, Verdict>();
     let cursor: { timestamp: number; scoreId: string } | null = null;
     for (;;) {
+      signal.throwIfAborted();
       const page: DecisionRecord[] = await this.decisions.page(tenant, checkpoint, from, to, cursor, PAGE_SIZE);
       if (page.length === 0) break;
       cursor = { timestamp: page[page.length - 1].timestamp, scoreId: page[page.length - 1].scoreId };
       const events = page.map((record) => record.event as RecordedDecision);
+      // Checked before the page is labelled: the labels are what costs (requests to their owners).
+      if (labels.length + events.filter(isExample).length > maxExamples) throw new TrainingTooLarge(maxExamples);
       // Off the request path: an owner slow to answer (catching up after a bulk import) is asked again.
       await this.verdicts.learn(message, events.flatMap((event) => event.subject ?? []), checkpoint === 'refund', verdicts, PATIENT);
       for (const [index, event] of events.entries()) {
-        if (event.features === undefined || event.subject === undefined) continue;
+        if (!isExample(event)) continue;
         featureVector(names, featuresFromRecord(event.checkpoint ?? catalogueCheckpoint, event.features), rows.next());
         labels.push(verdicts.get(subjectKey(event.subject)) === 'fraud' ? 1 : 0);
         eventTimes.push(page[index].timestamp);
@@ -71,6 +97,10 @@ export class TrainingExampleReader {
     };
   }
 }
+
+/** A decision that becomes a row: it recorded its features and its subject. */
+const isExample = (event: RecordedDecision): event is RecordedDecision & Required<Pick<RecordedDecision, 'features' | 'subject'>> =>
+  event.features !== undefined && event.subject !== undefined;
 
 /** Row vectors written in place into blocks of 4,096 rows. */
 class RowBlocks {

@@ -54,6 +54,13 @@ const config: Config = {
       // testTimeout is not a per-project option in jest; the setup file sets it for this tier.
       setupFilesAfterEnv: ['<rootDir>/test/support/integration-timeout.ts'],
     },
+    {
+      ...shared,
+      // Issue 32's attacks against the built embedded server (test/adversarial/README.md).
+      displayName: 'adversarial',
+      testMatch: ['<rootDir>/test/adversarial/**/*.adv-spec.ts'],
+      setupFilesAfterEnv: ['<rootDir>/test/adversarial/support/adversarial-timeout.ts'],
+    },
   ],
 };
 

@@ -16,6 +16,8 @@ export interface TestRequest {
   rawBody?: string | Buffer;
   headers?: Record<string, string>;
   apiKey?: string;
+  /** How long the request may wait with nothing received before it fails (default 15 s). */
+  timeoutMs?: number;
 }
 
 /**
@@ -50,7 +52,7 @@ export class TestHttpClient {
           resolve({ status: res.statusCode ?? 0, headers: res.headers, body: body as T, text });
         });
       });
-      request.setTimeout(15_000, () => request.destroy(new Error(`${req.method ?? 'GET'} ${req.path} timed out`)));
+      request.setTimeout(req.timeoutMs ?? 15_000, () => request.destroy(new Error(`${req.method ?? 'GET'} ${req.path} timed out after ${req.timeoutMs ?? 15_000} ms`)));
       request.on('error', reject);
       request.end(payload);
     });

@@ -84,6 +84,14 @@ class EnvironmentVariables {
 
   @Transform(toInt) @IsInt() @Min(0) @Max(1_000_000) MAX_IN_FLIGHT_REQUESTS!: number;
 
+  @Transform(toInt) @IsInt() @Min(0) @Max(1_000_000) MAX_UNAUTHENTICATED_IN_FLIGHT_REQUESTS!: number;
+
+  @Transform(toInt) @IsInt() @Min(1) @Max(1_000_000) MAX_UNAUTHENTICATED_IN_FLIGHT_PER_ADDRESS!: number;
+
+  @Transform(toInt) @IsInt() @Min(100) @Max(300_000) HEADERS_TIMEOUT_MS!: number;
+
+  @Transform(toInt) @IsInt() @Min(100) @Max(300_000) BODY_TIMEOUT_MS!: number;
+
   @Transform(toInt) @IsInt() @Min(1) @Max(10_000) KAFKA_CONSUMER_MAX_WAIT_MS!: number;
 
   @Transform(toInt) @IsInt() @Min(1) ACCOUNT_RATE_LIMIT_PER_MINUTE!: number;
@@ -142,8 +150,26 @@ export interface RingfenceConfig {
    * default) turns it off.
    */
   maxEventLoopDelayMs: number;
-  /** Load shedding: API requests in the process at once; past it, 503 before the body is read. 0 turns it off. */
+  /**
+   * Load shedding: API requests with a valid credential (a secret key, the admin token) in the
+   * process at once; past it, 503 before the body is read. 0 turns it off.
+   */
   maxInFlightRequests: number;
+  /**
+   * decisions §16: requests without a valid credential have a budget of their own, so keyless
+   * traffic never takes the authenticated requests' capacity; past it, 503 before the body is
+   * read. 0 turns it off.
+   */
+  maxUnauthenticatedInFlightRequests: number;
+  /** One client address's share of `maxUnauthenticatedInFlightRequests` (an IPv6 address counts by its /64). */
+  maxUnauthenticatedInFlightPerAddress: number;
+  /**
+   * decisions §16, slow clients: a connection's TLS handshake and a request's headers must
+   * arrive within this (else the connection is closed, with 408 once HTTP has begun).
+   */
+  headersTimeoutMs: number;
+  /** decisions §16, slow clients: the body must be complete within this after the headers' deadline (408 and the connection closed). */
+  bodyTimeoutMs: number;
   accountRateLimitPerMinute: number;
   customerRateLimitPerMinute: number;
   /**
@@ -199,6 +225,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: ConfigDefaults): Ri
     REQUEST_TIMEOUT_MS: '5000',
     MAX_EVENT_LOOP_DELAY_MS: '0',
     MAX_IN_FLIGHT_REQUESTS: '256',
+    MAX_UNAUTHENTICATED_IN_FLIGHT_REQUESTS: '32',
+    MAX_UNAUTHENTICATED_IN_FLIGHT_PER_ADDRESS: '8',
+    HEADERS_TIMEOUT_MS: '10000',
+    BODY_TIMEOUT_MS: '10000',
     KAFKA_CONSUMER_MAX_WAIT_MS: '100',
     ACCOUNT_RATE_LIMIT_PER_MINUTE: '60000',
     CUSTOMER_RATE_LIMIT_PER_MINUTE: '50',
@@ -244,6 +274,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: ConfigDefaults): Ri
     requestTimeoutMs: parsed.REQUEST_TIMEOUT_MS,
     maxEventLoopDelayMs: parsed.MAX_EVENT_LOOP_DELAY_MS,
     maxInFlightRequests: parsed.MAX_IN_FLIGHT_REQUESTS,
+    maxUnauthenticatedInFlightRequests: parsed.MAX_UNAUTHENTICATED_IN_FLIGHT_REQUESTS,
+    maxUnauthenticatedInFlightPerAddress: parsed.MAX_UNAUTHENTICATED_IN_FLIGHT_PER_ADDRESS,
+    headersTimeoutMs: parsed.HEADERS_TIMEOUT_MS,
+    bodyTimeoutMs: parsed.BODY_TIMEOUT_MS,
     accountRateLimitPerMinute: parsed.ACCOUNT_RATE_LIMIT_PER_MINUTE,
     customerRateLimitPerMinute: parsed.CUSTOMER_RATE_LIMIT_PER_MINUTE,
     callbackRetryBaseMs: parsed.CALLBACK_RETRY_BASE_MS,

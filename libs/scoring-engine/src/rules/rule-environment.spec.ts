@@ -59,4 +59,50 @@ describe(RuleEnvironment.name, () => {
   it('gives the payload as sent, absent fields testable with has()', () => {
     expect(run('payload.customer.email.endsWith("@b.example") && !has(payload.order)')).toBe(true);
   });
+
+  describe('on a budget (decisions §16)', () => {
+    const catastrophic = `'${'a'.repeat(30)}!'.matches('^(a+)+$')`;
+
+    it('runs matches on a linear-time engine: the catastrophic pattern answers at once', () => {
+      // On JavaScript's backtracking RegExp this one expression runs for minutes (2^30 paths).
+      const started = performance.now();
+      expect(run(catastrophic)).toBe(false);
+      expect(performance.now() - started).toBeLessThan(100);
+      expect(run("payload.customer.email.matches('@b\\\\.example$') && !payload.customer.email.matches('^x')")).toBe(true);
+    });
+
+    it('refuses a literal pattern the linear engine cannot take, at the position of the pattern', () => {
+      expect(environment.check("payload.customer.email.matches('(?=a)b')")).toEqual({
+        valid: false,
+        errors: [{ message: expect.stringContaining('RE2 syntax'), position: 31 }],
+      });
+      expect(environment.check("payload.customer.email.matches('(a)\\\\1')").valid).toBe(false);
+      expect(environment.check("payload.customer.email.matches('(a|aa){1000}')")).toEqual({
+        valid: false,
+        errors: [{ message: expect.stringContaining('instructions'), position: 31 }],
+      });
+    });
+
+    it('fails, at run time, a pattern read from the payload that the engine refuses, and a string past the bound', () => {
+      expect(() => run('payload.customer.email.matches(payload.customer.customerId)', inputs({ payload: { customer: { email: 'a', customerId: '(?=a)' } } }))).toThrow(/RE2 syntax/);
+      expect(() => run("payload.customer.email.matches('^a')", inputs({ payload: { customer: { email: 'a'.repeat(4_000) } } }))).not.toThrow();
+      expect(() => run("payload.customer.email.matches(payload.customer.customerId)", inputs({ payload: { customer: { email: 'a'.repeat(4_096), customerId: 'x'.repeat(1_001) } } }))).toThrow(/longer than 1000/);
+    });
+
+    it('refuses a comprehension inside another one and cel.bind, which multiply the work of one expression', () => {
+      expect(environment.check('payload.customer.tags.all(x, payload.customer.tags.exists(y, y == x))')).toEqual({
+        valid: false,
+        errors: [{ message: expect.stringContaining('exists() inside another comprehension'), position: expect.any(Number) }],
+      });
+      expect(environment.check('cel.bind(e, payload.customer.email, e + e == "x")').valid).toBe(false);
+      expect(environment.check('payload.customer.tags.map(x, x + "!").exists(y, y == "a!")').valid).toBe(true);
+    });
+
+    it('leaves payload values past the bounds absent: has() is false and reading them fails the rule', () => {
+      const payload = { customer: { email: 'a@b.example', note: 'n'.repeat(4_097), tags: Array.from({ length: 1_001 }, () => 't'), ok: ['x'] } };
+
+      expect(run('has(payload.customer.email) && !has(payload.customer.note) && !has(payload.customer.tags) && size(payload.customer.ok) == 1', inputs({ payload }))).toBe(true);
+      expect(() => run('payload.customer.note == ""', inputs({ payload }))).toThrow(/note/);
+    });
+  });
 });

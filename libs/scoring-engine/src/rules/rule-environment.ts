@@ -1,4 +1,7 @@
 import { Environment } from '@marcbachmann/cel-js';
+import { boundedPayload } from './bounded-payload';
+import { LINEAR_MATCHES, boundsProblems, useLinearMatches } from './expression-bounds';
+import { linearMatches } from './linear-regex';
 import { CONTEXT_VARIABLES, type ContextFieldDeclaration, type ContextValue, LOOKUP_FIELDS, NETWORK_FIELDS, type RuleInputs } from './rule-context';
 
 /** Bounds on what one expression may be, checked when it is parsed. */
@@ -32,11 +35,16 @@ export class RuleEnvironment {
     this.environment = new Environment({ limits: LIMITS })
       .registerType('Features', { fields: fieldTypes(features) })
       .registerType('Network', { fields: fieldTypes(NETWORK_FIELDS) })
-      .registerType('Lookup', { fields: fieldTypes(LOOKUP_FIELDS) });
+      .registerType('Lookup', { fields: fieldTypes(LOOKUP_FIELDS) })
+      // decisions §16: `matches` on a linear-time engine; expression-bounds.ts points each call here.
+      .registerFunction(`string.${LINEAR_MATCHES}(string): bool`, linearMatches);
     for (const variable of CONTEXT_VARIABLES) this.environment.registerVariable(variable.name, variable.celType);
   }
 
-  /** Parses and type-checks; valid only when the expression is a boolean over the declared context. */
+  /**
+   * Parses and type-checks; valid only when the expression is a boolean over the declared
+   * context and within the bounds of expression-bounds.ts.
+   */
   check(expression: string): ExpressionCheck {
     let result: ReturnType<Environment['check']>;
     try {
@@ -48,14 +56,23 @@ export class RuleEnvironment {
     if (result.type !== 'bool') {
       return { valid: false, errors: [{ message: `the expression must be a boolean (bool), not ${String(result.type)}`, position: 0 }] };
     }
-    return { valid: true, errors: [] };
+    const problems = boundsProblems(this.environment.parse(expression).ast);
+    return problems.length === 0 ? { valid: true, errors: [] } : { valid: false, errors: problems };
   }
 
-  /** Compiles an expression that `check` accepted; throws on one it did not. */
+  /**
+   * Compiles an expression that `check` accepted; throws on one it did not. Its `matches` calls
+   * run on the linear engine, and it is type-checked now, not at its first evaluation (which
+   * would otherwise pay for it within its time budget).
+   */
   compile(expression: string): CompiledExpression {
     const check = this.check(expression);
     if (!check.valid) throw new Error(`invalid rule expression: ${check.errors[0].message}`);
-    return this.environment.parse(expression) as CompiledExpression;
+    const parsed = this.environment.parse(expression);
+    useLinearMatches(parsed.ast);
+    const typed = parsed.check();
+    if (!typed.valid) throw new Error(`invalid rule expression: ${expressionError(typed.error).message}`);
+    return parsed as CompiledExpression;
   }
 
   /**
@@ -64,7 +81,7 @@ export class RuleEnvironment {
    */
   context(inputs: RuleInputs): CelContext {
     return {
-      payload: inputs.payload,
+      payload: boundedPayload(inputs.payload),
       features: celFields(inputs.features, this.featureTypes),
       // Without the graph's answer the network's fields are absent (has() tells), not the network.
       network: inputs.network === null ? {} : celFields(inputs.network, NETWORK_TYPES),

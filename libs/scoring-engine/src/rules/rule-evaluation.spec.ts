@@ -40,7 +40,7 @@ describe(evaluateRules.name, () => {
 
     const outcome = evaluateRules(compiled, context);
 
-    expect(outcome.failed).toEqual([{ ruleId: 1, ruleVersion: 1, error: expect.any(String) }]);
+    expect(outcome.failed).toEqual([{ ruleId: 1, ruleVersion: 1, error: expect.any(String), cause: 'error' }]);
     expect(outcome.triggered.map((triggered) => triggered.ruleId)).toEqual([2]);
     expect(outcome.activeAction).toBe('ALLOW');
   });
@@ -54,5 +54,37 @@ describe(evaluateRules.name, () => {
 
   it('answers no rules without work when there are none', () => {
     expect(evaluateRules([], context)).toBe(NO_RULES);
+  });
+
+  describe('on a budget (decisions §16)', () => {
+    const slowInputs: RuleInputs = { ...inputs, payload: { customer: { customerId: 'c-1', note: `${'a'.repeat(4_000)}!` } } };
+    const slowContext = environment.context(slowInputs);
+
+    it('reports a rule that ran past its budget as failed, not triggered, even when it was true', () => {
+      const { compiled } = compileRules(environment, [rule({ ruleId: 1, expression: "payload.customer.note.matches('^(a+)+!$')", action: 'PREVENT' })]);
+
+      const outcome = evaluateRules(compiled, slowContext, { ruleMs: 0, checkpointMs: 100 });
+
+      expect(outcome.triggered).toEqual([]);
+      expect(outcome.activeAction).toBeNull();
+      expect(outcome.failed).toEqual([{ ruleId: 1, ruleVersion: 1, error: expect.stringMatching(/^over its time budget: [0-9.]+ ms of 0 ms$/), cause: 'budget' }]);
+    });
+
+    it('does not evaluate the rules after the checkpoint has spent its budget, and says so', () => {
+      const { compiled } = compileRules(environment, [rule({ ruleId: 1, expression: "payload.customer.note.matches('^(a+)+!$')" }), rule({ ruleId: 2, expression: 'true' })]);
+
+      const outcome = evaluateRules(compiled, slowContext, { ruleMs: 1_000, checkpointMs: 0 });
+
+      expect(outcome.triggered.map((triggered) => triggered.ruleId)).toEqual([1]);
+      expect(outcome.failed).toEqual([{ ruleId: 2, ruleVersion: 1, error: expect.stringContaining('not evaluated'), cause: 'notEvaluated' }]);
+    });
+
+    it('speaks of matches, as the author wrote it, in a run-time error', () => {
+      const { compiled } = compileRules(environment, [rule({ ruleId: 1, expression: 'payload.customer.customerId.matches(payload.customer.note)' })]);
+
+      const outcome = evaluateRules(compiled, environment.context({ ...inputs, payload: { customer: { customerId: 'c', note: '(?=x)' } } }));
+
+      expect(outcome.failed).toEqual([{ ruleId: 1, ruleVersion: 1, error: expect.stringContaining('matches() takes RE2 syntax'), cause: 'error' }]);
+    });
   });
 });

@@ -1,6 +1,8 @@
 import type { RuleAction } from '@ringfence/contracts';
 import { ACTION_SEVERITY } from '../decision';
 import type { RuleTransactionOptimisation, RuleVersion } from './rule';
+import { LINEAR_MATCHES, MATCHES } from './expression-bounds';
+import { DEFAULT_RULE_BUDGET_MS, RuleBudgetExceeded, measureWithinBudget } from './rule-budget';
 import type { CelContext, CompiledExpression, RuleEnvironment } from './rule-environment';
 
 /** A rule version ready to run at its checkpoint. */
@@ -20,12 +22,31 @@ export interface TriggeredRule {
   transactionOptimisation?: RuleTransactionOptimisation;
 }
 
-/** A rule that could not be evaluated (a missing field, a type error at run time): not triggered. */
+/**
+ * Why a rule failed: its expression threw (a missing field, a type error at run time), it ran
+ * past its time budget, or it was not evaluated because the checkpoint's rules had spent theirs.
+ */
+export type RuleFailureCause = 'error' | 'budget' | 'notEvaluated';
+
+/** A rule that could not be evaluated: not triggered. */
 export interface RuleFailure {
   ruleId: number;
   ruleVersion: number;
   error: string;
+  cause: RuleFailureCause;
 }
+
+/**
+ * decisions §16: each rule's evaluation has a time budget, and the rules of one checkpoint
+ * together a larger one, so that however many rules an account saves, one checkpoint's rules
+ * cost at most `checkpointMs` plus the bounded cost of one expression (expression-bounds.ts).
+ */
+export interface RuleBudgets {
+  ruleMs: number;
+  checkpointMs: number;
+}
+
+export const DEFAULT_RULE_BUDGETS: RuleBudgets = Object.freeze({ ruleMs: DEFAULT_RULE_BUDGET_MS, checkpointMs: 25 });
 
 export interface RulesOutcome {
   /** How many rules were evaluated. */
@@ -61,9 +82,11 @@ export function compileRules(environment: RuleEnvironment, versions: readonly Ru
 
 /**
  * Runs every rule against one context. A rule is triggered when its expression is exactly
- * `true`; one that throws is reported in `failed` and never fails the checkpoint.
+ * `true`; one that throws, or runs past its budget, is reported in `failed` and never fails the
+ * checkpoint; once the checkpoint's budget is spent the remaining rules are reported in
+ * `failed` as not evaluated.
  */
-export function evaluateRules(rules: readonly CompiledRule[], context: CelContext): RulesOutcome {
+export function evaluateRules(rules: readonly CompiledRule[], context: CelContext, budgets: RuleBudgets = DEFAULT_RULE_BUDGETS): RulesOutcome {
   if (rules.length === 0) return NO_RULES;
   const triggered: TriggeredRule[] = [];
   const failed: RuleFailure[] = [];
@@ -74,13 +97,22 @@ export function evaluateRules(rules: readonly CompiledRule[], context: CelContex
   // Evaluation is synchronous, so no other code runs while the limit is lowered.
   const stackTraceLimit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
+  let spentMs = 0;
   try {
     for (const { rule, expression } of rules) {
-      let result: unknown;
-      try {
-        result = expression(context);
-      } catch (error) {
-        failed.push({ ruleId: rule.ruleId, ruleVersion: rule.ruleVersion, error: errorSummary(error) });
+      if (spentMs > budgets.checkpointMs) {
+        failed.push({ ruleId: rule.ruleId, ruleVersion: rule.ruleVersion, error: `not evaluated: the checkpoint's rules spent their time budget (${budgets.checkpointMs} ms)`, cause: 'notEvaluated' });
+        continue;
+      }
+      const { result, error, elapsedMs } = measureWithinBudget(budgets.ruleMs, () => expression(context));
+      spentMs += elapsedMs;
+      if (error instanceof RuleBudgetExceeded || (error === undefined && elapsedMs > budgets.ruleMs)) {
+        // Over budget is a failure even when the expression finished: its answer is not used (decisions §16).
+        failed.push({ ruleId: rule.ruleId, ruleVersion: rule.ruleVersion, error: `over its time budget: ${elapsedMs.toFixed(2)} ms of ${budgets.ruleMs} ms`, cause: 'budget' });
+        continue;
+      }
+      if (error !== undefined) {
+        failed.push({ ruleId: rule.ruleId, ruleVersion: rule.ruleVersion, error: errorSummary(error), cause: 'error' });
         continue;
       }
       if (result !== true || rule.state === 'disabled') continue;
@@ -102,7 +134,8 @@ export function evaluateRules(rules: readonly CompiledRule[], context: CelContex
   return { evaluated: rules.length, triggered, failed, activeAction, actionWithPassive };
 }
 
+/** The message's first line, speaking of `matches` as the author wrote it (expression-bounds.ts renames the call). */
 function errorSummary(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return message.split('\n')[0];
+  return message.split('\n')[0].replaceAll(LINEAR_MATCHES, MATCHES);
 }

@@ -4,6 +4,8 @@ export * from './bus/bus.module';
 export * from './bus/validated-handler';
 export * from './bus/request-account';
 export * from './http/access.guard';
+export * from './http/request-credentials';
+export * from './http/client-address';
 export * from './http/route-access.decorator';
 export * from './http/http-app.factory';
 export * from './http/tls-certificate';

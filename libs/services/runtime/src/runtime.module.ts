@@ -4,11 +4,14 @@ import type { MessageBus } from '@ringfence/bus';
 import { DatabaseHealth, StartupLoads } from '@ringfence/persistence';
 import type { Logger, RingfenceConfig } from '@ringfence/platform';
 import { AccessGuard } from './http/access.guard';
+import { AdminTokenAttempts } from './http/admin-token-attempts';
+import { RequestCredentials } from './http/request-credentials';
 import { OpsController } from './ops/ops.controller';
 import { MESSAGE_BUS, READINESS_CHECKS, RINGFENCE_CONFIG, ROOT_LOGGER, type ReadinessCheck } from './tokens';
 
 /**
- * What every app has: its validated config, the JSON logger, the access guard on every route,
+ * What every app has: its validated config, the JSON logger, the access guard on every route
+ * (with the request credentials it shares with the load shedder, and the admin-token throttle),
  * and the ops endpoints (/health/live, /health/ready, /metrics).
  */
 @Global()
@@ -21,6 +24,8 @@ export class RuntimeModule {
       providers: [
         { provide: RINGFENCE_CONFIG, useValue: options.config },
         { provide: ROOT_LOGGER, useValue: options.logger },
+        RequestCredentials,
+        AdminTokenAttempts,
         { provide: APP_GUARD, useClass: AccessGuard },
         {
           provide: READINESS_CHECKS,
@@ -32,7 +37,7 @@ export class RuntimeModule {
           ],
         },
       ],
-      exports: [RINGFENCE_CONFIG, ROOT_LOGGER, READINESS_CHECKS],
+      exports: [RINGFENCE_CONFIG, ROOT_LOGGER, READINESS_CHECKS, RequestCredentials],
     };
   }
 }

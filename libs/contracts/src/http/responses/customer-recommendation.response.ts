@@ -3,8 +3,14 @@ import { RulesBlockDto } from './rules.response';
 import { CHALLENGE_PREFERENCES, OPTIMISATION_SOURCES, SCA_EXEMPTIONS } from '../rules/rule-vocabulary';
 import { DecisionExplanationDto } from './explanation.response';
 
+/** The actions from the weakest to the strictest. */
 export const ACTIONS = ['ALLOW', 'REVIEW', 'PREVENT'] as const;
 export type Action = (typeof ACTIONS)[number];
+
+/** The stricter of two actions (PREVENT over REVIEW over ALLOW). */
+export function stricterAction(a: Action, b: Action): Action {
+  return ACTIONS.indexOf(b) > ACTIONS.indexOf(a) ? b : a;
+}
 
 /** decisions §1: which part of the service decided. */
 export const DECISION_SOURCES = [

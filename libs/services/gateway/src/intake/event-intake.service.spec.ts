@@ -22,10 +22,10 @@ const customerSubmission = () => ({
   traceId: 'trace-1',
 });
 
-type Answer = 'late' | 'client-error' | 'ok';
+type Answer = 'late' | 'client-error' | 'ok' | 'prevent';
 
 /** The intake over a real in-process bus whose checkpoint and graph responders answer as told. */
-async function setup(answer: Answer) {
+async function setup(answer: Answer, limitsConfig = config) {
   const log = new InMemoryEventLogStore();
   const bus = new InProcessMessageBus({ eventLog: log });
   const asked: string[] = [];
@@ -42,13 +42,13 @@ async function setup(answer: Answer) {
     return respond(RpcTopics.customerCheckpoint, {
       checkpoint: 'customer' as const,
       timestamp: NOW,
-      recommendation: { customerId: 'cus-1', action: 'ALLOW' as const, score: 7, source: 'RINGFENCE' as const, scoreId: 'scr_1', warnings: [] },
+      recommendation: { customerId: 'cus-1', action: answer === 'prevent' ? ('PREVENT' as const) : ('ALLOW' as const), score: 7, source: 'RINGFENCE' as const, scoreId: 'scr_1', warnings: [] },
       features: { modelScore: 7 },
     });
   });
   bus.handle(RpcTopics.graphConnect, { group: 'graph' }, () => respond(RpcTopics.graphConnect, { count: 1 } as never));
   await bus.start();
-  const intake = new EventIntake(bus, config, createLogger({ level: 'silent', service: 'test' }), new RateLimits(config));
+  const intake = new EventIntake(bus, config, createLogger({ level: 'silent', service: 'test' }), new RateLimits(limitsConfig));
   return { intake, log, bus, asked, requests };
 }
 
@@ -118,5 +118,33 @@ describe(EventIntake.name, () => {
     expect(isDegraded(answer) && answer.degraded).toMatchObject({ class: 'degraded', msg: expect.stringContaining('the graph did not answer') });
     expect(log.events.map((event) => event.topic)).toEqual([EventTopics.connectLinked]);
     await bus.stop();
+  });
+
+  describe('a customer over its limit (decisions §1: fail closed)', () => {
+    const oneEventAMinute = loadConfig({ RPC_TIMEOUT_MS: '50', CUSTOMER_RATE_LIMIT_PER_MINUTE: '1' }, { port: 8443 });
+    const allowingAccount = { ...principal, account: { ...principal.account, settings: { defaultAction: 'ALLOW' as const } } };
+    const submission = () => ({ ...customerSubmission(), principal: allowingAccount });
+
+    it("answers REVIEW with source RATE_LIMIT after an ALLOW, not the account's default ALLOW, keeps the data and publishes that decision", async () => {
+      const { intake, log, bus, asked } = await setup('ok', oneEventAMinute);
+      expect(await intake.checkpoint(CheckpointRoutes.customer, submission())).toMatchObject({ action: 'ALLOW', source: 'RINGFENCE' });
+
+      const limited = await intake.checkpoint(CheckpointRoutes.customer, submission());
+
+      expect(limited).toMatchObject({ customerId: 'cus-1', action: 'REVIEW', source: 'RATE_LIMIT', score: 0 });
+      expect(asked).toEqual([RpcTopics.customerCheckpoint]);
+      expect(log.events.map((event) => event.topic)).toEqual([EventTopics.customerUpdated, EventTopics.customerScored, EventTopics.customerUpdated, EventTopics.customerScored]);
+      expect(log.events[3].envelope.payload).toMatchObject({ recommendation: limited });
+      await bus.stop();
+    });
+
+    it('answers PREVENT when the last scored answer was PREVENT, and other customers are still scored', async () => {
+      const { intake, bus } = await setup('prevent', oneEventAMinute);
+      await intake.checkpoint(CheckpointRoutes.customer, submission());
+
+      expect(await intake.checkpoint(CheckpointRoutes.customer, submission())).toMatchObject({ action: 'PREVENT', source: 'RATE_LIMIT' });
+      expect(await intake.checkpoint(CheckpointRoutes.customer, { ...submission(), subjectId: 'cus-2' })).toMatchObject({ action: 'PREVENT', source: 'RINGFENCE', score: 7 });
+      await bus.stop();
+    });
   });
 });

@@ -34,8 +34,9 @@ export interface Submission<T> {
 
 /**
  * What a checkpoint answers without a score: for a customer over its own limit (source
- * RATE_LIMIT), or when its data was kept but scoring missed the time budget (source RINGFENCE,
- * with a `degraded` warning). Either way the account's default action.
+ * RATE_LIMIT, the stricter of the customer's last answered action and REVIEW, decisions §1), or
+ * when its data was kept but scoring missed the time budget (source RINGFENCE, with a `degraded`
+ * warning, the account's default action).
  */
 export interface FallbackDecision {
   action: Action;
@@ -106,13 +107,18 @@ export class EventIntake {
       await this.publish(route.ingestTopic, envelope);
       throw this.overLimit(retryAfterSeconds);
     }
-    if (await this.limits.customerIsLimited(submission.principal, submission.subjectId)) {
+    const limitedAction = await this.limits.customerLimitedAction(submission.principal, submission.subjectId);
+    if (limitedAction !== null) {
       await this.publish(route.ingestTopic, envelope);
-      return this.fallbackAnswer(route, envelope, submission.principal, { source: 'RATE_LIMIT', warnings: [] });
+      return this.fallbackAnswer(route, envelope, { action: limitedAction, source: 'RATE_LIMIT', warnings: [] });
     }
     await this.publish(route.ingestTopic, envelope);
     const answer = await this.askKept(route.rpcTopic, submission.principal, envelope, request, 'scoring');
-    if (isDegraded(answer)) return this.fallbackAnswer(route, envelope, submission.principal, { source: 'RINGFENCE', warnings: [answer.degraded] });
+    if (isDegraded(answer)) {
+      const defaultAction = submission.principal.account.settings.defaultAction ?? 'ALLOW';
+      return this.fallbackAnswer(route, envelope, { action: defaultAction, source: 'RINGFENCE', warnings: [answer.degraded] });
+    }
+    this.limits.recordScoredAnswer(submission.principal, submission.subjectId, answer.recommendation.action);
     await this.publishDecision(route, envelope, answer);
     return options.explain && answer.explanation ? { ...answer.recommendation, explanation: answer.explanation } : answer.recommendation;
   }
@@ -186,10 +192,9 @@ export class EventIntake {
   private async fallbackAnswer<E extends EventTopic, R extends CheckpointRpcTopic, D extends EventTopic>(
     route: CheckpointRoute<E, R, D>,
     envelope: Envelope<EventTopicMap[E]>,
-    principal: Principal,
-    { source, warnings }: Pick<FallbackDecision, 'source' | 'warnings'>,
+    { action, source, warnings }: Omit<FallbackDecision, 'score'>,
   ): Promise<CheckpointRecommendation<R>> {
-    const decision: FallbackDecision = { action: principal.account.settings.defaultAction ?? 'ALLOW', source, score: 0, warnings };
+    const decision: FallbackDecision = { action, source, score: 0, warnings };
     const recommendation = route.fallbackReply(envelope.payload, decision);
     const timestamp = (envelope.payload as { timestamp: number }).timestamp;
     await this.publishDecision(route, envelope, { checkpoint: route.checkpoint, timestamp, recommendation, features: {} });

@@ -1,33 +1,27 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
-import { type CanActivate, type ExecutionContext, Inject, Injectable, createParamDecorator } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, Injectable, createParamDecorator } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { API_KEY_REPOSITORY, ApiKeyAuthenticator, type ApiKeyRepository, type Principal } from '@ringfence/accounts';
-import { AppError, type RingfenceConfig } from '@ringfence/platform';
+import type { Principal } from '@ringfence/accounts';
+import { AppError, RateLimitedError } from '@ringfence/platform';
 import type { FastifyRequest } from 'fastify';
-import { RINGFENCE_CONFIG } from '../tokens';
+import { AdminTokenAttempts } from './admin-token-attempts';
+import { clientAddressKey } from './client-address';
+import { RequestCredentials } from './request-credentials';
 import { ROUTE_ACCESS, type RouteAccess } from './route-access.decorator';
 
 type AuthenticatedRequest = FastifyRequest & { principal?: Principal };
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest();
-
 /**
- * The global guard: reads each route's declared access and checks the `Authorization` header
- * against it. A route that declares nothing is refused, so nothing is open by accident.
+ * The global guard: reads each route's declared access and checks the request's credential
+ * (`RequestCredentials`, read once per request) against it. A route that declares nothing is
+ * refused, so nothing is open by accident.
  */
 @Injectable()
 export class AccessGuard implements CanActivate {
-  private readonly authenticator: ApiKeyAuthenticator;
-  private readonly adminTokenHash: Buffer | null;
-
   constructor(
     private readonly reflector: Reflector,
-    @Inject(API_KEY_REPOSITORY) keys: ApiKeyRepository,
-    @Inject(RINGFENCE_CONFIG) config: RingfenceConfig,
-  ) {
-    this.authenticator = new ApiKeyAuthenticator(keys);
-    this.adminTokenHash = config.adminApiKey ? sha256(config.adminApiKey) : null;
-  }
+    private readonly credentials: RequestCredentials,
+    private readonly adminAttempts: AdminTokenAttempts,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const access = this.reflector.getAllAndOverride<RouteAccess | undefined>(ROUTE_ACCESS, [context.getHandler(), context.getClass()]);
@@ -36,25 +30,34 @@ export class AccessGuard implements CanActivate {
       case 'public':
         return true;
       case 'admin':
-        return this.checkAdmin(request.headers.authorization);
-      case 'secret-key':
-        request.principal = await this.authenticator.authenticate(request.headers.authorization);
-        if (request.principal.keyKind !== 'secret') {
+        return this.checkAdmin(request);
+      case 'secret-key': {
+        const { apiKey } = await this.credentials.of(request);
+        if (apiKey instanceof AppError) throw apiKey;
+        if (apiKey.keyKind !== 'secret') {
           throw new AppError('FORBIDDEN', 'this endpoint needs a secret key (sk_…); publishable keys are for the client SDKs');
         }
+        request.principal = apiKey;
         return true;
+      }
       case undefined:
         throw new AppError('INTERNAL', `route ${request.method} ${request.routeOptions.url} declares no access`);
     }
   }
 
-  private checkAdmin(header: string | undefined): boolean {
-    if (!this.adminTokenHash) throw new AppError('FORBIDDEN', 'the admin API is disabled: ADMIN_API_KEY is not set');
-    const token = header ? /^token\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
-    if (!token) throw new AppError('UNAUTHENTICATED', 'Authorization header missing or malformed; send "Authorization: token <admin token>"');
-    // Hashing first gives equal lengths, so the comparison time says nothing about the token.
-    if (timingSafeEqual(sha256(token), this.adminTokenHash)) return true;
-    if (/^(pk|publishable_key|sk|secret_key)_(test|live)_/.test(token)) {
+  private async checkAdmin(request: FastifyRequest): Promise<boolean> {
+    if (!this.credentials.adminTokenConfigured) throw new AppError('FORBIDDEN', 'the admin API is disabled: ADMIN_API_KEY is not set');
+    const address = clientAddressKey(request.ip);
+    const retryAfterSeconds = await this.adminAttempts.retryAfterSeconds(address);
+    if (retryAfterSeconds !== null) {
+      throw new RateLimitedError(retryAfterSeconds, `too many failed admin-token attempts from this address; retry after ${retryAfterSeconds} s`);
+    }
+    const { token, isAdminToken, apiKey } = await this.credentials.of(request);
+    if (isAdminToken) return true;
+    if (token === undefined) throw new AppError('UNAUTHENTICATED', 'Authorization header missing or malformed; send "Authorization: token <admin token>"');
+    const isAccountKey = !(apiKey instanceof AppError);
+    if (!isAccountKey) await this.adminAttempts.recordFailure(address);
+    if (isAccountKey || /^(pk|publishable_key|sk|secret_key)_(test|live)_/.test(token)) {
       throw new AppError('FORBIDDEN', 'the admin API needs the admin token, not an account key');
     }
     throw new AppError('UNAUTHENTICATED', 'admin token unknown');

@@ -11,7 +11,9 @@ import { MAX_JSON_DEPTH, exceedsJsonDepth } from './json-depth';
 import { RequestLogController } from '../logging/request-log.controller';
 import { httpRequestDuration } from '../metrics/metrics';
 import { EnvelopeExceptionFilter, UNSUPPORTED_MEDIA_TYPE_MESSAGE } from './envelope-exception.filter';
-import { registerLoadShedding } from './load-shedding';
+import { clientDeadlineOptions } from './client-deadlines';
+import { type IsAuthenticated, registerLoadShedding } from './load-shedding';
+import { RequestCredentials } from './request-credentials';
 import { RouteTable } from './route-table';
 import { unstorableTextProblems } from './storable-text';
 import { StrictValidationPipe } from './strict-validation.pipe';
@@ -35,6 +37,14 @@ export interface HttpApp {
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
+function providedCredentials(app: NestFastifyApplication): RequestCredentials | undefined {
+  try {
+    return app.get(RequestCredentials, { strict: false });
+  } catch {
+    return undefined;
+  }
+}
+
 function boundPort(server: { address(): unknown }, configured: number): number {
   const address = server.address();
   return typeof address === 'object' && address !== null && 'port' in address ? Number(address.port) : configured;
@@ -43,7 +53,8 @@ function boundPort(server: { address(): unknown }, configured: number): number {
 /**
  * One way to build every app's HTTP side: Fastify with the body limit, JSON logging with a
  * traceId per request (also sent as `x-trace-id`), the error envelope, strict validation,
- * 405 detection and request metrics.
+ * 405 detection and request metrics; deadlines for slow clients and the in-flight budgets of
+ * authenticated and unauthenticated requests (decisions §16).
  */
 export async function createHttpApp(module: unknown, options: HttpAppOptions): Promise<HttpApp> {
   const { config, logger, tls } = options;
@@ -75,8 +86,9 @@ export async function createHttpApp(module: unknown, options: HttpAppOptions): P
         .send(errorEnvelope(status, message, String(request.id)));
     },
     serverFactory: (handler: Handler) => {
-      if (tls && config.httpPort !== undefined) plainServer = createHttpServer(handler);
-      return tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, handler) : createHttpServer(handler);
+      const deadlines = clientDeadlineOptions({ headersTimeoutMs: config.headersTimeoutMs, bodyTimeoutMs: config.bodyTimeoutMs });
+      if (tls && config.httpPort !== undefined) plainServer = createHttpServer(deadlines, handler);
+      return tls ? createHttpsServer({ ...deadlines, cert: tls.cert, key: tls.key }, handler) : createHttpServer(deadlines, handler);
     },
   });
   const fastify = adapter.getInstance();
@@ -96,7 +108,19 @@ export async function createHttpApp(module: unknown, options: HttpAppOptions): P
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('x-trace-id', request.id);
   });
-  registerLoadShedding(fastify, { maxInFlight: config.maxInFlightRequests, maxEventLoopDelayMs: config.maxEventLoopDelayMs });
+  // The in-flight budgets tell authenticated requests from the rest with the access guard's own
+  // credential reader, which the app's module provides (created below, before any request).
+  let isAuthenticated: IsAuthenticated = async () => false;
+  registerLoadShedding(
+    fastify,
+    {
+      maxInFlight: config.maxInFlightRequests,
+      maxUnauthenticatedInFlight: config.maxUnauthenticatedInFlightRequests,
+      maxUnauthenticatedInFlightPerAddress: config.maxUnauthenticatedInFlightPerAddress,
+      maxEventLoopDelayMs: config.maxEventLoopDelayMs,
+    },
+    (request) => isAuthenticated(request),
+  );
   // Refused before anything walks the body: validation and transformation recurse, and a body
   // nested thousands of levels deep inside an open object would exhaust the stack (a 500).
   // Then text that PostgreSQL cannot store (a NUL, a lone surrogate) in any path parameter, query
@@ -123,6 +147,9 @@ export async function createHttpApp(module: unknown, options: HttpAppOptions): P
     // Nest's parsers would add application/x-www-form-urlencoded; Fastify's JSON parser is the only one.
     bodyParser: false,
   });
+  const credentials = providedCredentials(app);
+  // Without the runtime module (a test of one controller) no route takes a credential.
+  if (credentials) isAuthenticated = (request) => credentials.isAuthenticated(request);
   app.useGlobalFilters(new EnvelopeExceptionFilter(logger, routes, config.bodyLimitBytes));
   app.useGlobalPipes(new StrictValidationPipe());
   // Only the signals that ask a process to stop. Nest's default list also takes SIGUSR2, which

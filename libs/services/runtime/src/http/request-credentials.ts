@@ -1,0 +1,86 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { Inject, Injectable } from '@nestjs/common';
+import { API_KEY_REPOSITORY, ApiKeyAuthenticator, type ApiKeyRepository, type Principal } from '@ringfence/accounts';
+import { AppError, type RingfenceConfig } from '@ringfence/platform';
+import { RINGFENCE_CONFIG } from '../tokens';
+
+/** What a request's `Authorization` header proves, whatever the route it asks for. */
+export interface RequestCredential {
+  /** The `token` of a well-formed `Authorization: token <…>` header; undefined when there is none. */
+  token: string | undefined;
+  /** The token is the operator's admin token (`ADMIN_API_KEY`). */
+  isAdminToken: boolean;
+  /** The active API key the token is, or the 401 of a route that needs one (missing, malformed, unknown or revoked). */
+  apiKey: Principal | AppError;
+}
+
+const SCHEME = /^token\s+(\S+)\s*$/i;
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest();
+
+/** A request to a request's raw message: the Fastify hooks and the Nest guard see the same one. */
+type WithRaw = { raw: IncomingMessage; headers: IncomingMessage['headers'] };
+
+/**
+ * Reads a request's credential once: the load shedder asks before the body is read (to count
+ * the request against the authenticated or the unauthenticated budget, decisions §16), and the
+ * access guard asks again for the route's own check, getting the same answer without a second
+ * lookup. Cheap by design: the admin token is one hash compared in constant time, and an API key
+ * is looked up by its hash in the key repository's in-memory cache (a sole writer holds every
+ * active key; otherwise a miss is one indexed statement, remembered for the cache's TTL).
+ */
+@Injectable()
+export class RequestCredentials {
+  private readonly authenticator: ApiKeyAuthenticator;
+  private readonly adminTokenHash: Buffer | null;
+  private readonly read = new WeakMap<IncomingMessage, Promise<RequestCredential>>();
+
+  constructor(@Inject(API_KEY_REPOSITORY) keys: ApiKeyRepository, @Inject(RINGFENCE_CONFIG) config: RingfenceConfig) {
+    this.authenticator = new ApiKeyAuthenticator(keys);
+    this.adminTokenHash = config.adminApiKey ? sha256(config.adminApiKey) : null;
+  }
+
+  /** Whether the admin API is on (`ADMIN_API_KEY` set). */
+  get adminTokenConfigured(): boolean {
+    return this.adminTokenHash !== null;
+  }
+
+  of(request: WithRaw): Promise<RequestCredential> {
+    let credential = this.read.get(request.raw);
+    if (credential === undefined) {
+      credential = this.readCredential(request.headers.authorization);
+      this.read.set(request.raw, credential);
+    }
+    return credential;
+  }
+
+  /**
+   * Whether the request carries a credential some route accepts: the admin token or an active
+   * secret key. Publishable keys do not count: no route accepts them, and they are public by
+   * design (shipped in client apps). A lookup that fails (the database down) counts as none here;
+   * the guard reports the failure itself.
+   */
+  async isAuthenticated(request: WithRaw): Promise<boolean> {
+    try {
+      const { isAdminToken, apiKey } = await this.of(request);
+      return isAdminToken || (!(apiKey instanceof AppError) && apiKey.keyKind === 'secret');
+    } catch {
+      return false;
+    }
+  }
+
+  private async readCredential(header: string | undefined): Promise<RequestCredential> {
+    const token = header ? SCHEME.exec(header)?.[1] : undefined;
+    // Hashing first gives equal lengths, so the comparison time says nothing about the token.
+    const isAdminToken = token !== undefined && this.adminTokenHash !== null && timingSafeEqual(sha256(token), this.adminTokenHash);
+    let apiKey: Principal | AppError;
+    try {
+      apiKey = await this.authenticator.authenticate(header);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      apiKey = error;
+    }
+    return { token, isAdminToken, apiKey };
+  }
+}

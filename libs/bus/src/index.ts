@@ -6,5 +6,6 @@ export * from './handler-retry';
 export * from './rpc-failure';
 export * from './in-process/in-process-message-bus';
 export * from './kafka/kafka-message-bus';
+export * from './kafka/kafka-client-security';
 export * from './bus-lifecycle';
 export * from './nest';

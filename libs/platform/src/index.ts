@@ -1,4 +1,5 @@
 export * from './config/ringfence-config';
+export * from './config/kafka-security-settings';
 export * from './errors/app-error';
 export * from './errors/error-envelope';
 export * from './ids/ids';

@@ -12,6 +12,7 @@ import {
   ValidateIf,
   validateSync,
 } from 'class-validator';
+import { type KafkaSecuritySettings, readKafkaSecurity } from './kafka-security-settings';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -63,6 +64,13 @@ class EnvironmentVariables {
 
   @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(24, { message: 'ADMIN_API_KEY must be at least 24 characters' }) @MaxLength(512)
   ADMIN_API_KEY?: string;
+
+  // decisions §16: the gateway's own credential to the services' internal routes, never the
+  // admin token. A gateway that asks the lookup service (LOOKUP_URL) cannot do without it.
+  @Transform(emptyToUndefined) @ValidateIf((env: EnvironmentVariables) => env.INTERNAL_API_KEY !== undefined || env.LOOKUP_URL !== undefined)
+  @MinLength(32, { message: 'INTERNAL_API_KEY must be at least 32 characters' }) @MaxLength(512)
+  @IsString({ message: 'INTERNAL_API_KEY must be set with LOOKUP_URL: the gateway authenticates to the lookup service with it' })
+  INTERNAL_API_KEY?: string;
 
   // The HMAC key of usernames in the breached-credentials store (docs/credentials.md).
   @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(32, { message: 'CREDENTIALS_KEY must be at least 32 characters' }) @MaxLength(512)
@@ -120,6 +128,8 @@ export interface RingfenceConfig {
   dataDir: string;
   databaseUrl?: string;
   kafkaBrokers?: string[];
+  /** TLS and SASL of the Kafka clients (KAFKA_SSL*, KAFKA_SASL_*); empty: plaintext, unauthenticated. */
+  kafkaSecurity: KafkaSecuritySettings;
   /**
    * How long a Kafka fetch may wait for data. A real broker answers as soon as data arrives;
    * brokers that always wait the full time (the test mock) need it small.
@@ -128,6 +138,11 @@ export interface RingfenceConfig {
   neo4j?: { url: string; user: string; password: string };
   bootstrapApiKey?: string;
   adminApiKey?: string;
+  /**
+   * The credential services' internal routes accept (`@InternalRoute()`) and the gateway sends
+   * them (decisions §16); unset: those routes answer 403.
+   */
+  internalApiKey?: string;
   /** Unset: generated into DATA_DIR/credentials-key (mode 0600) by the process holding the store. */
   credentialsKey?: string;
   /** Set on a distributed gateway: the breached-credentials store is the lookup service's, there. */
@@ -243,17 +258,19 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: ConfigDefaults): Ri
   };
   const parsed = plainToInstance(EnvironmentVariables, withDefaults);
   const errors = validateSync(parsed, { forbidUnknownValues: false });
-  if (errors.length > 0) {
-    throw new ConfigError(
-      errors.map((error) => {
-        const rules = Object.values(error.constraints ?? {});
-        // Secrets are never echoed back, not even in a start-up error.
-        const secret = /KEY$|PASSWORD|URL/.test(error.property);
-        const got = secret ? '' : ` (got ${describeValue(error.value)})`;
-        return `${rules[0] ?? `${error.property} is invalid`}${got}`;
-      }),
-    );
-  }
+  const kafkaSecurity = readKafkaSecurity(withDefaults);
+  const problems = [
+    ...errors.map((error) => {
+      const rules = Object.values(error.constraints ?? {});
+      // Secrets are never echoed back, not even in a start-up error.
+      const secret = /KEY$|PASSWORD|URL/.test(error.property);
+      const got = secret ? '' : ` (got ${describeValue(error.value)})`;
+      return `${rules[0] ?? `${error.property} is invalid`}${got}`;
+    }),
+    ...kafkaSecurity.problems,
+    ...(parsed.INTERNAL_API_KEY !== undefined && parsed.INTERNAL_API_KEY === parsed.ADMIN_API_KEY ? ['INTERNAL_API_KEY must differ from ADMIN_API_KEY'] : []),
+  ];
+  if (problems.length > 0) throw new ConfigError(problems);
   const neo4jUrl = parsed.NEO4J_URL;
   return {
     port: parsed.PORT,
@@ -262,10 +279,12 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: ConfigDefaults): Ri
     dataDir: parsed.DATA_DIR,
     databaseUrl: parsed.DATABASE_URL,
     kafkaBrokers: parsed.KAFKA_BROKERS?.split(','),
+    kafkaSecurity: kafkaSecurity.settings,
     kafkaConsumerMaxWaitMs: parsed.KAFKA_CONSUMER_MAX_WAIT_MS,
     neo4j: neo4jUrl ? { url: neo4jUrl, user: parsed.NEO4J_USER ?? 'neo4j', password: parsed.NEO4J_PASSWORD ?? '' } : undefined,
     bootstrapApiKey: parsed.BOOTSTRAP_API_KEY,
     adminApiKey: parsed.ADMIN_API_KEY,
+    internalApiKey: parsed.INTERNAL_API_KEY,
     credentialsKey: parsed.CREDENTIALS_KEY,
     lookupUrl: parsed.LOOKUP_URL,
     logLevel: parsed.LOG_LEVEL,

@@ -1,5 +1,5 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
-import { EVENT_LOG_STORE, type EventLogStore, InProcessMessageBus, KafkaMessageBus, type MessageBus } from '@ringfence/bus';
+import { EVENT_LOG_STORE, type EventLogStore, InProcessMessageBus, KafkaMessageBus, type MessageBus, kafkaClientSecurity } from '@ringfence/bus';
 import type { Logger, RingfenceConfig } from '@ringfence/platform';
 import { MESSAGE_BUS, RINGFENCE_CONFIG, ROOT_LOGGER } from '../tokens';
 
@@ -24,6 +24,8 @@ export class BusModule {
               ? new KafkaMessageBus({
                   brokers: config.kafkaBrokers,
                   clientId: `ringfence-${options.serviceName}`,
+                  // TLS and SASL (decisions §16); a missing or malformed file stops the start here.
+                  ...kafkaClientSecurity(config.kafkaSecurity),
                   consumeReplies: options.sendsRequests,
                   consumer: { maxWaitTimeInMs: config.kafkaConsumerMaxWaitMs },
                   // The pod name in Kubernetes: replies are routed to it.

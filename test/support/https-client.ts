@@ -16,7 +16,9 @@ export interface TestRequest {
   rawBody?: string | Buffer;
   headers?: Record<string, string>;
   apiKey?: string;
-  /** How long the request may wait with nothing received before it fails (default 15 s). */
+  /** The client address to send from (another loopback address, 127.0.0.2…, is another client). */
+  localAddress?: string;
+  /** A deadline for the whole exchange, connection and answer included (without it: 15 s with nothing received). */
   timeoutMs?: number;
 }
 
@@ -37,8 +39,15 @@ export class TestHttpClient {
       ...req.headers,
     };
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const method = req.method ?? (payload === undefined ? 'GET' : 'POST');
+    const deadline = req.timeoutMs === undefined ? undefined : AbortSignal.timeout(req.timeoutMs);
     return new Promise((resolve, reject) => {
-      const request = send(url, { method: req.method ?? (payload === undefined ? 'GET' : 'POST'), headers, ca: this.ca, agent: false }, (res) => {
+      const fail = (error: Error) => reject(deadline?.aborted ? new Error(`${method} ${req.path}: no answer within ${req.timeoutMs} ms`) : error);
+      const request = send(url, { method, headers, ca: this.ca, agent: false, signal: deadline, localAddress: req.localAddress }, (res) => {
+        res.on('error', fail);
+        res.on('close', () => {
+          if (!res.complete) fail(new Error(`${method} ${req.path}: the answer was cut off`));
+        });
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => {
@@ -52,8 +61,8 @@ export class TestHttpClient {
           resolve({ status: res.statusCode ?? 0, headers: res.headers, body: body as T, text });
         });
       });
-      request.setTimeout(req.timeoutMs ?? 15_000, () => request.destroy(new Error(`${req.method ?? 'GET'} ${req.path} timed out after ${req.timeoutMs ?? 15_000} ms`)));
-      request.on('error', reject);
+      request.setTimeout(15_000, () => request.destroy(new Error(`${method} ${req.path} timed out`)));
+      request.on('error', fail);
       request.end(payload);
     });
   }

@@ -13,6 +13,7 @@ import {
 } from '@ringfence/credentials';
 import { CALLBACK_DELIVERY_REPOSITORY } from '@ringfence/callbacks';
 import { LABEL_REPOSITORY } from '@ringfence/labels';
+import { SET_ASIDE_STORE, SetAsideRows, type SetAsideStore } from '@ringfence/platform';
 import { DataSource } from 'typeorm';
 import { openDataSource } from './data-source.factory';
 import { DatabaseHealth } from './database-health.service';
@@ -31,6 +32,7 @@ import { TypeOrmLabelRepository } from './repositories/typeorm-label.repository'
 import { TypeOrmVelocitySnapshotStore } from './repositories/typeorm-velocity-snapshot.store';
 import { VELOCITY_SNAPSHOT_STORE } from './repositories/velocity-snapshot.store';
 import { TypeOrmCallbackDeliveryRepository } from './repositories/typeorm-callback-delivery.repository';
+import { TypeOrmSetAsideStore } from './repositories/typeorm-set-aside.store';
 
 /**
  * How long keys and accounts are reused. Several processes learn of each other's revocations
@@ -84,11 +86,11 @@ export class PersistenceModule implements OnApplicationShutdown {
           // A sole writer keeps documents in memory and writes them behind, in one statement per
           // flush; with several ingestion processes every update is a compare-and-set on the
           // table, whose answer (the document as stored) the dispute pairing relies on.
-          inject: [DataSource, StartupLoads],
-          useFactory: (dataSource: DataSource, startupLoads: StartupLoads) => {
+          inject: [DataSource, StartupLoads, SetAsideRows],
+          useFactory: (dataSource: DataSource, startupLoads: StartupLoads, setAside: SetAsideRows) => {
             const documents = new TypeOrmEntityDocumentRepository(dataSource);
             if (!options.soleWriter) return documents;
-            const writeBehind = new WriteBehindEntityDocuments(documents, { cachedDocuments: cacheEntries });
+            const writeBehind = new WriteBehindEntityDocuments(documents, setAside, { cachedDocuments: cacheEntries });
             // Beside the start, with readiness waiting for it: documents are served meanwhile,
             // reading the table on every miss.
             options.logger?.info({ cachedDocuments: cacheEntries }, 'loading the stored entity keys and the most recent entity documents');
@@ -130,10 +132,13 @@ export class PersistenceModule implements OnApplicationShutdown {
         },
         // Scoring's velocity counters, written behind its consumer (libs/services/scoring, velocity).
         { provide: VELOCITY_SNAPSHOT_STORE, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmVelocitySnapshotStore(dataSource) },
+        // Rows the writers behind the requests could not store (decisions §16), in this process's own database.
+        { provide: SET_ASIDE_STORE, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmSetAsideStore(dataSource) },
+        { provide: SetAsideRows, inject: [SET_ASIDE_STORE], useFactory: (store: SetAsideStore) => new SetAsideRows(store) },
         DatabaseHealth,
         StartupLoads,
       ],
-      exports: [VELOCITY_SNAPSHOT_STORE, DataSource, ACCOUNT_REPOSITORY, API_KEY_REPOSITORY, ENTITY_DOCUMENT_REPOSITORY, EVENT_LOG_STORE, LABEL_REPOSITORY, LOOKUP_INDICATOR_REPOSITORY, BREACHED_CREDENTIALS_REPOSITORY, CALLBACK_DELIVERY_REPOSITORY, DatabaseHealth, StartupLoads],
+      exports: [VELOCITY_SNAPSHOT_STORE, DataSource, ACCOUNT_REPOSITORY, API_KEY_REPOSITORY, ENTITY_DOCUMENT_REPOSITORY, EVENT_LOG_STORE, LABEL_REPOSITORY, LOOKUP_INDICATOR_REPOSITORY, BREACHED_CREDENTIALS_REPOSITORY, CALLBACK_DELIVERY_REPOSITORY, SET_ASIDE_STORE, SetAsideRows, DatabaseHealth, StartupLoads],
     };
   }
 
@@ -159,7 +164,7 @@ const NO_BREACHED_CREDENTIALS: BreachedCredentialsRepository = {
 async function openBreachedCredentials(options: PersistenceOptions, dataSource: DataSource): Promise<BreachedCredentialsRepository> {
   const credentials = options.credentials;
   if (!credentials) return NO_BREACHED_CREDENTIALS;
-  if (credentials.mode === 'remote') return new RemoteBreachedCredentialsRepository(credentials.lookupUrl, credentials.adminKey);
+  if (credentials.mode === 'remote') return new RemoteBreachedCredentialsRepository(credentials.lookupUrl, credentials.internalKey);
   const key = loadCredentialsKey(options.dataDir, credentials.key);
   const repository = await StoreBreachedCredentialsRepository.open(storeDirOf(options.dataDir), key);
   await convertLegacyBreachedCredentials(dataSource, repository, options.logger);

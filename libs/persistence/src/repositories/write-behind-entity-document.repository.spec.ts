@@ -1,4 +1,5 @@
 import { type EntityDocument, type EntityRef, mergeDocument } from '@ringfence/entities';
+import { DEFAULT_ROW_ATTEMPTS, InMemorySetAsideStore, SetAsideRows } from '@ringfence/platform';
 import type { DocumentWrite, StoredDocument } from './typeorm-entity-document.repository';
 import { type DocumentTable, WriteBehindEntityDocuments } from './write-behind-entity-document.repository';
 
@@ -14,6 +15,8 @@ class CountingTable implements DocumentTable {
   reads = 0;
   statements = 0;
   failNextWrite = false;
+  /** Documents with this entity id are refused, as PostgreSQL refuses a value it cannot store. */
+  refusedEntityId: string | undefined;
 
   async find(ref: EntityRef): Promise<EntityDocument | null> {
     this.reads += 1;
@@ -26,6 +29,9 @@ class CountingTable implements DocumentTable {
       throw new Error('the database is down');
     }
     this.statements += 1;
+    if (writes.some(({ ref }) => ref.entityId === this.refusedEntityId)) {
+      throw Object.assign(new Error('invalid input syntax for type bigint: "1e+24"'), { code: '22P02' });
+    }
     for (const { ref, document } of writes) this.store(ref.entityId, document);
   }
 
@@ -59,8 +65,12 @@ const grace: EntityRef = { ...ada, entityId: 'grace' };
 
 function setup(cachedDocuments = 100) {
   const store = new CountingTable();
-  return { store, documents: new WriteBehindEntityDocuments(store, { cachedDocuments }) };
+  const setAsideStore = new InMemorySetAsideStore();
+  const setAside = new SetAsideRows(setAsideStore);
+  return { store, setAside, setAsideStore, documents: new WriteBehindEntityDocuments(store, setAside, { cachedDocuments }) };
 }
+
+const flushFailing = (documents: WriteBehindEntityDocuments) => documents.flush().then(() => 'written', () => 'not written');
 
 describe(WriteBehindEntityDocuments.name, () => {
   it('shows an update to the next read at once, and writes every changed document in one statement per flush', async () => {
@@ -86,6 +96,62 @@ describe(WriteBehindEntityDocuments.name, () => {
     expect(documents.unwritten).toBe(1);
     await documents.flush();
     expect(store.documents.get('ada')?.fields).toEqual({ email: 'ada@example.com' });
+  });
+
+  describe('a document the table refuses (decisions §16)', () => {
+    const poisoned: EntityRef = { ...ada, entityId: 'poisoned' };
+
+    it('writes the others at once, sets it aside after its attempts, serves it from memory, and writes the next updates', async () => {
+      const { store, documents, setAsideStore } = setup();
+      store.refusedEntityId = 'poisoned';
+      await documents.update(poisoned, setField({ birthday: 1e24 }, T));
+      await documents.update(grace, setField({ name: 'Grace' }, T));
+
+      expect(await flushFailing(documents)).toBe('not written');
+      expect(store.documents.get('grace')?.fields).toEqual({ name: 'Grace' });
+      for (let attempt = 2; attempt < DEFAULT_ROW_ATTEMPTS; attempt += 1) expect(await flushFailing(documents)).toBe('not written');
+      expect(setAsideStore.rows).toEqual([]);
+
+      await documents.flush();
+
+      expect(setAsideStore.rows).toEqual([expect.objectContaining({ writer: 'entity-documents', accountId: 'acc_1', environment: 'test', attempts: DEFAULT_ROW_ATTEMPTS })]);
+      expect(setAsideStore.rows[0].error).toContain('22P02');
+      expect(documents.unwritten).toBe(0);
+      expect((await documents.find(poisoned))?.fields).toEqual({ birthday: 1e24 });
+      await documents.update(ada, setField({ name: 'Ada' }, T));
+      await documents.flush();
+      expect(store.documents.get('ada')?.fields).toEqual({ name: 'Ada' });
+    });
+
+    it('sets nothing aside while the table is down, and writes everything when it returns', async () => {
+      const { store, documents, setAsideStore } = setup();
+      await documents.update(ada, setField({ name: 'Ada' }, T));
+      for (let flush = 0; flush < DEFAULT_ROW_ATTEMPTS + 2; flush += 1) {
+        store.failNextWrite = true;
+        expect(await flushFailing(documents)).toBe('not written');
+      }
+
+      await documents.flush();
+
+      expect(setAsideStore.rows).toEqual([]);
+      expect(store.documents.get('ada')?.fields).toEqual({ name: 'Ada' });
+    });
+
+    it('writes a set-aside document when an operator replays it after the cause is fixed', async () => {
+      const { store, documents, setAside, setAsideStore } = setup();
+      store.refusedEntityId = 'poisoned';
+      await documents.update(poisoned, setField({ birthday: 1e24 }, T));
+      for (let attempt = 1; attempt < DEFAULT_ROW_ATTEMPTS; attempt += 1) await flushFailing(documents);
+      await documents.flush();
+      const [entry] = setAsideStore.rows;
+
+      expect(await setAside.replay(entry.id)).toEqual(expect.objectContaining({ outcome: 'not-written' }));
+      store.refusedEntityId = undefined;
+      expect(await setAside.replay(entry.id)).toEqual(expect.objectContaining({ outcome: 'written' }));
+
+      expect(store.documents.get('poisoned')?.fields).toEqual({ birthday: 1e24 });
+      expect(setAsideStore.rows).toEqual([]);
+    });
   });
 
   it('keeps an update made while a flush was writing for the next flush', async () => {
@@ -124,7 +190,7 @@ describe(WriteBehindEntityDocuments.name, () => {
     async function storedTable(count: number) {
       const store = new CountingTable();
       for (let index = 0; index < count; index += 1) store.store(`customer-${index}`, { fields: { name: `n${index}` }, fieldTimestamps: { '/name': T } });
-      const documents = new WriteBehindEntityDocuments(store, { cachedDocuments: 10, keyPageSize: 7 });
+      const documents = new WriteBehindEntityDocuments(store, new SetAsideRows(new InMemorySetAsideStore()), { cachedDocuments: 10, keyPageSize: 7 });
       return { store, documents };
     }
 

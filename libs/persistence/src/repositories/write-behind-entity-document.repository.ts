@@ -1,5 +1,7 @@
 import type { EntityDocument, EntityDocumentRepository, EntityRef } from '@ringfence/entities';
+import { type RowWriter, RowsNotWrittenError, type SetAsideRows } from '@ringfence/platform';
 import { LRUCache } from 'lru-cache';
+import { isRowRefusal } from '../persistence-errors';
 import { SerialPerKey } from './serial-per-key';
 import { StoredKeysFilter } from './stored-keys-filter';
 import type { DocumentWrite, StoredDocument } from './typeorm-entity-document.repository';
@@ -21,6 +23,9 @@ export interface WriteBehindOptions {
   keyPageSize?: number;
 }
 
+/** The writer's name in set-aside rows, metrics and logs. */
+export const ENTITY_DOCUMENTS_WRITER = 'entity-documents';
+
 /** Where loading what is stored stands, for the start-up log, readiness and tests. */
 export type StoredLoadState =
   | { state: 'loading'; keys: number; documents: number }
@@ -38,6 +43,10 @@ export type StoredLoadState =
  * and merges are idempotent. Scoring reads through the same instance, so it sees an update as
  * soon as the consumer has handled it, which is what the bus's read-your-writes barrier waits
  * for; documents read or written recently are served from memory.
+ *
+ * A document the table refuses does not hold the others up (decisions §16): `RowWriter` writes
+ * the rest, and after its attempts sets it aside (writer `entity-documents`); it is still
+ * served from memory, and its next update writes it whole again.
  */
 export class WriteBehindEntityDocuments implements EntityDocumentRepository {
   private readonly dirty = new Map<string, DocumentWrite>();
@@ -52,12 +61,23 @@ export class WriteBehindEntityDocuments implements EntityDocumentRepository {
    */
   private readonly storedKeys = new StoredKeysFilter();
   private loadState: StoredLoadState = { state: 'loading', keys: 0, documents: 0 };
+  private readonly writer: RowWriter<DocumentWrite>;
 
   constructor(
     private readonly table: DocumentTable,
+    setAside: SetAsideRows,
     private readonly options: WriteBehindOptions,
   ) {
     this.clean = new LRUCache({ max: options.cachedDocuments });
+    this.writer = setAside.writer<DocumentWrite>(
+      {
+        name: ENTITY_DOCUMENTS_WRITER,
+        writeAll: (writes) => table.putMany(writes),
+        identify: ({ ref }) => ({ accountId: ref.accountId, environment: ref.environment, key: keyOf(ref) }),
+        isUnavailable: (error) => !isRowRefusal(error),
+      },
+      (row) => this.replay(row as DocumentWrite),
+    );
   }
 
   /** Where loading what is stored stands. */
@@ -151,13 +171,36 @@ export class WriteBehindEntityDocuments implements EntityDocumentRepository {
 
   private async writeDirty(): Promise<void> {
     const batch = [...this.dirty];
-    await this.table.putMany(batch.map(([, write]) => write));
+    let failure: RowsNotWrittenError<DocumentWrite> | undefined;
+    try {
+      await this.writer.write(batch.map(([, write]) => write));
+    } catch (error) {
+      if (!(error instanceof RowsNotWrittenError)) throw error;
+      failure = error as RowsNotWrittenError<DocumentWrite>;
+    }
+    const unwritten = new Set(failure?.rows);
     for (const [key, write] of batch) {
-      // Changed again while this write was in flight: it stays for the next flush.
-      if (this.dirty.get(key) !== write) continue;
+      // Changed again while this write was in flight, or not written: it stays for the next flush.
+      // A document set aside is done with here; memory keeps serving it.
+      if (this.dirty.get(key) !== write || unwritten.has(write)) continue;
       this.dirty.delete(key);
       this.clean.set(key, { document: write.document });
     }
+    if (failure !== undefined) throw failure;
+  }
+
+  /**
+   * An operator's replay of a set-aside document: the document as it stands in memory (every
+   * update since it was set aside built on it), or the set-aside copy when none is held, is
+   * written again.
+   */
+  private async replay({ ref, document }: DocumentWrite): Promise<void> {
+    await this.update(ref, (current) => current ?? document);
+    const failure: unknown = await this.flush().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    if (this.dirty.has(keyOf(ref))) throw failure ?? new Error('the document is not written yet');
   }
 
   private inMemory(key: string): EntityDocument | null | undefined {

@@ -19,3 +19,4 @@ export * from './run-service';
 export * from './http/body-and-query.decorator';
 export * from './http/validate-input';
 export { VALIDATION_OPTIONS, validateCompiled } from './http/compiled-validator';
+export * from './set-aside/set-aside.controller';

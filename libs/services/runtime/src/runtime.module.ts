@@ -7,12 +7,15 @@ import { AccessGuard } from './http/access.guard';
 import { AdminTokenAttempts } from './http/admin-token-attempts';
 import { RequestCredentials } from './http/request-credentials';
 import { OpsController } from './ops/ops.controller';
+import { SetAsideController } from './set-aside/set-aside.controller';
+import { SetAsideReporter } from './set-aside/set-aside-reporter';
 import { MESSAGE_BUS, READINESS_CHECKS, RINGFENCE_CONFIG, ROOT_LOGGER, type ReadinessCheck } from './tokens';
 
 /**
  * What every app has: its validated config, the JSON logger, the access guard on every route
  * (with the request credentials it shares with the load shedder, and the admin-token throttle),
- * and the ops endpoints (/health/live, /health/ready, /metrics).
+ * the ops endpoints (/health/live, /health/ready, /metrics), and the operator's read and replay
+ * of the rows its writers set aside (/admin/set-aside-rows, decisions §16).
  */
 @Global()
 @Module({})
@@ -20,8 +23,9 @@ export class RuntimeModule {
   static forRoot(options: { config: RingfenceConfig; logger: Logger }): DynamicModule {
     return {
       module: RuntimeModule,
-      controllers: [OpsController],
+      controllers: [OpsController, SetAsideController],
       providers: [
+        SetAsideReporter,
         { provide: RINGFENCE_CONFIG, useValue: options.config },
         { provide: ROOT_LOGGER, useValue: options.logger },
         RequestCredentials,

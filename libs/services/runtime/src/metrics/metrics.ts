@@ -25,3 +25,19 @@ export const recommendationsGiven = new Counter({
   labelNames: ['checkpoint', 'action', 'source'],
   registers: [metricsRegistry],
 });
+
+/** Rows a writer behind the request set aside (decisions §16): each is in `set_aside_rows`, for an operator. */
+export const rowsSetAside = new Counter({
+  name: 'ringfence_rows_set_aside_total',
+  help: 'Rows a writer behind the request could not store and set aside after its attempts, by writer',
+  labelNames: ['writer'],
+  registers: [metricsRegistry],
+});
+
+/** Rows that were due to be set aside but could not be (they stay pending and are retried). */
+export const setAsideFailures = new Counter({
+  name: 'ringfence_set_aside_failures_total',
+  help: 'Rows that could not be set aside (kept pending and retried), by writer',
+  labelNames: ['writer'],
+  registers: [metricsRegistry],
+});

@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ReadDependency } from '@ringfence/bus';
 import { type CheckpointScoredEvent, PAYLOAD_ROUTE_LIST } from '@ringfence/contracts';
+import { isRowRefusal } from '@ringfence/persistence';
+import { type RowWriter, RowsNotWrittenError, SetAsideRows } from '@ringfence/platform';
 import {
   DECISION_RECORD_REPOSITORY,
   type DecisionCursor,
@@ -12,6 +14,9 @@ import {
 
 /** Every decision topic of the payload table (the checkpoints' feed). */
 export const DECISION_TOPICS: readonly string[] = [...new Set(PAYLOAD_ROUTE_LIST.flatMap((route) => ('decisionTopic' in route ? [route.decisionTopic] : [])))];
+
+/** The writer's name in set-aside rows, metrics and logs. */
+export const DECISION_RECORDS_WRITER = 'decision-records';
 
 /** The consumer group that keeps the decision records. */
 export const DECISION_RECORDS_GROUP = 'scoring-decisions';
@@ -31,15 +36,33 @@ const key = (tenant: RuleTenant, scoreId: string) => JSON.stringify([tenant.acco
  *
  * Only decisions scoring made are kept: a rate-limited or degraded answer has no scoreId and no
  * context to evaluate rules on.
+ *
+ * One record the store refuses never holds up the others (decisions §16): `RowWriter` writes the
+ * rest of the batch, and after its attempts sets it aside (writer `decision-records`), so the
+ * consumer's offsets move on and every later decision is recorded.
  */
 @Injectable()
 export class DecisionRecords {
-  private pending = new Map<string, StoredDecisionRecord & RuleTenant>();
+  private pending = new Map<string, PendingRecord>();
   /** The batch being written: no longer pending, maybe not yet in the store, so reads look here too. */
-  private writing = new Map<string, StoredDecisionRecord & RuleTenant>();
+  private writing = new Map<string, PendingRecord>();
   private flushing: Promise<void> = Promise.resolve();
+  private readonly writer: RowWriter<PendingRecord>;
 
-  constructor(@Inject(DECISION_RECORD_REPOSITORY) private readonly records: DecisionRecordRepository) {}
+  constructor(
+    @Inject(DECISION_RECORD_REPOSITORY) private readonly records: DecisionRecordRepository,
+    setAside: SetAsideRows,
+  ) {
+    this.writer = setAside.writer<PendingRecord>(
+      {
+        name: DECISION_RECORDS_WRITER,
+        writeAll: (batch) => records.addAll(batch),
+        identify: (record) => ({ accountId: record.accountId, environment: record.environment, key: key(record, record.scoreId) }),
+        isUnavailable: (error) => !isRowRefusal(error),
+      },
+      (row) => this.replay(row as PendingRecord),
+    );
+  }
 
   /** `decidedAt`: when the service accepted the request it decided (the decision event's envelope), epoch ms. */
   add(tenant: RuleTenant, event: CheckpointScoredEvent, decidedAt: number): void {
@@ -84,7 +107,7 @@ export class DecisionRecords {
     return this.records.list(tenant, filter, before, limit);
   }
 
-  /** Flushes run one after another; a failed write puts its records back for the next. */
+  /** Flushes run one after another; records neither written nor set aside go back for the next. */
   flush(): Promise<void> {
     const run = this.flushing.then(() => this.writePending());
     this.flushing = run.catch(() => undefined);
@@ -97,12 +120,29 @@ export class DecisionRecords {
     this.pending = new Map();
     this.writing = batch;
     try {
-      await this.records.addAll([...batch.values()]);
+      await this.writer.write([...batch.values()]);
     } catch (error) {
-      for (const [recordKey, record] of batch) if (!this.pending.has(recordKey)) this.pending.set(recordKey, record);
+      const unwritten = error instanceof RowsNotWrittenError ? (error.rows as PendingRecord[]) : [...batch.values()];
+      for (const record of unwritten) {
+        const recordKey = key(record, record.scoreId);
+        if (!this.pending.has(recordKey)) this.pending.set(recordKey, record);
+      }
       throw error;
     } finally {
       this.writing = new Map();
     }
   }
+
+  /** An operator's replay of a set-aside record: pending again, and written by a flush now. */
+  private async replay(record: PendingRecord): Promise<void> {
+    const recordKey = key(record, record.scoreId);
+    if (!this.pending.has(recordKey)) this.pending.set(recordKey, record);
+    const failure: unknown = await this.flush().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    if (this.pending.has(recordKey)) throw failure ?? new Error('the decision record is not written yet');
+  }
 }
+
+type PendingRecord = StoredDecisionRecord & RuleTenant;

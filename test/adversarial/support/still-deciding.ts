@@ -80,8 +80,8 @@ export function problemsWith(observations: CheckpointObservation[]): string[] {
   return observations.flatMap((observation, index) => {
     const where = `checkpoint ${index + 1} (${observation.path})`;
     if (observation.status === null) return [`${where}: no answer (${observation.error})`];
+    if (observation.status !== 200) return [`${where}: answered ${observation.status}`];
     const problems: string[] = [];
-    if (observation.status !== 200) problems.push(`${where}: answered ${observation.status}`);
     if (observation.elapsedMs >= CLIENT_BUDGET_MS) problems.push(`${where}: took ${observation.elapsedMs} ms, past the ${CLIENT_BUDGET_MS} ms budget`);
     if (observation.degraded) problems.push(`${where}: a degraded answer (the default action, not scored)`);
     if (observation.scoreId === undefined) problems.push(`${where}: no scoreId`);

@@ -9,13 +9,13 @@ import {
   IsObject,
   IsOptional,
   IsString,
-  Min,
   ValidateNested,
   registerDecorator,
   type ValidationOptions,
 } from 'class-validator';
 import { LOOKUP_QUERY_INDICATORS, LookupIndicatorQueryDto } from '../http/lookup/lookup.query.dto';
 import { LookupAddRequestDto, LookupChargebackDto, LookupManualReviewDto } from '../http/lookup/lookup.request.dto';
+import { IsUnixTime } from '../validation/timestamp.decorator';
 import type { LookupAddedDto, LookupDeletedDto, LookupIndicatorsDto } from '../http/lookup/lookup.response.dto';
 
 /**
@@ -54,7 +54,7 @@ export type AddLookupIndicatorsReply = LookupAddedDto;
 export class ReadLookupIndicatorsRequest {
   @IsDefined() @NamesAnIndicator() @ValidateNested() @Type(() => LookupIndicatorQueryDto) indicators!: LookupIndicatorQueryDto;
   /** IP-address evidence seen before this time (epoch ms) is left out. */
-  @IsOptional() @IsInt() @Min(0) ipFromTime?: number;
+  @IsOptional() @IsInt() @IsUnixTime() ipFromTime?: number;
   @IsBoolean() limitIndustry!: boolean;
 }
 export type ReadLookupIndicatorsReply = LookupIndicatorsDto;

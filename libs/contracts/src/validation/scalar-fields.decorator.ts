@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsInt, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsWithinSafeIntegers, MAX_ACCEPTED_INTEGER } from '../http/shared/integer-range';
 import { MAX_IDENTIFIER_LENGTH, MCC_PATTERN } from './patterns';
 
 // The scalar fields of the payment-side objects (orders, refunds, payouts, PSP
@@ -16,9 +17,14 @@ export function IsOptionalText(example: string, description?: string): PropertyD
   return applyDecorators(documented(example, description), IsOptional(), IsString());
 }
 
-/** An optional integer (counts such as `quantity`). */
+/** An optional integer (counts such as `quantity`), within ±(2^53 − 1) (decisions §16). */
 export function IsOptionalInteger(example: number, description?: string): PropertyDecorator {
-  return applyDecorators(documented(example, description, { type: 'integer' }), IsOptional(), IsInt());
+  return applyDecorators(
+    documented(example, description, { type: 'integer', minimum: -MAX_ACCEPTED_INTEGER, maximum: MAX_ACCEPTED_INTEGER }),
+    IsOptional(),
+    IsInt(),
+    IsWithinSafeIntegers(),
+  );
 }
 
 /** An optional amount: an integer in the currency's minor units (specification §2.1). */

@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsInt, IsOptional, IsString } from 'class-validator';
+import { IsBoolean, IsOptional, IsString } from 'class-validator';
+import { IsOptionalInteger } from '../../validation/scalar-fields.decorator';
 import { IsOptionalTimestamp } from '../../validation/timestamp.decorator';
 import { ConnectBillingAddressDto } from '../shared/connect-billing-address.dto';
 import { IsOptionalIdentifier } from '../shared/common-fields';
@@ -25,8 +26,8 @@ export class ConnectCardDto {
   @ApiPropertyOptional({ example: '424242', description: 'First six (or eight) digits.' }) @IsOptional() @IsString() cardBin?: string;
   @ApiPropertyOptional({ example: '4242' }) @IsOptional() @IsString() cardLastFour?: string;
   @ApiPropertyOptional({ example: 'credit', description: 'E.g. `credit`, `debit`.' }) @IsOptional() @IsString() cardType?: string;
-  @ApiPropertyOptional({ type: 'integer', example: 4 }) @IsOptional() @IsInt() expiryMonth?: number;
-  @ApiPropertyOptional({ type: 'integer', example: 2029 }) @IsOptional() @IsInt() expiryYear?: number;
+  @IsOptionalInteger(4) expiryMonth?: number;
+  @IsOptionalInteger(2029) expiryYear?: number;
   @ApiPropertyOptional({ example: 'A LOVELACE' }) @IsOptional() @IsString() nameOnCard?: string;
   @ApiPropertyOptional({ example: true, description: 'Whether saving the card succeeded.' }) @IsOptional() @IsBoolean() successfulRegistration?: boolean;
   @ApiPropertyOptional({ example: 'Barclays' }) @IsOptional() @IsString() issuer?: string;

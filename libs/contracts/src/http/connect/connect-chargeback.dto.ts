@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsInt, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsBoolean, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsOptionalAmount } from '../../validation/scalar-fields.decorator';
 import { MAX_IDENTIFIER_LENGTH } from '../../validation/patterns';
 import { IsOptionalTimestamp } from '../../validation/timestamp.decorator';
 import { IsOptionalCurrency } from '../shared/common-fields';
@@ -21,7 +22,7 @@ export class ConnectChargebackDto {
   @ApiPropertyOptional({ example: 'dp_1Q2w3E4r5T6y' }) @IsOptional() @IsString() gatewayReference?: string;
   @ApiPropertyOptional({ example: 'fraudulent' }) @IsOptional() @IsString() reason?: string;
   @ApiPropertyOptional({ example: 'LOST', description: 'Value seen: `LOST`.' }) @IsOptional() @IsString() status?: string;
-  @ApiPropertyOptional({ type: 'integer', example: 4599, description: 'Minor units, integer.' }) @IsOptional() @IsInt() amount?: number;
+  @IsOptionalAmount(4599, 'Minor units, integer.') amount?: number;
   @IsOptionalCurrency() currency?: string;
   @IsOptionalTimestamp('When the chargeback was raised (Unix time).') disputeTime?: number;
   @ApiPropertyOptional({ example: false, description: 'Liability moved to the issuer (e.g. after 3-D Secure).' })

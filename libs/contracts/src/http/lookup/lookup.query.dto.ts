@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIP, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { MAX_IDENTIFIER_LENGTH } from '../../validation/patterns';
+import { IsUnixTimeInDigits } from '../../validation/timestamp.decorator';
 import { LOOKUP_EMAIL_PATTERN, LOOKUP_EMAIL_RULE, MAX_EMAIL_LENGTH } from './lookup.request.dto';
 
 /** The indicator parameters of GET and DELETE /v2/lookup, by the names the answers use. */
@@ -50,7 +51,7 @@ export class LookupReadQueryDto extends LookupIndicatorQueryDto {
     example: '1763000000',
     description: 'Unix time in seconds (ms and ns are recognised by magnitude): IP-address evidence seen before it is left out.',
   })
-  @IsOptional() @IsString() @Matches(UNIX_SECONDS_PATTERN, { message: 'must be a Unix time in seconds (an integer)' })
+  @IsOptional() @IsString() @Matches(UNIX_SECONDS_PATTERN, { message: 'must be a Unix time in seconds (an integer)' }) @IsUnixTimeInDigits()
   ipFromTime?: string;
 
   @ApiPropertyOptional({

@@ -11,13 +11,14 @@ import {
   IsString,
   Matches,
   MaxLength,
-  Min,
   MinLength,
   ValidateNested,
   registerDecorator,
   type ValidationOptions,
 } from 'class-validator';
 import { CURRENCY_PATTERN, MAX_IDENTIFIER_LENGTH } from '../../validation/patterns';
+import { IsOptionalAmount } from '../../validation/scalar-fields.decorator';
+import { IsUnixTime, UNIX_TIME_RANGES } from '../../validation/timestamp.decorator';
 
 /** At most this many chargebacks and this many manual reviews per POST (each applies to every indicator sent). */
 export const MAX_LOOKUP_EVIDENCE_ITEMS = 100;
@@ -37,9 +38,10 @@ export const PHONE_COUNTRY_CODE_PATTERN = /^(\+?[0-9]{1,3}|[A-Za-z]{2,3})$/;
 
 const TIME_IN_SECONDS =
   'Unix time in seconds (the lookup POST is documented in seconds); milliseconds and nanoseconds are recognised by magnitude as everywhere.';
+const TIME_RANGE = `From 1970-01-01 to before 2100-01-01 (${UNIX_TIME_RANGES}).`;
 
 function OptionalLookupTime(description: string): PropertyDecorator {
-  return applyDecorators(ApiPropertyOptional({ type: 'integer', example: 1763800000, description }), IsOptional(), IsInt(), Min(0));
+  return applyDecorators(ApiPropertyOptional({ type: 'integer', minimum: 0, example: 1763800000, description: `${description} ${TIME_RANGE}` }), IsOptional(), IsInt(), IsUnixTime());
 }
 
 export class LookupEmailDto {
@@ -122,7 +124,7 @@ export class LookupChargebackDto {
   @ApiPropertyOptional({ example: 'cus-61213' }) @IsOptional() @IsString() @MaxLength(MAX_IDENTIFIER_LENGTH) customerId?: string;
   @ApiPropertyOptional({ example: 'FRAUD' }) @IsOptional() @IsString() @MaxLength(MAX_IDENTIFIER_LENGTH) reason?: string;
   @ApiPropertyOptional({ example: 'LOST' }) @IsOptional() @IsString() @MaxLength(MAX_IDENTIFIER_LENGTH) status?: string;
-  @ApiPropertyOptional({ example: 1999, description: 'Minor units.' }) @IsOptional() @IsInt() amount?: number;
+  @IsOptionalAmount(1999, 'Minor units.') amount?: number;
   @ApiPropertyOptional({ example: 'GBP' })
   @IsOptional() @IsString() @Matches(CURRENCY_PATTERN, { message: `must match ${CURRENCY_PATTERN.source}` }) currency?: string;
   @OptionalLookupTime('When the dispute was raised (Unix time).') disputeTime?: number;
@@ -176,8 +178,8 @@ export class LookupManualReviewDto {
  * without evidence is recorded as a bare report and is known all the same.
  */
 export class LookupAddRequestDto {
-  @ApiProperty({ type: 'integer', example: 1763800000, description: TIME_IN_SECONDS })
-  @IsInt() @Min(0)
+  @ApiProperty({ type: 'integer', minimum: 0, example: 1763800000, description: `${TIME_IN_SECONDS} ${TIME_RANGE}` })
+  @IsInt() @IsUnixTime()
   timestamp!: number;
 
   @ApiPropertyOptional({ type: () => LookupEmailDto })

@@ -20,3 +20,27 @@ export function IsIntegerInRange(minimum: number, maximum?: number, options?: Va
     });
   };
 }
+
+/**
+ * The integers a request may carry: ±(2^53 − 1), the ones a JSON number holds exactly (decisions
+ * §16). `1e30` is an integer to `IsInt`, but it has lost its digits already, and a sum or a
+ * `bigint` column it reaches overflows.
+ */
+export const MAX_ACCEPTED_INTEGER = Number.MAX_SAFE_INTEGER;
+export const SAFE_INTEGER_RULE = `must be from -${MAX_ACCEPTED_INTEGER} to ${MAX_ACCEPTED_INTEGER} (±(2^53 − 1))`;
+
+/**
+ * An integer within ±(2^53 − 1). Only integers are judged: `IsInt` beside it reports anything
+ * else, so `"12"` gets one message, not two.
+ */
+export function IsWithinSafeIntegers(options?: ValidationOptions): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) => {
+    registerDecorator({
+      name: 'isWithinSafeIntegers',
+      target: target.constructor,
+      propertyName: propertyName.toString(),
+      options: { message: SAFE_INTEGER_RULE, ...options },
+      validator: { validate: (value: unknown) => !Number.isInteger(value) || Number.isSafeInteger(value) },
+    });
+  };
+}

@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsOptional, IsString } from 'class-validator';
+import { IsOptional, IsString } from 'class-validator';
+import { IsOptionalInteger } from '../../validation/scalar-fields.decorator';
 
 /**
  * A vehicle of a connect or supplier payload (specification §2.2). In the graph a vehicle is
@@ -14,7 +15,7 @@ export class VehicleDto {
   @IsOptional() @IsString() jurisdictionState?: string;
   @ApiPropertyOptional({ example: 'Toyota' }) @IsOptional() @IsString() make?: string;
   @ApiPropertyOptional({ example: 'Prius' }) @IsOptional() @IsString() model?: string;
-  @ApiPropertyOptional({ type: 'integer', example: 2019, description: 'Model year.' }) @IsOptional() @IsInt() year?: number;
+  @IsOptionalInteger(2019, 'Model year.') year?: number;
   @ApiPropertyOptional({ example: 'JTDKN3DU5A0123456', description: 'Vehicle identification number.' })
   @IsOptional() @IsString() vin?: string;
 }

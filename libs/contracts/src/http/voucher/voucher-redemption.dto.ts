@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsOptionalAmount } from '../../validation/scalar-fields.decorator';
 import { MAX_IDENTIFIER_LENGTH } from '../../validation/patterns';
 import { IsOptionalTimestamp } from '../../validation/timestamp.decorator';
 import { IsOptionalCurrency, IsOptionalIdentifier } from '../shared/common-fields';
@@ -16,7 +17,7 @@ export class VoucherRedemptionDto {
     description: 'Whether the redemption succeeded. Absent counts as successful for the voucher-abuse check; `false` does not count.',
   })
   @IsOptional() @IsBoolean() success?: boolean;
-  @ApiPropertyOptional({ type: 'integer', example: 1000, description: 'Value redeemed in minor units, integer.' }) @IsOptional() @IsInt() value?: number;
+  @IsOptionalAmount(1000, 'Value redeemed in minor units, integer.') value?: number;
   @IsOptionalCurrency() currency?: string;
   @ApiPropertyOptional({ enum: VOUCHER_TYPES, example: 'REFERRAL', description: 'The same values as `voucher.voucherType`.' })
   @IsOptional() @IsIn(VOUCHER_TYPES, { message: `must be one of ${VOUCHER_TYPES.join(', ')}` }) voucherType?: VoucherType;

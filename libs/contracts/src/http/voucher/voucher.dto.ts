@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsObject, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsIn, IsObject, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsOptionalAmount } from '../../validation/scalar-fields.decorator';
 import { MAX_IDENTIFIER_LENGTH } from '../../validation/patterns';
 import { IsOptionalTimestamp } from '../../validation/timestamp.decorator';
 import { IsOptionalCurrency, IsOptionalIdentifier } from '../shared/common-fields';
@@ -19,12 +20,11 @@ export class VoucherDto {
   @IsString() @MinLength(1) @MaxLength(MAX_IDENTIFIER_LENGTH) voucherCode!: string;
   @IsOptionalIdentifier('cus-61213', 'customerId of the customer who created (owns) the voucher, e.g. the referrer.') referrerId?: string;
   @IsOptionalTimestamp('Time after which the voucher cannot be redeemed (Unix time).') expiry?: number;
-  @ApiPropertyOptional({ type: 'integer', example: 1000, description: 'Value of the voucher in minor units, integer.' }) @IsOptional() @IsInt() value?: number;
+  @IsOptionalAmount(1000, 'Value of the voucher in minor units, integer.') value?: number;
   @IsOptionalCurrency() currency?: string;
   @ApiPropertyOptional({ enum: VOUCHER_TYPES, example: 'REFERRAL' })
   @IsOptional() @IsIn(VOUCHER_TYPES, { message: `must be one of ${VOUCHER_TYPES.join(', ')}` }) voucherType?: VoucherType;
-  @ApiPropertyOptional({ type: 'integer', example: 500, description: 'Amount (minor units) the voucher owner gets when the voucher is used.' })
-  @IsOptional() @IsInt() referralValue?: number;
+  @IsOptionalAmount(500, 'Amount (minor units) the voucher owner gets when the voucher is used.') referralValue?: number;
   @IsOptionalTimestamp('When the voucher was created (Unix time).') creationTime?: number;
   @ApiPropertyOptional({
     type: 'object',

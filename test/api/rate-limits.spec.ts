@@ -5,7 +5,7 @@ import { type EmbeddedService, TEST_ADMIN_KEY, eventually, startEmbeddedService 
 const ACCOUNT_LIMIT = 6;
 const CUSTOMER_LIMIT = 2;
 
-/** decisions §1: limited requests are still ingested; customers get RATE_LIMIT, accounts 429. */
+/** decisions §1: limited requests are still ingested; customers get RATE_LIMIT (never a fresh ALLOW), accounts 429. */
 describe('rate limits', () => {
   let service: EmbeddedService;
 
@@ -32,10 +32,11 @@ describe('rate limits', () => {
 
   const documents = () => service.app.get<EntityDocumentRepository>(ENTITY_DOCUMENT_REPOSITORY);
 
-  it('answers the default action with source RATE_LIMIT past the per-customer limit, and still stores the data', async () => {
+  it('answers REVIEW with source RATE_LIMIT past the per-customer limit, not the ALLOW it was scored, and still stores the data', async () => {
     const { accountId, key } = await newAccount();
     const customerId = 'cus-busy';
     const sources: string[] = [];
+    const actions: string[] = [];
     for (let i = 0; i <= CUSTOMER_LIMIT; i += 1) {
       const response = await service.client.send<{ data: { source: string; action: string } }>({
         method: 'POST',
@@ -45,13 +46,51 @@ describe('rate limits', () => {
       });
       expect(response.status).toBe(200);
       sources.push(response.body.data.source);
+      actions.push(response.body.data.action);
     }
     expect(sources).toEqual(['RINGFENCE', 'RINGFENCE', 'RATE_LIMIT']);
+    expect(actions).toEqual(['ALLOW', 'ALLOW', 'REVIEW']);
     const stored = await eventually(async () => {
       const document = await documents().find({ accountId, environment: 'test', kind: 'customer', entityId: customerId });
       return document?.fields.name === `name-${CUSTOMER_LIMIT}` ? document : null;
     });
     expect(stored.fields.name).toBe(`name-${CUSTOMER_LIMIT}`);
+  });
+
+  describe('a card tester (many payment attempts of one customer in a minute)', () => {
+    type Answer = { data: { action: string; source: string; scoreId: string; warnings?: Array<{ class: string }> } };
+    const attempt = (key: string, customerId: string) =>
+      service.client.send<Answer>({
+        method: 'POST',
+        path: '/psp/transaction?checkpoint=pspBeforeAuth',
+        body: pspTransactionRequest({ customer: { customerId, email: `${customerId}@example.com` }, transaction: { type: 'auth', amount: 100 } }),
+        apiKey: key,
+      });
+
+    it("gets REVIEW past the limit, and the account's next customer is still scored", async () => {
+      const { key } = await newAccount();
+      for (let i = 0; i < CUSTOMER_LIMIT; i += 1) expect((await attempt(key, 'cus-tester')).body.data).toMatchObject({ action: 'ALLOW', source: 'RINGFENCE' });
+
+      const limited = await attempt(key, 'cus-tester');
+
+      expect(limited.status).toBe(200);
+      expect(limited.body.data).toMatchObject({ action: 'REVIEW', source: 'RATE_LIMIT', scoreId: expect.stringMatching(/^scr_/) });
+      expect((await attempt(key, 'cus-tester')).body.data).toMatchObject({ action: 'REVIEW', source: 'RATE_LIMIT' });
+      const next = await attempt(key, 'cus-next');
+      expect(next.status).toBe(200);
+      expect(next.body.data).toMatchObject({ action: 'ALLOW', source: 'RINGFENCE', scoreId: expect.stringMatching(/^scr_/) });
+      expect(next.body.data.warnings ?? []).toEqual([]);
+    });
+
+    it('gets PREVENT past the limit when its last answer was PREVENT', async () => {
+      const { key } = await newAccount();
+      const label = await service.client.send({ method: 'POST', path: '/v2/customer/cus-fraudster/labels', body: { category: 'PAYMENT_FRAUD', review: 'FRAUDSTER' }, apiKey: key });
+      expect(label.status).toBe(200);
+      for (let i = 0; i < CUSTOMER_LIMIT; i += 1) expect((await attempt(key, 'cus-fraudster')).body.data).toMatchObject({ action: 'PREVENT' });
+
+      expect((await attempt(key, 'cus-fraudster')).body.data).toMatchObject({ action: 'PREVENT', source: 'RATE_LIMIT' });
+      expect((await attempt(key, 'cus-other')).body.data).toMatchObject({ action: 'ALLOW', source: 'RINGFENCE' });
+    });
   });
 
   it('answers 429 with Retry-After past the account limit, and still accepts the data', async () => {

@@ -1,8 +1,16 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { type MessageEnvelope, toWireJson } from '@ringfence/contracts';
-import { VELOCITY_SNAPSHOT_STORE, type VelocitySnapshotStore } from '@ringfence/persistence';
-import type { Logger, RingfenceConfig } from '@ringfence/platform';
-import { VELOCITY_FEATURE_DEFINITIONS, type VelocityDimension, VelocityFeatures, type VelocityScope, velocityEventOf, velocityFeatureRecord } from '@ringfence/scoring-engine';
+import { VELOCITY_SNAPSHOT_STORE, type VelocitySnapshotStore, isRowRefusal } from '@ringfence/persistence';
+import { type Logger, type RingfenceConfig, type RowWriter, RowsNotWrittenError, SetAsideRows } from '@ringfence/platform';
+import {
+  VELOCITY_FEATURE_DEFINITIONS,
+  type VelocityDimension,
+  VelocityFeatures,
+  type VelocityScope,
+  type VelocityTenantChanges,
+  velocityEventOf,
+  velocityFeatureRecord,
+} from '@ringfence/scoring-engine';
 import { READINESS_CHECKS, RINGFENCE_CONFIG, ROOT_LOGGER, type ReadinessCheck, metricsRegistry } from '@ringfence/service-runtime';
 import { LRUCache } from 'lru-cache';
 import { Gauge } from 'prom-client';
@@ -16,6 +24,9 @@ export interface VelocityLoadReport {
   unreadableKeys: number;
   elapsedMs: number;
 }
+
+/** The writer's name in set-aside rows, metrics and logs. */
+export const VELOCITY_WRITER = 'velocity-counters';
 
 /** Rows read per statement while loading at start. */
 const LOAD_PAGE_SIZE = 10_000;
@@ -60,6 +71,9 @@ new Gauge({
  *   gives them back to `VelocityFeatures`, which drops a replayed id (dedup by event id, not a
  *   per-key high-water mark: a key's events come from many partitions, out of order).
  * - **Checkpoints**: `featuresFor` answers synchronously from memory.
+ * - **One tenant's refused write holds no other up** (decisions §16): each tenant's changes are
+ *   a row of `RowWriter` (writer `velocity-counters`), so changes the store refuses are set aside
+ *   after their attempts and the other tenants' are written; the counters in memory keep them.
  */
 @Injectable()
 export class VelocityState implements OnModuleInit, OnApplicationBootstrap {
@@ -68,16 +82,29 @@ export class VelocityState implements OnModuleInit, OnApplicationBootstrap {
   private loadedReport: VelocityLoadReport | undefined;
   private flushing: Promise<void> = Promise.resolve();
   private readonly decided = new LRUCache<string, Float64Array>(DECIDED_VECTORS);
+  private readonly writer: RowWriter<VelocityTenantChanges>;
 
   constructor(
     @Inject(VELOCITY_SNAPSHOT_STORE) private readonly store: VelocitySnapshotStore,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
     @Inject(READINESS_CHECKS) private readonly readinessChecks: ReadinessCheck[],
     @Inject(RINGFENCE_CONFIG) private readonly config: Pick<RingfenceConfig, 'velocityMaxKeys'>,
+    setAside: SetAsideRows,
   ) {
     this.features = this.emptyFeatures();
+    this.writer = setAside.writer<VelocityTenantChanges>(
+      {
+        name: VELOCITY_WRITER,
+        writeAll: (changes) => {
+          const now = Date.now();
+          return store.write(changes, now, now - VELOCITY_RECORDED_EVENTS_RETENTION_MILLIS);
+        },
+        identify: ({ scope }) => ({ accountId: scope.accountId, environment: scope.environment, key: JSON.stringify([scope.accountId, scope.environment]) }),
+        isUnavailable: (error) => !isRowRefusal(error),
+      },
+      (row) => this.replay(row as VelocityTenantChanges),
+    );
   }
-
   onModuleInit(): void {
     this.readinessChecks.push({ name: 'velocity', isReady: async () => this.isReady() });
     measured = this.features;
@@ -149,13 +176,21 @@ export class VelocityState implements OnModuleInit, OnApplicationBootstrap {
     if (!this.isReady()) return;
     const changes = this.features.takeChanges();
     if (changes.length === 0) return;
-    const now = Date.now();
     try {
-      await this.store.write(changes, now, now - VELOCITY_RECORDED_EVENTS_RETENTION_MILLIS);
+      await this.writer.write(changes);
     } catch (error) {
-      this.features.returnChanges(changes);
+      this.features.returnChanges(error instanceof RowsNotWrittenError ? (error.rows as VelocityTenantChanges[]) : changes);
       throw error;
     }
+  }
+
+  /**
+   * An operator's replay of a tenant's set-aside changes: its keys are marked changed again, so
+   * the next write carries them as they stand in memory now, with its occurrences and event ids.
+   */
+  private async replay(changes: VelocityTenantChanges): Promise<void> {
+    this.features.returnChanges([changes]);
+    await this.flush();
   }
 
   /** Counters holding nothing yet, bounded as configured (`VELOCITY_MAX_KEYS`). */

@@ -4,7 +4,7 @@ import { InProcessMessageBus, type MessageBus, MessageBusController, SILENT_BUS_
 import { InMemoryEventLogStore, startBusControllers } from '@ringfence/bus/testing';
 import { EventTopics, type MessageEnvelope, RpcTopics, StateGroups } from '@ringfence/contracts';
 import type { StoredVelocityKey, StoredVelocityOccurrence, VelocitySnapshotStore, VelocityTenantWrite } from '@ringfence/persistence';
-import { createLogger } from '@ringfence/platform';
+import { InMemorySetAsideStore, SetAsideRows, createLogger } from '@ringfence/platform';
 import { ROOT_LOGGER } from '@ringfence/service-runtime';
 import { VelocityConsumer } from './velocity.consumer';
 import { VelocityState } from './velocity-state.service';
@@ -20,9 +20,14 @@ class InMemoryVelocityStore implements VelocitySnapshotStore {
   readonly recorded: Array<{ scope: VelocityTenantWrite['scope']; eventIds: string[] }> = [];
   writes = 0;
   failing: Error | undefined;
+  /** Writes carrying this account's changes are refused, as PostgreSQL refuses a value it cannot store. */
+  refusedAccountId: string | undefined;
 
   async write(changes: readonly VelocityTenantWrite[]): Promise<void> {
     if (this.failing) throw this.failing;
+    if (changes.some(({ scope }) => scope.accountId === this.refusedAccountId)) {
+      throw Object.assign(new Error('bigint out of range'), { code: '22003' });
+    }
     this.writes += 1;
     for (const { scope, keys, occurrences, recordedEventIds } of JSON.parse(JSON.stringify(changes)) as VelocityTenantWrite[]) {
       for (const { dimension, key, snapshot } of keys) {
@@ -109,7 +114,7 @@ describe(VelocityConsumer.name, () => {
 
     it('consumes exactly the velocity state group’s topics, in that group, writing the counters before each commit', async () => {
       const store = new InMemoryVelocityStore();
-      const state = new VelocityState(store, logger, [], CONFIG);
+      const state = new VelocityState(store, logger, [], CONFIG, new SetAsideRows(new InMemorySetAsideStore()));
       const subscriptions = await subscribe(state);
 
       expect([...subscriptions.keys()].sort()).toEqual([...StateGroups.scoringVelocity.topics].sort());
@@ -124,7 +129,7 @@ describe(VelocityConsumer.name, () => {
 
     it('skips an invalid event instead of retrying it, and keeps the changes of a failed write for the next', async () => {
       const store = new InMemoryVelocityStore();
-      const state = new VelocityState(store, logger, [], CONFIG);
+      const state = new VelocityState(store, logger, [], CONFIG, new SetAsideRows(new InMemorySetAsideStore()));
       const subscriptions = await subscribe(state);
       const transactions = subscriptions.get(EventTopics.transactionUpdated)!;
 
@@ -138,13 +143,51 @@ describe(VelocityConsumer.name, () => {
       expect(store.recorded.flatMap((write) => write.eventIds)).toHaveLength(1);
     });
 
+    it("sets a tenant's refused changes aside after their attempts and writes the other tenants' at once (decisions §16)", async () => {
+      const store = new InMemoryVelocityStore();
+      const setAsideStore = new InMemorySetAsideStore();
+      const state = new VelocityState(store, logger, [], CONFIG, new SetAsideRows(setAsideStore));
+      const transactions = (await subscribe(state)).get(EventTopics.transactionUpdated)!;
+      store.refusedAccountId = 'acc_poisoned';
+      await transactions.handler(envelope(transaction('tx-poisoned'), { accountId: 'acc_poisoned' }));
+      await transactions.handler(envelope(transaction('tx-1')));
+      const flush = () => transactions.options.beforeCommit!().then(() => 'written', () => 'not written');
+
+      expect(await flush()).toBe('not written');
+      expect(store.keys.size).toBe(5);
+      expect(await flush()).toBe('not written');
+      expect(setAsideStore.rows).toEqual([]);
+      expect(await flush()).toBe('written');
+
+      expect(setAsideStore.rows).toEqual([expect.objectContaining({ writer: 'velocity-counters', accountId: 'acc_poisoned', environment: 'live', attempts: 3 })]);
+      await transactions.handler(envelope(transaction('tx-2')));
+      expect(await flush()).toBe('written');
+      expect(store.recorded.flatMap((write) => write.eventIds)).toHaveLength(2);
+    });
+
+    it('sets nothing aside while the store is down (decisions §16)', async () => {
+      const store = new InMemoryVelocityStore();
+      const setAsideStore = new InMemorySetAsideStore();
+      const state = new VelocityState(store, logger, [], CONFIG, new SetAsideRows(setAsideStore));
+      const transactions = (await subscribe(state)).get(EventTopics.transactionUpdated)!;
+      await transactions.handler(envelope(transaction('tx-1')));
+      store.failing = new Error('Connection terminated unexpectedly');
+      for (let flush = 0; flush < 5; flush += 1) await expect(transactions.options.beforeCommit!()).rejects.toThrow();
+
+      store.failing = undefined;
+      await transactions.options.beforeCommit!();
+
+      expect(setAsideStore.rows).toEqual([]);
+      expect(store.keys.size).toBe(5);
+    });
+
     it('says not ready, and answers no features, until the stored counters are loaded', async () => {
       let loadStore!: () => void;
       const store = new InMemoryVelocityStore();
       const gate = new Promise<void>((resolve) => (loadStore = resolve));
       const slowStore = { ...store, write: store.write.bind(store), keysAfter: async () => gate.then(() => []), occurrencesAfter: store.occurrencesAfter.bind(store), recordedEventIds: store.recordedEventIds.bind(store) };
       const checks: Array<{ name: string; isReady(): Promise<boolean> }> = [];
-      const state = new VelocityState(slowStore, logger, checks, CONFIG);
+      const state = new VelocityState(slowStore, logger, checks, CONFIG, new SetAsideRows(new InMemorySetAsideStore()));
       state.onModuleInit();
       state.onApplicationBootstrap();
 
@@ -160,13 +203,13 @@ describe(VelocityConsumer.name, () => {
   describe('its load at start', () => {
     it('skips a stored key it cannot read back, and loads the rest', async () => {
       const store = new InMemoryVelocityStore();
-      const writer = new VelocityState(store, logger, [], CONFIG);
+      const writer = new VelocityState(store, logger, [], CONFIG, new SetAsideRows(new InMemorySetAsideStore()));
       await writer.record(EventTopics.transactionUpdated, envelope(transaction('tx-1')));
       await writer.flush();
       const scope = { accountId: 'acc_1', environment: 'live' };
       store.keys.set('broken', { scope, dimension: 'customer', key: 'cus-broken', snapshot: { older: { buckets: 'none' }, fresh: {} } });
 
-      const reader = new VelocityState(store, logger, [], CONFIG);
+      const reader = new VelocityState(store, logger, [], CONFIG, new SetAsideRows(new InMemorySetAsideStore()));
       await expect(reader.load()).resolves.toMatchObject({ keys: 5, unreadableKeys: 1, recordedEventIds: 1 });
       expect(reader.featuresFor(EventTopics.transactionUpdated, envelope(transaction('tx-2')))).toMatchObject({ customerTransactionCount1h: 1 });
     });
@@ -175,7 +218,7 @@ describe(VelocityConsumer.name, () => {
   describe('on the in-process bus', () => {
     async function startService(eventLog: InMemoryEventLogStore, store: VelocitySnapshotStore) {
       const bus = new InProcessMessageBus({ eventLog, logger: SILENT_BUS_LOGGER, commitIntervalMs: 5 });
-      const state = new VelocityState(store, logger, [], CONFIG);
+      const state = new VelocityState(store, logger, [], CONFIG, new SetAsideRows(new InMemorySetAsideStore()));
       const microservice = await startBusControllers(bus, {
         controllers: [VelocityConsumer, VelocityReadingResponder],
         providers: [

@@ -5,12 +5,15 @@ import { hashApiKey, parseApiKey } from './api-key';
 import { CachingApiKeyRepository } from './caching-api-key.repository';
 import { InMemoryAccountRepository, InMemoryApiKeyRepository } from './test-support/in-memory-account-repositories';
 
+/** Where callback URLs may reach, as a test decides: hosts under `.internal.example` may not. */
+const checkCallbackUrl = async (url: string) => (new URL(url).hostname.endsWith('.internal.example') ? 'its host must resolve, and only to public internet addresses' : null);
+
 // The services run behind the key cache: every rule here must hold through it too.
-function setup() {
+function setup(options: ConstructorParameters<typeof AccountAdministration>[2] = { checkCallbackUrl }) {
   const accounts = new InMemoryAccountRepository();
   const keys = new InMemoryApiKeyRepository(accounts);
   const cached = new CachingApiKeyRepository(keys);
-  return { accounts, keys, admin: new AccountAdministration(accounts, cached), auth: new ApiKeyAuthenticator(cached) };
+  return { accounts, keys, admin: new AccountAdministration(accounts, cached, options), auth: new ApiKeyAuthenticator(cached) };
 }
 
 describe(AccountAdministration.name, () => {
@@ -72,6 +75,41 @@ describe(AccountAdministration.name, () => {
     await expect(admin.updateSettings(account.id, { callbackUrl: null, callbackSecret: null })).resolves.toMatchObject({
       settings: { callbackUrl: null, callbackSecret: null },
     });
+  });
+
+  it("keeps each data set's callback URL and secret apart: a sandbox URL needs the sandbox secret", async () => {
+    const { admin } = setup();
+    const { account } = await admin.createAccount('acme', null);
+    await admin.updateSettings(account.id, { callbackUrl: 'https://hooks.acme.example/', callbackSecret: 'a-live-secret-of-16' });
+
+    await expect(admin.updateSettings(account.id, { testCallbackUrl: 'https://staging.acme.example/' })).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: expect.stringMatching(/^testCallbackSecret: is required while testCallbackUrl is set/),
+    });
+    const updated = await admin.updateSettings(account.id, { testCallbackUrl: 'https://staging.acme.example/', testCallbackSecret: 'a-test-secret-of-16' });
+
+    expect(updated.settings).toMatchObject({ callbackUrl: 'https://hooks.acme.example/', testCallbackUrl: 'https://staging.acme.example/' });
+  });
+
+  it('saves no callback URL that may not be reached, naming its setting, and changes nothing', async () => {
+    const { admin, accounts } = setup();
+    const { account } = await admin.createAccount('acme', null);
+
+    await expect(
+      admin.updateSettings(account.id, { callbackUrl: 'https://metadata.internal.example/', callbackSecret: 'a-secret-of-16-chars', testCallbackUrl: 'https://sidecar.internal.example/', testCallbackSecret: 'a-secret-of-16-chars' }),
+    ).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'callbackUrl: its host must resolve, and only to public internet addresses; testCallbackUrl: its host must resolve, and only to public internet addresses',
+    });
+    await expect(accounts.findById(account.id)).resolves.toMatchObject({ settings: {} });
+  });
+
+  it('saves no callback URL at all without a check of where it may reach (fail closed)', async () => {
+    const { admin } = setup({});
+    const { account } = await admin.createAccount('acme', null);
+
+    await expect(admin.updateSettings(account.id, { callbackUrl: 'https://hooks.acme.example/', callbackSecret: 'a-secret-of-16-chars' })).rejects.toMatchObject({ code: 'INTERNAL' });
+    await expect(admin.updateSettings(account.id, { callbackUrl: null })).resolves.toMatchObject({ settings: { callbackUrl: null } });
   });
 
   it('lets an account change its own thresholds and callbacks with the same checks, and refuses operator-only settings naming each', async () => {

@@ -9,7 +9,7 @@ import {
 
 describe('SETTING_CHANGED_BY', () => {
   it('lets an account change its thresholds and callbacks, and keeps every other setting the operator\'s', () => {
-    expect([...SELF_SERVICE_SETTINGS].sort()).toEqual(['callbackSecret', 'callbackUrl', 'scoreThresholds']);
+    expect([...SELF_SERVICE_SETTINGS].sort()).toEqual(['callbackSecret', 'callbackUrl', 'scoreThresholds', 'testCallbackSecret', 'testCallbackUrl']);
     expect(OPERATOR_ONLY_SETTINGS).toEqual(expect.arrayContaining(['potentialLabelsEnabled', 'voucherAbuseEnabled', 'voucherTypes', 'defaultAction', 'transactionOptimisation']));
     expect([...SELF_SERVICE_SETTINGS, ...OPERATOR_ONLY_SETTINGS].sort()).toEqual(Object.keys(SETTING_CHANGED_BY).sort());
   });
@@ -31,14 +31,17 @@ describe(selfServiceSettingsChange.name, () => {
 
 describe(ownAccountSettings.name, () => {
   it('always shows the self-service settings, whether a secret is set and whether the POTENTIALLY_ reviews are on', () => {
-    expect(ownAccountSettings({})).toEqual({ scoreThresholds: null, callbackUrl: null, callbackSecretSet: false, potentialLabelsEnabled: false });
+    expect(ownAccountSettings({})).toEqual({ scoreThresholds: null, callbackUrl: null, callbackSecretSet: false, testCallbackUrl: null, testCallbackSecretSet: false, potentialLabelsEnabled: false });
   });
 
-  it('shows the stored settings but never the callback secret', () => {
+  it('shows the stored settings but never a callback secret', () => {
     const secret = 'a-secret-of-16-chars';
+    const testSecret = 'a-test-secret-of-16';
     const shown = ownAccountSettings({
       callbackUrl: 'https://a.example/',
       callbackSecret: secret,
+      testCallbackUrl: 'https://staging.a.example/',
+      testCallbackSecret: testSecret,
       scoreThresholds: { customer: { review: 60, prevent: 85 } },
       potentialLabelsEnabled: true,
       defaultAction: 'REVIEW',
@@ -47,11 +50,14 @@ describe(ownAccountSettings.name, () => {
     expect(shown).toEqual({
       callbackUrl: 'https://a.example/',
       callbackSecretSet: true,
+      testCallbackUrl: 'https://staging.a.example/',
+      testCallbackSecretSet: true,
       scoreThresholds: { customer: { review: 60, prevent: 85 } },
       potentialLabelsEnabled: true,
       defaultAction: 'REVIEW',
     });
     expect(JSON.stringify(shown)).not.toContain(secret);
+    expect(JSON.stringify(shown)).not.toContain(testSecret);
   });
 
   it('says no secret once it was cleared', () => {

@@ -1,5 +1,5 @@
 import type { AccountSettings, ScoreThresholds } from './account';
-import { publicAccountSettings, type PublicAccountSettings } from './callback-settings';
+import { isSet, publicAccountSettings, type PublicAccountSettings } from './callback-settings';
 
 /**
  * Who may change each setting: the account itself, with one of its secret keys
@@ -19,6 +19,8 @@ export const SETTING_CHANGED_BY = {
   lookupLimitIndustry: 'operator',
   callbackUrl: 'account',
   callbackSecret: 'account',
+  testCallbackUrl: 'account',
+  testCallbackSecret: 'account',
   scoreThresholds: 'account',
   transactionOptimisation: 'operator',
 } as const satisfies Record<keyof Required<AccountSettings>, 'account' | 'operator'>;
@@ -57,15 +59,17 @@ export function selfServiceSettingsChange(changes: SelfServiceSettingsChange): S
 
 /**
  * The settings as the account sees them (`GET /v2/account`): those stored, never the callback
- * secret, plus, always present, what a console needs to show without knowing which were ever
+ * secrets, plus, always present, what a console needs to show without knowing which were ever
  * set: the self-service settings (null when unset: no callbacks, scoring's default thresholds),
- * whether a callback secret is set, and whether the POTENTIALLY_ reviews are allowed (off unless
- * the operator switched them on, as the label rules read it).
+ * whether each data set's callback secret is set, and whether the POTENTIALLY_ reviews are
+ * allowed (off unless the operator switched them on, as the label rules read it).
  */
 export type OwnAccountSettings = PublicAccountSettings & {
   scoreThresholds: ScoreThresholds | null;
   callbackUrl: string | null;
   callbackSecretSet: boolean;
+  testCallbackUrl: string | null;
+  testCallbackSecretSet: boolean;
   potentialLabelsEnabled: boolean;
 };
 
@@ -74,7 +78,9 @@ export function ownAccountSettings(settings: AccountSettings): OwnAccountSetting
     ...publicAccountSettings(settings),
     scoreThresholds: settings.scoreThresholds ?? null,
     callbackUrl: settings.callbackUrl ?? null,
-    callbackSecretSet: typeof settings.callbackSecret === 'string' && settings.callbackSecret.length > 0,
+    callbackSecretSet: isSet(settings.callbackSecret),
+    testCallbackUrl: settings.testCallbackUrl ?? null,
+    testCallbackSecretSet: isSet(settings.testCallbackSecret),
     potentialLabelsEnabled: settings.potentialLabelsEnabled === true,
   };
 }

@@ -1,4 +1,5 @@
 import type { Environment } from '@ringfence/contracts';
+import type { CallbackErrorClass } from './callback-error-class';
 
 /** Where a delivery stands: `pending` until a 2xx answer (`delivered`) or the end of its retries (`failed`). */
 export const CALLBACK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
@@ -16,7 +17,12 @@ export interface CallbackAttempt {
   at: number;
   /** The receiver's HTTP status; null when no answer came (refused, timed out, interrupted). */
   httpStatus: number | null;
-  /** Why no answer came, or why the attempt was not made; null when the receiver answered. */
+  /** Why the attempt got no 2xx (`status`: the receiver answered another status); null after a 2xx. */
+  errorClass: CallbackErrorClass | null;
+  /**
+   * The class's fixed description (`CALLBACK_ERROR_DESCRIPTIONS`), or why the attempt was not
+   * made; null after a 2xx. Never the socket's message (decisions §16): that is only logged.
+   */
   error: string | null;
   durationMs: number;
 }
@@ -29,7 +35,11 @@ export interface CallbackDelivery extends CallbackTenant {
    * the same event recorded again adds nothing.
    */
   sourceEventId: string;
-  /** The account's callback URL when the label changed; every attempt goes there. */
+  /**
+   * Where the delivery was last sent: the account's callback URL for the data set when the label
+   * changed, then the URL each attempt went to. Every attempt reads the URL anew (decisions §16:
+   * pending deliveries go to the current URL).
+   */
   url: string;
   /** The JSON body, exactly as every attempt sends (and signs) it. */
   body: string;
@@ -46,10 +56,9 @@ export interface CallbackDelivery extends CallbackTenant {
 /** What the consumer records: a pending delivery, due at `createdAt`, with no attempt yet. */
 export type NewCallbackDelivery = Omit<CallbackDelivery, 'status' | 'attempts' | 'nextAttemptAt'>;
 
-/** A delivery the dispatcher claimed: what an attempt needs. */
+/** A delivery the dispatcher claimed: what an attempt needs (the URL it asks for at the attempt). */
 export interface DueCallbackDelivery extends CallbackTenant {
   deliveryId: string;
-  url: string;
   body: string;
   changedAt: number;
   /** Attempts already recorded; the backoff before the next one grows with it. */
@@ -60,6 +69,25 @@ export interface DueCallbackDelivery extends CallbackTenant {
 export interface CallbackAttemptOutcome {
   status: CallbackDeliveryStatus;
   nextAttemptAt: number | null;
+  /** The URL the attempt was sent to, which becomes the delivery's `url`; null when nothing was sent. */
+  url: string | null;
+}
+
+/**
+ * What the dispatcher may claim: the earliest due deliveries, taken round-robin across accounts
+ * (each account's earliest first, then every account's second, …) and never more for one account
+ * than its free slots, so one account's backlog or slow receiver leaves the others their share.
+ */
+export interface CallbackClaim {
+  now: number;
+  /** The claimed deliveries are kept from other claims until then. */
+  leaseUntil: number;
+  /** At most this many deliveries in all. */
+  limit: number;
+  /** At most this many in flight per account, counting `inFlightByAccount`. */
+  perAccountLimit: number;
+  /** Attempts this dispatcher has in flight, by account id. */
+  inFlightByAccount: ReadonlyMap<string, number>;
 }
 
 export interface CallbackDeliveryPage {
@@ -80,14 +108,15 @@ export interface CallbackDeliveryRepository {
    */
   record(delivery: NewCallbackDelivery): Promise<boolean>;
   /**
-   * Up to `limit` pending deliveries due at `now` (the earliest due; in no particular order), each moved to
-   * `leaseUntil` in the same statement: another dispatcher (another process) skips them, and a
-   * process that dies mid-attempt leaves them due again once the lease is over.
+   * Pending deliveries due at `claim.now`, as `CallbackClaim` shares them out (in no particular
+   * order), each moved to `leaseUntil` in the same statement: another dispatcher (another
+   * process) skips them, and a process that dies mid-attempt leaves them due again once the
+   * lease is over.
    */
-  claimDue(now: number, leaseUntil: number, limit: number): Promise<DueCallbackDelivery[]>;
-  /** The earliest `nextAttemptAt` of any pending delivery; null when none is pending. */
-  nextAttemptDueAt(): Promise<number | null>;
-  /** Appends the attempt and sets the delivery's status and next attempt; a delivery no longer pending is left as it is. */
+  claimDue(claim: CallbackClaim): Promise<DueCallbackDelivery[]>;
+  /** The earliest `nextAttemptAt` of any pending delivery of an account not in `exceptAccounts`; null when none. */
+  nextAttemptDueAt(exceptAccounts: readonly string[]): Promise<number | null>;
+  /** Appends the attempt and sets the delivery's status, next attempt and URL; a delivery no longer pending is left as it is. */
   recordAttempt(tenant: CallbackTenant, deliveryId: string, attempt: CallbackAttempt, outcome: CallbackAttemptOutcome): Promise<void>;
   /** The tenant's deliveries, newest first; null when `before` names none of the tenant's deliveries. */
   list(tenant: CallbackTenant, page: CallbackDeliveryPage): Promise<CallbackDelivery[] | null>;

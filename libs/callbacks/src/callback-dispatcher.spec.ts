@@ -1,7 +1,8 @@
 import type { NewCallbackDelivery } from './callback-delivery';
+import { CALLBACK_ERROR_DESCRIPTIONS } from './callback-error-class';
 import { CALLBACKS_OFF_ERROR, CallbackDispatcher, type CallbackDispatcherOptions, NO_SECRET_ERROR, NOT_SIGNED_ERROR } from './callback-dispatcher';
 import { SettingsCallbackTargets } from './callback-targets';
-import { type CallbackRequest, type CallbackResponse, INTERRUPTED_ERROR } from './callback-sender';
+import { type CallbackRequest, type CallbackResponse } from './callback-sender';
 import { verifyCallbackSignature } from './callback-signature';
 import { InMemoryCallbackDeliveryRepository } from './test-support/in-memory-callback-delivery.repository';
 
@@ -24,6 +25,8 @@ function buildDelivery(overrides: Partial<NewCallbackDelivery> = {}): NewCallbac
     ...overrides,
   };
 }
+
+const answered = (httpStatus: number): CallbackResponse => ({ httpStatus, errorClass: httpStatus >= 200 && httpStatus < 300 ? null : 'status' });
 
 /** A receiver stand-in: answers from a script (the last answer repeats), records every request. */
 function scriptedSender(...answers: Array<CallbackResponse | ((request: CallbackRequest) => Promise<CallbackResponse>)>) {
@@ -50,7 +53,7 @@ function setup(sender: CallbackDispatcherOptions['sender'], overrides: Partial<C
   const settings = { callbackUrl: 'https://receiver.example/hook' as string | null, callbackSecret: SECRET as string | null };
   const dispatcher = new CallbackDispatcher({
     deliveries,
-    targets: new SettingsCallbackTargets(async (accountId) => (accountId === 'acc_1' ? { ...settings } : null)),
+    targets: new SettingsCallbackTargets(async ({ accountId }) => (accountId === 'acc_1' ? { ...settings } : null)),
     sender,
     logger: silentLogger,
     retry: POLICY,
@@ -72,7 +75,7 @@ async function until(condition: () => boolean, timeoutMs = 3_000): Promise<void>
 
 describe(CallbackDispatcher.name, () => {
   it('POSTs the body with a signature the secret verifies, and marks a 2xx answer delivered', async () => {
-    const sender = scriptedSender({ httpStatus: 204, error: null });
+    const sender = scriptedSender(answered(204));
     const { deliveries, dispatcher } = setup(sender);
     const delivery = buildDelivery();
     await deliveries.record(delivery);
@@ -87,11 +90,11 @@ describe(CallbackDispatcher.name, () => {
     expect(request.headers).toMatchObject({ 'content-type': 'application/json', 'Ringfence-Delivery-Id': delivery.deliveryId });
     expect(request.headers['Ringfence-Timestamp']).toMatch(/^[0-9]{13}$/);
     expect(verifyCallbackSignature({ secret: SECRET, timestamp: request.headers['Ringfence-Timestamp'], body: request.body, signature: request.headers['Ringfence-Signature'] })).toBe(true);
-    expect(deliveries.rows[0]).toMatchObject({ status: 'delivered', nextAttemptAt: null, attempts: [{ httpStatus: 204, error: null, at: expect.any(Number), durationMs: expect.any(Number) }] });
+    expect(deliveries.rows[0]).toMatchObject({ status: 'delivered', nextAttemptAt: null, attempts: [{ httpStatus: 204, errorClass: null, error: null, at: expect.any(Number), durationMs: expect.any(Number) }] });
   });
 
   it('retries failures with a growing delay, signing each attempt afresh, until a 2xx', async () => {
-    const sender = scriptedSender({ httpStatus: 500, error: null }, { httpStatus: null, error: 'ECONNREFUSED' }, { httpStatus: 200, error: null });
+    const sender = scriptedSender(answered(500), { httpStatus: null, errorClass: 'refused', detail: 'connect ECONNREFUSED 203.0.113.7:443' }, answered(200));
     const { deliveries, dispatcher } = setup(sender);
     await deliveries.record(buildDelivery());
 
@@ -100,11 +103,13 @@ describe(CallbackDispatcher.name, () => {
     await until(() => deliveries.rows[0].status === 'delivered');
 
     const { attempts } = deliveries.rows[0];
-    expect(attempts.map(({ httpStatus, error }) => [httpStatus, error])).toEqual([
-      [500, null],
-      [null, 'ECONNREFUSED'],
-      [200, null],
+    // The tenant reads the class and its fixed description, never the socket's message.
+    expect(attempts.map(({ httpStatus, errorClass, error }) => [httpStatus, errorClass, error])).toEqual([
+      [500, 'status', CALLBACK_ERROR_DESCRIPTIONS.status],
+      [null, 'refused', CALLBACK_ERROR_DESCRIPTIONS.refused],
+      [200, null, null],
     ]);
+    expect(JSON.stringify(attempts)).not.toContain('203.0.113.7');
     // Equal jitter: at least half the delay (20 ms, then 40 ms) between an attempt's end and the next.
     expect(attempts[1].at - (attempts[0].at + attempts[0].durationMs)).toBeGreaterThanOrEqual(10);
     expect(attempts[2].at - (attempts[1].at + attempts[1].durationMs)).toBeGreaterThanOrEqual(20);
@@ -112,7 +117,7 @@ describe(CallbackDispatcher.name, () => {
   });
 
   it('gives a delivery up, failed, once its retry window after the change is over', async () => {
-    const sender = scriptedSender({ httpStatus: 503, error: null });
+    const sender = scriptedSender(answered(503));
     // Wide enough that a second attempt fits in it on a loaded machine (a first attempt started
     // late would leave no room for another within a narrower one).
     const { deliveries, dispatcher } = setup(sender, { retry: { ...POLICY, windowMs: 500 } });
@@ -130,7 +135,7 @@ describe(CallbackDispatcher.name, () => {
   });
 
   it('gives a delivery up without sending when the account has cleared its callback URL', async () => {
-    const sender = scriptedSender({ httpStatus: 200, error: null });
+    const sender = scriptedSender(answered(200));
     const { deliveries, dispatcher, settings } = setup(sender);
     settings.callbackUrl = null;
     await deliveries.record(buildDelivery());
@@ -140,11 +145,11 @@ describe(CallbackDispatcher.name, () => {
     await until(() => deliveries.rows[0].status !== 'pending');
 
     expect(sender.requests).toEqual([]);
-    expect(deliveries.rows[0]).toMatchObject({ status: 'failed', attempts: [{ httpStatus: null, error: CALLBACKS_OFF_ERROR }] });
+    expect(deliveries.rows[0]).toMatchObject({ status: 'failed', attempts: [{ httpStatus: null, errorClass: 'not-sent', error: CALLBACKS_OFF_ERROR }] });
   });
 
   it('sends nothing unsigned: without a secret the attempt fails and is retried, and the secret set meanwhile signs the next', async () => {
-    const sender = scriptedSender({ httpStatus: 200, error: null });
+    const sender = scriptedSender(answered(200));
     const { deliveries, dispatcher, settings } = setup(sender);
     settings.callbackSecret = null;
     await deliveries.record(buildDelivery());
@@ -155,13 +160,13 @@ describe(CallbackDispatcher.name, () => {
     settings.callbackSecret = 'a-rotated-secret-0123456789';
     await until(() => deliveries.rows[0].status === 'delivered');
 
-    expect(deliveries.rows[0].attempts[0]).toMatchObject({ httpStatus: null, error: NO_SECRET_ERROR });
+    expect(deliveries.rows[0].attempts[0]).toMatchObject({ httpStatus: null, errorClass: 'not-sent', error: NO_SECRET_ERROR });
     const [request] = sender.requests;
     expect(verifyCallbackSignature({ secret: 'a-rotated-secret-0123456789', timestamp: request.headers['Ringfence-Timestamp'], body: request.body, signature: request.headers['Ringfence-Signature'] })).toBe(true);
   });
 
   it('records an attempt the account registry could not sign as failed, sends nothing, and delivers once it signs again', async () => {
-    const sender = scriptedSender({ httpStatus: 200, error: null });
+    const sender = scriptedSender(answered(200));
     let registryAnswers = false;
     const registry = new SettingsCallbackTargets(async () => ({ callbackUrl: 'https://receiver.example/hook', callbackSecret: SECRET }));
     const { deliveries, dispatcher } = setup(sender, {
@@ -182,7 +187,7 @@ describe(CallbackDispatcher.name, () => {
     registryAnswers = true;
     await until(() => deliveries.rows[0].status === 'delivered');
 
-    expect(deliveries.rows[0].attempts[0]).toMatchObject({ httpStatus: null, error: `${NOT_SIGNED_ERROR} (no module in this process answers yet)` });
+    expect(deliveries.rows[0].attempts[0]).toMatchObject({ httpStatus: null, errorClass: 'not-sent', error: NOT_SIGNED_ERROR });
     expect(sender.requests).toHaveLength(1);
   });
 
@@ -194,7 +199,7 @@ describe(CallbackDispatcher.name, () => {
       mostInFlight = Math.max(mostInFlight, inFlight);
       await new Promise((resolve) => setTimeout(resolve, 30));
       inFlight -= 1;
-      return { httpStatus: 200, error: null };
+      return answered(200);
     };
     const { deliveries, dispatcher } = setup(scriptedSender(slow), { maxConcurrentAttempts: 3 });
     for (let count = 0; count < 10; count += 1) await deliveries.record(buildDelivery());
@@ -207,7 +212,7 @@ describe(CallbackDispatcher.name, () => {
   });
 
   it('starts a delivery recorded while it sleeps as soon as it is woken', async () => {
-    const sender = scriptedSender({ httpStatus: 200, error: null });
+    const sender = scriptedSender(answered(200));
     const { deliveries, dispatcher } = setup(sender, { idlePollMs: 60_000 });
     dispatcher.start();
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -220,7 +225,7 @@ describe(CallbackDispatcher.name, () => {
 
   it('on stop, interrupts the attempt in flight and records it as interrupted, still pending', async () => {
     const hanging = (request: CallbackRequest) =>
-      new Promise<CallbackResponse>((resolve) => request.signal.addEventListener('abort', () => resolve({ httpStatus: null, error: INTERRUPTED_ERROR })));
+      new Promise<CallbackResponse>((resolve) => request.signal.addEventListener('abort', () => resolve({ httpStatus: null, errorClass: 'interrupted' })));
     const { deliveries, dispatcher } = setup(scriptedSender(hanging));
     await deliveries.record(buildDelivery());
     dispatcher.start();
@@ -229,18 +234,18 @@ describe(CallbackDispatcher.name, () => {
 
     await dispatcher.stop();
 
-    expect(deliveries.rows[0]).toMatchObject({ status: 'pending', attempts: [{ httpStatus: null, error: INTERRUPTED_ERROR }], nextAttemptAt: expect.any(Number) });
+    expect(deliveries.rows[0]).toMatchObject({ status: 'pending', attempts: [{ httpStatus: null, errorClass: 'interrupted', error: expect.stringMatching(/^interrupted: /) }], nextAttemptAt: expect.any(Number) });
   });
 
   it('resumes the pending deliveries a stopped dispatcher left in the store', async () => {
-    const first = setup(scriptedSender({ httpStatus: 500, error: null }));
+    const first = setup(scriptedSender(answered(500)));
     await first.deliveries.record(buildDelivery());
     first.dispatcher.start();
     // Asynchronous by design: poll the store.
     await until(() => first.deliveries.rows[0].attempts.length >= 1);
     await first.dispatcher.stop();
 
-    const sender = scriptedSender({ httpStatus: 200, error: null });
+    const sender = scriptedSender(answered(200));
     const second = new CallbackDispatcher({
       deliveries: first.deliveries,
       targets: new SettingsCallbackTargets(async () => ({ callbackUrl: 'https://receiver.example/hook', callbackSecret: SECRET })),
@@ -253,5 +258,67 @@ describe(CallbackDispatcher.name, () => {
     await until(() => first.deliveries.rows[0].status === 'delivered');
 
     expect(sender.requests).toHaveLength(1);
+  });
+
+  it('sends a pending delivery to the URL set now, not the one set when the label changed, and shows where it went', async () => {
+    const sender = scriptedSender(answered(503), answered(204));
+    const { deliveries, dispatcher, settings } = setup(sender);
+    const delivery = buildDelivery({ url: 'https://receiver.example/hook' });
+    await deliveries.record(delivery);
+    dispatcher.start();
+    // Asynchronous by design: poll the store.
+    await until(() => deliveries.rows[0].attempts.length === 1);
+
+    settings.callbackUrl = 'https://moved.example/new-hook';
+    await until(() => deliveries.rows[0].status === 'delivered');
+
+    expect(sender.requests.map((request) => request.url)).toEqual(['https://receiver.example/hook', 'https://moved.example/new-hook']);
+    expect(deliveries.rows[0].url).toBe('https://moved.example/new-hook');
+  });
+
+  it("asks for the URL and signature of the delivery's own data set", async () => {
+    const sender = scriptedSender(answered(204));
+    const asked: string[] = [];
+    const { deliveries, dispatcher } = setup(sender, {
+      targets: new SettingsCallbackTargets(async ({ environment }) => {
+        asked.push(environment);
+        return { callbackUrl: `https://${environment}.receiver.example/hook`, callbackSecret: SECRET };
+      }),
+    });
+    await deliveries.record(buildDelivery({ environment: 'test' }));
+    dispatcher.start();
+    // Asynchronous by design: poll the store.
+    await until(() => deliveries.rows[0].status === 'delivered');
+
+    expect(asked).toEqual(['test']);
+    expect(sender.requests.map((request) => request.url)).toEqual(['https://test.receiver.example/hook']);
+  });
+
+  it('gives each account its share: an account past its slots waits while another account is served', async () => {
+    let inFlightOfA = 0;
+    let mostInFlightOfA = 0;
+    const sender = scriptedSender(async (request) => {
+      if (!request.url.includes('a.example')) return answered(204);
+      inFlightOfA += 1;
+      mostInFlightOfA = Math.max(mostInFlightOfA, inFlightOfA);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      inFlightOfA -= 1;
+      return answered(204);
+    });
+    const { deliveries, dispatcher } = setup(sender, {
+      maxConcurrentAttempts: 6,
+      maxAttemptsPerAccount: 2,
+      targets: new SettingsCallbackTargets(async ({ accountId }) => ({ callbackUrl: `https://${accountId === 'acc_a' ? 'a' : 'b'}.example/hook`, callbackSecret: SECRET })),
+    });
+    for (let count = 0; count < 8; count += 1) await deliveries.record(buildDelivery({ accountId: 'acc_a', createdAt: Date.now() - 1_000 }));
+    await deliveries.record(buildDelivery({ accountId: 'acc_b' }));
+
+    dispatcher.start();
+    // Asynchronous by design: poll the store.
+    await until(() => deliveries.rows.every((row) => row.status === 'delivered'));
+
+    expect(mostInFlightOfA).toBe(2);
+    // B's delivery, due last, went out in the first round, beside A's first two.
+    expect(sender.requests.findIndex((request) => request.url.includes('b.example'))).toBeLessThanOrEqual(2);
   });
 });

@@ -1,7 +1,8 @@
 import type { CallbackAttempt, CallbackDeliveryRepository, DueCallbackDelivery } from './callback-delivery';
-import { type CallbackSender, INTERRUPTED_ERROR } from './callback-sender';
+import { CALLBACK_ERROR_DESCRIPTIONS } from './callback-error-class';
+import type { CallbackResponse, CallbackSender } from './callback-sender';
 import { CALLBACK_DELIVERY_ID_HEADER, CALLBACK_SIGNATURE_HEADER, CALLBACK_TIMESTAMP_HEADER } from './callback-signature';
-import type { CallbackTargets } from './callback-targets';
+import type { CallbackTargets, SignedCallbackTarget } from './callback-targets';
 import { type CallbackRetryPolicy, DEFAULT_CALLBACK_RETRY_POLICY, nextAttemptAt } from './retry-schedule';
 
 /** What the dispatcher logs through; a pino logger fits as is. */
@@ -21,6 +22,11 @@ export interface CallbackDispatcherOptions {
   /** Attempts in flight at once, across every account. */
   maxConcurrentAttempts?: number;
   /**
+   * Attempts in flight at once for one account: its share of the dispatcher (decisions §16), so
+   * an account whose receiver is slow or never answers holds at most this many slots.
+   */
+  maxAttemptsPerAccount?: number;
+  /**
    * How long a claimed delivery is kept from other dispatchers: longer than an attempt can take,
    * so only a process that died mid-attempt lets it go (it is then due again when this ends).
    */
@@ -36,40 +42,58 @@ export interface CallbackDispatcherOptions {
 
 export const DEFAULT_ATTEMPT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_CONCURRENT_ATTEMPTS = 16;
+export const DEFAULT_MAX_ATTEMPTS_PER_ACCOUNT = 4;
 export const DEFAULT_CLAIM_LEASE_MS = 60_000;
 export const DEFAULT_IDLE_POLL_MS = 10_000;
 /** After the store failed (a database restarting), the loop waits this long before asking again. */
 const STORE_FAILURE_PAUSE_MS = 1_000;
-/** The shortest sleep: a claim that found nothing although something was due (another process had it locked). */
+/**
+ * The shortest sleep: a claim that found nothing although something was due (another process
+ * had it locked, or its account had no free slot; an attempt that ends wakes the loop anyway).
+ */
 const MIN_SLEEP_MS = 25;
 
 export const CALLBACKS_OFF_ERROR = 'not sent: the account has no callback URL any more (callbacks turned off); given up';
 export const NO_SECRET_ERROR = 'not sent: the account has no callback secret to sign with';
 export const NOT_SIGNED_ERROR = 'not sent: the signature could not be had from the account registry';
 
+/** How an attempt ended, before it is recorded. */
+interface AttemptOutcome extends CallbackResponse {
+  /** The description recorded instead of the class's own (an attempt not made says why). */
+  error?: string;
+  /** Where it was sent; null when it was not. */
+  url: string | null;
+  givenUp?: boolean;
+}
+
 /**
  * Works through the due deliveries of every account: claims them from the store, POSTs each
  * signed body, records the attempt and schedules the next (`nextAttemptAt`) or ends the delivery.
- * Attempts run concurrently, at most `maxConcurrentAttempts` at once, each bounded by
- * `attemptTimeoutMs`, so a slow receiver holds at most its own attempts and never the consumer
- * that records deliveries. Everything it needs is in the store, so a restart resumes where the
- * last process stopped.
+ * Attempts run concurrently, at most `maxConcurrentAttempts` at once and `maxAttemptsPerAccount`
+ * for one account, each bounded by `attemptTimeoutMs`; claims go round-robin across accounts
+ * (`CallbackClaim`). So a slow or black-hole receiver holds at most its account's slots, for at
+ * most the timeout each, and never another account's callbacks nor the consumer that records
+ * deliveries (decisions §16). Everything it needs is in the store, so a restart resumes where
+ * the last process stopped.
  *
- * Each attempt is signed by the owner of the account's settings (`CallbackTargets.sign`): the
- * secret is never copied into the store or into this process, and a rotated secret signs the
- * next attempt. A delivery goes to the URL set when the label changed; if the account has since
- * cleared its callback URL, the delivery is given up.
+ * Each attempt asks the owner of the account's settings (`CallbackTargets.sign`) for the data
+ * set's URL now and the attempt's signature: the secret is never copied into the store or into
+ * this process, a rotated secret signs the next attempt, and a changed URL takes the next
+ * attempt (pending deliveries go to the current URL). If the data set's callback URL was
+ * cleared, the delivery is given up.
  */
 export class CallbackDispatcher {
   private readonly retry: CallbackRetryPolicy;
   private readonly attemptTimeoutMs: number;
   private readonly maxConcurrentAttempts: number;
+  private readonly maxAttemptsPerAccount: number;
   private readonly claimLeaseMs: number;
   private readonly idlePollMs: number;
   private readonly now: () => number;
   private readonly random: () => number;
   private readonly stopping = new AbortController();
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly inFlightByAccount = new Map<string, number>();
   private loop: Promise<void> | null = null;
   /** Set by `wake` while the loop is busy, so the loop does not go to sleep on a stale view. */
   private woken = false;
@@ -79,6 +103,7 @@ export class CallbackDispatcher {
     this.retry = options.retry ?? DEFAULT_CALLBACK_RETRY_POLICY;
     this.attemptTimeoutMs = options.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
     this.maxConcurrentAttempts = options.maxConcurrentAttempts ?? DEFAULT_MAX_CONCURRENT_ATTEMPTS;
+    this.maxAttemptsPerAccount = options.maxAttemptsPerAccount ?? DEFAULT_MAX_ATTEMPTS_PER_ACCOUNT;
     this.claimLeaseMs = options.claimLeaseMs ?? DEFAULT_CLAIM_LEASE_MS;
     this.idlePollMs = options.idlePollMs ?? DEFAULT_IDLE_POLL_MS;
     this.now = options.now ?? Date.now;
@@ -132,53 +157,83 @@ export class CallbackDispatcher {
     // Every slot busy: an attempt that ends wakes the loop.
     if (free <= 0) return this.idlePollMs;
     const now = this.now();
-    const claimed = await this.options.deliveries.claimDue(now, now + this.claimLeaseMs, free);
-    for (const delivery of claimed) this.track(this.attempt(delivery));
+    const claimed = await this.options.deliveries.claimDue({
+      now,
+      leaseUntil: now + this.claimLeaseMs,
+      limit: free,
+      perAccountLimit: this.maxAttemptsPerAccount,
+      inFlightByAccount: this.inFlightByAccount,
+    });
+    for (const delivery of claimed) this.track(delivery.accountId, this.attempt(delivery));
     if (claimed.length === free) return 0;
-    const nextDue = await this.options.deliveries.nextAttemptDueAt();
+    // The accounts with every slot taken wait for one of their attempts to end (which wakes the
+    // loop): their due deliveries are no reason to look again sooner.
+    const saturated = [...this.inFlightByAccount].filter(([, count]) => count >= this.maxAttemptsPerAccount).map(([accountId]) => accountId);
+    const nextDue = await this.options.deliveries.nextAttemptDueAt(saturated);
     if (nextDue === null) return this.idlePollMs;
     return Math.min(Math.max(nextDue - this.now(), MIN_SLEEP_MS), this.idlePollMs);
   }
 
-  private track(attempt: Promise<void>): void {
+  private track(accountId: string, attempt: Promise<void>): void {
     this.inFlight.add(attempt);
+    this.inFlightByAccount.set(accountId, (this.inFlightByAccount.get(accountId) ?? 0) + 1);
     void attempt.finally(() => {
       this.inFlight.delete(attempt);
+      const left = (this.inFlightByAccount.get(accountId) ?? 1) - 1;
+      if (left === 0) this.inFlightByAccount.delete(accountId);
+      else this.inFlightByAccount.set(accountId, left);
       this.wake();
     });
   }
 
   private async attempt(delivery: DueCallbackDelivery): Promise<void> {
     const startedAt = this.now();
-    // Not signed (the owner of the settings did not answer): recorded as a failed attempt, so the
-    // delivery is retried on its schedule and its record says why.
-    const target = await this.options.targets.sign(delivery, startedAt, delivery.body).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
-    let outcome: { httpStatus: number | null; error: string | null; givenUp?: boolean };
-    if (target instanceof Error) outcome = { httpStatus: null, error: `${NOT_SIGNED_ERROR} (${target.message})` };
-    else if (!target.callbackUrl) outcome = { httpStatus: null, error: CALLBACKS_OFF_ERROR, givenUp: true };
-    else if (!target.signature) outcome = { httpStatus: null, error: NO_SECRET_ERROR };
-    else if (this.stopping.signal.aborted) outcome = { httpStatus: null, error: INTERRUPTED_ERROR };
-    else outcome = await this.options.sender.post(this.signedRequest(delivery, startedAt, target.signature));
+    const outcome = await this.send(delivery, startedAt);
     const finishedAt = this.now();
-    const attempt: CallbackAttempt = { at: startedAt, httpStatus: outcome.httpStatus, error: outcome.error, durationMs: finishedAt - startedAt };
-    const delivered = outcome.httpStatus !== null && outcome.httpStatus >= 200 && outcome.httpStatus < 300;
+    const errorClass = outcome.errorClass;
+    const attempt: CallbackAttempt = {
+      at: startedAt,
+      httpStatus: outcome.httpStatus,
+      errorClass,
+      error: errorClass === null ? null : (outcome.error ?? CALLBACK_ERROR_DESCRIPTIONS[errorClass]),
+      durationMs: finishedAt - startedAt,
+    };
+    const delivered = errorClass === null;
     const next = delivered || outcome.givenUp ? null : nextAttemptAt(delivery.attemptCount + 1, finishedAt, delivery.changedAt, this.retry, this.random);
     const status = delivered ? 'delivered' : next === null ? 'failed' : 'pending';
     try {
-      await this.options.deliveries.recordAttempt({ accountId: delivery.accountId, environment: delivery.environment }, delivery.deliveryId, attempt, { status, nextAttemptAt: next });
+      await this.options.deliveries.recordAttempt({ accountId: delivery.accountId, environment: delivery.environment }, delivery.deliveryId, attempt, { status, nextAttemptAt: next, url: outcome.url });
     } catch (error) {
       // Not recorded: the lease runs out and the attempt is made again (at least once).
       this.options.logger.warn({ err: error, deliveryId: delivery.deliveryId }, 'callback deliveries: could not record an attempt');
       return;
     }
-    const logged = { deliveryId: delivery.deliveryId, accountId: delivery.accountId, attempt: delivery.attemptCount + 1, httpStatus: outcome.httpStatus, error: outcome.error };
+    // The detail (the socket's message) is the operator's: logged, never recorded for the tenant.
+    const logged = { deliveryId: delivery.deliveryId, accountId: delivery.accountId, environment: delivery.environment, attempt: delivery.attemptCount + 1, url: outcome.url, httpStatus: outcome.httpStatus, errorClass, detail: outcome.detail };
     if (status === 'failed') this.options.logger.warn(logged, 'callback delivery given up');
     else if (status === 'pending') this.options.logger.info({ ...logged, nextAttemptAt: next }, 'callback delivery attempt failed; retrying later');
   }
 
-  private signedRequest(delivery: DueCallbackDelivery, timestamp: number, signature: string) {
+  /** Signs and sends one attempt to the data set's URL now; an attempt that cannot be made says why. */
+  private async send(delivery: DueCallbackDelivery, startedAt: number): Promise<AttemptOutcome> {
+    let target: SignedCallbackTarget;
+    try {
+      target = await this.options.targets.sign(delivery, startedAt, delivery.body);
+    } catch (error) {
+      // Not signed (the owner of the settings did not answer): recorded as a failed attempt, so
+      // the delivery is retried on its schedule and its record says why.
+      return { httpStatus: null, errorClass: 'not-sent', error: NOT_SIGNED_ERROR, detail: error instanceof Error ? error.message : String(error), url: null };
+    }
+    if (!target.callbackUrl) return { httpStatus: null, errorClass: 'not-sent', error: CALLBACKS_OFF_ERROR, url: null, givenUp: true };
+    if (!target.signature) return { httpStatus: null, errorClass: 'not-sent', error: NO_SECRET_ERROR, url: null };
+    if (this.stopping.signal.aborted) return { httpStatus: null, errorClass: 'interrupted', url: null };
+    const response = await this.options.sender.post(this.signedRequest(delivery, target.callbackUrl, startedAt, target.signature));
+    return { ...response, url: target.callbackUrl };
+  }
+
+  private signedRequest(delivery: DueCallbackDelivery, url: string, timestamp: number, signature: string) {
     return {
-      url: delivery.url,
+      url,
       body: delivery.body,
       headers: {
         'content-type': 'application/json',

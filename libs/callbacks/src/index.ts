@@ -1,4 +1,7 @@
+export * from './callback-address-policy';
 export * from './callback-delivery';
+export * from './callback-destinations';
+export * from './callback-error-class';
 export * from './callback-deliveries';
 export * from './callback-dispatcher';
 export * from './callback-sender';

@@ -1,6 +1,7 @@
 import type {
   CallbackAttempt,
   CallbackAttemptOutcome,
+  CallbackClaim,
   CallbackDelivery,
   CallbackDeliveryPage,
   CallbackDeliveryRepository,
@@ -23,25 +24,35 @@ export class InMemoryCallbackDeliveryRepository implements CallbackDeliveryRepos
     return true;
   }
 
-  async claimDue(now: number, leaseUntil: number, limit: number): Promise<DueCallbackDelivery[]> {
+  async claimDue({ now, leaseUntil, limit, perAccountLimit, inFlightByAccount }: CallbackClaim): Promise<DueCallbackDelivery[]> {
     const due = this.rows
       .filter((row) => row.status === 'pending' && row.nextAttemptAt !== null && row.nextAttemptAt <= now)
-      .sort((left, right) => (left.nextAttemptAt ?? 0) - (right.nextAttemptAt ?? 0))
-      .slice(0, limit);
-    for (const row of due) row.nextAttemptAt = leaseUntil;
-    return due.map(({ deliveryId, accountId, environment, url, body, changedAt, attempts }) => ({
+      .sort((left, right) => (left.nextAttemptAt ?? 0) - (right.nextAttemptAt ?? 0));
+    // Round-robin as the SQL does it: each account's earliest first, within its free slots.
+    const rankInAccount = new Map<string, number>();
+    const ranked = due.map((row) => {
+      const rank = (rankInAccount.get(row.accountId) ?? 0) + 1;
+      rankInAccount.set(row.accountId, rank);
+      return { row, rank };
+    });
+    const claimed = ranked
+      .filter(({ row, rank }) => rank <= perAccountLimit - (inFlightByAccount.get(row.accountId) ?? 0))
+      .sort((left, right) => left.rank - right.rank || (left.row.nextAttemptAt ?? 0) - (right.row.nextAttemptAt ?? 0))
+      .slice(0, limit)
+      .map(({ row }) => row);
+    for (const row of claimed) row.nextAttemptAt = leaseUntil;
+    return claimed.map(({ deliveryId, accountId, environment, body, changedAt, attempts }) => ({
       deliveryId,
       accountId,
       environment,
-      url,
       body,
       changedAt,
       attemptCount: attempts.length,
     }));
   }
 
-  async nextAttemptDueAt(): Promise<number | null> {
-    const due = this.rows.filter((row) => row.status === 'pending').map((row) => row.nextAttemptAt ?? Infinity);
+  async nextAttemptDueAt(exceptAccounts: readonly string[]): Promise<number | null> {
+    const due = this.rows.filter((row) => row.status === 'pending' && !exceptAccounts.includes(row.accountId)).map((row) => row.nextAttemptAt ?? Infinity);
     return due.length === 0 ? null : Math.min(...due);
   }
 
@@ -51,6 +62,7 @@ export class InMemoryCallbackDeliveryRepository implements CallbackDeliveryRepos
     row.attempts = [...row.attempts, attempt];
     row.status = outcome.status;
     row.nextAttemptAt = outcome.nextAttemptAt;
+    if (outcome.url !== null) row.url = outcome.url;
   }
 
   async list(tenant: CallbackTenant, page: CallbackDeliveryPage): Promise<CallbackDelivery[] | null> {

@@ -20,16 +20,21 @@ export interface AccountSettings {
   /** At checkpoints, count other accounts' lookup evidence only from accounts of this account's industry; false when absent. */
   lookupLimitIndustry?: boolean;
   /**
-   * Where label changes are POSTed (decisions §13): an https URL, or http to localhost /
-   * 127.0.0.1 (see `callbackUrlProblem`). null or absent: no callbacks.
+   * Where the live data set's label changes are POSTed (decisions §13, §16): an https URL to
+   * public addresses, or one the operator's `CALLBACK_ALLOWED_NETWORKS` allows. null or absent:
+   * no callbacks for live labels.
    */
   callbackUrl?: string | null;
   /**
-   * The HMAC key of the callbacks' `Ringfence-Signature`. Never answered by any API (the admin
-   * answers show `callbackSecretSet` instead: `publicAccountSettings`), never logged, never
-   * published on a topic.
+   * The HMAC key of the live callbacks' `Ringfence-Signature`. Never answered by any API (the
+   * admin answers show `callbackSecretSet` instead: `publicAccountSettings`), never logged,
+   * never published on a topic.
    */
   callbackSecret?: string | null;
+  /** Where the sandbox (`test`) data set's label changes are POSTed; as `callbackUrl`. */
+  testCallbackUrl?: string | null;
+  /** The HMAC key of the sandbox callbacks; as `callbackSecret`. */
+  testCallbackSecret?: string | null;
   /**
    * Per checkpoint, the scores (0–100) from which the model's answer is REVIEW and PREVENT;
    * scoring's defaults apply to a checkpoint without an entry.
@@ -74,15 +79,15 @@ export interface VoucherTypeSettings {
 export interface AccountFacts {
   /** Set when the account is opened; it never changes. */
   industry: string | null;
-  /** Every setting but the callback secret, which never leaves the gateway (decisions §13). */
+  /** Every setting but the callback secrets, which never leave the gateway (decisions §13). */
   settings: SharedAccountSettings;
 }
 
-export type SharedAccountSettings = Omit<AccountSettings, 'callbackSecret'>;
+export type SharedAccountSettings = Omit<AccountSettings, 'callbackSecret' | 'testCallbackSecret'>;
 
-/** The facts of an account: its settings without the callback secret. */
+/** The facts of an account: its settings without the callback secrets. */
 export function accountFactsOf(account: { industry: string | null; settings: AccountSettings }): AccountFacts {
-  const { callbackSecret: _secret, ...settings } = account.settings;
+  const { callbackSecret: _secret, testCallbackSecret: _testSecret, ...settings } = account.settings;
   return { industry: account.industry, settings };
 }
 

@@ -18,10 +18,15 @@ export class ReadCallbackDeliveriesRequest {
   @IsOptional() @IsString() @Matches(CALLBACK_DELIVERY_ID_PATTERN, { message: 'must be a deliveryId (dlv_…)' }) before?: string;
 }
 
+/** Why an attempt got no 2xx, as tenants see it (decisions §16): the class, never the socket's message. */
+export const CALLBACK_ERROR_CLASSES = ['timeout', 'refused', 'tls', 'status', 'address', 'dns', 'connection', 'interrupted', 'not-sent'] as const;
+export type CallbackErrorClass = (typeof CALLBACK_ERROR_CLASSES)[number];
+
 /** One attempt on the bus (times in epoch milliseconds). */
 export class CallbackAttemptMessage {
   at!: number;
   httpStatus!: number | null;
+  errorClass!: CallbackErrorClass | null;
   error!: string | null;
   durationMs!: number;
 }

@@ -1,6 +1,7 @@
 import type {
   CallbackAttempt,
   CallbackAttemptOutcome,
+  CallbackClaim,
   CallbackDelivery,
   CallbackDeliveryPage,
   CallbackDeliveryRepository,
@@ -8,7 +9,9 @@ import type {
   CallbackTenant,
   DueCallbackDelivery,
   NewCallbackDelivery,
+  StoredCallbackAttempt,
 } from '@ringfence/callbacks';
+import { classifiedAttempt } from '@ringfence/callbacks';
 import type { Environment } from '@ringfence/contracts';
 import type { DataSource } from 'typeorm';
 import { queryRows } from '../sql';
@@ -21,7 +24,7 @@ interface DeliveryRow {
   url: string;
   body: string;
   status: CallbackDeliveryStatus;
-  attempts: CallbackAttempt[];
+  attempts: StoredCallbackAttempt[];
   next_attempt_at: Date | null;
   changed_at: Date;
   created_at: Date;
@@ -31,7 +34,6 @@ interface DueRow {
   delivery_id: string;
   account_id: string;
   environment: Environment;
-  url: string;
   body: string;
   changed_at: Date;
   attempt_count: number;
@@ -46,25 +48,33 @@ const RECORD = `
 
 // Claims and leases in one statement: rows another dispatcher is claiming at this moment are
 // skipped (SKIP LOCKED) rather than waited for, and the lease keeps them from the next claims.
-// Every account's rows: the dispatcher serves them all. The partial index on pending rows'
-// next_attempt_at answers the inner query in due order.
+// Every account's rows, shared out round-robin (decisions §16): each account's due rows are
+// ranked earliest first, an account gets no more than its free slots ($4 less its attempts in
+// flight, $5: {accountId: count}), and the claim takes every account's first before anyone's
+// second. The partial index on pending rows' next_attempt_at finds the due rows.
 const CLAIM_DUE = `
   UPDATE callback_deliveries d SET next_attempt_at = $2
    WHERE d.sequence IN (
      SELECT sequence FROM callback_deliveries
-      WHERE status = 'pending' AND next_attempt_at <= $1
-      ORDER BY next_attempt_at
-      LIMIT $3
+      WHERE sequence IN (
+        SELECT sequence FROM (
+          SELECT sequence, next_attempt_at, account_id,
+                 row_number() OVER (PARTITION BY account_id ORDER BY next_attempt_at, sequence) AS rank_in_account
+            FROM callback_deliveries
+           WHERE status = 'pending' AND next_attempt_at <= $1) ranked
+         WHERE rank_in_account <= $4 - COALESCE(($5::jsonb ->> account_id)::int, 0)
+         ORDER BY rank_in_account, next_attempt_at
+         LIMIT $3)
       FOR UPDATE SKIP LOCKED)
-  RETURNING d.delivery_id, d.account_id, d.environment, d.url, d.body, d.changed_at, jsonb_array_length(d.attempts)::int AS attempt_count`;
+  RETURNING d.delivery_id, d.account_id, d.environment, d.body, d.changed_at, jsonb_array_length(d.attempts)::int AS attempt_count`;
 
-const NEXT_DUE = `SELECT min(next_attempt_at) AS next_attempt_at FROM callback_deliveries WHERE status = 'pending'`;
+const NEXT_DUE = `SELECT min(next_attempt_at) AS next_attempt_at FROM callback_deliveries WHERE status = 'pending' AND account_id NOT IN (SELECT jsonb_array_elements_text($1::jsonb))`;
 
 // The attempt is appended in the same statement that sets the outcome; only a pending delivery
 // takes it (one that ended meanwhile stays as it ended).
 const RECORD_ATTEMPT = `
   UPDATE callback_deliveries
-     SET attempts = attempts || jsonb_build_array($4::jsonb), status = $5, next_attempt_at = $6
+     SET attempts = attempts || jsonb_build_array($4::jsonb), status = $5, next_attempt_at = $6, url = COALESCE($7::text, url)
    WHERE account_id = $1 AND environment = $2 AND delivery_id = $3 AND status = 'pending'`;
 
 const CURSOR = `SELECT sequence FROM callback_deliveries WHERE account_id = $1 AND environment = $2 AND delivery_id = $3`;
@@ -96,21 +106,21 @@ export class TypeOrmCallbackDeliveryRepository implements CallbackDeliveryReposi
     return rows.length === 1;
   }
 
-  async claimDue(now: number, leaseUntil: number, limit: number): Promise<DueCallbackDelivery[]> {
-    const rows = await queryRows<DueRow>(this.dataSource, CLAIM_DUE, [toDate(now), toDate(leaseUntil), limit]);
+  async claimDue({ now, leaseUntil, limit, perAccountLimit, inFlightByAccount }: CallbackClaim): Promise<DueCallbackDelivery[]> {
+    const inFlight = JSON.stringify(Object.fromEntries(inFlightByAccount));
+    const rows = await queryRows<DueRow>(this.dataSource, CLAIM_DUE, [toDate(now), toDate(leaseUntil), limit, perAccountLimit, inFlight]);
     return rows.map((row) => ({
       deliveryId: row.delivery_id,
       accountId: row.account_id,
       environment: row.environment,
-      url: row.url,
       body: row.body,
       changedAt: row.changed_at.getTime(),
       attemptCount: row.attempt_count,
     }));
   }
 
-  async nextAttemptDueAt(): Promise<number | null> {
-    const [row] = await queryRows<{ next_attempt_at: Date | null }>(this.dataSource, NEXT_DUE, []);
+  async nextAttemptDueAt(exceptAccounts: readonly string[]): Promise<number | null> {
+    const [row] = await queryRows<{ next_attempt_at: Date | null }>(this.dataSource, NEXT_DUE, [JSON.stringify(exceptAccounts)]);
     return row?.next_attempt_at?.getTime() ?? null;
   }
 
@@ -119,9 +129,10 @@ export class TypeOrmCallbackDeliveryRepository implements CallbackDeliveryReposi
       accountId,
       environment,
       deliveryId,
-      JSON.stringify({ at: attempt.at, httpStatus: attempt.httpStatus, error: attempt.error, durationMs: attempt.durationMs }),
+      JSON.stringify({ at: attempt.at, httpStatus: attempt.httpStatus, errorClass: attempt.errorClass, error: attempt.error, durationMs: attempt.durationMs }),
       outcome.status,
       outcome.nextAttemptAt === null ? null : toDate(outcome.nextAttemptAt),
+      outcome.url,
     ]);
   }
 
@@ -141,7 +152,8 @@ export class TypeOrmCallbackDeliveryRepository implements CallbackDeliveryReposi
       url: row.url,
       body: row.body,
       status: row.status,
-      attempts: row.attempts,
+      // Attempts recorded before error classes lose the socket's message they kept.
+      attempts: row.attempts.map(classifiedAttempt),
       nextAttemptAt: row.next_attempt_at?.getTime() ?? null,
       changedAt: row.changed_at.getTime(),
       createdAt: row.created_at.getTime(),

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AccountRepository } from '@ringfence/accounts';
-import type { CallbackAttempt, CallbackDeliveryRepository, CallbackTenant, NewCallbackDelivery } from '@ringfence/callbacks';
+import type { CallbackAttempt, CallbackClaim, CallbackDeliveryRepository, CallbackTenant, NewCallbackDelivery } from '@ringfence/callbacks';
 import { buildAccount } from './persistence-test-data.factory';
 
 /** A time well after any other test's rows, so a test's own claims see only what it made due. */
@@ -21,7 +21,17 @@ function buildDelivery(tenant: CallbackTenant, overrides: Partial<NewCallbackDel
   };
 }
 
-const attemptAt = (at: number, overrides: Partial<CallbackAttempt> = {}): CallbackAttempt => ({ at, httpStatus: 500, error: null, durationMs: 12, ...overrides });
+const attemptAt = (at: number, overrides: Partial<CallbackAttempt> = {}): CallbackAttempt => ({ at, httpStatus: 500, errorClass: 'status', error: 'status: …', durationMs: 12, ...overrides });
+
+/** A claim with room for everything: what a test of other rules than the shares makes. */
+const claimAll = (now: number, leaseUntil: number, limit: number, overrides: Partial<CallbackClaim> = {}): CallbackClaim => ({
+  now,
+  leaseUntil,
+  limit,
+  perAccountLimit: 10_000,
+  inFlightByAccount: new Map(),
+  ...overrides,
+});
 
 /** What any CallbackDeliveryRepository adapter must do; run against each database by its spec files. */
 export function itBehavesLikeACallbackDeliveryRepository(repositories: () => { accounts: AccountRepository; deliveries: CallbackDeliveryRepository }): void {
@@ -35,8 +45,13 @@ export function itBehavesLikeACallbackDeliveryRepository(repositories: () => { a
 
   /** Claims everything due at `now` and keeps only the given deliveries (other tests' rows may be due too). */
   async function claimOwn(now: number, ids: string[], leaseUntil = now + 60_000) {
-    const claimed = await deliveries().claimDue(now, leaseUntil, 10_000);
+    const claimed = await deliveries().claimDue(claimAll(now, leaseUntil, 10_000));
     return claimed.filter((delivery) => ids.includes(delivery.deliveryId));
+  }
+
+  /** Leases away, until long after every test's times, what is due at `now`: rows made due early for a test stay out of the others'. */
+  async function setAsideDueAt(now: number) {
+    await deliveries().claimDue(claimAll(now, Date.UTC(2100, 0, 1), 10_000));
   }
 
   it('records a pending delivery, due at once, with no attempt', async () => {
@@ -112,7 +127,6 @@ export function itBehavesLikeACallbackDeliveryRepository(repositories: () => { a
       deliveryId: due[1].deliveryId,
       accountId: second.accountId,
       environment: 'test',
-      url: due[1].url,
       body: due[1].body,
       changedAt: due[1].changedAt,
       attemptCount: 0,
@@ -130,8 +144,8 @@ export function itBehavesLikeACallbackDeliveryRepository(repositories: () => { a
     const recorded = [0, 1, 2].map((offset) => buildDelivery(tenant, { createdAt: early + offset * 1_000 }));
     for (const delivery of [...recorded].reverse()) await deliveries().record(delivery);
 
-    await expect(deliveries().claimDue(early - 1, early + 60_000, 10)).resolves.toEqual([]);
-    const claimed = await deliveries().claimDue(early + 5_000, early + 60_000, 2);
+    await expect(deliveries().claimDue(claimAll(early - 1, early + 60_000, 10))).resolves.toEqual([]);
+    const claimed = await deliveries().claimDue(claimAll(early + 5_000, early + 60_000, 2));
 
     expect(claimed.map((delivery) => delivery.deliveryId).sort()).toEqual([recorded[0].deliveryId, recorded[1].deliveryId].sort());
   });
@@ -142,17 +156,20 @@ export function itBehavesLikeACallbackDeliveryRepository(repositories: () => { a
     await deliveries().record(delivery);
     const retryAt = delivery.createdAt + 1_000;
 
-    await deliveries().recordAttempt(tenant, delivery.deliveryId, attemptAt(delivery.createdAt, { httpStatus: null, error: 'timed out after 10000 ms' }), { status: 'pending', nextAttemptAt: retryAt });
-    await deliveries().recordAttempt(tenant, delivery.deliveryId, attemptAt(retryAt, { httpStatus: 204 }), { status: 'delivered', nextAttemptAt: null });
-    await deliveries().recordAttempt(tenant, delivery.deliveryId, attemptAt(retryAt + 1, { httpStatus: 500 }), { status: 'failed', nextAttemptAt: null });
+    const timedOut = { httpStatus: null, errorClass: 'timeout' as const, error: 'timeout: …' };
+    await deliveries().recordAttempt(tenant, delivery.deliveryId, attemptAt(delivery.createdAt, timedOut), { status: 'pending', nextAttemptAt: retryAt, url: delivery.url });
+    await deliveries().recordAttempt(tenant, delivery.deliveryId, attemptAt(retryAt, { httpStatus: 204, errorClass: null, error: null }), { status: 'delivered', nextAttemptAt: null, url: 'https://hooks.merchant.example/moved' });
+    await deliveries().recordAttempt(tenant, delivery.deliveryId, attemptAt(retryAt + 1, { httpStatus: 500 }), { status: 'failed', nextAttemptAt: null, url: 'https://elsewhere.example/' });
 
     await expect(deliveries().list(tenant, { limit: 1 })).resolves.toEqual([
       expect.objectContaining({
         status: 'delivered',
         nextAttemptAt: null,
+        // Where the last attempt that was sent went.
+        url: 'https://hooks.merchant.example/moved',
         attempts: [
-          { at: delivery.createdAt, httpStatus: null, error: 'timed out after 10000 ms', durationMs: 12 },
-          { at: retryAt, httpStatus: 204, error: null, durationMs: 12 },
+          { at: delivery.createdAt, ...timedOut, durationMs: 12 },
+          { at: retryAt, httpStatus: 204, errorClass: null, error: null, durationMs: 12 },
         ],
       }),
     ]);
@@ -163,8 +180,8 @@ export function itBehavesLikeACallbackDeliveryRepository(repositories: () => { a
     const tenant = await newTenant();
     const delivery = buildDelivery(tenant);
     await deliveries().record(delivery);
-    await deliveries().recordAttempt(tenant, delivery.deliveryId, attemptAt(delivery.createdAt), { status: 'pending', nextAttemptAt: delivery.createdAt + 10 });
-    await deliveries().recordAttempt(tenant, delivery.deliveryId, attemptAt(delivery.createdAt + 10), { status: 'pending', nextAttemptAt: delivery.createdAt + 30 });
+    await deliveries().recordAttempt(tenant, delivery.deliveryId, attemptAt(delivery.createdAt), { status: 'pending', nextAttemptAt: delivery.createdAt + 10, url: null });
+    await deliveries().recordAttempt(tenant, delivery.deliveryId, attemptAt(delivery.createdAt + 10), { status: 'pending', nextAttemptAt: delivery.createdAt + 30, url: null });
 
     const [claimed] = await claimOwn(laterThanBefore(), [delivery.deliveryId]);
 
@@ -177,7 +194,7 @@ export function itBehavesLikeACallbackDeliveryRepository(repositories: () => { a
     const delivery = buildDelivery(tenant);
     await deliveries().record(delivery);
 
-    await deliveries().recordAttempt(other, delivery.deliveryId, attemptAt(delivery.createdAt, { httpStatus: 200 }), { status: 'delivered', nextAttemptAt: null });
+    await deliveries().recordAttempt(other, delivery.deliveryId, attemptAt(delivery.createdAt, { httpStatus: 200 }), { status: 'delivered', nextAttemptAt: null, url: null });
 
     await expect(deliveries().list(tenant, { limit: 1 })).resolves.toEqual([expect.objectContaining({ status: 'pending', attempts: [] })]);
   });
@@ -187,11 +204,59 @@ export function itBehavesLikeACallbackDeliveryRepository(repositories: () => { a
     const delivery = buildDelivery(tenant);
     await deliveries().record(delivery);
 
-    const next = await deliveries().nextAttemptDueAt();
+    const next = await deliveries().nextAttemptDueAt([]);
 
     // Other tests' pending rows may be due earlier; none is due later than this one.
     expect(next).not.toBeNull();
     expect(next!).toBeLessThanOrEqual(delivery.createdAt);
+  });
+
+  it('tells when the earliest pending delivery is due leaving out the accounts named', async () => {
+    // Times before every other test's rows.
+    const early = Date.UTC(2000, 0, 1);
+    const busy = await newTenant();
+    const other = await newTenant();
+    await deliveries().record(buildDelivery(busy, { createdAt: early }));
+    await deliveries().record(buildDelivery(other, { createdAt: early + 1_000 }));
+
+    await expect(deliveries().nextAttemptDueAt([])).resolves.toBe(early);
+    await expect(deliveries().nextAttemptDueAt([busy.accountId])).resolves.toBe(early + 1_000);
+    await setAsideDueAt(early + 1_000);
+  });
+
+  it('shares a claim out round-robin: every account its earliest first, none past its free slots', async () => {
+    // Times before every other test's rows (and after the test above's, which stay due).
+    const early = Date.UTC(2000, 6, 1);
+    const backlog = await newTenant();
+    const sandboxOfBacklog = { ...backlog, environment: 'test' as const };
+    const quiet = await newTenant();
+    const busy = await newTenant();
+    const backlogged = Array.from({ length: 5 }, (_, index) => buildDelivery(index % 2 === 0 ? backlog : sandboxOfBacklog, { createdAt: early + index }));
+    const quietOne = buildDelivery(quiet, { createdAt: early + 100 });
+    const busyOne = buildDelivery(busy, { createdAt: early - 100 });
+    for (const delivery of [...backlogged, quietOne, busyOne]) await deliveries().record(delivery);
+    const ids = [...backlogged, quietOne, busyOne].map((delivery) => delivery.deliveryId);
+
+    // Three free slots: the backlog's earliest and the quiet account's one, but not the backlog's
+    // second although it is due earlier; the busy account has its 2 of 2 in flight.
+    const claim = claimAll(early + 1_000, early + 60_000, 3, { perAccountLimit: 2, inFlightByAccount: new Map([[backlog.accountId, 1], [busy.accountId, 2]]) });
+    const claimed = (await deliveries().claimDue(claim)).filter((delivery) => ids.includes(delivery.deliveryId));
+
+    // The backlog's two data sets share its slots: it is the account's share.
+    expect(claimed.map((delivery) => delivery.deliveryId).sort()).toEqual([backlogged[0].deliveryId, quietOne.deliveryId].sort());
+    await setAsideDueAt(early + 1_000);
+  });
+
+  it('shows an attempt recorded before error classes with a class and without its socket message', async () => {
+    const tenant = await newTenant();
+    const delivery = buildDelivery(tenant);
+    await deliveries().record(delivery);
+    const { errorClass: _errorClass, ...legacy } = attemptAt(delivery.createdAt, { httpStatus: null, error: 'ECONNREFUSED: connect ECONNREFUSED 10.0.0.7:6379' });
+
+    await deliveries().recordAttempt(tenant, delivery.deliveryId, legacy as CallbackAttempt, { status: 'pending', nextAttemptAt: delivery.createdAt + 10, url: null });
+
+    const [listed] = (await deliveries().list(tenant, { limit: 1 }))!;
+    expect(listed.attempts).toEqual([{ at: delivery.createdAt, httpStatus: null, errorClass: 'connection', error: expect.stringMatching(/^connection: /), durationMs: 12 }]);
   });
 
   it('gives each due delivery to one of two claims made at the same moment', async () => {

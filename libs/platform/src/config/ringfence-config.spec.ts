@@ -38,6 +38,8 @@ describe(loadConfig.name, () => {
     ['MAX_CONCURRENT_TRAININGS', '0'],
     ['TRAINING_MAX_SECONDS', '0'],
     ['TRAINING_MAX_EXAMPLES', '999'],
+    ['CALLBACK_ALLOWED_NETWORKS', '10.0.0.0/8,internal.example'],
+    ['CALLBACK_ALLOWED_NETWORKS', '10.0.0.0/33'],
   ])('names %s when it is %s', (variable, value) => {
     expect(() => load({ [variable]: value })).toThrow(ConfigError);
     expect(() => load({ [variable]: value })).toThrow(new RegExp(variable));
@@ -46,6 +48,12 @@ describe(loadConfig.name, () => {
   it('reads the review callbacks\' retry base: 10 s by default, smaller for tests', () => {
     expect(load({}).callbackRetryBaseMs).toBe(10_000);
     expect(load({ CALLBACK_RETRY_BASE_MS: '50' }).callbackRetryBaseMs).toBe(50);
+  });
+
+  it("reads the review callbacks' allowed networks: none by default, each CIDR range of the comma list", () => {
+    expect(load({}).callbackAllowedNetworks).toEqual([]);
+    expect(load({ CALLBACK_ALLOWED_NETWORKS: ' 10.20.0.0/16, fd00::/8 ' }).callbackAllowedNetworks).toEqual(['10.20.0.0/16', 'fd00::/8']);
+    expect(() => load({ CALLBACK_ALLOWED_NETWORKS: '10.0.0.0/8, intranet' })).toThrow(/CALLBACK_ALLOWED_NETWORKS must be a comma list of CIDR ranges .*"intranet" is not one/);
   });
 
   it('reads the bounds of the in-memory state: 200,000 cache entries and 2,000,000 velocity keys by default', () => {

@@ -1,4 +1,5 @@
 import { Transform, plainToInstance } from 'class-transformer';
+import { IsCidrList, cidrListEntries } from './cidr-list';
 import {
   IsIn,
   IsInt,
@@ -108,6 +109,8 @@ class EnvironmentVariables {
 
   @Transform(toInt) @IsInt() @Min(1) @Max(3_600_000) CALLBACK_RETRY_BASE_MS!: number;
 
+  @Transform(emptyToUndefined) @IsOptional() @IsCidrList() CALLBACK_ALLOWED_NETWORKS?: string;
+
   @Transform(toInt) @IsInt() @Min(1_000) @Max(100_000_000) MEMORY_CACHE_ENTRIES!: number;
 
   @Transform(toInt) @IsInt() @Min(1_000) @Max(100_000_000) VELOCITY_MAX_KEYS!: number;
@@ -192,6 +195,11 @@ export interface RingfenceConfig {
    * further failure (capped at an hour, with jitter). Small in tests, so retries are seen quickly.
    */
   callbackRetryBaseMs: number;
+  /**
+   * decisions §16: CIDR ranges review callbacks may reach although they are not public (internal
+   * receivers), and the only ones plain http may go to; none by default.
+   */
+  callbackAllowedNetworks: string[];
   /**
    * The embedded mode's bounded state (README, "Memory of a standalone server"): entity
    * documents, labelled subjects' current labels and reported indicators' evidence counts, each
@@ -300,6 +308,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: ConfigDefaults): Ri
     accountRateLimitPerMinute: parsed.ACCOUNT_RATE_LIMIT_PER_MINUTE,
     customerRateLimitPerMinute: parsed.CUSTOMER_RATE_LIMIT_PER_MINUTE,
     callbackRetryBaseMs: parsed.CALLBACK_RETRY_BASE_MS,
+    callbackAllowedNetworks: cidrListEntries(parsed.CALLBACK_ALLOWED_NETWORKS),
     memoryCacheEntries: parsed.MEMORY_CACHE_ENTRIES,
     velocityMaxKeys: parsed.VELOCITY_MAX_KEYS,
     accountSharePercent: parsed.ACCOUNT_SHARE_PERCENT,

@@ -38,6 +38,7 @@ import { SubjectsUseCase } from './subjects/subjects.use-case';
 import { ConsoleController, consoleAssetsProvider } from './console/console.controller';
 import { AccountController } from './account/account.controller';
 import { AccountUseCase } from './account/account.use-case';
+import { callbackDestinationsProvider } from './account/callback-destinations.provider';
 import { AccountRegistryHandler } from './account/account-registry.handler';
 
 /**
@@ -60,6 +61,6 @@ import { AccountRegistryHandler } from './account/account-registry.handler';
     ConsoleController,
     AccountController,
     FeedController, AuthController, AdminController, ApiDocsController, LabelsController, LookupController, CredentialsCheckController, BreachedCredentialsAdminController, CallbacksController, AccountRegistryHandler, RulesController, DecisionsController, ModelsController],
-  providers: [consoleAssetsProvider, AccountUseCase, EventIntake, BootstrapAccountService, RateLimits, LabelsUseCase, LookupUseCase, CredentialsCheckUseCase, commonPasswordsProvider, CallbacksUseCase, OwnerRequests, RulesUseCase, DecisionListUseCase, ModelsUseCase, SubjectsUseCase],
+  providers: [consoleAssetsProvider, callbackDestinationsProvider, AccountUseCase, EventIntake, BootstrapAccountService, RateLimits, LabelsUseCase, LookupUseCase, CredentialsCheckUseCase, commonPasswordsProvider, CallbacksUseCase, OwnerRequests, RulesUseCase, DecisionListUseCase, ModelsUseCase, SubjectsUseCase],
 })
 export class GatewayModule {}

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Matches } from 'class-validator';
-import { CALLBACK_DELIVERY_ID_PATTERN, DEFAULT_CALLBACK_DELIVERIES_PAGE, MAX_CALLBACK_DELIVERIES_PAGE } from '../../messages/callback-deliveries.message';
+import { CALLBACK_DELIVERY_ID_PATTERN, CALLBACK_ERROR_CLASSES, DEFAULT_CALLBACK_DELIVERIES_PAGE, MAX_CALLBACK_DELIVERIES_PAGE } from '../../messages/callback-deliveries.message';
 import { LABEL_CATEGORIES, LABEL_REVIEWS, LABEL_SUBJECT_KINDS } from '../labels/label-vocabulary';
 import { IsOptionalQueryInteger } from '../shared/query-parameters';
 import { ReviewerDto } from '../shared/reviewer.dto';
@@ -39,10 +39,18 @@ export class CallbackAttemptDto {
   @ApiProperty({ ...ISO_TIME, description: 'When the attempt started.' }) at!: string;
   @ApiProperty({ type: 'integer', nullable: true, example: 500, description: "The receiver's status; null when no answer came." }) httpStatus!: number | null;
   @ApiProperty({
+    enum: CALLBACK_ERROR_CLASSES,
+    nullable: true,
+    example: 'timeout',
+    description:
+      'Why the attempt got no 2xx: `status` (the receiver answered another status), `timeout`, `refused` (connection refused), `tls` (handshake or certificate), `address` (the host resolved to an address callbacks may not reach: only public internet addresses), `dns` (the host did not resolve), `connection` (reset or closed before an answer), `interrupted` (the service stopped), `not-sent` (nothing was sent: see `error`). null after a 2xx. The network\'s own error messages are never shown.',
+  })
+  errorClass!: string | null;
+  @ApiProperty({
     type: String,
     nullable: true,
-    example: 'timed out after 10000 ms',
-    description: 'Why no answer came (refused, timed out, interrupted by a restart), or why nothing was sent; null when the receiver answered.',
+    example: 'timeout: no answer within the attempt timeout',
+    description: "The class's description, or why nothing was sent; null after a 2xx.",
   })
   error!: string | null;
   @ApiProperty({ type: 'integer', example: 37 }) durationMs!: number;
@@ -51,7 +59,11 @@ export class CallbackAttemptDto {
 export class CallbackDeliveryDto {
   @ApiProperty({ example: 'dlv_4kT9QmZ2xV8bN1cR7sLp', description: 'Also sent as the `Ringfence-Delivery-Id` header of every attempt.' }) deliveryId!: string;
   @ApiProperty({ type: () => LabelChangedCallbackDto, description: 'The body sent (the same bytes on every attempt).' }) event!: LabelChangedCallbackDto;
-  @ApiProperty({ example: 'https://hooks.merchant.example/ringfence', description: "The account's callback URL when the label changed." }) url!: string;
+  @ApiProperty({
+    example: 'https://hooks.merchant.example/ringfence',
+    description: "Where the last attempt went: each attempt goes to the data set's callback URL at that moment (a URL changed while a delivery is pending takes its next attempt). Before any attempt, the URL when the label changed.",
+  })
+  url!: string;
   @ApiProperty({ enum: ['pending', 'delivered', 'failed'], description: '`delivered` after a 2xx answer; `failed` once retries ended (24 h after the change) or callbacks were turned off.' })
   status!: 'pending' | 'delivered' | 'failed';
   @ApiProperty({ type: () => [CallbackAttemptDto], description: 'Oldest first.' }) attempts!: CallbackAttemptDto[];

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { ACCOUNT_REPOSITORY, type AccountRepository } from '@ringfence/accounts';
+import { ACCOUNT_REPOSITORY, type AccountRepository, callbackTargetOf } from '@ringfence/accounts';
 import { MessageBusController, type MessagePatternExtras } from '@ringfence/bus';
 import { type CallbackTargets, SettingsCallbackTargets } from '@ringfence/callbacks';
 import {
@@ -22,7 +22,7 @@ const GATEWAY: MessagePatternExtras = { group: 'gateway' };
  *
  * - `ringfence.rpc.gateway.read-account-facts.v1`: an account's facts (`AccountFacts`), for work
  *   that starts from an event rather than a request (scoring an `/async` transaction).
- * - `ringfence.rpc.gateway.callback-target.v1`: where the account's review callbacks go now, and
+ * - `ringfence.rpc.gateway.callback-target.v1`: where the data set's review callbacks go now, and
  *   an attempt's signature. The callback secret is the one setting that never leaves the gateway
  *   (decisions §13): the labelling service's dispatcher asks for each attempt's signature.
  *
@@ -34,7 +34,11 @@ export class AccountRegistryHandler {
   private readonly targets: CallbackTargets;
 
   constructor(@Inject(ACCOUNT_REPOSITORY) private readonly accounts: AccountRepository) {
-    this.targets = new SettingsCallbackTargets(async (accountId) => (await accounts.findById(accountId))?.settings ?? null);
+    // The data set's own URL and secret (decisions §16): a sandbox label never reaches the live receiver.
+    this.targets = new SettingsCallbackTargets(async ({ accountId, environment }) => {
+      const account = await accounts.findById(accountId);
+      return account === null ? null : callbackTargetOf(account.settings, environment);
+    });
   }
 
   @MessagePattern(RpcTopics.readAccountFacts, GATEWAY)

@@ -22,18 +22,24 @@ for (const setting of OPERATOR_ONLY_SETTINGS) {
   });
 }
 
-/** The settings as `GET /v2/account` shows them: the stored ones (never the callback secret), with these four always present. */
-const ALWAYS_SHOWN_SETTINGS = ['scoreThresholds', 'callbackUrl', 'callbackSecretSet', 'potentialLabelsEnabled'] as const;
+/** The settings as `GET /v2/account` shows them: the stored ones (never a callback secret), with these always present. */
+const ALWAYS_SHOWN_SETTINGS = ['scoreThresholds', 'callbackUrl', 'callbackSecretSet', 'testCallbackUrl', 'testCallbackSecretSet', 'potentialLabelsEnabled'] as const;
 
 export class OwnAccountSettingsDto extends OmitType(AccountSettingsDto, ALWAYS_SHOWN_SETTINGS) {
   @ApiProperty({ type: () => ScoreThresholdsDto, nullable: true, description: "Null: every checkpoint uses scoring's default thresholds." })
   scoreThresholds!: ScoreThresholdsDto | null;
 
-  @ApiProperty({ type: String, nullable: true, example: 'https://hooks.merchant.example/ringfence', description: 'Null: no review callbacks.' })
+  @ApiProperty({ type: String, nullable: true, example: 'https://hooks.merchant.example/ringfence', description: 'Where live labels are sent. Null: no review callbacks for the live data set.' })
   callbackUrl!: string | null;
 
-  @ApiProperty({ example: true, description: 'Whether a callback secret is set. The secret itself is never shown.' })
+  @ApiProperty({ example: true, description: 'Whether the live callback secret is set. The secret itself is never shown.' })
   callbackSecretSet!: boolean;
+
+  @ApiProperty({ type: String, nullable: true, example: 'https://staging-hooks.merchant.example/ringfence', description: 'Where sandbox labels are sent. Null: no review callbacks for the sandbox data set.' })
+  testCallbackUrl!: string | null;
+
+  @ApiProperty({ example: true, description: 'Whether the sandbox callback secret is set. The secret itself is never shown.' })
+  testCallbackSecretSet!: boolean;
 
   @ApiProperty({ example: false, description: 'Whether the POTENTIALLY_ reviews are allowed (the operator switches them on).' })
   potentialLabelsEnabled!: boolean;

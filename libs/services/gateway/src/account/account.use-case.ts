@@ -10,9 +10,11 @@ import {
   type SelfServiceSettingsChange,
   ownAccountSettings,
 } from '@ringfence/accounts';
+import type { CallbackDestinations } from '@ringfence/callbacks';
 import { AppError } from '@ringfence/platform';
 import { RateLimits } from '../rate-limit/rate-limits.service';
 import type { OwnAccountResponseDto } from './account.dto';
+import { CALLBACK_DESTINATIONS } from './callback-destinations.provider';
 
 /**
  * `GET /v2/account` and `PATCH /v2/account/settings`: the key's own account, read and changed
@@ -28,8 +30,9 @@ export class AccountUseCase {
     @Inject(ACCOUNT_REPOSITORY) private readonly accounts: AccountRepository,
     @Inject(API_KEY_REPOSITORY) keys: ApiKeyRepository,
     private readonly limits: RateLimits,
+    @Inject(CALLBACK_DESTINATIONS) destinations: CallbackDestinations,
   ) {
-    this.administration = new AccountAdministration(accounts, keys);
+    this.administration = new AccountAdministration(accounts, keys, { checkCallbackUrl: (url) => destinations.urlProblem(url) });
   }
 
   async read(principal: Principal): Promise<OwnAccountResponseDto> {

@@ -1,7 +1,11 @@
 import { type ValidationArguments, type ValidationOptions, registerDecorator } from 'class-validator';
 import { CALLBACK_URL_RULE, callbackUrlProblem } from '@ringfence/accounts';
 
-/** `callbackUrl`: an https URL, or http to localhost / 127.0.0.1 (the rule of `callbackUrlProblem`). */
+/**
+ * `callbackUrl`, `testCallbackUrl`: an http(s) URL without credentials (the rule of
+ * `callbackUrlProblem`). Where it may reach is checked when it is saved, by resolving its host
+ * (`AccountAdministration.updateSettings`, decisions §16).
+ */
 export function IsCallbackUrl(options?: ValidationOptions): PropertyDecorator {
   return (target: object, propertyName: string | symbol) => {
     registerDecorator({

@@ -1,7 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ACCOUNT_REPOSITORY, API_KEY_REPOSITORY, AccountAdministration, type AccountRepository, type ApiKeyRepository, publicAccountSettings } from '@ringfence/accounts';
+import type { CallbackDestinations } from '@ringfence/callbacks';
 import { AdminRoute } from '@ringfence/service-runtime';
+import { CALLBACK_DESTINATIONS } from '../account/callback-destinations.provider';
 import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
 import {
   AccountListResponseDto,
@@ -23,8 +25,12 @@ import {
 export class AdminController {
   private readonly administration: AccountAdministration;
 
-  constructor(@Inject(ACCOUNT_REPOSITORY) accounts: AccountRepository, @Inject(API_KEY_REPOSITORY) keys: ApiKeyRepository) {
-    this.administration = new AccountAdministration(accounts, keys);
+  constructor(
+    @Inject(ACCOUNT_REPOSITORY) accounts: AccountRepository,
+    @Inject(API_KEY_REPOSITORY) keys: ApiKeyRepository,
+    @Inject(CALLBACK_DESTINATIONS) destinations: CallbackDestinations,
+  ) {
+    this.administration = new AccountAdministration(accounts, keys, { checkCallbackUrl: (url) => destinations.urlProblem(url) });
   }
 
   @AdminRoute()

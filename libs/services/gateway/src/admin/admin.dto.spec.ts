@@ -1,3 +1,4 @@
+import { CALLBACK_URL_RULE } from '@ringfence/accounts';
 import { CHECKPOINTS } from '@ringfence/contracts';
 import { validateInput } from '@ringfence/service-runtime';
 import { UpdateAccountSettingsRequestDto } from './admin.dto';
@@ -17,13 +18,15 @@ async function accepted(body: unknown): Promise<Record<string, unknown>> {
 }
 
 describe(`${UpdateAccountSettingsRequestDto.name}: review callbacks`, () => {
-  it('accepts an https URL, an http URL to localhost or 127.0.0.1, and a secret of 16 characters or more', async () => {
+  it('accepts an http(s) URL and a secret of 16 characters or more, for either data set (where the URL may reach is checked when it is saved)', async () => {
     await expect(accepted({ callbackUrl: 'https://hooks.merchant.example/ringfence', callbackSecret: 'x'.repeat(16) })).resolves.toEqual({
       callbackUrl: 'https://hooks.merchant.example/ringfence',
       callbackSecret: 'x'.repeat(16),
     });
-    await expect(accepted({ callbackUrl: 'http://127.0.0.1:4100/hook' })).resolves.toEqual({ callbackUrl: 'http://127.0.0.1:4100/hook' });
-    await expect(accepted({ callbackUrl: 'http://localhost/hook' })).resolves.toEqual({ callbackUrl: 'http://localhost/hook' });
+    await expect(accepted({ testCallbackUrl: 'http://10.20.0.5:4100/hook', testCallbackSecret: 'y'.repeat(16) })).resolves.toEqual({
+      testCallbackUrl: 'http://10.20.0.5:4100/hook',
+      testCallbackSecret: 'y'.repeat(16),
+    });
   });
 
   it('accepts null for both, which clears them', async () => {
@@ -31,12 +34,13 @@ describe(`${UpdateAccountSettingsRequestDto.name}: review callbacks`, () => {
   });
 
   it.each([
-    ['plain http to another host', 'http://hooks.merchant.example/ringfence'],
+    ['another scheme', 'ftp://hooks.merchant.example/ringfence'],
     ['no URL', 'hooks.merchant.example'],
     ['credentials', 'https://user:secret@hooks.merchant.example/'],
     ['a number', 42],
-  ])('refuses a callbackUrl with %s, naming the field', async (_case, callbackUrl) => {
-    await expect(problemsOf({ callbackUrl })).resolves.toEqual(['callbackUrl: must be an https URL (http only for localhost or 127.0.0.1), without credentials']);
+  ])('refuses a callbackUrl or testCallbackUrl with %s, naming the field', async (_case, url) => {
+    await expect(problemsOf({ callbackUrl: url })).resolves.toEqual([`callbackUrl: ${CALLBACK_URL_RULE}`]);
+    await expect(problemsOf({ testCallbackUrl: url })).resolves.toEqual([`testCallbackUrl: ${CALLBACK_URL_RULE}`]);
   });
 
   it('refuses a secret shorter than 16 characters or not a string, naming the field and never echoing it', async () => {

@@ -96,8 +96,10 @@ export class AccountSettingsDto {
   voucherTypes?: Record<string, VoucherTypeSettingsDto>;
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: LOOKUP_CONSORTIUM_MAX_ACCOUNTS, example: 3 }) lookupConsortiumMinAccounts?: number;
   @ApiPropertyOptional({ example: false }) lookupLimitIndustry?: boolean;
-  @ApiPropertyOptional({ type: String, nullable: true, example: 'https://hooks.merchant.example/ringfence' }) callbackUrl?: string | null;
-  @ApiPropertyOptional({ example: true, description: 'Whether a callback secret is set (shown once one was ever set). The secret itself is never shown.' }) callbackSecretSet?: boolean;
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'https://hooks.merchant.example/ringfence', description: 'The live data set\'s callback URL.' }) callbackUrl?: string | null;
+  @ApiPropertyOptional({ example: true, description: 'Whether the live callback secret is set (shown once one was ever set). The secret itself is never shown.' }) callbackSecretSet?: boolean;
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'https://staging-hooks.merchant.example/ringfence', description: 'The sandbox data set\'s callback URL.' }) testCallbackUrl?: string | null;
+  @ApiPropertyOptional({ example: true, description: 'Whether the sandbox callback secret is set (shown once one was ever set). The secret itself is never shown.' }) testCallbackSecretSet?: boolean;
   @ApiPropertyOptional({ type: () => ScoreThresholdsDto, nullable: true }) scoreThresholds?: ScoreThresholdsDto | null;
   @ApiPropertyOptional({ type: () => TransactionOptimisationSettingsDto, nullable: true }) transactionOptimisation?: TransactionOptimisationSettingsDto | null;
 }
@@ -138,7 +140,7 @@ export class SelfServiceSettingsRequestDto {
     maxLength: MAX_CALLBACK_URL_LENGTH,
     example: 'https://hooks.merchant.example/ringfence',
     description:
-      'Review callbacks: every label change is POSTed here, signed with `callbackSecret` (docs/api.md, "Review callbacks"; the attempts at `GET /v2/callbacks/deliveries`). An https URL; plain http only to localhost or 127.0.0.1. Needs a `callbackSecret`, sent with it or set before. null turns callbacks off (pending deliveries are then given up).',
+      'Review callbacks of the live data set: every label change made with a live key is POSTed here, signed with `callbackSecret` (docs/api.md, "Review callbacks"; the attempts at `GET /v2/callbacks/deliveries`). An https URL whose host resolves to public internet addresses only (checked now and at every attempt); plain http, and internal addresses, only to the networks the operator allows (`CALLBACK_ALLOWED_NETWORKS`). Needs a `callbackSecret`, sent with it or set before. A change applies to pending deliveries too (each attempt goes to the URL set then). null turns live callbacks off (pending deliveries are then given up).',
   })
   @IsOptional() @IsCallbackUrl() callbackUrl?: string | null;
 
@@ -153,6 +155,27 @@ export class SelfServiceSettingsRequestDto {
       'The HMAC-SHA256 key of the callbacks\' `Ringfence-Signature`, at least 16 characters (share it with the receiver; 32 random characters or more are advised). Never shown again: answers say `callbackSecretSet`. A new one signs the next attempt. null clears it (not while `callbackUrl` is set).',
   })
   @IsOptional() @IsString() @MinLength(MIN_CALLBACK_SECRET_LENGTH) @MaxLength(MAX_CALLBACK_SECRET_LENGTH) callbackSecret?: string | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: MAX_CALLBACK_URL_LENGTH,
+    example: 'https://staging-hooks.merchant.example/ringfence',
+    description:
+      'Review callbacks of the sandbox (`test`) data set, with the rules of `callbackUrl`: label changes made with a sandbox key go here, and only here (never to `callbackUrl`), signed with `testCallbackSecret`. Unset, sandbox labels send no callbacks.',
+  })
+  @IsOptional() @IsCallbackUrl() testCallbackUrl?: string | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    writeOnly: true,
+    minLength: MIN_CALLBACK_SECRET_LENGTH,
+    maxLength: MAX_CALLBACK_SECRET_LENGTH,
+    example: 'whsec-test-3b7d1e9a5c2f4e8a',
+    description: 'The sandbox callbacks\' signing key, with the rules of `callbackSecret`; answers say `testCallbackSecretSet`. Use a different one from the live secret.',
+  })
+  @IsOptional() @IsString() @MinLength(MIN_CALLBACK_SECRET_LENGTH) @MaxLength(MAX_CALLBACK_SECRET_LENGTH) testCallbackSecret?: string | null;
 
   @ApiPropertyOptional({
     type: () => ScoreThresholdsDto,

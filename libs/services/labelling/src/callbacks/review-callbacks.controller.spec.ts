@@ -1,5 +1,5 @@
 import type { INestMicroservice } from '@nestjs/common';
-import type { Account } from '@ringfence/accounts';
+import { type Account, callbackTargetOf } from '@ringfence/accounts';
 import type { MessageBus, RespondOptions, SubscribeOptions } from '@ringfence/bus';
 import { startBusControllers } from '@ringfence/bus/testing';
 import { CALLBACK_DELIVERY_REPOSITORY, type CallbackRequest, type CallbackResponse, SettingsCallbackTargets, verifyCallbackSignature } from '@ringfence/callbacks';
@@ -43,11 +43,11 @@ function envelope<T>(payload: T, overrides: Partial<MessageEnvelope<T>> = {}): M
 async function setup() {
   const account: Account = { id: 'acc_1', name: 'acme', industry: null, settings: { callbackUrl: 'https://hooks.acme.example/', callbackSecret: SECRET }, createdAt: new Date() };
   // The gateway's answers, from the account's settings as they are at each request.
-  const registry = new SettingsCallbackTargets(async (accountId) => (accountId === account.id ? structuredClone(account.settings) : null));
+  const registry = new SettingsCallbackTargets(async ({ accountId, environment }) => (accountId === account.id ? callbackTargetOf(account.settings, environment) : null));
   const targetRequests: Array<MessageEnvelope<CallbackTargetRequest>> = [];
   const deliveries = new InMemoryCallbackDeliveryRepository();
   const sent: CallbackRequest[] = [];
-  const sender = { post: async (request: CallbackRequest): Promise<CallbackResponse> => (sent.push(request), { httpStatus: 204, error: null }) };
+  const sender = { post: async (request: CallbackRequest): Promise<CallbackResponse> => (sent.push(request), { httpStatus: 204, errorClass: null }) };
   const subscriptions = new Map<string, { options: SubscribeOptions; handler: Handler }>();
   const responders = new Map<string, { options: RespondOptions; handler: Handler }>();
   const bus = {
@@ -159,7 +159,7 @@ describe(ReviewCallbacksController.name, () => {
         event: expect.objectContaining({ subjectId: 'cus-2' }),
         url: 'https://hooks.acme.example/',
         status: 'delivered',
-        attempts: [{ at: expect.any(Number), httpStatus: 204, error: null, durationMs: expect.any(Number) }],
+        attempts: [{ at: expect.any(Number), httpStatus: 204, errorClass: null, error: null, durationMs: expect.any(Number) }],
         nextAttemptAt: null,
         createdAt: expect.any(Number),
       },

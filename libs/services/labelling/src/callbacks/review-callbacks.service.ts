@@ -18,7 +18,7 @@ import type { Logger, RingfenceConfig } from '@ringfence/platform';
 import { MESSAGE_BUS, RINGFENCE_CONFIG, ROOT_LOGGER } from '@ringfence/service-runtime';
 import { BusCallbackTargets } from './bus-callback-targets';
 
-/** How attempts are sent: `FetchCallbackSender` (Node's fetch); a recording stand-in in tests. */
+/** How attempts are sent: `HttpCallbackSender` (node:http(s), pinned to the addresses checked); a recording stand-in in tests. */
 export const CALLBACK_SENDER = Symbol('CallbackSender');
 
 /**

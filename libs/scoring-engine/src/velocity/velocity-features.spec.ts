@@ -299,6 +299,65 @@ describe(VelocityFeatures.name, () => {
       expect(features.featuresAt(SCOPE, { device: 'dev-hot', cards: [] }, T + 2_000).deviceDistinctCustomers1h).toBeGreaterThan(1_500);
     });
 
+    describe("an account's share (decisions §16)", () => {
+      const FLOODER: VelocityScope = { accountId: 'acc_flooder', environment: 'live' };
+      const FLOODER_SANDBOX: VelocityScope = { accountId: 'acc_flooder', environment: 'test' };
+      const NEIGHBOUR: VelocityScope = { accountId: 'acc_neighbour', environment: 'live' };
+      const neighbourKeys = (i: number): VelocityKeys => ({ customer: `cus-${i}`, cards: [], device: `dev-${i}` });
+
+      it('makes no new key for an account at its share, both data sets together, and never evicts another account’s keys for it', () => {
+        const features = velocity({ maxKeys: 1_000, accountMaxKeys: 250 });
+        for (let i = 0; i < 100; i += 1) features.record(NEIGHBOUR, customerUpdate(`cus-${i}`, `dev-${i}`, T + i));
+        const neighbourBefore = Array.from({ length: 100 }, (_, i) => features.featureVectorAt(NEIGHBOUR, neighbourKeys(i), T + HOUR));
+
+        const outcomes = new Map<string, number>();
+        for (let i = 0; i < 5_000; i += 1) {
+          const outcome = features.record(i % 2 === 0 ? FLOODER : FLOODER_SANDBOX, customerUpdate(`flood-${i}`, `flood-dev-${i}`, T + i));
+          outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+        }
+
+        expect(features.accountKeys('acc_flooder')).toBe(250);
+        expect(features.accountIsAtShare('acc_flooder')).toBe(true);
+        expect(outcomes.get('recorded')).toBe(125);
+        expect(outcomes.get('recorded-without-new-keys')).toBe(5_000 - 125);
+        expect(features.stats()).toMatchObject({ keys: 450, evictedKeys: 0 });
+        // The neighbour's counters are exactly what they were, key for key.
+        expect(features.accountKeys('acc_neighbour')).toBe(200);
+        for (let i = 0; i < 100; i += 1) expect(features.featureVectorAt(NEIGHBOUR, neighbourKeys(i), T + HOUR)).toEqual(neighbourBefore[i]);
+        // The neighbour still adds keys; nothing of its own is given up for the flood.
+        expect(features.record(NEIGHBOUR, customerUpdate('cus-new', 'dev-new', T + HOUR))).toBe('recorded');
+        expect(features.accountKeys('acc_neighbour')).toBe(202);
+      });
+
+      it('still counts the events of an account at its share into the keys it holds', () => {
+        const features = velocity({ accountMaxKeys: 2 });
+        features.record(FLOODER, customerUpdate('cus-kept', 'dev-kept', T));
+
+        expect(features.record(FLOODER, customerUpdate('cus-kept', 'dev-new', T + MINUTE))).toBe('recorded-without-new-keys');
+        expect(features.record(FLOODER, customerUpdate('cus-kept', 'dev-kept', T + 2 * MINUTE))).toBe('recorded');
+
+        expect(features.featuresAt(FLOODER, { customer: 'cus-kept', cards: [] }, T + HOUR).customerDistinctDevices1h).toBe(2);
+        expect(features.featuresAt(FLOODER, { device: 'dev-new', cards: [] }, T + HOUR).deviceDistinctCustomers1h).toBe(0);
+      });
+
+      it('makes keys again once the account’s own idle keys are forgotten, and loads every stored key at start whatever the share', () => {
+        const features = velocity({ accountMaxKeys: 2, now: () => T + 40 * DAY });
+        features.record(FLOODER, customerUpdate('cus-old', 'dev-old', T));
+        const late = T + VELOCITY_KEY_RETENTION_MILLIS + DAY;
+        // Its clock moves on: this event finds the account at its share, and the sweep (a few keys an event) forgets the idle ones.
+        expect(features.record(FLOODER, customerUpdate('cus-late', 'dev-late', late))).toBe('recorded-without-new-keys');
+        const outcomes = Array.from({ length: 10 }, () => features.record(FLOODER, customerUpdate('cus-late', 'dev-late', late)));
+
+        expect(outcomes.at(-1)).toBe('recorded');
+        expect(features.accountKeys('acc_flooder')).toBe(2);
+        expect(features.featuresAt(FLOODER, { customer: 'cus-late', cards: [] }, late + 1).customerDistinctDevices1h).toBe(1);
+        expect(features.featuresAt(FLOODER, { customer: 'cus-old', cards: [] }, T + 1).customerDistinctDevices1h).toBe(0);
+
+        const restored = restoredFrom([[...features.takeChanges()]], { accountMaxKeys: 1 });
+        expect(restored.accountKeys('acc_flooder')).toBe(2);
+      });
+    });
+
     it('takes under a kilobyte of heap for a customer key with a device, the device key and their link', () => {
       setFlagsFromString('--expose-gc');
       const gc = runInNewContext('gc') as () => void;

@@ -28,6 +28,13 @@ export interface VelocityFeaturesOptions {
    * used). Keys idle for 30 days + the late allowance are forgotten anyway. Default 2,000,000.
    */
   maxKeys?: number;
+  /**
+   * Keys one account may hold, both its data sets together (decisions §16, "Tenants share
+   * fairly"). An event of an account that holds this many adds to its existing keys but makes
+   * no new one (`record` says so), and nothing of another account's is evicted for it. Keys
+   * loaded at start are always loaded (accepted data is kept). Default: `maxKeys` (no share).
+   */
+  accountMaxKeys?: number;
   /** The wall clock (epoch ms): the age of remembered event ids, the future guard below. */
   now?: () => number;
   /** How long the ids of recorded events are remembered to drop redeliveries (processing time). Default 5 min. */
@@ -41,8 +48,11 @@ export interface VelocityFeaturesOptions {
   futureToleranceMillis?: number;
 }
 
-/** The result of `record`. */
-export type RecordOutcome = 'recorded' | 'duplicate';
+/**
+ * The result of `record`. `recorded-without-new-keys`: recorded into the keys the account
+ * holds, but a key the event names was not made, because the account holds its share.
+ */
+export type RecordOutcome = 'recorded' | 'recorded-without-new-keys' | 'duplicate';
 
 /**
  * One key as stored, in two parts so that a busy key (hundreds of buckets, written at every
@@ -85,8 +95,15 @@ class VelocityKey extends VelocityBuckets {
 /** A fresh part of more buckets than this is written with a new `older` part, to keep writes small. */
 const MAX_FRESH_BUCKETS = 8;
 
+/** What one account holds over its data sets: the count its share bounds. */
+interface AccountHolding {
+  keys: number;
+}
+
 interface Tenant {
   scope: VelocityScope;
+  /** Shared by the account's data sets. */
+  holding: AccountHolding;
   /** Per dimension (VELOCITY_DIMENSION_PLANS' order), by key value. */
   keys: Array<Map<string, VelocityKey>>;
   /** The newest event time recorded (within the future tolerance). */
@@ -137,8 +154,10 @@ const valuesOf = (keys: VelocityKeys, dimension: VelocityDimension): readonly st
  *   recording the event being decided: the windows then exclude it.
  * - Sums are in major units of each key's currency (the first currency it was summed in); no
  *   exchange rates, so amounts in another currency, or without one, are counted but not summed.
- * - Memory is bounded: keys idle for 30 d + the late allowance are forgotten, and past `maxKeys`
- *   the least recently recorded go first.
+ * - Memory is bounded: keys idle for 30 d + the late allowance are forgotten, past `maxKeys`
+ *   the recording tenant's least recently recorded go first, and an account holding
+ *   `accountMaxKeys` (its share, decisions §16) makes no new key until some of its own are
+ *   forgotten.
  * - `takeChanges` hands over what changed since the last call (keys to write or delete,
  *   occurrences, the event ids covered) for a write-behind store; `restoreKey`,
  *   `restoreOccurrence` and `restoreRecordedEventIds` load it back.
@@ -147,14 +166,17 @@ const valuesOf = (keys: VelocityKeys, dimension: VelocityDimension): readonly st
  */
 export class VelocityFeatures {
   private readonly tenants = new Map<string, Tenant>();
+  private readonly holdings = new Map<string, AccountHolding>();
   private lastTenant: Tenant | undefined;
   private readonly maxKeys: number;
+  private readonly accountMaxKeys: number;
   private readonly now: () => number;
   private readonly recordedEventMemoryMillis: number;
   private readonly restoredEventMemoryMillis: number;
   private readonly futureToleranceMillis: number;
   private keyCount = 0;
   private evictedKeys = 0;
+  private keysRefused = 0;
   // Scratch of `record` and of the queries: they are synchronous, so one set serves every call.
   private readonly numbers = new Float64Array(MAX_NUMBERS);
   private readonly hashes: number[] = [];
@@ -163,6 +185,7 @@ export class VelocityFeatures {
 
   constructor(options: VelocityFeaturesOptions = {}) {
     this.maxKeys = options.maxKeys ?? 2_000_000;
+    this.accountMaxKeys = options.accountMaxKeys ?? this.maxKeys;
     this.now = options.now ?? Date.now;
     this.recordedEventMemoryMillis = options.recordedEventMemoryMillis ?? 5 * 60_000;
     this.restoredEventMemoryMillis = options.restoredEventMemoryMillis ?? 60 * 60_000;
@@ -178,6 +201,7 @@ export class VelocityFeatures {
     tenant.recorded.add(event.eventId);
     if (timestampMillis <= this.now() + this.futureToleranceMillis) tenant.clockMillis = Math.max(tenant.clockMillis, timestampMillis);
     const granted = occurrence === undefined ? 0 : this.claim(tenant, occurrence, timestampMillis);
+    let refused = false;
     this.hashValues(keys);
     VELOCITY_DIMENSION_PLANS.forEach((plan, planIndex) => {
       const values = valuesOf(keys, plan.dimension);
@@ -189,9 +213,15 @@ export class VelocityFeatures {
       for (const value of values) {
         let state = dimensionKeys.get(value);
         if (state === undefined) {
+          if (tenant.holding.keys >= this.accountMaxKeys) {
+            refused = true;
+            this.keysRefused += 1;
+            continue;
+          }
           state = new VelocityKey(plan.layout);
           dimensionKeys.set(value, state);
           this.keyCount += 1;
+          tenant.holding.keys += 1;
         }
         this.collectNumbers(plan, state, occurrence, granted);
         state.record(timestampMillis, this.numbers, this.hashes);
@@ -200,7 +230,17 @@ export class VelocityFeatures {
       }
     });
     this.sweep(tenant, SWEEP_STEPS);
-    return 'recorded';
+    return refused ? 'recorded-without-new-keys' : 'recorded';
+  }
+
+  /** Keys the account holds, both its data sets together. */
+  accountKeys(accountId: string): number {
+    return this.holdings.get(accountId)?.keys ?? 0;
+  }
+
+  /** Whether the account holds its share: its events make no new key. */
+  accountIsAtShare(accountId: string): boolean {
+    return this.accountKeys(accountId) >= this.accountMaxKeys;
   }
 
   /**
@@ -276,10 +316,13 @@ export class VelocityFeatures {
     const currency = fresh?.currency;
     if (currency !== undefined && (typeof currency !== 'string' || minorUnitDigits(currency) === null)) throw new RangeError('velocity key snapshot: currency must be an ISO 4217 code');
     state.currency = currency;
-    const dimensionKeys = this.tenantOf(scope).keys[PLAN_INDEX.get(dimension) as number];
-    if (!dimensionKeys.has(key)) this.keyCount += 1;
-    dimensionKeys.set(key, state);
     const tenant = this.tenantOf(scope);
+    const dimensionKeys = tenant.keys[PLAN_INDEX.get(dimension) as number];
+    if (!dimensionKeys.has(key)) {
+      this.keyCount += 1;
+      tenant.holding.keys += 1;
+    }
+    dimensionKeys.set(key, state);
     if (state.newestMillis <= this.now() + this.futureToleranceMillis) tenant.clockMillis = Math.max(tenant.clockMillis, state.newestMillis);
   }
 
@@ -294,14 +337,16 @@ export class VelocityFeatures {
   }
 
   /** What is held, for metrics and the benchmark. */
-  stats(): { tenants: number; keys: number; evictedKeys: number; occurrences: number; recordedEventIds: number } {
+  stats(): { tenants: number; keys: number; evictedKeys: number; keysRefused: number; accountsAtShare: number; occurrences: number; recordedEventIds: number } {
+    let accountsAtShare = 0;
+    for (const holding of this.holdings.values()) if (holding.keys >= this.accountMaxKeys) accountsAtShare += 1;
     let occurrences = 0;
     let recordedEventIds = 0;
     for (const tenant of this.tenants.values()) {
       occurrences += tenant.occurrences.size;
       recordedEventIds += tenant.recorded.size;
     }
-    return { tenants: this.tenants.size, keys: this.keyCount, evictedKeys: this.evictedKeys, occurrences, recordedEventIds };
+    return { tenants: this.tenants.size, keys: this.keyCount, evictedKeys: this.evictedKeys, keysRefused: this.keysRefused, accountsAtShare, occurrences, recordedEventIds };
   }
 
   private tenantOf(scope: VelocityScope): Tenant {
@@ -311,8 +356,14 @@ export class VelocityFeatures {
     const key = scopeKey(scope);
     let tenant = this.tenants.get(key);
     if (tenant === undefined) {
+      let holding = this.holdings.get(scope.accountId);
+      if (holding === undefined) {
+        holding = { keys: 0 };
+        this.holdings.set(scope.accountId, holding);
+      }
       tenant = {
         scope: { accountId: scope.accountId, environment: scope.environment },
+        holding,
         keys: VELOCITY_DIMENSION_PLANS.map(() => new Map()),
         clockMillis: -Infinity,
         occurrences: new OccurrenceRegistry(),
@@ -364,7 +415,9 @@ export class VelocityFeatures {
   /**
    * Looks at the next few keys of the tenant: forgets those idle past the retention, and, while
    * over `maxKeys`, those not recorded since the sweep last went by (clearing the bit of the
-   * others, as CLOCK does).
+   * others, as CLOCK does). Only the recording tenant's own keys: an account never makes room
+   * with another's counters (decisions §16). With every account within its share the total
+   * stays under `maxKeys` as long as the shares add up to no more than it.
    */
   private sweep(tenant: Tenant, steps: number): void {
     const overCapacity = this.keyCount > this.maxKeys;
@@ -386,6 +439,7 @@ export class VelocityFeatures {
       tenant.keys[tenant.cursorDimension].delete(key);
       tenant.dirty[tenant.cursorDimension].add(key);
       this.keyCount -= 1;
+      tenant.holding.keys -= 1;
       this.evictedKeys += 1;
       if (overCapacity && this.keyCount <= this.maxKeys) break;
     }

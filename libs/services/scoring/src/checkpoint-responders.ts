@@ -67,7 +67,7 @@ export class CheckpointResponders {
         return;
       }
       // Nobody waits for an /async answer: its decision goes straight to the feed.
-      const decision = await this.scorer.score(transactionCheckpoint, { ...valid, account });
+      const decision = await this.scorer.score(transactionCheckpoint, { ...valid, account }, { scoreOverShare: true });
       await this.bus.publish(transactionCheckpoint.decisionTopic, { ...valid, eventId: newEventId(), acceptedAt: Date.now(), payload: decision });
     })(message);
   }

@@ -94,6 +94,15 @@ interface NetworkQuestion {
  * It answers with the decision event (the recommendation, the features it was made from and
  * the reason of its source), which the gateway publishes on the decision feed.
  */
+export interface ScoreOptions {
+  /**
+   * Score even when the checkpoint's own event named a key the account could not add (it holds
+   * its share, decisions §16), on the counters it holds: for an `/async` update, whose decision
+   * goes to the feed and nobody could be told 429. Otherwise such a checkpoint is refused (429).
+   */
+  scoreOverShare?: boolean;
+}
+
 @Injectable()
 export class CheckpointScorer {
   constructor(
@@ -117,7 +126,10 @@ export class CheckpointScorer {
   async score<R extends CheckpointRpcTopic>(
     definition: CheckpointDefinition<R>,
     message: MessageEnvelope<RpcTopicMap[R]['request']>,
+    { scoreOverShare = false }: ScoreOptions = {},
   ): Promise<RpcTopicMap[R]['reply']> {
+    // Before anything is asked of the owners: a checkpoint past the account's share is answered 429 (decisions §16).
+    if (!scoreOverShare) this.velocity.refuseWhenOverShare(message);
     const { payload } = message;
     const timestamp = (payload as { timestamp: number }).timestamp;
     const subject = definition.subject(payload);

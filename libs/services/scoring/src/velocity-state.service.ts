@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { type MessageEnvelope, toWireJson } from '@ringfence/contracts';
 import { VELOCITY_SNAPSHOT_STORE, type VelocitySnapshotStore, isRowRefusal } from '@ringfence/persistence';
-import { type Logger, type RingfenceConfig, type RowWriter, RowsNotWrittenError, SetAsideRows } from '@ringfence/platform';
+import { type Logger, RateLimitedError, type RingfenceConfig, type RowWriter, RowsNotWrittenError, SetAsideRows } from '@ringfence/platform';
 import {
   VELOCITY_FEATURE_DEFINITIONS,
   type VelocityDimension,
@@ -43,6 +43,14 @@ export const VELOCITY_RECORDED_EVENTS_RETENTION_MILLIS = 10 * 60_000;
  * checkpoint) expires.
  */
 const DECIDED_VECTORS = { max: 4_096, ttl: 60_000 };
+/** Seconds an account told it holds its share is asked to wait: keys are forgotten only as they idle out. */
+const OVER_SHARE_RETRY_AFTER_SECONDS = 60;
+
+/** A checkpoint's velocity before its own event was recorded, and whether that event named a key the account could not add. */
+interface DecidedVector {
+  vector: Float64Array;
+  newKeysRefused: boolean;
+}
 
 let measured: VelocityFeatures | undefined;
 new Gauge({
@@ -51,6 +59,14 @@ new Gauge({
   registers: [metricsRegistry],
   collect() {
     this.set(measured?.stats().keys ?? 0);
+  },
+});
+new Gauge({
+  name: 'ringfence_velocity_accounts_at_share',
+  help: 'Accounts holding their share of velocity keys (ACCOUNT_SHARE_PERCENT of VELOCITY_MAX_KEYS): their events make no new key',
+  registers: [metricsRegistry],
+  collect() {
+    this.set(measured?.stats().accountsAtShare ?? 0);
   },
 });
 
@@ -81,14 +97,14 @@ export class VelocityState implements OnModuleInit, OnApplicationBootstrap {
   private loaded: Promise<VelocityLoadReport> | undefined;
   private loadedReport: VelocityLoadReport | undefined;
   private flushing: Promise<void> = Promise.resolve();
-  private readonly decided = new LRUCache<string, Float64Array>(DECIDED_VECTORS);
+  private readonly decided = new LRUCache<string, DecidedVector>(DECIDED_VECTORS);
   private readonly writer: RowWriter<VelocityTenantChanges>;
 
   constructor(
     @Inject(VELOCITY_SNAPSHOT_STORE) private readonly store: VelocitySnapshotStore,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
     @Inject(READINESS_CHECKS) private readonly readinessChecks: ReadinessCheck[],
-    @Inject(RINGFENCE_CONFIG) private readonly config: Pick<RingfenceConfig, 'velocityMaxKeys'>,
+    @Inject(RINGFENCE_CONFIG) private readonly config: Pick<RingfenceConfig, 'velocityMaxKeys' | 'accountSharePercent'>,
     setAside: SetAsideRows,
   ) {
     this.features = this.emptyFeatures();
@@ -105,6 +121,7 @@ export class VelocityState implements OnModuleInit, OnApplicationBootstrap {
       (row) => this.replay(row as VelocityTenantChanges),
     );
   }
+
   onModuleInit(): void {
     this.readinessChecks.push({ name: 'velocity', isReady: async () => this.isReady() });
     measured = this.features;
@@ -134,7 +151,21 @@ export class VelocityState implements OnModuleInit, OnApplicationBootstrap {
     if (event === null) return;
     const scope = scopeOf(message);
     const before = this.features.featureVectorAt(scope, event.keys, event.timestampMillis);
-    if (this.features.record(scope, event) === 'recorded') this.decided.set(decisionKey(message), before);
+    const outcome = this.features.record(scope, event);
+    if (outcome !== 'duplicate') this.decided.set(decisionKey(message), { vector: before, newKeysRefused: outcome === 'recorded-without-new-keys' });
+  }
+
+  /**
+   * decisions §16: throws the 429 of a checkpoint whose own event named a key (a customer, card,
+   * device…) the account could not add, because it holds its share of the keys. Its data was
+   * accepted and its other keys counted; its answer would be scored on counters that miss it.
+   */
+  refuseWhenOverShare(message: MessageEnvelope<object>): void {
+    if (this.decided.get(decisionKey(message))?.newKeysRefused !== true) return;
+    throw new RateLimitedError(
+      OVER_SHARE_RETRY_AFTER_SECONDS,
+      `the account holds its share of velocity keys (${this.accountMaxKeys()}: ACCOUNT_SHARE_PERCENT of VELOCITY_MAX_KEYS); this checkpoint names a customer, card, device, e-mail, phone, IP address or merchant new to the account, which it cannot add. The data was accepted, no recommendation was made; the account's known customers are still decided`,
+    );
   }
 
   /**
@@ -148,7 +179,7 @@ export class VelocityState implements OnModuleInit, OnApplicationBootstrap {
     const decided = this.decided.get(key);
     if (decided !== undefined) {
       this.decided.delete(key);
-      return velocityFeatureRecord(decided);
+      return velocityFeatureRecord(decided.vector);
     }
     // Its event is not recorded yet (an /async update scored beside this consumer), so the
     // counters exclude it as they are.
@@ -193,9 +224,14 @@ export class VelocityState implements OnModuleInit, OnApplicationBootstrap {
     await this.flush();
   }
 
-  /** Counters holding nothing yet, bounded as configured (`VELOCITY_MAX_KEYS`). */
+  /** Counters holding nothing yet, bounded as configured (`VELOCITY_MAX_KEYS`, and each account's share of it). */
   private emptyFeatures(): VelocityFeatures {
-    return new VelocityFeatures({ maxKeys: this.config.velocityMaxKeys });
+    return new VelocityFeatures({ maxKeys: this.config.velocityMaxKeys, accountMaxKeys: this.accountMaxKeys() });
+  }
+
+  /** Keys one account may hold, both its data sets together (decisions §16). */
+  private accountMaxKeys(): number {
+    return Math.max(1, Math.floor((this.config.velocityMaxKeys * this.config.accountSharePercent) / 100));
   }
 
   private async loadWithRetries(): Promise<VelocityLoadReport> {

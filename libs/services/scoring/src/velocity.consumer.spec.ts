@@ -11,7 +11,7 @@ import { VelocityState } from './velocity-state.service';
 
 const T = Date.UTC(2025, 10, 22, 12);
 const logger = createLogger({ level: 'silent', service: 'test' });
-const CONFIG = { velocityMaxKeys: 2_000_000 };
+const CONFIG = { velocityMaxKeys: 2_000_000, accountSharePercent: 100 };
 
 /** The store as the tables keep it: JSON, rows replaced by key, writes all or nothing. */
 class InMemoryVelocityStore implements VelocitySnapshotStore {

@@ -150,7 +150,7 @@ describe('rules API (embedded app over HTTPS)', () => {
       expect(answer.status).toBe(200);
       expect(answer.body.data.rules?.triggered.some((triggered) => triggered.ruleId === failing.body.ruleId)).toBe(false);
       expect(decision.status).toBe(200);
-      expect(decision.body.data.rules.failed).toContainEqual({ ruleId: failing.body.ruleId, ruleVersion: 1, error: expect.stringContaining('nickname') });
+      expect(decision.body.data.rules.failed).toContainEqual({ ruleId: failing.body.ruleId, ruleVersion: 1, error: expect.stringContaining('nickname'), cause: 'error' });
     });
 
     it('stops deciding on the very next checkpoint once the rule is disabled', async () => {

@@ -112,7 +112,8 @@ export interface LookupHit {
   sources: { chargeback: number; manualReview: number; report: number };
 }
 
-export type RuleState = 'active' | 'passive' | 'disabled';
+/** `suspended`: the version kept failing and is not evaluated until it is edited (docs/rules.md). */
+export type RuleState = 'active' | 'passive' | 'disabled' | 'suspended';
 
 export interface Rule {
   ruleId: number;
@@ -125,6 +126,7 @@ export interface Rule {
   state: RuleState;
   createdAt: string;
   createdBy?: string;
+  suspension?: { suspendedAt: string; reason: string };
 }
 
 export interface RuleDraft {

@@ -17,7 +17,8 @@ const draftOf = (rule: Rule): RuleDraft => ({
   checkpoint: rule.checkpoint,
   expression: rule.expression,
   action: rule.action,
-  state: rule.state === 'disabled' ? 'passive' : rule.state,
+  // A disabled or suspended rule comes back passive unless the analyst chooses otherwise.
+  state: rule.state === 'disabled' || rule.state === 'suspended' ? 'passive' : rule.state,
 });
 
 /** Create or edit one rule: its fields with the live type-check, its versions, a backtest. */
@@ -68,6 +69,11 @@ export function RuleEditor({ api, ruleId }: { api: Api; ruleId: number | 'new' }
     <main id="main" tabIndex={-1}>
       <h1>{ruleId === 'new' ? 'New rule' : `Rule ${ruleId}${current ? `: ${current.name}` : ''}`}</h1>
       <ErrorNotice error={stored.error} />
+      {current?.suspension ? (
+        <p class="notice error" role="alert">
+          Suspended since {formatTime(current.suspension.suspendedAt)}: {current.suspension.reason}. It is not evaluated until it is edited: saving a new version lifts the suspension.
+        </p>
+      ) : null}
       {current ? (
         <p class="muted">
           Version {current.ruleVersion}, {current.state}, saved {formatTime(current.createdAt)}

@@ -37,7 +37,7 @@ export function Rules({ api }: { api: Api }) {
           </thead>
           <tbody>
             {rules.data.map((rule) => (
-              <tr key={rule.ruleId} class={rule.state === 'disabled' ? 'disabled' : ''}>
+              <tr key={rule.ruleId} class={rule.state === 'disabled' || rule.state === 'suspended' ? rule.state : ''}>
                 <td>{rule.ruleId}</td>
                 <td>
                   <a href={href({ page: 'rule', ruleId: rule.ruleId })}>{rule.name}</a>
@@ -46,7 +46,7 @@ export function Rules({ api }: { api: Api }) {
                 <td>
                   <ActionBadge action={rule.action} />
                 </td>
-                <td>{rule.state}</td>
+                <td title={rule.suspension?.reason}>{rule.state}</td>
                 <td>{rule.ruleVersion}</td>
                 <td>{formatTime(rule.createdAt)}</td>
               </tr>

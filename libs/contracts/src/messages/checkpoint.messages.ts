@@ -36,6 +36,12 @@ export class FailedRuleDto {
   @ApiProperty({ type: 'integer', example: 4 }) ruleId!: number;
   @ApiProperty({ type: 'integer', example: 2 }) ruleVersion!: number;
   @ApiProperty({ example: 'No such key: telephone' }) error!: string;
+  @ApiProperty({
+    enum: ['error', 'budget', 'notEvaluated'],
+    example: 'error',
+    description: '`error`: the expression threw; `budget`: it ran past its time budget (decisions §16); `notEvaluated`: the checkpoint\'s rules had spent their budget before it.',
+  })
+  cause!: 'error' | 'budget' | 'notEvaluated';
 }
 
 /** A triggered rule on the decision event: always with its name, and a pspBeforeAuth rule's 3-D Secure advice. */

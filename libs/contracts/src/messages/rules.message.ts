@@ -6,6 +6,12 @@ import type { BacktestResultDto, ValidateRuleResponseDto } from '../http/rules/r
 import { MAX_RULE_ID, RULE_ACTIONS, RULE_CHECKPOINTS, RULE_STATES_STORED, type RuleAction, type RuleCheckpoint, type StoredRuleState } from '../http/rules/rule-vocabulary';
 import { MAX_IDENTIFIER_LENGTH } from '../validation/patterns';
 
+/** decisions §16: why and since when a rule version is not evaluated. */
+export class RuleSuspensionMessage {
+  @ApiProperty({ type: 'integer', example: 1763800000000, description: 'Epoch milliseconds.' }) @IsInt() suspendedAt!: number;
+  @ApiProperty({ example: 'failed 5 evaluations in a row; the last: over its time budget: 3.20 ms of 1 ms' }) @IsString() reason!: string;
+}
+
 /** A rule version on the bus and on `ringfence.config.rule.saved.v1` (times in epoch milliseconds). */
 export class RuleVersionMessage {
   @ApiProperty({ type: 'integer', example: 3 }) @IsInt() @Min(1) ruleId!: number;
@@ -20,6 +26,8 @@ export class RuleVersionMessage {
   @ApiProperty({ example: 'key_2Vb8', description: 'The id of the API key that saved it.' }) @IsString() createdBy!: string;
   @ApiPropertyOptional({ type: () => RuleTransactionOptimisationDto })
   @IsOptional() @ValidateNested() @Type(() => RuleTransactionOptimisationDto) transactionOptimisation?: RuleTransactionOptimisationDto;
+  @ApiPropertyOptional({ type: () => RuleSuspensionMessage, description: 'Present when this version kept failing and is suspended (decisions §16).' })
+  @IsOptional() @ValidateNested() @Type(() => RuleSuspensionMessage) suspension?: RuleSuspensionMessage;
 }
 
 /** `ringfence.rpc.scoring.save-rule.v1`: a new rule (no ruleId) or a new version of one. */

@@ -67,12 +67,15 @@ export function strongerAction(a: RuleAction | null, b: RuleAction | null): Rule
   return ACTION_SEVERITY[b] > ACTION_SEVERITY[a] ? b : a;
 }
 
-/** Compiles the versions that are not disabled; a version whose expression no longer checks is skipped and returned apart. */
+/**
+ * Compiles the versions that are neither disabled nor suspended; a version whose expression no
+ * longer checks is skipped and returned apart.
+ */
 export function compileRules(environment: RuleEnvironment, versions: readonly RuleVersion[]): { compiled: CompiledRule[]; invalid: RuleVersion[] } {
   const compiled: CompiledRule[] = [];
   const invalid: RuleVersion[] = [];
   for (const rule of versions) {
-    if (rule.state === 'disabled') continue;
+    if (rule.state === 'disabled' || rule.suspension !== undefined) continue;
     const check = environment.check(rule.expression);
     if (check.valid) compiled.push({ rule, expression: environment.compile(rule.expression) });
     else invalid.push(rule);

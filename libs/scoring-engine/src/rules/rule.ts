@@ -28,6 +28,15 @@ export interface RuleVersion extends RuleDefinition {
   createdAt: number;
   /** Who saved it: the id of the API key used (the audit trail). */
   createdBy: string;
+  /** Set when this version kept failing and is not evaluated (decisions §16); a new version has none. */
+  suspension?: RuleSuspension;
+}
+
+/** Why and since when a rule version is suspended. */
+export interface RuleSuspension {
+  /** Epoch milliseconds. */
+  suspendedAt: number;
+  reason: string;
 }
 
 /** The account and data set a rule belongs to. */
@@ -51,6 +60,8 @@ export interface RuleRepository {
   currentVersions(tenant: RuleTenant, checkpoint?: RuleCheckpoint): Promise<RuleVersion[]>;
   /** The latest version of every rule of every tenant that is not disabled: what scoring loads at start. */
   allLiveVersions(): Promise<Array<RuleVersion & RuleTenant>>;
+  /** Records a version's suspension; a version already suspended keeps its first. */
+  suspend(tenant: RuleTenant, ruleId: number, ruleVersion: number, suspension: RuleSuspension): Promise<void>;
 }
 
 export const RULE_REPOSITORY = Symbol('RuleRepository');

@@ -1,5 +1,5 @@
 import type { ChallengePreference, RuleAction, RuleCheckpoint, ScaExemption, StoredRuleState } from '@ringfence/contracts';
-import type { RuleDefinition, RuleRepository, RuleTenant, RuleVersion } from '@ringfence/scoring-engine';
+import type { RuleDefinition, RuleRepository, RuleSuspension, RuleTenant, RuleVersion } from '@ringfence/scoring-engine';
 import type { DataSource } from 'typeorm';
 import { queryRows } from '@ringfence/persistence';
 
@@ -18,6 +18,9 @@ interface RuleVersionRow {
   challenge_preference: ChallengePreference | null;
   created_at: Date;
   created_by: string;
+  /** From rule_suspensions: null when the version is not suspended. */
+  suspended_at?: Date | null;
+  suspension_reason?: string | null;
 }
 
 const COLUMNS = 'account_id, environment, rule_id, rule_version, name, description, checkpoint, expression, action, state, exemption, challenge_preference, created_at, created_by';
@@ -35,16 +38,24 @@ const ADD_VERSION = `
     FROM rule_versions WHERE account_id = $1 AND environment = $2 AND rule_id = $3
   HAVING COUNT(*) > 0
   RETURNING ${COLUMNS}`;
-const VERSIONS = `SELECT ${COLUMNS} FROM rule_versions WHERE account_id = $1 AND environment = $2 AND rule_id = $3 ORDER BY rule_version`;
+// Each version with its suspension, if any (decisions §16).
+const WITH_SUSPENSION = `
+  SELECT ${COLUMNS.split(', ').map((column) => `v.${column}`).join(', ')}, s.suspended_at, s.reason AS suspension_reason
+    FROM rule_versions v
+    LEFT JOIN rule_suspensions s USING (account_id, environment, rule_id, rule_version)`;
+const VERSIONS = `${WITH_SUSPENSION} WHERE v.account_id = $1 AND v.environment = $2 AND v.rule_id = $3 ORDER BY v.rule_version`;
 const CURRENT = `
-  SELECT DISTINCT ON (rule_id) ${COLUMNS} FROM rule_versions
-   WHERE account_id = $1 AND environment = $2
+  SELECT DISTINCT ON (rule_id) * FROM (${WITH_SUSPENSION} WHERE v.account_id = $1 AND v.environment = $2) versions
    ORDER BY rule_id, rule_version DESC`;
 const ALL_LIVE = `
   SELECT * FROM (
-    SELECT DISTINCT ON (account_id, environment, rule_id) ${COLUMNS} FROM rule_versions
+    SELECT DISTINCT ON (account_id, environment, rule_id) * FROM (${WITH_SUSPENSION}) versions
      ORDER BY account_id, environment, rule_id, rule_version DESC
   ) latest WHERE state <> 'disabled'`;
+const SUSPEND = `
+  INSERT INTO rule_suspensions (account_id, environment, rule_id, rule_version, suspended_at, reason)
+  VALUES ($1, $2, $3, $4, $5, $6)
+  ON CONFLICT (account_id, environment, rule_id, rule_version) DO NOTHING`;
 
 const UNIQUE_VIOLATION = '23505';
 /** Attempts of a save that lost a race for its number; each retry reads the new maximum. */
@@ -81,6 +92,10 @@ export class TypeOrmRuleRepository implements RuleRepository {
   async allLiveVersions(): Promise<Array<RuleVersion & RuleTenant>> {
     const rows = await queryRows<RuleVersionRow>(this.dataSource, ALL_LIVE, []);
     return rows.map((row) => ({ ...toRuleVersion(row), accountId: row.account_id, environment: row.environment }));
+  }
+
+  async suspend(tenant: RuleTenant, ruleId: number, ruleVersion: number, suspension: RuleSuspension): Promise<void> {
+    await queryRows(this.dataSource, SUSPEND, [tenant.accountId, tenant.environment, ruleId, ruleVersion, new Date(suspension.suspendedAt), suspension.reason]);
   }
 
   private async saving<T>(save: () => Promise<T>): Promise<T> {
@@ -121,6 +136,9 @@ function toRuleVersion(row: RuleVersionRow): RuleVersion {
     createdAt: new Date(row.created_at).getTime(),
     createdBy: row.created_by,
     ...optimisationOf(row),
+    ...(row.suspended_at === null || row.suspended_at === undefined
+      ? {}
+      : { suspension: { suspendedAt: new Date(row.suspended_at).getTime(), reason: row.suspension_reason ?? '' } }),
   };
 }
 

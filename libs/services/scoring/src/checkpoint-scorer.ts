@@ -258,6 +258,8 @@ export class CheckpointScorer {
     if (rules.length === 0) return NO_RULES;
     const outcome = evaluateRules(rules, this.ruleEnvironments.of(checkpoint).context(inputs));
     if (outcome.failed.length > 0) this.logger.debug({ checkpoint, traceId: message.traceId, failed: outcome.failed }, 'rules failed to evaluate');
+    // decisions §16: a rule that keeps failing is suspended for its account.
+    this.ruleBook.recordOutcome(message, rules, outcome);
     return outcome;
   }
 

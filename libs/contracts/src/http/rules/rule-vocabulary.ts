@@ -13,6 +13,10 @@ export type RuleAction = (typeof RULE_ACTIONS)[number];
 export const RULE_STATES_STORED = ['active', 'passive', 'disabled'] as const;
 export type StoredRuleState = (typeof RULE_STATES_STORED)[number];
 
+/** States the API shows: a stored one, or `suspended` for a version that kept failing (decisions §16). */
+export const RULE_STATES_SHOWN = [...RULE_STATES_STORED, 'suspended'] as const;
+export type ShownRuleState = (typeof RULE_STATES_SHOWN)[number];
+
 /** Longest expression accepted, in characters; the parser also bounds its depth and size. */
 export const MAX_RULE_EXPRESSION_LENGTH = 4_096;
 export const MAX_RULE_NAME_LENGTH = 200;

@@ -1,6 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { RuleTransactionOptimisationDto } from './rule.request.dto';
-import { RULE_ACTIONS, RULE_CHECKPOINTS, RULE_STATES_STORED, type RuleAction, type RuleCheckpoint, type StoredRuleState } from './rule-vocabulary';
+import { RULE_ACTIONS, RULE_CHECKPOINTS, RULE_STATES_SHOWN, type RuleAction, type RuleCheckpoint, type ShownRuleState } from './rule-vocabulary';
+
+/** decisions §16: why a rule is suspended. */
+export class RuleSuspensionDto {
+  @ApiProperty({ example: '2026-11-25T18:00:00.000Z', description: 'When it was suspended (ISO 8601 UTC).' }) suspendedAt!: string;
+  @ApiProperty({ example: 'failed 5 evaluations in a row; the last: over its time budget: 3.20 ms of 1 ms' }) reason!: string;
+}
 
 /** A rule version as the API shows it (decisions §11). */
 export class RuleDto {
@@ -11,11 +17,17 @@ export class RuleDto {
   @ApiProperty({ enum: RULE_CHECKPOINTS, example: 'payout' }) checkpoint!: RuleCheckpoint;
   @ApiProperty({ example: 'payload.payout.amount > 50000.0' }) expression!: string;
   @ApiProperty({ enum: RULE_ACTIONS, example: 'REVIEW' }) action!: RuleAction;
-  @ApiProperty({ enum: RULE_STATES_STORED, example: 'active' }) state!: StoredRuleState;
+  @ApiProperty({
+    enum: RULE_STATES_SHOWN,
+    example: 'active',
+    description: '`suspended`: this version kept failing (decisions §16, docs/rules.md) and is not evaluated; `suspension` says why. Editing the rule (PUT) saves a new version, which is not.',
+  })
+  state!: ShownRuleState;
   @ApiProperty({ example: '2026-11-25T18:00:00.000Z', description: 'When this version was saved (ISO 8601 UTC).' }) createdAt!: string;
   @ApiProperty({ example: 'key_2Vb8…', description: 'The id of the API key that saved this version (the audit trail).' }) createdBy!: string;
   @ApiPropertyOptional({ type: () => RuleTransactionOptimisationDto, description: 'pspBeforeAuth rules: the 3-D Secure advice it gives when it triggers.' })
   transactionOptimisation?: RuleTransactionOptimisationDto;
+  @ApiPropertyOptional({ type: () => RuleSuspensionDto, description: 'Present when `state` is `suspended`.' }) suspension?: RuleSuspensionDto;
 }
 
 export class RuleListDataDto {

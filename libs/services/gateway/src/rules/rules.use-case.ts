@@ -18,9 +18,12 @@ import {
 import { AppError } from '@ringfence/platform';
 import { OwnerRequests } from '../owner-requests.service';
 
-/** The wire form of a rule version: ISO time. */
+/** The wire form of a rule version: ISO times; a suspended version shows `state: "suspended"` (decisions §16). */
 export function ruleDto(rule: RuleVersionMessage): RuleDto {
-  return { ...rule, createdAt: new Date(rule.createdAt).toISOString() };
+  const { suspension, ...version } = rule;
+  const shown: RuleDto = { ...version, createdAt: new Date(rule.createdAt).toISOString() };
+  if (suspension === undefined) return shown;
+  return { ...shown, state: 'suspended', suspension: { suspendedAt: new Date(suspension.suspendedAt).toISOString(), reason: suspension.reason } };
 }
 
 /**

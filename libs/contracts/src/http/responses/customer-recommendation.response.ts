@@ -24,6 +24,11 @@ export const DECISION_SOURCES = [
 ] as const;
 export type DecisionSource = (typeof DECISION_SOURCES)[number];
 
+/** The OpenAPI description of every checkpoint answer's `source`. */
+export const DECISION_SOURCE_DESCRIPTION =
+  'Which part of the service decided: the first that applies of MANUAL_REVIEW (a label of the subject), CHARGEBACK, RULE, LOOKUP, NETWORK and RINGFENCE (the model), in that order; ' +
+  'RATE_LIMIT when the customer is over its limit, with the stricter of its last answered action and REVIEW (a limit never answers a fresh ALLOW).';
+
 export class WarningDto {
   @ApiProperty({ example: 'customer-not-found' }) class!: string;
   @ApiProperty({ example: '/docs/api#warning-customer-not-found', description: 'Where the warning class is explained: a path of this server.' }) help!: string;
@@ -65,7 +70,7 @@ export class TransactionOptimisationDto {
 export class CustomerRecommendationDto {
   @ApiProperty({ enum: ACTIONS, example: 'ALLOW' }) action!: Action;
   @ApiProperty({ example: 12, description: 'Risk score, 0 (safe) to 100 (fraud).' }) score!: number;
-  @ApiProperty({ enum: DECISION_SOURCES, example: 'RINGFENCE' }) source!: DecisionSource;
+  @ApiProperty({ enum: DECISION_SOURCES, example: 'RINGFENCE', description: DECISION_SOURCE_DESCRIPTION }) source!: DecisionSource;
   @ApiProperty({ example: 'cus-61213' }) customerId!: string;
   @ApiProperty({ example: 'scr_01J...' }) scoreId!: string;
   @ApiPropertyOptional({ type: () => TransactionOptimisationDto }) transactionOptimisation?: TransactionOptimisationDto;

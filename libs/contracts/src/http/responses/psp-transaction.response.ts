@@ -6,7 +6,7 @@ import { DecisionExplanationDto } from './explanation.response';
 /** `data` of the PSP transaction answer: the recommendation at the requested checkpoint. */
 export class PspTransactionRecommendationDto {
   @ApiProperty({ enum: ACTIONS, example: 'ALLOW' }) action!: Action;
-  @ApiProperty({ enum: DECISION_SOURCES, example: 'RINGFENCE', description: 'Which part of the service decided (as on the other checkpoints; RATE_LIMIT when the customer is over its limit). An extension: the specification does not list it here.' }) source!: DecisionSource;
+  @ApiProperty({ enum: DECISION_SOURCES, example: 'RINGFENCE', description: 'Which part of the service decided (as on the other checkpoints; RATE_LIMIT when the customer is over its limit, with the stricter of its last answered action and REVIEW). An extension: the specification does not list it here.' }) source!: DecisionSource;
   @ApiProperty({ type: () => RulesBlockDto }) rules!: RulesBlockDto;
   @ApiProperty({ type: 'integer', example: 12, description: 'Risk score, 0 (safe) to 100 (fraud).' }) score!: number;
   @ApiProperty({ example: 'scr_01JD2XK8Q3', description: 'Identifies this scoring, e.g. when reporting on it later.' }) scoreId!: string;

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ACTIONS, type Action, DECISION_SOURCES, type DecisionSource, WarningDto } from './customer-recommendation.response';
+import { ACTIONS, type Action, DECISION_SOURCE_DESCRIPTION, DECISION_SOURCES, type DecisionSource, WarningDto } from './customer-recommendation.response';
 import { RulesBlockDto } from './rules.response';
 import { DecisionExplanationDto } from './explanation.response';
 
@@ -7,7 +7,7 @@ import { DecisionExplanationDto } from './explanation.response';
 export class RefundRecommendationDto {
   @ApiProperty({ example: 'cus-61213', description: 'The customer requesting the refund.' }) customerId!: string;
   @ApiProperty({ enum: ACTIONS, example: 'ALLOW' }) action!: Action;
-  @ApiProperty({ enum: DECISION_SOURCES, example: 'RINGFENCE', description: 'Which part of the service decided: the first that applies of MANUAL_REVIEW (a label of the subject), CHARGEBACK, RULE, LOOKUP, NETWORK and RINGFENCE (the model), in that order; RATE_LIMIT when the customer is over its limit.' }) source!: DecisionSource;
+  @ApiProperty({ enum: DECISION_SOURCES, example: 'RINGFENCE', description: DECISION_SOURCE_DESCRIPTION }) source!: DecisionSource;
   @ApiProperty({ type: 'integer', example: 23, description: 'Risk score, 0 (safe) to 100 (fraud): the model\'s, or the end of the scale a label or chargeback implies (0 when not scored: rate limited or degraded). An extension: the specification does not list it here.' }) score!: number;
   @ApiProperty({ example: 'scr_01JD2XK8Q3', description: 'Identifies this decision: `GET /v2/decisions/{scoreId}` reads it with its reasons. An extension: the specification does not list it here.' }) scoreId!: string;
   @ApiProperty({ type: () => RulesBlockDto }) rules!: RulesBlockDto;

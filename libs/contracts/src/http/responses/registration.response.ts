@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ACTIONS, type Action, DECISION_SOURCES, type DecisionSource, WarningDto } from './customer-recommendation.response';
+import { ACTIONS, type Action, DECISION_SOURCE_DESCRIPTION, DECISION_SOURCES, type DecisionSource, WarningDto } from './customer-recommendation.response';
 import { RulesBlockDto } from './rules.response';
 import { DecisionExplanationDto } from './explanation.response';
 
@@ -16,7 +16,7 @@ export class CredentialStatusDto {
 /** `data` of the registration answer (specification §2.2, "Registration recommendation data"). */
 export class RegistrationRecommendationDto {
   @ApiProperty({ enum: ACTIONS, example: 'ALLOW' }) action!: Action;
-  @ApiProperty({ enum: DECISION_SOURCES, example: 'RINGFENCE', description: 'Which part of the service decided: the first that applies of MANUAL_REVIEW (a label of the subject), CHARGEBACK, RULE, LOOKUP, NETWORK and RINGFENCE (the model), in that order; RATE_LIMIT when the customer is over its limit.' }) source!: DecisionSource;
+  @ApiProperty({ enum: DECISION_SOURCES, example: 'RINGFENCE', description: DECISION_SOURCE_DESCRIPTION }) source!: DecisionSource;
   @ApiPropertyOptional({ example: 'sup-2231', description: 'Present when a supplier registered.' }) supplierId?: string;
   @ApiPropertyOptional({ example: 'cus-61213', description: 'Present when a customer registered.' }) customerId?: string;
   @ApiProperty({ example: 'reg_01JCZ4B7K2', description: 'Identifier the service gave this registration attempt (the request carries none).' })

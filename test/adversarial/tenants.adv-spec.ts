@@ -34,22 +34,23 @@ async function eventually<T>(probe: () => T | null | Promise<T | null>, timeoutM
 
 /** A receiver on loopback that records every callback's path, body and arrival. */
 class Receiver {
-  readonly received: Array<{ path: string; body: string; at: number }> = [];
-  private constructor(private readonly server: Server) {}
+  private constructor(
+    private readonly server: Server,
+    readonly received: Array<{ path: string; body: string; at: number }>,
+  ) {}
 
   static async start(): Promise<Receiver> {
-    let receiver!: Receiver;
+    const received: Receiver['received'] = [];
     const server = createServer((request, response) => {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
-        receiver.received.push({ path: request.url ?? '/', body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+        received.push({ path: request.url ?? '/', body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
         response.writeHead(204).end();
       });
     });
-    receiver = new Receiver(server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return receiver;
+    return new Receiver(server, received);
   }
 
   url(path: string): string {
@@ -64,15 +65,16 @@ class Receiver {
 
 /** A receiver that accepts connections and never answers: each attempt waits out its timeout. */
 class BlackHole {
-  readonly sockets: Socket[] = [];
-  private constructor(private readonly server: TcpServer) {}
+  private constructor(
+    private readonly server: TcpServer,
+    readonly sockets: Socket[],
+  ) {}
 
   static async start(): Promise<BlackHole> {
-    let blackHole!: BlackHole;
-    const server = createTcpServer((socket) => blackHole.sockets.push(socket.on('error', () => undefined)));
-    blackHole = new BlackHole(server);
+    const sockets: Socket[] = [];
+    const server = createTcpServer((socket) => sockets.push(socket.on('error', () => undefined)));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return blackHole;
+    return new BlackHole(server, sockets);
   }
 
   get url(): string {

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { BacktestRulesRequest, BacktestRulesReply, MessageEnvelope, RuleAction } from '@ringfence/contracts';
-import { AppError } from '@ringfence/platform';
+import { AppError, type RingfenceConfig } from '@ringfence/platform';
 import {
   type CompiledRule,
   type DecisionRecord,
@@ -13,6 +13,7 @@ import {
   expressionProblem,
   featuresFromRecord,
 } from '@ringfence/scoring-engine';
+import { RINGFENCE_CONFIG } from '@ringfence/service-runtime';
 import { DecisionRecords } from '../decisions/decision-records';
 import type { RecordedDecision } from '../decisions/recorded-decision';
 import { SubjectVerdicts, type Verdict, subjectKey } from '../decisions/subject-verdicts';
@@ -20,6 +21,15 @@ import { RULE_ENVIRONMENTS } from './rule-environment.provider';
 
 /** Decision records read per page: memory stays bounded however long the period is. */
 const PAGE_SIZE = 500;
+
+/**
+ * decisions §16: a backtest is bounded. At most this many decisions (a wider range is a 400
+ * naming `from`), within the time the gateway waits for it (REQUEST_TIMEOUT_MS) less this
+ * margin, so that the caller hears why rather than a 503; and one at a time per data set.
+ */
+export const MAX_BACKTEST_DECISIONS = 100_000;
+const ANSWER_MARGIN_MS = 500;
+const MIN_BACKTEST_DURATION_MS = 1_000;
 
 const ACTIONS: readonly RuleAction[] = ['ALLOW', 'REVIEW', 'PREVENT'];
 const noActions = (): Record<RuleAction, number> => ({ ALLOW: 0, REVIEW: 0, PREVENT: 0 });
@@ -38,9 +48,24 @@ export class RuleBacktest {
     @Inject(RULE_ENVIRONMENTS) private readonly environments: RuleEnvironments,
     private readonly decisions: DecisionRecords,
     private readonly verdicts: SubjectVerdicts,
+    @Inject(RINGFENCE_CONFIG) private readonly config: RingfenceConfig,
   ) {}
 
+  /** Data sets with a backtest running in this instance. */
+  private readonly running = new Set<string>();
+
   async run(message: MessageEnvelope<BacktestRulesRequest>): Promise<BacktestRulesReply> {
+    const key = JSON.stringify([message.accountId, message.environment]);
+    if (this.running.has(key)) throw new AppError('RATE_LIMITED', 'a backtest of this data set is already running: try again once it has answered');
+    this.running.add(key);
+    try {
+      return await this.backtest(message, Date.now() + Math.max(MIN_BACKTEST_DURATION_MS, this.config.requestTimeoutMs - ANSWER_MARGIN_MS));
+    } finally {
+      this.running.delete(key);
+    }
+  }
+
+  private async backtest(message: MessageEnvelope<BacktestRulesRequest>, deadline: number): Promise<BacktestRulesReply> {
     const { checkpoint, from, to } = message.payload;
     const tenant = { accountId: message.accountId, environment: message.environment };
     const environment = this.environments.of(checkpoint);
@@ -61,10 +86,16 @@ export class RuleBacktest {
       const subjects = page.flatMap((record) => (record.event as RecordedDecision).subject ?? []);
       await this.verdicts.learn(message, subjects, checkpoint === 'refund', verdicts);
       for (const record of page) {
+        if (Date.now() > deadline) {
+          throw new AppError('VALIDATION_FAILED', `from: the backtest ran out of time after ${evaluated} decisions; narrow from and to, or try fewer rules`);
+        }
         const event = record.event as RecordedDecision;
         const answered = event.recommendation?.action;
         if (event.context === undefined || event.signals === undefined || event.checkpoint === undefined || answered === undefined) continue;
         evaluated += 1;
+        if (evaluated > MAX_BACKTEST_DECISIONS) {
+          throw new AppError('VALIDATION_FAILED', `from: the range holds more than ${MAX_BACKTEST_DECISIONS} decisions of the checkpoint; narrow from and to`);
+        }
         const features = featuresFromRecord(event.checkpoint, event.features ?? {});
         const outcome = evaluateRules(tried, environment.context({ ...event.context, features }));
         const triggeredIds = new Set(outcome.triggered.map((rule) => rule.ruleId));

@@ -14,6 +14,8 @@ type Decision = { data: { action: string; source: string; score: number } };
 /** Each account of this file makes far fewer requests than this, except the one the rate-limit test runs over it. */
 const ACCOUNT_LIMIT = 20;
 const ISO_MILLIS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+/** A public address, written as a literal: callback URLs are resolved when saved, and this machine may have no DNS. */
+const PUBLIC_URL = 'https://93.184.216.34/ringfence';
 
 let sequence = 0;
 const newName = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(sequence += 1)}`;
@@ -54,7 +56,7 @@ describe('the account routes (embedded app over HTTPS)', () => {
     it('shows the account, its settings and every key by prefix, and no secret anywhere', async () => {
       const account = await newAccount('food-delivery');
       const secret = newSecret();
-      expect((await adminPatch(account.accountId, { callbackUrl: 'https://hooks.merchant.example/ringfence', callbackSecret: secret, potentialLabelsEnabled: true })).status).toBe(200);
+      expect((await adminPatch(account.accountId, { callbackUrl: PUBLIC_URL, callbackSecret: secret, potentialLabelsEnabled: true })).status).toBe(200);
       const issued = await service.client.send<{ keyId: string; key: string }>({ method: 'POST', path: `/admin/accounts/${account.accountId}/keys`, body: { kind: 'secret', env: 'test' }, apiKey: TEST_ADMIN_KEY });
       expect((await service.client.send({ method: 'DELETE', path: `/admin/keys/${issued.body.keyId}`, apiKey: TEST_ADMIN_KEY })).status).toBe(204);
 
@@ -70,7 +72,7 @@ describe('the account routes (embedded app over HTTPS)', () => {
           industry: 'food-delivery',
           createdAt: expect.stringMatching(ISO_MILLIS_UTC),
           environment: 'live',
-          settings: { scoreThresholds: null, callbackUrl: 'https://hooks.merchant.example/ringfence', callbackSecretSet: true, potentialLabelsEnabled: true },
+          settings: { scoreThresholds: null, callbackUrl: PUBLIC_URL, callbackSecretSet: true, testCallbackUrl: null, testCallbackSecretSet: false, potentialLabelsEnabled: true },
           keys: expect.any(Array),
         },
       });
@@ -103,7 +105,7 @@ describe('the account routes (embedded app over HTTPS)', () => {
 
       const answer = await read(account.keys.secretTest);
 
-      expect(answer.body.data).toMatchObject({ accountId: account.accountId, environment: 'test', settings: { scoreThresholds: null, callbackUrl: null, callbackSecretSet: false, potentialLabelsEnabled: false } });
+      expect(answer.body.data).toMatchObject({ accountId: account.accountId, environment: 'test', settings: { scoreThresholds: null, callbackUrl: null, callbackSecretSet: false, testCallbackUrl: null, testCallbackSecretSet: false, potentialLabelsEnabled: false } });
       expect(answer.body.data.keys.filter((key) => key.current)).toEqual([expect.objectContaining({ kind: 'secret', environment: 'test' })]);
     });
 
@@ -131,7 +133,7 @@ describe('the account routes (embedded app over HTTPS)', () => {
       const patched = await patch(account.keys.secretLive, { scoreThresholds });
 
       expect(patched.status).toBe(200);
-      expect(patched.body.data.settings).toEqual({ scoreThresholds, callbackUrl: null, callbackSecretSet: false, potentialLabelsEnabled: false });
+      expect(patched.body.data.settings).toEqual({ scoreThresholds, callbackUrl: null, callbackSecretSet: false, testCallbackUrl: null, testCallbackSecretSet: false, potentialLabelsEnabled: false });
       expect((await checkpoint(account.keys.secretTest)).body.data).toMatchObject({ action: 'PREVENT', source: 'RINGFENCE' });
       expect((await checkpoint(account.keys.secretLive)).body.data).toMatchObject({ action: 'PREVENT', source: 'RINGFENCE' });
       expect((await read(account.keys.secretLive)).body.data.settings.scoreThresholds).toEqual(scoreThresholds);
@@ -155,16 +157,16 @@ describe('the account routes (embedded app over HTTPS)', () => {
       const account = await newAccount();
       const secret = newSecret();
 
-      const patched = await patch(account.keys.secretLive, { callbackUrl: 'https://hooks.merchant.example/ringfence', callbackSecret: secret });
+      const patched = await patch(account.keys.secretLive, { callbackUrl: PUBLIC_URL, callbackSecret: secret });
       const answer = await read(account.keys.secretLive);
 
       expect(patched.status).toBe(200);
       expect(patched.text).not.toContain(secret);
-      expect(answer.body.data.settings).toMatchObject({ callbackUrl: 'https://hooks.merchant.example/ringfence', callbackSecretSet: true });
+      expect(answer.body.data.settings).toMatchObject({ callbackUrl: PUBLIC_URL, callbackSecretSet: true });
       expect(answer.text).not.toContain(secret);
       const listed = await service.client.send<{ accounts: Array<{ accountId: string; settings: Record<string, unknown> }> }>({ path: '/admin/accounts', apiKey: TEST_ADMIN_KEY });
       expect(listed.body.accounts.find((listedAccount) => listedAccount.accountId === account.accountId)?.settings).toEqual({
-        callbackUrl: 'https://hooks.merchant.example/ringfence',
+        callbackUrl: PUBLIC_URL,
         callbackSecretSet: true,
       });
 
@@ -176,9 +178,11 @@ describe('the account routes (embedded app over HTTPS)', () => {
       { scoreThresholds: { customer: { review: 90, prevent: 10 } } },
       { scoreThresholds: { payout: { review: 50, prevent: 101 } } },
       { scoreThresholds: { checkout: { review: 50, prevent: 60 } } },
-      { callbackUrl: 'http://hooks.merchant.example/ringfence', callbackSecret: 'x'.repeat(16) },
-      { callbackUrl: 'https://hooks.merchant.example/ringfence', callbackSecret: 'too-short' },
-      { callbackUrl: 'https://hooks.merchant.example/ringfence' },
+      { callbackUrl: 'http://93.184.216.34/ringfence', callbackSecret: 'x'.repeat(16) },
+      { callbackUrl: 'https://169.254.169.254/latest/meta-data/', callbackSecret: 'x'.repeat(16) },
+      { testCallbackUrl: 'https://10.1.2.3/hook', testCallbackSecret: 'x'.repeat(16) },
+      { callbackUrl: PUBLIC_URL, callbackSecret: 'too-short' },
+      { callbackUrl: PUBLIC_URL },
     ])('answers %j 400 with the admin route\'s message, and changes nothing', async (body) => {
       const account = await newAccount();
       const admin = await service.client.send<Envelope>({ method: 'PATCH', path: `/admin/accounts/${(await newAccount()).accountId}/settings`, body, apiKey: TEST_ADMIN_KEY });
@@ -187,7 +191,7 @@ describe('the account routes (embedded app over HTTPS)', () => {
 
       expect(expectEnvelope(refused, 400).message).toBe(expectEnvelope(admin, 400).message);
       expect(refused.text).not.toContain('too-short');
-      expect((await read(account.keys.secretTest)).body.data.settings).toEqual({ scoreThresholds: null, callbackUrl: null, callbackSecretSet: false, potentialLabelsEnabled: false });
+      expect((await read(account.keys.secretTest)).body.data.settings).toEqual({ scoreThresholds: null, callbackUrl: null, callbackSecretSet: false, testCallbackUrl: null, testCallbackSecretSet: false, potentialLabelsEnabled: false });
     });
 
     it('refuses the operator\'s settings naming each, changes nothing, and ignores fields that are no setting', async () => {
@@ -207,7 +211,7 @@ describe('the account routes (embedded app over HTTPS)', () => {
     it('answers an empty body with the settings unchanged, and a body that is not JSON 415', async () => {
       const account = await newAccount();
 
-      expect((await patch(account.keys.secretLive, {})).body.data.settings).toEqual({ scoreThresholds: null, callbackUrl: null, callbackSecretSet: false, potentialLabelsEnabled: false });
+      expect((await patch(account.keys.secretLive, {})).body.data.settings).toEqual({ scoreThresholds: null, callbackUrl: null, callbackSecretSet: false, testCallbackUrl: null, testCallbackSecretSet: false, potentialLabelsEnabled: false });
       expectEnvelope(
         await service.client.send({ method: 'PATCH', path: '/v2/account/settings', rawBody: 'scoreThresholds=null', headers: { 'content-type': 'application/x-www-form-urlencoded' }, apiKey: account.keys.secretLive }),
         415,
@@ -226,10 +230,11 @@ describe('the account routes (embedded app over HTTPS)', () => {
       expect(Object.keys(document.paths['/v2/account'])).toEqual(['get']);
       expect(Object.keys(document.paths['/v2/account/settings'])).toEqual(['patch']);
       const body = schemaOf(document.paths['/v2/account/settings'].patch.requestBody?.content['application/json'].schema.$ref);
-      expect(Object.keys(body.properties ?? {}).sort()).toEqual(['callbackSecret', 'callbackUrl', 'scoreThresholds']);
+      expect(Object.keys(body.properties ?? {}).sort()).toEqual(['callbackSecret', 'callbackUrl', 'scoreThresholds', 'testCallbackSecret', 'testCallbackUrl']);
       const settings = schemaOf('OwnAccountSettingsDto');
-      expect(settings.required).toEqual(expect.arrayContaining(['scoreThresholds', 'callbackUrl', 'callbackSecretSet', 'potentialLabelsEnabled']));
+      expect(settings.required).toEqual(expect.arrayContaining(['scoreThresholds', 'callbackUrl', 'callbackSecretSet', 'testCallbackUrl', 'testCallbackSecretSet', 'potentialLabelsEnabled']));
       expect(Object.keys(settings.properties ?? {})).not.toContain('callbackSecret');
+      expect(Object.keys(settings.properties ?? {})).not.toContain('testCallbackSecret');
     });
   });
 
@@ -244,7 +249,7 @@ describe('the account routes (embedded app over HTTPS)', () => {
 
     it('changes settings with a live secret key only: a sandbox key reads them, and its PATCH is 403 and changes nothing', async () => {
       const account = await newAccount();
-      const refused = await patch(account.keys.secretTest, { scoreThresholds: { customer: { review: 0, prevent: 0 } }, callbackUrl: 'https://hooks.merchant.example/x' });
+      const refused = await patch(account.keys.secretTest, { scoreThresholds: { customer: { review: 0, prevent: 0 } }, callbackUrl: `${PUBLIC_URL}/x` });
       expectEnvelope(refused, 403);
       expect(refused.body.message).toMatch(/live secret key/);
       expect((await read(account.keys.secretTest)).body.data.settings).toMatchObject({ scoreThresholds: null, callbackUrl: null });

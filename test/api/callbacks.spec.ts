@@ -2,11 +2,12 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { type IncomingHttpHeaders, type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EVENT_LOG_STORE, type EventLogStore } from '@ringfence/bus';
+import { CALLBACK_ERROR_DESCRIPTIONS } from '@ringfence/callbacks';
 import { ALL_TOPICS } from '@ringfence/contracts';
 import { type EmbeddedService, TEST_ADMIN_KEY, eventually, startEmbeddedService } from '../support/embedded-service';
 
 type Account = { accountId: string; keys: { secretTest: string; secretLive: string } };
-type Attempt = { at: string; httpStatus: number | null; error: string | null; durationMs: number };
+type Attempt = { at: string; httpStatus: number | null; errorClass: string | null; error: string | null; durationMs: number };
 type Delivery = { deliveryId: string; event: Record<string, unknown>; url: string; status: string; attempts: Attempt[]; nextAttemptAt: string | null; createdAt: string };
 type DeliveriesAnswer = { status: number; timestamp: number; data: { deliveries: Delivery[] } };
 type Envelope = { status: number; message: string };
@@ -14,6 +15,13 @@ type Envelope = { status: number; message: string };
 const ISO_MILLIS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** The retry base the services of this file run with: 100 ms, then 200 ms (each with jitter down to half). */
 const RETRY_BASE_MS = 100;
+/**
+ * The receivers of this file listen on loopback, which callbacks may reach only when the operator
+ * allows it (decisions §16): as an operator with an internal receiver would.
+ */
+const LOOPBACK_RECEIVERS = { CALLBACK_ALLOWED_NETWORKS: '127.0.0.0/8' };
+/** A public address, written as a literal: the settings tests need no DNS (this machine may have none), and send nothing. */
+const PUBLIC_URL = 'https://93.184.216.34/ringfence';
 
 let sequence = 0;
 const newId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(sequence += 1)}`;
@@ -106,7 +114,7 @@ describe('review callbacks (embedded app over HTTPS, a real receiver on 127.0.0.
 
   beforeAll(async () => {
     receiver = await CallbackReceiver.start();
-    service = await startEmbeddedService({ CALLBACK_RETRY_BASE_MS: String(RETRY_BASE_MS) });
+    service = await startEmbeddedService({ CALLBACK_RETRY_BASE_MS: String(RETRY_BASE_MS), ...LOOPBACK_RECEIVERS });
   }, 60_000);
 
   afterAll(async () => {
@@ -126,14 +134,14 @@ describe('review callbacks (embedded app over HTTPS, a real receiver on 127.0.0.
       const { accountId } = await newAccount();
       const secret = newSecret();
 
-      const patched = await patch(accountId, { callbackUrl: 'https://hooks.merchant.example/ringfence', callbackSecret: secret });
+      const patched = await patch(accountId, { callbackUrl: PUBLIC_URL, callbackSecret: secret });
       const listed = await service.client.send<{ accounts: Array<{ accountId: string; settings: Record<string, unknown> }> }>({ path: '/admin/accounts', apiKey: TEST_ADMIN_KEY });
 
       expect(patched.status).toBe(200);
-      expect(patched.body.settings).toEqual({ callbackUrl: 'https://hooks.merchant.example/ringfence', callbackSecretSet: true });
+      expect(patched.body.settings).toEqual({ callbackUrl: PUBLIC_URL, callbackSecretSet: true });
       expect(patched.text).not.toContain(secret);
       expect(listed.body.accounts.find((account) => account.accountId === accountId)?.settings).toEqual({
-        callbackUrl: 'https://hooks.merchant.example/ringfence',
+        callbackUrl: PUBLIC_URL,
         callbackSecretSet: true,
       });
       expect(listed.text).not.toContain(secret);
@@ -141,7 +149,7 @@ describe('review callbacks (embedded app over HTTPS, a real receiver on 127.0.0.
 
     it('clears both with null', async () => {
       const { accountId } = await newAccount();
-      await patch(accountId, { callbackUrl: 'https://hooks.merchant.example/ringfence', callbackSecret: newSecret() });
+      await patch(accountId, { callbackUrl: PUBLIC_URL, callbackSecret: newSecret() });
 
       const cleared = await patch(accountId, { callbackUrl: null, callbackSecret: null });
 
@@ -150,9 +158,12 @@ describe('review callbacks (embedded app over HTTPS, a real receiver on 127.0.0.
     });
 
     it.each([
-      [{ callbackUrl: 'http://hooks.merchant.example/ringfence', callbackSecret: 'x'.repeat(16) }, /^callbackUrl: must be an https URL \(http only for localhost or 127\.0\.0\.1\)/],
-      [{ callbackUrl: 'https://hooks.merchant.example/ringfence', callbackSecret: 'too-short' }, /^callbackSecret: must be longer than or equal to 16 characters$/],
-      [{ callbackUrl: 'https://hooks.merchant.example/ringfence' }, /^callbackSecret: is required while callbackUrl is set/],
+      [{ callbackUrl: 'http://93.184.216.34/ringfence', callbackSecret: 'x'.repeat(16) }, /^callbackUrl: must be an https URL \(plain http only to the networks the operator allows/],
+      [{ callbackUrl: 'https://10.0.0.1/hook', callbackSecret: 'x'.repeat(16) }, /^callbackUrl: its host must resolve, and only to public internet addresses$/],
+      [{ testCallbackUrl: 'https://169.254.169.254/latest/meta-data/', testCallbackSecret: 'x'.repeat(16) }, /^testCallbackUrl: its host must resolve, and only to public internet addresses$/],
+      [{ callbackUrl: 'https://[::ffff:10.0.0.1]/hook', callbackSecret: 'x'.repeat(16) }, /^callbackUrl: its host must resolve, and only to public internet addresses$/],
+      [{ callbackUrl: PUBLIC_URL, callbackSecret: 'too-short' }, /^callbackSecret: must be longer than or equal to 16 characters$/],
+      [{ callbackUrl: PUBLIC_URL }, /^callbackSecret: is required while callbackUrl is set/],
       [{ scoreThresholds: { customer: { review: 90, prevent: 10 } } }, /^scoreThresholds\.customer\.prevent: must be at least review$/],
       [{ scoreThresholds: { payout: { review: 50, prevent: 101 } } }, /^scoreThresholds\.payout\.prevent: must be an integer from 0 to 100$/],
       [{ scoreThresholds: { checkout: { review: 50, prevent: 60 } } }, /^scoreThresholds: checkout is not a checkpoint \(customer, /],
@@ -183,7 +194,7 @@ describe('review callbacks (embedded app over HTTPS, a real receiver on 127.0.0.
     it('POSTs the signed label change, retries the two 500 answers with backoff, and the deliveries endpoint shows each attempt', async () => {
       const secret = newSecret();
       const hook = receiver.hook(newId('retried'), { status: 500 }, { status: 500 }, { status: 204 });
-      const account = await setUpAccount(service, { callbackUrl: hook.url, callbackSecret: secret });
+      const account = await setUpAccount(service, { testCallbackUrl: hook.url, testCallbackSecret: secret });
       const customerId = newId('cus');
 
       const applied = await label(service, account.keys.secretTest, customerId, { review: 'FRAUDSTER', reviewer: { name: 'Grace Hopper' }, comment: 'ring' });
@@ -229,9 +240,9 @@ describe('review callbacks (embedded app over HTTPS, a real receiver on 127.0.0.
         url: hook.url,
         status: 'delivered',
         attempts: [
-          { at: expect.stringMatching(ISO_MILLIS_UTC), httpStatus: 500, error: null, durationMs: expect.any(Number) },
-          { at: expect.stringMatching(ISO_MILLIS_UTC), httpStatus: 500, error: null, durationMs: expect.any(Number) },
-          { at: expect.stringMatching(ISO_MILLIS_UTC), httpStatus: 204, error: null, durationMs: expect.any(Number) },
+          { at: expect.stringMatching(ISO_MILLIS_UTC), httpStatus: 500, errorClass: 'status', error: expect.stringMatching(/^status: /), durationMs: expect.any(Number) },
+          { at: expect.stringMatching(ISO_MILLIS_UTC), httpStatus: 500, errorClass: 'status', error: expect.stringMatching(/^status: /), durationMs: expect.any(Number) },
+          { at: expect.stringMatching(ISO_MILLIS_UTC), httpStatus: 204, errorClass: null, error: null, durationMs: expect.any(Number) },
         ],
         nextAttemptAt: null,
         createdAt: expect.stringMatching(ISO_MILLIS_UTC),
@@ -243,8 +254,8 @@ describe('review callbacks (embedded app over HTTPS, a real receiver on 127.0.0.
       // Answers after 5 s: well past what either request below may take.
       const slowHook = receiver.hook(newId('slow'), { status: 200, delayMs: 5_000 });
       const fastHook = receiver.hook(newId('fast'), { status: 200 });
-      const slow = await setUpAccount(service, { callbackUrl: slowHook.url, callbackSecret: newSecret() });
-      const fast = await setUpAccount(service, { callbackUrl: fastHook.url, callbackSecret: newSecret() });
+      const slow = await setUpAccount(service, { testCallbackUrl: slowHook.url, testCallbackSecret: newSecret() });
+      const fast = await setUpAccount(service, { testCallbackUrl: fastHook.url, testCallbackSecret: newSecret() });
 
       const startedAt = Date.now();
       const applied = await label(service, slow.keys.secretTest, newId('cus'));
@@ -263,6 +274,70 @@ describe('review callbacks (embedded app over HTTPS, a real receiver on 127.0.0.
       expect(pending.body.data.deliveries).toEqual([expect.objectContaining({ status: 'pending', attempts: [] })]);
     }, 30_000);
 
+    it("sends a sandbox label to the sandbox receiver only, signed with the sandbox secret, and a live label to the live one", async () => {
+      const sandboxSecret = newSecret();
+      const liveSecret = newSecret();
+      const sandboxHook = receiver.hook(newId('sandbox'));
+      const liveHook = receiver.hook(newId('live'));
+      const account = await setUpAccount(service, { testCallbackUrl: sandboxHook.url, testCallbackSecret: sandboxSecret, callbackUrl: liveHook.url, callbackSecret: liveSecret });
+      const sandboxCustomer = newId('cus');
+
+      await label(service, account.keys.secretTest, sandboxCustomer);
+      // Asynchronous by design: wait for the sandbox delivery to be recorded delivered.
+      await eventually(async () => ((await deliveriesOf(service, account.keys.secretTest)).body.data.deliveries[0]?.status === 'delivered' ? true : null));
+      const liveCustomer = newId('cus');
+      await label(service, account.keys.secretLive, liveCustomer);
+      await eventually(async () => (receiver.on(liveHook.path).length === 1 ? true : null));
+
+      const [sandboxCallback] = receiver.on(sandboxHook.path);
+      const [liveCallback] = receiver.on(liveHook.path);
+      expect(receiver.on(sandboxHook.path)).toHaveLength(1);
+      expect(JSON.parse(sandboxCallback!.body)).toMatchObject({ environment: 'test', subjectId: sandboxCustomer });
+      expect(signatureVerifies(sandboxCallback!, sandboxSecret)).toBe(true);
+      expect(JSON.parse(liveCallback!.body)).toMatchObject({ environment: 'live', subjectId: liveCustomer });
+      expect(signatureVerifies(liveCallback!, liveSecret)).toBe(true);
+      expect(signatureVerifies(liveCallback!, sandboxSecret)).toBe(false);
+    }, 30_000);
+
+    it('sends a pending delivery to the URL set since, and shows where it went', async () => {
+      const secret = newSecret();
+      const retiredHook = receiver.hook(newId('retired'), { status: 503 });
+      const newHook = receiver.hook(newId('new'), { status: 204 });
+      const account = await setUpAccount(service, { testCallbackUrl: retiredHook.url, testCallbackSecret: secret });
+      await label(service, account.keys.secretTest, newId('cus'));
+      // Asynchronous by design: wait for the first, failed attempt.
+      await eventually(async () => (receiver.on(retiredHook.path).length >= 1 ? true : null));
+
+      const moved = await service.client.send({ method: 'PATCH', path: `/admin/accounts/${account.accountId}/settings`, body: { testCallbackUrl: newHook.url }, apiKey: TEST_ADMIN_KEY });
+      expect(moved.status).toBe(200);
+      // The next attempt, after the backoff, goes to the new URL.
+      const delivery = await eventually(async () => {
+        const [first] = (await deliveriesOf(service, account.keys.secretTest)).body.data.deliveries;
+        return first?.status === 'delivered' ? first : null;
+      }, 10_000);
+
+      expect(receiver.on(newHook.path)).toHaveLength(1);
+      expect(signatureVerifies(receiver.on(newHook.path)[0]!, secret)).toBe(true);
+      expect(delivery.url).toBe(newHook.url);
+      expect(delivery.attempts.at(-1)).toMatchObject({ httpStatus: 204, errorClass: null });
+    }, 30_000);
+
+    it("shows an attempt's error class, never the socket's message", async () => {
+      // A port with nothing listening: the connection is refused.
+      const closed = createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const closedPort = (closed.address() as AddressInfo).port;
+      await new Promise((resolve) => closed.close(resolve));
+      const account = await setUpAccount(service, { testCallbackUrl: `http://127.0.0.1:${closedPort}/hook`, testCallbackSecret: newSecret() });
+
+      await label(service, account.keys.secretTest, newId('cus'));
+      // Asynchronous by design: wait for the first attempt's record.
+      const attempt = await eventually(async () => (await deliveriesOf(service, account.keys.secretTest)).body.data.deliveries[0]?.attempts[0] ?? null);
+
+      // The class's fixed description: no address, port or socket code.
+      expect(attempt).toMatchObject({ httpStatus: null, errorClass: 'refused', error: CALLBACK_ERROR_DESCRIPTIONS.refused });
+    }, 30_000);
+
     it('records no delivery for an account without a callback URL', async () => {
       const plain = await setUpAccount(service, {});
 
@@ -276,7 +351,7 @@ describe('review callbacks (embedded app over HTTPS, a real receiver on 127.0.0.
     it('never puts the callback secret on a topic', async () => {
       const secret = newSecret();
       const hook = receiver.hook(newId('topics'));
-      const account = await setUpAccount(service, { callbackUrl: hook.url, callbackSecret: secret });
+      const account = await setUpAccount(service, { testCallbackUrl: hook.url, testCallbackSecret: secret });
       await label(service, account.keys.secretTest, newId('cus'));
       // Asynchronous by design: wait until the callback went out.
       await eventually(async () => (receiver.on(hook.path).length === 1 ? true : null));
@@ -292,7 +367,7 @@ describe('review callbacks (embedded app over HTTPS, a real receiver on 127.0.0.
   describe('GET /v2/callbacks/deliveries', () => {
     it("lists the data set's deliveries newest first, each one as soon as its label request is answered, a page at a time", async () => {
       const hook = receiver.hook(newId('paged'));
-      const account = await setUpAccount(service, { callbackUrl: hook.url, callbackSecret: newSecret() });
+      const account = await setUpAccount(service, { testCallbackUrl: hook.url, testCallbackSecret: newSecret() });
       const customers = [newId('cus'), newId('cus'), newId('cus')];
       for (const customerId of customers) {
         await label(service, account.keys.secretTest, customerId);
@@ -347,10 +422,10 @@ describe('review callbacks across a restart', () => {
   });
 
   it('resumes a pending delivery from the table after the service starts again', async () => {
-    service = await startEmbeddedService({ CALLBACK_RETRY_BASE_MS: '200' });
+    service = await startEmbeddedService({ CALLBACK_RETRY_BASE_MS: '200', ...LOOPBACK_RECEIVERS });
     const secret = newSecret();
     const hook = receiver.hook(newId('restart'), { status: 503 });
-    const account = await setUpAccount(service, { callbackUrl: hook.url, callbackSecret: secret });
+    const account = await setUpAccount(service, { testCallbackUrl: hook.url, testCallbackSecret: secret });
     const customerId = newId('cus');
     await label(service, account.keys.secretTest, customerId);
     // Asynchronous by design: wait for a failed attempt to be recorded.
@@ -361,7 +436,7 @@ describe('review callbacks across a restart', () => {
     service = undefined;
     const failedBeforeRestart = receiver.on(hook.path).length;
     receiver.answer(hook.path, { status: 200 });
-    service = await startEmbeddedService({ DATA_DIR: dataDir, CALLBACK_RETRY_BASE_MS: '200' });
+    service = await startEmbeddedService({ DATA_DIR: dataDir, CALLBACK_RETRY_BASE_MS: '200', ...LOOPBACK_RECEIVERS });
 
     // The restarted dispatcher finds the pending row and sends it: asynchronous, so wait for it.
     const delivery = await eventually(async () => {

@@ -54,7 +54,8 @@ describe('distributed mode over Kafka', () => {
     neo4j = await startBoltServer();
     databases = Object.fromEntries(await Promise.all(APPS.map(async (app) => [app, await createScratchDatabase(`ringfence_e2e_${app}`)] as const))) as Record<App, ScratchDatabase>;
     // The mock broker always waits the full fetch time; a real broker answers when data arrives.
-    const shared = { KAFKA_BROKERS: kafka.brokers.join(','), KAFKA_CONSUMER_MAX_WAIT_MS: '5', LOG_LEVEL: 'info' };
+    // The callback receiver listens on loopback, which callbacks reach only where the operator allows it.
+    const shared = { KAFKA_BROKERS: kafka.brokers.join(','), KAFKA_CONSUMER_MAX_WAIT_MS: '5', LOG_LEVEL: 'info', CALLBACK_ALLOWED_NETWORKS: '127.0.0.0/8' };
     const dataDir = mkdtempSync(join(tmpdir(), 'ringfence-gw-'));
     gatewayDataDir = dataDir;
     // The gateway reaches PostgreSQL through a proxy the last test cuts.
@@ -213,9 +214,10 @@ describe('distributed mode over Kafka', () => {
     const pg = new Client({ connectionString: databases.gateway.url });
     await pg.connect();
     try {
-      // The gateway here has no admin token: the settings are written as the admin API writes them.
+      // The gateway here has no admin token: the settings are written as the admin API writes them,
+      // for the sandbox data set (the bootstrap key is a sandbox key).
       const callbackUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-      await pg.query(`UPDATE accounts SET settings = settings || $1::jsonb WHERE name = 'default'`, [JSON.stringify({ callbackUrl, callbackSecret: secret })]);
+      await pg.query(`UPDATE accounts SET settings = settings || $1::jsonb WHERE name = 'default'`, [JSON.stringify({ testCallbackUrl: callbackUrl, testCallbackSecret: secret })]);
       // The gateway reuses an account it read for up to this long.
       await new Promise((resolve) => setTimeout(resolve, API_KEY_CACHE_TTL_MS + 200));
       const customerId = `cus-callback-${Date.now()}`;
@@ -231,7 +233,7 @@ describe('distributed mode over Kafka', () => {
       expect(JSON.parse(callback.body)).toMatchObject({ event: 'label.changed', subjectType: 'customer', subjectId: customerId, review: 'GENUINE', eventTime: applied.body.eventTime });
       expect(deliveries.body.data.deliveries.find((delivery) => delivery.event.subjectId === customerId)).toBeDefined();
     } finally {
-      await pg.query(`UPDATE accounts SET settings = settings - 'callbackUrl' - 'callbackSecret' WHERE name = 'default'`);
+      await pg.query(`UPDATE accounts SET settings = settings - 'testCallbackUrl' - 'testCallbackSecret' WHERE name = 'default'`);
       await pg.end();
       receiver.closeAllConnections();
       await new Promise((resolve) => receiver.close(resolve));

@@ -175,7 +175,14 @@ export interface Account {
   accountId: string;
   name: string;
   environment: 'test' | 'live';
-  settings: { scoreThresholds?: Thresholds | null; callbackUrl: string | null; callbackSecretSet: boolean; [setting: string]: unknown };
+  settings: {
+    scoreThresholds?: Thresholds | null;
+    callbackUrl: string | null;
+    callbackSecretSet: boolean;
+    testCallbackUrl: string | null;
+    testCallbackSecretSet: boolean;
+    [setting: string]: unknown;
+  };
   keys: Array<{ keyId: string; prefix: string; kind: string; environment: string; createdAt: string; revokedAt: string | null; current?: boolean }>;
 }
 
@@ -184,7 +191,7 @@ export interface Delivery {
   event: { subjectType?: string; subjectId?: string; category?: string; review?: string; [field: string]: unknown };
   url: string;
   status: 'pending' | 'delivered' | 'failed';
-  attempts: Array<{ at: string; httpStatus: number | null; error: string | null; durationMs: number }>;
+  attempts: Array<{ at: string; httpStatus: number | null; errorClass: string | null; error: string | null; durationMs: number }>;
   nextAttemptAt: string | null;
   createdAt: string;
 }

@@ -89,18 +89,12 @@ function embeddedIpv4(address: Address): ipaddr.IPv4 | null {
   if (address.kind() === 'ipv4') return null;
   const ipv6 = address as ipaddr.IPv6;
   const bytes = ipv6.toByteArray();
-  switch (ipv6.range()) {
-    case 'ipv4Mapped':
-    case 'rfc6145':
-      return new ipaddr.IPv4(bytes.slice(12, 16));
-    case 'rfc6052':
-      // The well-known NAT64 prefix carries the address in its last 32 bits; RFC 8215's local-use
-      // /48 spreads it by the network's own prefix length, so it is left unjudged (refused).
-      return ipv6.match(WELL_KNOWN_NAT64) ? new ipaddr.IPv4(bytes.slice(12, 16)) : null;
-    case '6to4':
-      // 2002:AABB:CCDD::/48 routes to AA.BB.CC.DD.
-      return new ipaddr.IPv4(bytes.slice(2, 6));
-    default:
-      return null;
-  }
+  const range = ipv6.range();
+  if (range === 'ipv4Mapped' || range === 'rfc6145') return new ipaddr.IPv4(bytes.slice(12, 16));
+  // The well-known NAT64 prefix carries the address in its last 32 bits; RFC 8215's local-use /48
+  // spreads it by the network's own prefix length, so it is left unjudged (refused).
+  if (range === 'rfc6052') return ipv6.match(WELL_KNOWN_NAT64) ? new ipaddr.IPv4(bytes.slice(12, 16)) : null;
+  // 2002:AABB:CCDD::/48 routes to AA.BB.CC.DD.
+  if (range === '6to4') return new ipaddr.IPv4(bytes.slice(2, 6));
+  return null;
 }

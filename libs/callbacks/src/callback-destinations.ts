@@ -45,6 +45,7 @@ export class CallbackDestinations {
    * resolve or resolves to an internal address: which internal names exist is not the tenant's to learn.
    */
   async urlProblem(url: string): Promise<string | null> {
+    if (!URL.canParse(url)) return CALLBACK_URL_HTTP_RULE;
     const parsed = new URL(url);
     if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && this.policy.allowsPlainHttp)) return CALLBACK_URL_HTTP_RULE;
     try {
@@ -80,10 +81,10 @@ export class CallbackDestinations {
       this.permittedAddresses(hostname, protocol).then(
         (addresses) => {
           const wanted = options.family === 4 || options.family === 6 ? addresses.filter(({ family }) => family === options.family) : addresses;
-          if (wanted.length === 0) return callback(new CallbackAddressRefusedError(hostname, []), '', 0);
-          if (options.all) return callback(null, wanted);
           const [first] = wanted;
-          return callback(null, first!.address, first!.family);
+          if (first === undefined) return callback(new CallbackAddressRefusedError(hostname, []), '', 0);
+          if (options.all) return callback(null, wanted);
+          return callback(null, first.address, first.family);
         },
         (error: NodeJS.ErrnoException) => callback(error, '', 0),
       );

@@ -9,7 +9,7 @@ type ThresholdInputs = Record<string, { review: string; prevent: string }>;
 const inputsOf = (thresholds: Thresholds | null | undefined): ThresholdInputs =>
   Object.fromEntries(THRESHOLD_CHECKPOINTS.map((checkpoint) => [checkpoint, { review: String(thresholds?.[checkpoint]?.review ?? ''), prevent: String(thresholds?.[checkpoint]?.prevent ?? '') }]));
 
-/** The account: thresholds and review callbacks (PATCH /v2/account/settings), deliveries, keys. */
+/** The account: thresholds and each data set's review callbacks (PATCH /v2/account/settings), deliveries, keys. */
 export function Settings({ api }: { api: Api }) {
   const account = useLoad(async () => dataOf(await api.get<{ data: Account }>('/v2/account')), 'account');
   return (
@@ -33,7 +33,8 @@ export function Settings({ api }: { api: Api }) {
             </p>
           ) : null}
           <ThresholdsForm api={api} account={account.data} onSaved={account.reload} />
-          <CallbackForm api={api} account={account.data} onSaved={account.reload} />
+          <CallbackForm api={api} account={account.data} dataSet="live" onSaved={account.reload} />
+          <CallbackForm api={api} account={account.data} dataSet="test" onSaved={account.reload} />
           <Keys account={account.data} />
         </>
       ) : null}
@@ -106,12 +107,22 @@ function ThresholdsForm({ api, account, onSaved }: { api: Api; account: Account;
   );
 }
 
-function CallbackForm({ api, account, onSaved }: { api: Api; account: Account; onSaved: () => void }) {
-  const [url, setUrl] = useState(account.settings.callbackUrl ?? '');
+/**
+ * Each data set has its own callbacks (decisions §16): a sandbox label never reaches the live
+ * receiver. The settings' names of each, and how the form names it.
+ */
+const CALLBACK_DATA_SETS = {
+  live: { url: 'callbackUrl', secret: 'callbackSecret', secretSet: 'callbackSecretSet', title: 'Review callbacks: live labels', id: 'callbacks-live' },
+  test: { url: 'testCallbackUrl', secret: 'testCallbackSecret', secretSet: 'testCallbackSecretSet', title: 'Review callbacks: sandbox labels', id: 'callbacks-test' },
+} as const;
+
+function CallbackForm({ api, account, dataSet, onSaved }: { api: Api; account: Account; dataSet: keyof typeof CALLBACK_DATA_SETS; onSaved: () => void }) {
+  const names = CALLBACK_DATA_SETS[dataSet];
+  const [url, setUrl] = useState(account.settings[names.url] ?? '');
   const [secret, setSecret] = useState('');
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState('');
-  useEffect(() => setUrl(account.settings.callbackUrl ?? ''), [account]);
+  useEffect(() => setUrl(account.settings[names.url] ?? ''), [account]);
 
   async function save(event: Event) {
     event.preventDefault();
@@ -119,9 +130,9 @@ function CallbackForm({ api, account, onSaved }: { api: Api; account: Account; o
     setSaved('');
     try {
       // A blank secret keeps the one set; the secret is never shown back.
-      await api.send('PATCH', '/v2/account/settings', { callbackUrl: url.trim() || null, ...(secret ? { callbackSecret: secret } : {}) });
+      await api.send('PATCH', '/v2/account/settings', { [names.url]: url.trim() || null, ...(secret ? { [names.secret]: secret } : {}) });
       setSecret('');
-      setSaved(url.trim() ? 'Callbacks go to this URL from the next label.' : 'Callbacks are off.');
+      setSaved(url.trim() ? 'Callbacks go to this URL from the next attempt, pending ones included.' : 'Callbacks are off.');
       onSaved();
     } catch (failure) {
       setError(failure);
@@ -129,14 +140,18 @@ function CallbackForm({ api, account, onSaved }: { api: Api; account: Account; o
   }
 
   return (
-    <Section title="Review callbacks" id="callbacks">
+    <Section title={names.title} id={names.id}>
+      <p class="muted">
+        {dataSet === 'live' ? 'Label changes made with live keys are POSTed here.' : 'Label changes made with sandbox keys are POSTed here, never to the live URL.'} An https URL that
+        resolves to public internet addresses (internal receivers only where the operator allows them).
+      </p>
       <form class="rule-form" onSubmit={(event) => void save(event)}>
-        <label for="callback-url">Callback URL (blank: off)</label>
-        <input id="callback-url" type="url" value={url} placeholder="https://hooks.example/ringfence" onInput={(event) => setUrl(event.currentTarget.value)} />
-        <label for="callback-secret">Signing secret (at least 16 characters; blank keeps the current one)</label>
-        <input id="callback-secret" type="password" autoComplete="new-password" minLength={16} value={secret} onInput={(event) => setSecret(event.currentTarget.value)} />
-        <p class="muted">{account.settings.callbackSecretSet ? 'A secret is set.' : 'No secret is set.'}</p>
-        <button type="submit">Save callback</button>
+        <label for={`${names.id}-url`}>Callback URL (blank: off)</label>
+        <input id={`${names.id}-url`} type="url" value={url} placeholder="https://hooks.example/ringfence" onInput={(event) => setUrl(event.currentTarget.value)} />
+        <label for={`${names.id}-secret`}>Signing secret (at least 16 characters; blank keeps the current one)</label>
+        <input id={`${names.id}-secret`} type="password" autoComplete="new-password" minLength={16} value={secret} onInput={(event) => setSecret(event.currentTarget.value)} />
+        <p class="muted">{account.settings[names.secretSet] ? 'A secret is set.' : 'No secret is set.'}</p>
+        <button type="submit">Save {dataSet === 'live' ? 'live' : 'sandbox'} callback</button>
         <p role="status">{saved}</p>
         <ErrorNotice error={error} />
       </form>
@@ -185,7 +200,7 @@ function Deliveries({ api }: { api: Api }) {
     if (page.data) setShown((previous) => (before ? [...previous, ...(page.data ?? [])] : (page.data ?? [])));
   }, [page.data]);
   return (
-    <Section title="Callback deliveries, newest first" id="deliveries">
+    <Section title="Callback deliveries of this key's data set, newest first" id="deliveries">
       <ErrorNotice error={page.error} />
       {page.data && shown.length === 0 ? <p class="muted">No delivery.</p> : null}
       {shown.length > 0 ? (
@@ -213,7 +228,8 @@ function Deliveries({ api }: { api: Api }) {
                   <td>{delivery.status}</td>
                   <td>
                     {delivery.attempts.length}
-                    {last ? ` (last: ${last.httpStatus ?? last.error ?? '—'})` : ''}
+                    {/* The class of the last failure (timeout, refused, tls, address, …), or the status answered. */}
+                    {last ? ` (last: ${last.httpStatus ?? last.errorClass ?? '—'})` : ''}
                   </td>
                   <td>{formatTime(delivery.nextAttemptAt)}</td>
                 </tr>

@@ -9,3 +9,4 @@ export {
   NEO4J_POOL_SIZE,
 } from './neo4j/neo4j-driver.factory';
 export { DEFAULT_LOAD_BATCH_SIZE } from './load-batch-size';
+export { isGraphWriteRefusal } from './graph-write-refusal';

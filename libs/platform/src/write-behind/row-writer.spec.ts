@@ -159,4 +159,30 @@ describe(RowWriter.name, () => {
     expect(setAside.rows).toEqual([]);
     expect(writer.rowsFailing).toBe(1);
   });
+
+  it('sets rows aside at once when told to let go of them, with the cause and the attempts they had, and forgets them', async () => {
+    const table = new RefusingTable();
+    const { writer, setAside, events } = writerOver(table);
+    await writeKeepingPending(writer, rows(2, [1]));
+    table.down = true;
+    const outage = new StoreUnavailableError('connect ECONNREFUSED');
+
+    await writer.setAsideNow(rows(3, [1]).slice(1), outage);
+
+    expect(setAside.rows.map(({ key, attempts, error }) => ({ key, attempts, error }))).toEqual([
+      { key: 'row-1', attempts: 1, error: 'Error: connect ECONNREFUSED' },
+      { key: 'row-2', attempts: 0, error: 'Error: connect ECONNREFUSED' },
+    ]);
+    expect(events).toEqual([{ type: 'set-aside', entries: [expect.objectContaining({ key: 'row-1' }), expect.objectContaining({ key: 'row-2' })] }]);
+    expect(writer.rowsFailing).toBe(0);
+  });
+
+  it('rejects, keeping nothing, when rows it must let go of cannot be set aside', async () => {
+    const table = new RefusingTable();
+    const { writer, setAside, events } = writerOver(table);
+    setAside.failure = new Error('set-aside table unavailable');
+
+    await expect(writer.setAsideNow(rows(1), new Error('stopping'))).rejects.toBe(setAside.failure);
+    expect(events).toEqual([{ type: 'set-aside-failed', writer: 'test-rows', rows: 1, error: setAside.failure }]);
+  });
 });

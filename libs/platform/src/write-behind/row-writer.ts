@@ -90,6 +90,25 @@ export class RowWriter<Row> {
   }
 
   /**
+   * Sets rows aside at once, whatever their attempts, with `cause` as their error: for a writer
+   * that must let go of rows it could not write (it stops, or holds as many pending rows as it
+   * may), so that they wait for an operator instead of being lost. Rejects, keeping nothing, when
+   * the set-aside store cannot take them.
+   */
+  async setAsideNow(rows: readonly Row[], cause: unknown): Promise<void> {
+    if (rows.length === 0) return;
+    const entries = rows.map((row) => this.entryOf(row, cause, this.attempts.get(this.options.identify(row).key) ?? 0));
+    try {
+      await this.setAside.put(entries);
+    } catch (error) {
+      this.listener({ type: 'set-aside-failed', writer: this.options.name, rows: rows.length, error });
+      throw error;
+    }
+    this.forget(rows);
+    this.listener({ type: 'set-aside', entries });
+  }
+
+  /**
    * Halves a batch the store refused until each refused row stands alone, writing every part it
    * accepts. An outage met on the way stops it: what is not written then stays pending.
    */
@@ -133,8 +152,7 @@ export class RowWriter<Row> {
         retry.push(row);
         continue;
       }
-      const serialise = this.options.serialise ?? ((value: Row) => JSON.stringify(value));
-      exhausted.push({ row, entry: { writer: this.options.name, ...identity, row: serialise(row), error: describeError(error), attempts } });
+      exhausted.push({ row, entry: this.entryOf(row, error, attempts) });
     }
     if (exhausted.length === 0) return retry;
     try {
@@ -147,6 +165,11 @@ export class RowWriter<Row> {
     this.forget(exhausted.map(({ row }) => row));
     this.listener({ type: 'set-aside', entries: exhausted.map(({ entry }) => entry) });
     return retry;
+  }
+
+  private entryOf(row: Row, error: unknown, attempts: number): SetAsideEntry {
+    const serialise = this.options.serialise ?? ((value: Row) => JSON.stringify(value));
+    return { writer: this.options.name, ...this.options.identify(row), row: serialise(row), error: describeError(error), attempts };
   }
 
   private forget(rows: readonly Row[]): void {

@@ -191,7 +191,7 @@ export interface Delivery {
   event: { subjectType?: string; subjectId?: string; category?: string; review?: string; [field: string]: unknown };
   url: string;
   status: 'pending' | 'delivered' | 'failed';
-  attempts: Array<{ at: string; httpStatus: number | null; errorClass: string | null; error: string | null; durationMs: number }>;
+  attempts: Array<{ at: string; httpStatus: number | null; error: string | null; durationMs: number }>;
   nextAttemptAt: string | null;
   createdAt: string;
 }

@@ -17,13 +17,12 @@ export interface CallbackAttempt {
   at: number;
   /** The receiver's HTTP status; null when no answer came (refused, timed out, interrupted). */
   httpStatus: number | null;
-  /** Why the attempt got no 2xx (`status`: the receiver answered another status); null after a 2xx. */
-  errorClass: CallbackErrorClass | null;
   /**
-   * The class's fixed description (`CALLBACK_ERROR_DESCRIPTIONS`), or why the attempt was not
-   * made; null after a 2xx. Never the socket's message (decisions §16): that is only logged.
+   * Why the attempt got no 2xx (`CALLBACK_ERROR_CLASSES`: `status` when the receiver answered
+   * another status); null after a 2xx. Never the socket's message (decisions §16): that is only
+   * logged.
    */
-  error: string | null;
+  error: CallbackErrorClass | null;
   durationMs: number;
 }
 

@@ -1,5 +1,4 @@
 import type { CallbackAttempt, CallbackDeliveryRepository, DueCallbackDelivery } from './callback-delivery';
-import { CALLBACK_ERROR_DESCRIPTIONS } from './callback-error-class';
 import type { CallbackResponse, CallbackSender } from './callback-sender';
 import { CALLBACK_DELIVERY_ID_HEADER, CALLBACK_SIGNATURE_HEADER, CALLBACK_TIMESTAMP_HEADER } from './callback-signature';
 import type { CallbackTargets, SignedCallbackTarget } from './callback-targets';
@@ -53,14 +52,8 @@ const STORE_FAILURE_PAUSE_MS = 1_000;
  */
 const MIN_SLEEP_MS = 25;
 
-export const CALLBACKS_OFF_ERROR = 'not sent: the account has no callback URL any more (callbacks turned off); given up';
-export const NO_SECRET_ERROR = 'not sent: the account has no callback secret to sign with';
-export const NOT_SIGNED_ERROR = 'not sent: the signature could not be had from the account registry';
-
 /** How an attempt ended, before it is recorded. */
 interface AttemptOutcome extends CallbackResponse {
-  /** The description recorded instead of the class's own (an attempt not made says why). */
-  error?: string;
   /** Where it was sent; null when it was not. */
   url: string | null;
   givenUp?: boolean;
@@ -190,15 +183,8 @@ export class CallbackDispatcher {
     const startedAt = this.now();
     const outcome = await this.send(delivery, startedAt);
     const finishedAt = this.now();
-    const errorClass = outcome.errorClass;
-    const attempt: CallbackAttempt = {
-      at: startedAt,
-      httpStatus: outcome.httpStatus,
-      errorClass,
-      error: errorClass === null ? null : (outcome.error ?? CALLBACK_ERROR_DESCRIPTIONS[errorClass]),
-      durationMs: finishedAt - startedAt,
-    };
-    const delivered = errorClass === null;
+    const attempt: CallbackAttempt = { at: startedAt, httpStatus: outcome.httpStatus, error: outcome.error, durationMs: finishedAt - startedAt };
+    const delivered = outcome.error === null;
     const next = delivered || outcome.givenUp ? null : nextAttemptAt(delivery.attemptCount + 1, finishedAt, delivery.changedAt, this.retry, this.random);
     const status = delivered ? 'delivered' : next === null ? 'failed' : 'pending';
     try {
@@ -209,7 +195,7 @@ export class CallbackDispatcher {
       return;
     }
     // The detail (the socket's message) is the operator's: logged, never recorded for the tenant.
-    const logged = { deliveryId: delivery.deliveryId, accountId: delivery.accountId, environment: delivery.environment, attempt: delivery.attemptCount + 1, url: outcome.url, httpStatus: outcome.httpStatus, errorClass, detail: outcome.detail };
+    const logged = { deliveryId: delivery.deliveryId, accountId: delivery.accountId, environment: delivery.environment, attempt: delivery.attemptCount + 1, url: outcome.url, httpStatus: outcome.httpStatus, error: outcome.error, detail: outcome.detail };
     if (status === 'failed') this.options.logger.warn(logged, 'callback delivery given up');
     else if (status === 'pending') this.options.logger.info({ ...logged, nextAttemptAt: next }, 'callback delivery attempt failed; retrying later');
   }
@@ -222,11 +208,13 @@ export class CallbackDispatcher {
     } catch (error) {
       // Not signed (the owner of the settings did not answer): recorded as a failed attempt, so
       // the delivery is retried on its schedule and its record says why.
-      return { httpStatus: null, errorClass: 'not-sent', error: NOT_SIGNED_ERROR, detail: error instanceof Error ? error.message : String(error), url: null };
+      return { httpStatus: null, error: 'not-signed', detail: error instanceof Error ? error.message : String(error), url: null };
     }
-    if (!target.callbackUrl) return { httpStatus: null, errorClass: 'not-sent', error: CALLBACKS_OFF_ERROR, url: null, givenUp: true };
-    if (!target.signature) return { httpStatus: null, errorClass: 'not-sent', error: NO_SECRET_ERROR, url: null };
-    if (this.stopping.signal.aborted) return { httpStatus: null, errorClass: 'interrupted', url: null };
+    // The data set's callbacks were turned off: given up, nothing sent.
+    if (!target.callbackUrl) return { httpStatus: null, error: 'no-url', url: null, givenUp: true };
+    // Nothing is ever sent unsigned: retried on its schedule, a secret set meanwhile signs it.
+    if (!target.signature) return { httpStatus: null, error: 'no-secret', url: null };
+    if (this.stopping.signal.aborted) return { httpStatus: null, error: 'interrupted', url: null };
     const response = await this.options.sender.post(this.signedRequest(delivery, target.callbackUrl, startedAt, target.signature));
     return { ...response, url: target.callbackUrl };
   }

@@ -1,49 +1,38 @@
-import type { CallbackErrorClass } from '@ringfence/contracts';
+import { CALLBACK_ERROR_CLASSES, type CallbackErrorClass } from '@ringfence/contracts';
 
 export type { CallbackErrorClass } from '@ringfence/contracts';
 
-/**
- * Why an attempt got no 2xx, as the tenant sees it (decisions §16): a class
- * (`CALLBACK_ERROR_CLASSES`) with a fixed description, never the socket's message. The
- * operator's log keeps the detail.
- */
-export const CALLBACK_ERROR_DESCRIPTIONS: Record<CallbackErrorClass, string> = {
-  timeout: 'timeout: no answer within the attempt timeout',
-  refused: 'refused: the receiver refused the connection',
-  tls: 'tls: the TLS handshake failed or the certificate did not verify',
-  status: 'status: the receiver answered with a status other than 2xx',
-  address: 'address: the host resolved to an address callbacks may not reach (only public internet addresses)',
-  dns: 'dns: the host did not resolve',
-  connection: 'connection: the connection failed or was closed before an answer',
-  interrupted: 'interrupted: the service stopped',
-  'not-sent': 'not sent',
-};
-
-/** An attempt as stored before error classes: its `error` may be a socket's message. */
+/** An attempt as stored: before error classes, its `error` was free text, a socket's message included. */
 export interface StoredCallbackAttempt {
   at: number;
   httpStatus: number | null;
-  errorClass?: CallbackErrorClass | null;
   error: string | null;
   durationMs: number;
 }
 
+const isErrorClass = (error: string): error is CallbackErrorClass => (CALLBACK_ERROR_CLASSES as readonly string[]).includes(error);
+
 /**
- * An attempt as it may be shown: one recorded before error classes gets the class its record
- * allows (a non-2xx status; our own "not sent" and "interrupted" texts) or `connection`, and
- * loses the socket's message it kept.
+ * An attempt as it may be shown (decisions §16: a tenant sees the class, never the socket's
+ * message): one recorded before error classes gets the class its old text tells, and loses the
+ * text.
  */
-export function classifiedAttempt<T extends StoredCallbackAttempt>(attempt: T): T & { errorClass: CallbackErrorClass | null } {
-  if (attempt.errorClass !== undefined) return { ...attempt, errorClass: attempt.errorClass };
-  const errorClass = legacyClass(attempt);
-  const error = errorClass === null ? null : errorClass === 'not-sent' ? attempt.error : CALLBACK_ERROR_DESCRIPTIONS[errorClass];
-  return { ...attempt, errorClass, error };
+export function classifiedAttempt<T extends StoredCallbackAttempt>(attempt: T): Omit<T, 'error'> & { error: CallbackErrorClass | null } {
+  const { error } = attempt;
+  if (error === null || isErrorClass(error)) return { ...attempt, error };
+  return { ...attempt, error: legacyClass(attempt.httpStatus, error) };
 }
 
-function legacyClass({ httpStatus, error }: StoredCallbackAttempt): CallbackErrorClass | null {
-  if (httpStatus !== null) return httpStatus >= 200 && httpStatus < 300 ? null : 'status';
-  if (error === null) return null;
-  if (error.startsWith('not sent')) return 'not-sent';
+/** The class an error text recorded before error classes stands for (our own texts, or Node's codes in a socket's message). */
+function legacyClass(httpStatus: number | null, error: string): CallbackErrorClass {
+  if (httpStatus !== null) return 'status';
+  if (error.startsWith('not sent: the account has no callback URL')) return 'no-url';
+  if (error.startsWith('not sent: the account has no callback secret')) return 'no-secret';
+  if (error.startsWith('not sent')) return 'not-signed';
   if (error.startsWith('interrupted')) return 'interrupted';
+  if (error.startsWith('timed out') || error.includes('ETIMEDOUT')) return 'timeout';
+  if (error.includes('ECONNREFUSED')) return 'refused';
+  if (error.includes('ENOTFOUND') || error.includes('EAI_AGAIN')) return 'dns';
+  if (/CERT|SSL|TLS|EPROTO/.test(error)) return 'tls';
   return 'connection';
 }

@@ -65,12 +65,12 @@ const sender = (policy = LOOPBACK_ALLOWED, resolver?: HostResolver) => new HttpC
 
 describe(HttpCallbackSender.name, () => {
   it("answers the receiver's status: a 2xx with no error class, anything else as `status`", async () => {
-    await expect(sender().post(request(`http://127.0.0.1:${port}/ok`))).resolves.toEqual({ httpStatus: 204, errorClass: null });
-    await expect(sender().post(request(`http://127.0.0.1:${port}/broken`))).resolves.toEqual({ httpStatus: 500, errorClass: 'status' });
+    await expect(sender().post(request(`http://127.0.0.1:${port}/ok`))).resolves.toEqual({ httpStatus: 204, error: null });
+    await expect(sender().post(request(`http://127.0.0.1:${port}/broken`))).resolves.toEqual({ httpStatus: 500, error: 'status' });
   });
 
   it('does not follow a redirect: the 3xx is the answer, and nothing is sent to its location', async () => {
-    await expect(sender().post(request(`http://127.0.0.1:${port}/moved`))).resolves.toEqual({ httpStatus: 302, errorClass: 'status' });
+    await expect(sender().post(request(`http://127.0.0.1:${port}/moved`))).resolves.toEqual({ httpStatus: 302, error: 'status' });
     expect(hits.map((hit) => hit.path)).toEqual(['/moved']);
   });
 
@@ -82,13 +82,13 @@ describe(HttpCallbackSender.name, () => {
 
     const answer = await sender().post(request(`http://127.0.0.1:${closedPort}/`));
 
-    expect(answer).toEqual({ httpStatus: null, errorClass: 'refused', detail: expect.stringContaining('ECONNREFUSED') });
+    expect(answer).toEqual({ httpStatus: null, error: 'refused', detail: expect.stringContaining('ECONNREFUSED') });
   });
 
   it('classes no answer within the timeout as `timeout`', async () => {
     const startedAt = Date.now();
 
-    await expect(sender().post(request(`http://127.0.0.1:${port}/slow`, { timeoutMs: 150 }))).resolves.toMatchObject({ httpStatus: null, errorClass: 'timeout' });
+    await expect(sender().post(request(`http://127.0.0.1:${port}/slow`, { timeoutMs: 150 }))).resolves.toMatchObject({ httpStatus: null, error: 'timeout' });
     expect(Date.now() - startedAt).toBeLessThan(1_500);
   });
 
@@ -97,7 +97,7 @@ describe(HttpCallbackSender.name, () => {
     const answer = sender().post(request(`http://127.0.0.1:${port}/slow`, { signal: stopping.signal }));
     setTimeout(() => stopping.abort(), 50);
 
-    await expect(answer).resolves.toEqual({ httpStatus: null, errorClass: 'interrupted' });
+    await expect(answer).resolves.toEqual({ httpStatus: null, error: 'interrupted' });
   });
 
   it('classes a certificate that does not verify as `tls`', async () => {
@@ -107,7 +107,7 @@ describe(HttpCallbackSender.name, () => {
     try {
       const answer = await sender().post(request(`https://127.0.0.1:${(tlsServer.address() as AddressInfo).port}/`));
 
-      expect(answer).toMatchObject({ httpStatus: null, errorClass: 'tls' });
+      expect(answer).toMatchObject({ httpStatus: null, error: 'tls' });
     } finally {
       tlsServer.closeAllConnections();
       await new Promise((resolve) => tlsServer.close(resolve));
@@ -117,7 +117,7 @@ describe(HttpCallbackSender.name, () => {
   it('refuses an IP literal callbacks may not reach, as `address`, without connecting', async () => {
     const answer = await sender(new CallbackAddressPolicy()).post(request(`https://127.0.0.1:${port}/ok`));
 
-    expect(answer).toMatchObject({ httpStatus: null, errorClass: 'address' });
+    expect(answer).toMatchObject({ httpStatus: null, error: 'address' });
     expect(hits).toEqual([]);
   });
 
@@ -126,7 +126,7 @@ describe(HttpCallbackSender.name, () => {
 
     const answer = await sender(LOOPBACK_ALLOWED, resolver).post(request(`http://receiver.internal.example:${port}/ok`));
 
-    expect(answer).toEqual({ httpStatus: 204, errorClass: null });
+    expect(answer).toEqual({ httpStatus: 204, error: null });
     expect(resolver.lookups).toEqual(['receiver.internal.example']);
     expect(hits).toEqual([{ path: '/ok', host: `receiver.internal.example:${port}` }]);
   });
@@ -134,13 +134,13 @@ describe(HttpCallbackSender.name, () => {
   it('sends plain http only to the allowed networks, never to a public address', async () => {
     const answer = await sender(new CallbackAddressPolicy(), scriptedResolver([PUBLIC_ADDRESS])).post(request('http://hooks.merchant.example/ok'));
 
-    expect(answer).toMatchObject({ httpStatus: null, errorClass: 'address' });
+    expect(answer).toMatchObject({ httpStatus: null, error: 'address' });
   });
 
   it('refuses a host with one address it may not reach among public ones', async () => {
     const answer = await sender(new CallbackAddressPolicy(), scriptedResolver([PUBLIC_ADDRESS, '10.1.2.3'])).post(request('https://hooks.merchant.example/ok'));
 
-    expect(answer).toMatchObject({ httpStatus: null, errorClass: 'address' });
+    expect(answer).toMatchObject({ httpStatus: null, error: 'address' });
   });
 });
 
@@ -168,7 +168,7 @@ describe('DNS rebinding', () => {
 
     const answer = await new HttpCallbackSender(destinations).post(request(url));
 
-    expect(answer).toMatchObject({ httpStatus: null, errorClass: 'address' });
+    expect(answer).toMatchObject({ httpStatus: null, error: 'address' });
     expect(connections).toBe(0);
   });
 });

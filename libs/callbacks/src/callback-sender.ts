@@ -16,7 +16,7 @@ export interface CallbackRequest {
 }
 
 /**
- * What an attempt got: the receiver's status, or the class of failure that left it without one.
+ * What an attempt got: the receiver's status, and the class of failure unless it was a 2xx.
  * Never a throw. `detail` is the socket's own account of a failure, for the operator's log only:
  * a tenant sees the class (decisions §16), since the messages of a refused or reset connection
  * to an address of the tenant's choosing would make the callbacks a port scanner.
@@ -24,7 +24,7 @@ export interface CallbackRequest {
 export interface CallbackResponse {
   httpStatus: number | null;
   /** Null when the receiver answered 2xx; `status` for any other answer. */
-  errorClass: CallbackErrorClass | null;
+  error: CallbackErrorClass | null;
   detail?: string;
 }
 
@@ -56,11 +56,11 @@ export class HttpCallbackSender implements CallbackSender {
       const host = hostOf(url);
       if (isIP(host) !== 0) await this.destinations.permittedAddresses(host, url.protocol);
       const httpStatus = await this.send(url, request, signal);
-      return { httpStatus, errorClass: httpStatus >= 200 && httpStatus < 300 ? null : 'status' };
+      return { httpStatus, error: httpStatus >= 200 && httpStatus < 300 ? null : 'status' };
     } catch (error) {
-      if (request.signal.aborted) return { httpStatus: null, errorClass: 'interrupted' };
-      if (timeout.aborted) return { httpStatus: null, errorClass: 'timeout', detail: `no answer within ${request.timeoutMs} ms` };
-      return { httpStatus: null, errorClass: classifyConnectionError(error), detail: detailOf(error) };
+      if (request.signal.aborted) return { httpStatus: null, error: 'interrupted' };
+      if (timeout.aborted) return { httpStatus: null, error: 'timeout', detail: `no answer within ${request.timeoutMs} ms` };
+      return { httpStatus: null, error: classifyConnectionError(error), detail: detailOf(error) };
     }
   }
 

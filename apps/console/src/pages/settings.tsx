@@ -229,7 +229,7 @@ function Deliveries({ api }: { api: Api }) {
                   <td>
                     {delivery.attempts.length}
                     {/* The class of the last failure (timeout, refused, tls, address, …), or the status answered. */}
-                    {last ? ` (last: ${last.httpStatus ?? last.errorClass ?? '—'})` : ''}
+                    {last ? ` (last: ${last.httpStatus ?? last.error ?? '—'})` : ''}
                   </td>
                   <td>{formatTime(delivery.nextAttemptAt)}</td>
                 </tr>

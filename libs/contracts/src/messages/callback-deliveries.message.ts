@@ -18,16 +18,24 @@ export class ReadCallbackDeliveriesRequest {
   @IsOptional() @IsString() @Matches(CALLBACK_DELIVERY_ID_PATTERN, { message: 'must be a deliveryId (dlv_…)' }) before?: string;
 }
 
-/** Why an attempt got no 2xx, as tenants see it (decisions §16): the class, never the socket's message. */
-export const CALLBACK_ERROR_CLASSES = ['timeout', 'refused', 'tls', 'status', 'address', 'dns', 'connection', 'interrupted', 'not-sent'] as const;
+/**
+ * Why an attempt got no 2xx, as tenants see it (decisions §16): a class, never the socket's
+ * message (which would make callbacks a port scanner of the operator's network). The receiver's
+ * answer (`status`, with `httpStatus`), a failure to reach it (`timeout`, `refused`, `tls`,
+ * `address`: an address callbacks may not reach, `dns`, `connection`), the service stopping
+ * mid-attempt (`interrupted`), or why nothing was sent (`no-url`: the data set's callbacks were
+ * turned off, the delivery is given up; `no-secret`; `not-signed`: the account registry did not
+ * answer).
+ */
+export const CALLBACK_ERROR_CLASSES = ['status', 'timeout', 'refused', 'tls', 'address', 'dns', 'connection', 'interrupted', 'no-url', 'no-secret', 'not-signed'] as const;
 export type CallbackErrorClass = (typeof CALLBACK_ERROR_CLASSES)[number];
 
 /** One attempt on the bus (times in epoch milliseconds). */
 export class CallbackAttemptMessage {
   at!: number;
   httpStatus!: number | null;
-  errorClass!: CallbackErrorClass | null;
-  error!: string | null;
+  /** Why no 2xx; null after one. */
+  error!: CallbackErrorClass | null;
   durationMs!: number;
 }
 

@@ -129,7 +129,7 @@ export class TypeOrmCallbackDeliveryRepository implements CallbackDeliveryReposi
       accountId,
       environment,
       deliveryId,
-      JSON.stringify({ at: attempt.at, httpStatus: attempt.httpStatus, errorClass: attempt.errorClass, error: attempt.error, durationMs: attempt.durationMs }),
+      JSON.stringify({ at: attempt.at, httpStatus: attempt.httpStatus, error: attempt.error, durationMs: attempt.durationMs }),
       outcome.status,
       outcome.nextAttemptAt === null ? null : toDate(outcome.nextAttemptAt),
       outcome.url,
@@ -152,7 +152,7 @@ export class TypeOrmCallbackDeliveryRepository implements CallbackDeliveryReposi
       url: row.url,
       body: row.body,
       status: row.status,
-      // Attempts recorded before error classes lose the socket's message they kept.
+      // Attempts recorded before error classes show their class, not the socket's message they kept.
       attempts: row.attempts.map(classifiedAttempt),
       nextAttemptAt: row.next_attempt_at?.getTime() ?? null,
       changedAt: row.changed_at.getTime(),

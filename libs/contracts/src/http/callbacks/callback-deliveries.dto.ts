@@ -43,14 +43,7 @@ export class CallbackAttemptDto {
     nullable: true,
     example: 'timeout',
     description:
-      'Why the attempt got no 2xx: `status` (the receiver answered another status), `timeout`, `refused` (connection refused), `tls` (handshake or certificate), `address` (the host resolved to an address callbacks may not reach: only public internet addresses), `dns` (the host did not resolve), `connection` (reset or closed before an answer), `interrupted` (the service stopped), `not-sent` (nothing was sent: see `error`). null after a 2xx. The network\'s own error messages are never shown.',
-  })
-  errorClass!: string | null;
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    example: 'timeout: no answer within the attempt timeout',
-    description: "The class's description, or why nothing was sent; null after a 2xx.",
+      'Why the attempt got no 2xx; null after one. `status`: the receiver answered another status (see `httpStatus`; redirects are not followed). `timeout`: no answer within 10 s. `refused`: connection refused. `tls`: the handshake failed or the certificate did not verify. `address`: the host resolved to an address callbacks may not reach (only public internet addresses). `dns`: the host did not resolve. `connection`: reset or closed before an answer. `interrupted`: the service stopped mid-attempt. Nothing sent: `no-url` (the data set\'s callbacks were turned off; the delivery is given up), `no-secret`, `not-signed` (the signature could not be had). The network\'s own messages are never shown.',
   })
   error!: string | null;
   @ApiProperty({ type: 'integer', example: 37 }) durationMs!: number;

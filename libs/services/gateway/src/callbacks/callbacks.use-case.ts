@@ -27,7 +27,7 @@ function toDto(delivery: CallbackDeliveryMessage): CallbackDeliveryDto {
     event: delivery.event as unknown as LabelChangedCallbackDto,
     url: delivery.url,
     status: delivery.status,
-    attempts: delivery.attempts.map((attempt) => ({ at: isoTime(attempt.at), httpStatus: attempt.httpStatus, errorClass: attempt.errorClass, error: attempt.error, durationMs: attempt.durationMs })),
+    attempts: delivery.attempts.map((attempt) => ({ at: isoTime(attempt.at), httpStatus: attempt.httpStatus, error: attempt.error, durationMs: attempt.durationMs })),
     nextAttemptAt: delivery.nextAttemptAt === null ? null : isoTime(delivery.nextAttemptAt),
     createdAt: isoTime(delivery.createdAt),
   };

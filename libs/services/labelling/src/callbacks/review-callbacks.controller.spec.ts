@@ -47,7 +47,7 @@ async function setup() {
   const targetRequests: Array<MessageEnvelope<CallbackTargetRequest>> = [];
   const deliveries = new InMemoryCallbackDeliveryRepository();
   const sent: CallbackRequest[] = [];
-  const sender = { post: async (request: CallbackRequest): Promise<CallbackResponse> => (sent.push(request), { httpStatus: 204, errorClass: null }) };
+  const sender = { post: async (request: CallbackRequest): Promise<CallbackResponse> => (sent.push(request), { httpStatus: 204, error: null }) };
   const subscriptions = new Map<string, { options: SubscribeOptions; handler: Handler }>();
   const responders = new Map<string, { options: RespondOptions; handler: Handler }>();
   const bus = {
@@ -159,7 +159,7 @@ describe(ReviewCallbacksController.name, () => {
         event: expect.objectContaining({ subjectId: 'cus-2' }),
         url: 'https://hooks.acme.example/',
         status: 'delivered',
-        attempts: [{ at: expect.any(Number), httpStatus: 204, errorClass: null, error: null, durationMs: expect.any(Number) }],
+        attempts: [{ at: expect.any(Number), httpStatus: 204, error: null, durationMs: expect.any(Number) }],
         nextAttemptAt: null,
         createdAt: expect.any(Number),
       },

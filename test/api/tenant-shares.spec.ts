@@ -66,7 +66,7 @@ describe('tenant shares (embedded app over HTTPS)', () => {
     }
     const refused = answers.at(-1) as Answer;
     expect(refused.status).toBe(429);
-    expect(refused.message).toMatch(/^the account holds its share of (velocity keys|the graph's nodes) \(100: ACCOUNT_SHARE_PERCENT of (VELOCITY_MAX_KEYS|GRAPH_MAX_NODES)\); this checkpoint names .* new to the account, which it cannot add\. The data was accepted, no recommendation was made/);
+    expect(refused.message).toMatch(/^the account holds its share of (velocity keys|the graph's nodes) \(100: ACCOUNT_SHARE_PERCENT of (VELOCITY_MAX_KEYS|GRAPH_MAX_NODES)\); this (checkpoint|request) names .* new to the account, which it cannot add\. The data was accepted/);
     expect(known.length).toBeGreaterThan(5);
 
     // Past its share: the next new customer is refused too, a known one is still decided.
@@ -85,5 +85,28 @@ describe('tenant shares (embedded app over HTTPS)', () => {
     expect(neighbourDecision.features).toEqual(controlDecision.features);
     expect(neighbourDecision.context.network).toEqual(controlDecision.context.network);
     expect(neighbourDecision.features).toMatchObject({ customerDistinctDevices24h: 1, deviceDistinctCustomers24h: 2 });
+  }, 60_000);
+
+  it("refuses (429) the links an account cannot add past its share of the graph, keeps answering about its known customers, and leaves another account's network whole", async () => {
+    const [flooder, neighbour] = [await newAccount(), await newAccount()];
+    const connect = (key: string, body: object) => service.client.send<{ status: number; message?: string; customerCount?: number; count?: number }>({ method: 'POST', path: '/v2/connect?features=true', body: { timestamp: Date.now(), ...body }, apiKey: key });
+    for (const customerId of ['cus-n1', 'cus-n2']) expect((await connect(neighbour, { customer: { customerId, email: 'shared@neighbour.example' } })).status).toBe(200);
+
+    // Each new customer with a new e-mail is two nodes: the share of 100 is held after 50.
+    let refused: Awaited<ReturnType<typeof connect>> | undefined;
+    for (let i = 0; i < 80 && refused === undefined; i += 1) {
+      const answer = await connect(flooder, { customer: { customerId: `cus-flood-${i}`, email: `flood-${i}@flood.example` } });
+      if (answer.status !== 200) refused = answer;
+    }
+
+    expect(refused?.status).toBe(429);
+    expect(refused?.body.message).toMatch(/^the account holds its share of the graph's nodes \(100: ACCOUNT_SHARE_PERCENT of GRAPH_MAX_NODES\); this request names .* new to the account, which it cannot add\. The data was accepted/);
+    expect((await connect(flooder, { customer: { customerId: 'cus-flood-new', email: 'flood-new@flood.example' } })).status).toBe(429);
+    // A known customer linked to a known e-mail adds nothing: answered.
+    const known = await connect(flooder, { customer: { customerId: 'cus-flood-0', email: 'flood-1@flood.example' } });
+    expect(known.status).toBe(200);
+    expect(known.body).toMatchObject({ customerCount: 2 });
+    // The neighbour's network is whole, and it still links new customers.
+    expect((await connect(neighbour, { customer: { customerId: 'cus-n3', email: 'shared@neighbour.example' } })).body).toMatchObject({ customerCount: 3 });
   }, 60_000);
 });

@@ -64,6 +64,25 @@ export function resolveNodeKind(index: GraphIndex, node: GraphNodeRef): NodeKind
   return node.kind === 'custom' ? index.customNodeKind(node.nodeType) : node.kind;
 }
 
+/** Every node a change names: applying it creates each one the index does not hold yet. */
+export function nodesNamedBy(change: GraphChange): GraphNodeRef[] {
+  switch (change.type) {
+    case 'node':
+      return [change.node];
+    case 'link':
+      return [change.a, change.b];
+    case 'chargeback':
+    case 'dispute':
+      return [{ kind: 'chargeback', identity: change.chargebackId }];
+    case 'label':
+    case 'tags':
+    case 'redemption':
+    case 'transaction-owner':
+    case 'merchant-customer':
+      return [customerNode(change.customerId)];
+  }
+}
+
 /** Customers and suppliers: the nodes a payload is about. */
 export function isSubjectNode(node: GraphNodeRef): boolean {
   return node.kind === 'customer' || node.kind === 'supplier';

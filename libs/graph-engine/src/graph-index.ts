@@ -184,6 +184,11 @@ export class GraphIndex implements GraphView {
     return node === undefined ? [] : [...this.trueTagsOf(node)];
   }
 
+  /** The slot of a custom node type the index holds, without giving a new type one. */
+  knownCustomNodeKind(nodeType: string): NodeKind | undefined {
+    return this.customSlots.get(nodeType);
+  }
+
   /**
    * The node kind for a custom nodeType: the account's first five distinct nodeTypes take
    * customNode1..5 in order of first appearance; a sixth and later type gets null and the

@@ -114,6 +114,24 @@ describe('TenantGraph', () => {
     );
   });
 
+  it('says a change adds nodes exactly when applying it adds some, and changes nothing by saying so (decisions §16)', () => {
+    fc.assert(
+      fc.property(fc.array(change, { maxLength: 30 }), change, (history, next) => {
+        const graph = new TenantGraph();
+        graph.applyAll(history);
+        const slotsBefore = graph.index.customNodeTypes();
+        const nodesBefore = graph.index.nodeCount;
+
+        const adds = graph.addsNodes(next);
+        expect(graph.index.nodeCount).toBe(nodesBefore);
+        expect(graph.index.customNodeTypes()).toEqual(slotsBefore);
+
+        graph.apply(next);
+        expect(adds).toBe(graph.index.nodeCount > nodesBefore);
+      }),
+    );
+  });
+
   it('changes nothing when the same changes are applied again', () => {
     fc.assert(
       fc.property(changes, (list) => {

@@ -1,5 +1,5 @@
 import type { GraphChange, GraphNodeRef } from './graph-change';
-import { resolveNodeKind } from './graph-change';
+import { CUSTOM_NODE_KINDS, nodesNamedBy, resolveNodeKind } from './graph-change';
 import { GraphIndex, type GraphIndexOptions } from './graph-index';
 import { type MerchantFraud, MerchantCustomers } from './merchant-customers';
 import type { NetworkSubjectKind } from './network-features';
@@ -77,6 +77,20 @@ export class TenantGraph {
         return;
       }
     }
+  }
+
+  /**
+   * Whether applying `change` would add a node to the index (decisions §16: an account holding
+   * its share of the graph's nodes adds none). Nothing is changed, not even a custom-node slot.
+   */
+  addsNodes(change: GraphChange): boolean {
+    return nodesNamedBy(change).some((node) => {
+      if (node.kind !== 'custom') return this.index.find(node.kind, node.identity) === undefined;
+      const kind = this.index.knownCustomNodeKind(node.nodeType);
+      // A type without a slot gets one only while slots are left; past them nothing is linked.
+      if (kind === undefined) return this.index.customNodeTypes().length < CUSTOM_NODE_KINDS.length;
+      return this.index.find(kind, node.identity) === undefined;
+    });
   }
 
   /**

@@ -33,6 +33,7 @@ describe(loadConfig.name, () => {
     ['MEMORY_CACHE_ENTRIES', '999'],
     ['MEMORY_CACHE_ENTRIES', 'lots'],
     ['VELOCITY_MAX_KEYS', '100000001'],
+    ['GRAPH_MAX_NODES', '999'],
     ['ACCOUNT_SHARE_PERCENT', '0'],
     ['ACCOUNT_SHARE_PERCENT', '101'],
     ['MAX_CONCURRENT_TRAININGS', '0'],
@@ -61,8 +62,9 @@ describe(loadConfig.name, () => {
     expect(load({ MEMORY_CACHE_ENTRIES: '50000', VELOCITY_MAX_KEYS: '500000' })).toMatchObject({ memoryCacheEntries: 50_000, velocityMaxKeys: 500_000 });
   });
 
-  it("reads the tenants' fair shares (decisions §16): 25 % of each bound per account, one training at a time for 15 minutes and 1,000,000 examples at most", () => {
-    expect(load({})).toMatchObject({ accountSharePercent: 25, maxConcurrentTrainings: 1, trainingMaxSeconds: 900, trainingMaxExamples: 1_000_000 });
+  it("reads the tenants' fair shares (decisions §16): 10,000,000 graph nodes, 25 % of each bound per account, one training at a time for 15 minutes and 1,000,000 examples at most", () => {
+    expect(load({})).toMatchObject({ graphMaxNodes: 10_000_000, accountSharePercent: 25, maxConcurrentTrainings: 1, trainingMaxSeconds: 900, trainingMaxExamples: 1_000_000 });
+    expect(load({ GRAPH_MAX_NODES: '50000' }).graphMaxNodes).toBe(50_000);
     expect(load({ ACCOUNT_SHARE_PERCENT: '100', MAX_CONCURRENT_TRAININGS: '2', TRAINING_MAX_SECONDS: '60', TRAINING_MAX_EXAMPLES: '5000' })).toMatchObject({
       accountSharePercent: 100,
       maxConcurrentTrainings: 2,

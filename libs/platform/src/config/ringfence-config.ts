@@ -115,6 +115,8 @@ class EnvironmentVariables {
 
   @Transform(toInt) @IsInt() @Min(1_000) @Max(100_000_000) VELOCITY_MAX_KEYS!: number;
 
+  @Transform(toInt) @IsInt() @Min(1_000) @Max(1_000_000_000) GRAPH_MAX_NODES!: number;
+
   @Transform(toInt) @IsInt() @Min(1) @Max(100) ACCOUNT_SHARE_PERCENT!: number;
 
   @Transform(toInt) @IsInt() @Min(1) @Max(64) MAX_CONCURRENT_TRAININGS!: number;
@@ -209,6 +211,11 @@ export interface RingfenceConfig {
   /** Scoring's velocity counters hold at most this many keys (least recently recorded go first). */
   velocityMaxKeys: number;
   /**
+   * The graph's in-memory index holds at most this many nodes over every account (it is not a
+   * cache: past it, a change that would add a node is left out, nothing is evicted).
+   */
+  graphMaxNodes: number;
+  /**
    * Tenants share fairly (decisions §16): the part of every shared bound (velocity keys, the
    * graph's index, the caches of `memoryCacheEntries`) one account may hold, both its data sets
    * together, in percent. Past it the account's new data is refused with 429; nothing of another
@@ -258,6 +265,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: ConfigDefaults): Ri
     CALLBACK_RETRY_BASE_MS: '10000',
     MEMORY_CACHE_ENTRIES: '200000',
     VELOCITY_MAX_KEYS: '2000000',
+    GRAPH_MAX_NODES: '10000000',
     ACCOUNT_SHARE_PERCENT: '25',
     MAX_CONCURRENT_TRAININGS: '1',
     TRAINING_MAX_SECONDS: '900',
@@ -311,6 +319,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: ConfigDefaults): Ri
     callbackAllowedNetworks: cidrListEntries(parsed.CALLBACK_ALLOWED_NETWORKS),
     memoryCacheEntries: parsed.MEMORY_CACHE_ENTRIES,
     velocityMaxKeys: parsed.VELOCITY_MAX_KEYS,
+    graphMaxNodes: parsed.GRAPH_MAX_NODES,
     accountSharePercent: parsed.ACCOUNT_SHARE_PERCENT,
     maxConcurrentTrainings: parsed.MAX_CONCURRENT_TRAININGS,
     trainingMaxSeconds: parsed.TRAINING_MAX_SECONDS,

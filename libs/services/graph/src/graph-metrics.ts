@@ -1,5 +1,5 @@
 import { metricsRegistry } from '@ringfence/service-runtime';
-import { Gauge, Histogram } from 'prom-client';
+import { Counter, Gauge, Histogram } from 'prom-client';
 
 /** What the graph holds, summed over tenants; read from `source` when /metrics is scraped. */
 let source: () => { nodes: number; edges: number; tenants: number } = () => ({ nodes: 0, edges: 0, tenants: 0 });
@@ -26,6 +26,13 @@ size('ringfence_graph_tenants', 'Tenants (account and data set) with a graph in 
 export const graphRebuildSeconds = new Gauge({
   name: 'ringfence_graph_rebuild_seconds',
   help: 'How long the last rebuild of the index from the store of record took',
+  registers: [metricsRegistry],
+});
+
+/** decisions §16: changes left out because they would have added a node past an account's share or the index's bound. */
+export const graphNodesRefused = new Counter({
+  name: 'ringfence_graph_changes_refused_total',
+  help: "Graph changes left out because they would have added a node past the account's share (ACCOUNT_SHARE_PERCENT of GRAPH_MAX_NODES) or GRAPH_MAX_NODES",
   registers: [metricsRegistry],
 });
 

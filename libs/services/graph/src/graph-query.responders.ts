@@ -14,6 +14,7 @@ import {
   RpcTopics,
   StateGroups,
 } from '@ringfence/contracts';
+import { customerNode } from '@ringfence/graph-engine';
 import { validatedRequestHandler } from '@ringfence/service-runtime';
 import { graphQueryDuration } from './graph-metrics';
 import { TenantGraphs } from './tenant-graphs.service';
@@ -55,11 +56,13 @@ export class GraphQueryResponders {
     return validatedRequestHandler(GraphNeighbourhoodRequest, (valid) => this.neighbourhood(valid))(message);
   }
 
-  async connect({ accountId, environment, payload }: MessageEnvelope<GraphConnectRequest>): Promise<GraphConnectReply> {
-    const graph = await this.graphs.get(accountId, environment);
+  async connect(message: MessageEnvelope<GraphConnectRequest>): Promise<GraphConnectReply> {
+    const { accountId, environment, payload } = message;
+    await this.graphs.ready();
+    this.graphs.refuseWhenOverShare(message);
     // The customer is created if new, so a bare request answers a graph of one. Its connect
-    // event (already published) creates the same node in the store.
-    graph.index.ensureNode('customer', payload.customerId);
+    // event (already published) creates the same node in the store. Within the account's share only.
+    const { graph } = await this.graphs.apply({ accountId, environment }, [{ type: 'node', node: customerNode(payload.customerId) }]);
     const timer = graphQueryDuration.startTimer({ query: 'connect' });
     try {
       return graph.index.connect(payload.customerId, { depth: payload.depth, nowMs: payload.nowMs });
@@ -79,8 +82,10 @@ export class GraphQueryResponders {
     }
   }
 
-  async networkFeatures({ accountId, environment, payload }: MessageEnvelope<GraphNetworkFeaturesRequest>): Promise<GraphNetworkFeaturesReply> {
+  async networkFeatures(message: MessageEnvelope<GraphNetworkFeaturesRequest>): Promise<GraphNetworkFeaturesReply> {
+    const { accountId, environment, payload } = message;
     const graph = await this.graphs.get(accountId, environment);
+    this.graphs.refuseWhenOverShare(message);
     const timer = graphQueryDuration.startTimer({ query: 'network-features' });
     try {
       const subjectKind = payload.subjectKind ?? 'customer';

@@ -11,6 +11,7 @@ import { graphRouteOf } from './graph-routes';
 import { TenantGraphs } from './tenant-graphs.service';
 
 const NOW = 1_700_000_000_000;
+const UNBOUNDED = { graphMaxNodes: 1_000_000_000, accountSharePercent: 100 };
 const logger = createLogger({ level: 'silent', service: 'test' });
 
 function setup() {
@@ -25,11 +26,11 @@ function setup() {
       yield* [];
     },
   };
-  const graphs = new TenantGraphs(store, logger, []);
+  const graphs = new TenantGraphs(store, logger, [], UNBOUNDED);
   const apply = graphs.apply.bind(graphs);
-  jest.spyOn(graphs, 'apply').mockImplementation(async (scope, changes) => {
+  jest.spyOn(graphs, 'apply').mockImplementation(async (scope, changes, traceId) => {
     events.push(`index:${changes.length}`);
-    return apply(scope, changes);
+    return apply(scope, changes, traceId);
   });
   const consumer = new GraphUpdatesConsumer(store, graphs);
   return { consumer, graphs, events, store };

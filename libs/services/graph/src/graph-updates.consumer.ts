@@ -32,15 +32,17 @@ export class GraphUpdatesConsumer {
   private pending = new Map<string, { scope: GraphScope; changes: GraphChange[] }>();
   private flushing: Promise<void> = Promise.resolve();
 
-  async handle(graphRoute: GraphRoute, { accountId, environment, payload }: MessageEnvelope<object>): Promise<void> {
+  async handle(graphRoute: GraphRoute, { accountId, environment, payload, traceId }: MessageEnvelope<object>): Promise<void> {
     const scope = { accountId, environment };
     const changes = graphRoute.changes(toWireJson(payload));
     if (changes.length === 0) return;
-    await this.graphs.apply(scope, changes);
+    // What is left out past the account's share (decisions §16) is not stored either: a rebuild gives the same index.
+    const { applied } = await this.graphs.apply(scope, changes, traceId);
+    if (applied.length === 0) return;
     const key = JSON.stringify([accountId, environment]);
     const tenant = this.pending.get(key);
-    if (tenant === undefined) this.pending.set(key, { scope, changes: [...changes] });
-    else tenant.changes.push(...changes);
+    if (tenant === undefined) this.pending.set(key, { scope, changes: [...applied] });
+    else tenant.changes.push(...applied);
   }
 
   /**

@@ -1,7 +1,8 @@
+import type { MessageEnvelope } from '@ringfence/contracts';
 import type { GraphChange, GraphScope, GraphStore } from '@ringfence/graph-engine';
 import { createLogger } from '@ringfence/platform';
 import type { ReadinessCheck } from '@ringfence/service-runtime';
-import { TenantGraphs } from './tenant-graphs.service';
+import { type GraphBounds, TenantGraphs } from './tenant-graphs.service';
 
 const NOW = 1_700_000_000_000;
 const link = (customerId: string, email: string): GraphChange => ({
@@ -40,9 +41,11 @@ class ControlledStore implements GraphStore {
   }
 }
 
-function setup(store: ControlledStore) {
+const UNBOUNDED: GraphBounds = { graphMaxNodes: 1_000_000_000, accountSharePercent: 100 };
+
+function setup(store: ControlledStore, bounds: GraphBounds = UNBOUNDED) {
   const checks: ReadinessCheck[] = [];
-  const graphs = new TenantGraphs(store, createLogger({ level: 'silent', service: 'test' }), checks);
+  const graphs = new TenantGraphs(store, createLogger({ level: 'silent', service: 'test' }), checks, bounds);
   graphs.onModuleInit();
   return { graphs, readiness: () => checks.find((check) => check.name === 'graph')!.isReady() };
 }
@@ -79,8 +82,69 @@ describe(TenantGraphs.name, () => {
     const store = new ControlledStore({ [JSON.stringify(['acc_1', 'live'])]: { customNodeTypes: [], changes: [link('c1', 'shared@x.io')] } });
     const { graphs } = setup(store);
     store.release();
-    const graph = await graphs.apply({ accountId: 'acc_1', environment: 'live' }, [link('c2', 'shared@x.io')]);
+    const { graph } = await graphs.apply({ accountId: 'acc_1', environment: 'live' }, [link('c2', 'shared@x.io')]);
     expect(graph.index.connect('c2', { depth: 2, nowMs: NOW }).customerCount).toBe(2);
+  });
+
+  describe("an account's share (decisions §16)", () => {
+    // 10 % of 100 nodes: 10 per account, both data sets together.
+    const SHARE: GraphBounds = { graphMaxNodes: 100, accountSharePercent: 10 };
+    const FLOODER = { accountId: 'acc_flooder', environment: 'live' };
+    const FLOODER_SANDBOX = { accountId: 'acc_flooder', environment: 'test' };
+    const NEIGHBOUR = { accountId: 'acc_neighbour', environment: 'live' };
+    const request = (scope: { accountId: string; environment: string }, traceId: string) => ({ ...scope, traceId }) as MessageEnvelope<unknown>;
+
+    async function ready(bounds = SHARE, stored: Record<string, { customNodeTypes: string[]; changes: GraphChange[] }> = {}) {
+      const store = new ControlledStore(stored);
+      const { graphs } = setup(store, bounds);
+      store.release();
+      await graphs.rebuild();
+      return graphs;
+    }
+
+    it('leaves out the changes that would add a node past the share, applies the others of the same event, and answers that request 429', async () => {
+      const graphs = await ready();
+      await graphs.apply(NEIGHBOUR, [link('n1', 'shared@n.io'), link('n2', 'shared@n.io')]);
+      for (let i = 0; i < 4; i += 1) await graphs.apply(i % 2 === 0 ? FLOODER : FLOODER_SANDBOX, [link(`f${i}`, `f${i}@f.io`)], `trace-${i}`);
+
+      // 8 nodes held; this event's first link adds 2 (10: the share), its second would add more, its third adds none.
+      const outcome = await graphs.apply(FLOODER, [link('f8', 'f8@f.io'), link('f9', 'f9@f.io'), link('f8', 'f0@f.io')], 'trace-past');
+
+      expect(outcome.refused).toBe(1);
+      expect(outcome.applied).toEqual([link('f8', 'f8@f.io'), link('f8', 'f0@f.io')]);
+      expect(outcome.graph.index.find('customer', 'f9')).toBeUndefined();
+      expect(outcome.graph.index.degreeOf('email', 'f0@f.io')).toBe(2);
+      expect(() => graphs.refuseWhenOverShare(request(FLOODER, 'trace-past'))).toThrow(
+        expect.objectContaining({ status: 429, message: expect.stringMatching(/^the account holds its share of the graph's nodes \(10: ACCOUNT_SHARE_PERCENT of GRAPH_MAX_NODES\); this request names/) }),
+      );
+      expect(() => graphs.refuseWhenOverShare(request(FLOODER, 'trace-0'))).not.toThrow();
+      expect(() => graphs.refuseWhenOverShare(request(FLOODER_SANDBOX, 'trace-past'))).not.toThrow();
+
+      // The neighbour's graph is whole and it still adds nodes.
+      const neighbour = await graphs.get(NEIGHBOUR.accountId, NEIGHBOUR.environment);
+      expect(neighbour.index.connect('n1', { depth: 2, nowMs: NOW }).customerCount).toBe(2);
+      const more = await graphs.apply(NEIGHBOUR, [link('n3', 'shared@n.io')], 'trace-n');
+      expect(more.refused).toBe(0);
+      expect(neighbour.index.connect('n1', { depth: 2, nowMs: NOW }).customerCount).toBe(3);
+    });
+
+    it('adds no node past GRAPH_MAX_NODES over every account, even within an account’s share', async () => {
+      const graphs = await ready({ graphMaxNodes: 6, accountSharePercent: 100 });
+      await graphs.apply(FLOODER, [link('f1', 'f1@f.io'), link('f2', 'f2@f.io')]);
+      await graphs.apply(NEIGHBOUR, [link('n1', 'n1@n.io')]);
+
+      const outcome = await graphs.apply(NEIGHBOUR, [link('n2', 'n1@n.io')], 'trace-full');
+
+      expect(outcome.refused).toBe(1);
+      expect(() => graphs.refuseWhenOverShare(request(NEIGHBOUR, 'trace-full'))).toThrow(expect.objectContaining({ status: 429, message: expect.stringMatching(/^the account holds the graph's bound \(GRAPH_MAX_NODES, 6 nodes/) }));
+    });
+
+    it('rebuilds every stored node whatever the share (accepted data is kept), and adds none past it', async () => {
+      const graphs = await ready(SHARE, { [JSON.stringify(['acc_flooder', 'live'])]: { customNodeTypes: [], changes: Array.from({ length: 8 }, (_, i) => link(`f${i}`, `f${i}@f.io`)) } });
+
+      expect((await graphs.get('acc_flooder', 'live')).index.nodeCount).toBe(16);
+      expect((await graphs.apply(FLOODER_SANDBOX, [link('s1', 's1@f.io')])).refused).toBe(1);
+    });
   });
 });
 

@@ -1,8 +1,10 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
+import type { MessageEnvelope } from '@ringfence/contracts';
 import { GRAPH_STORE, type GraphChange, type GraphScope, type GraphStore, TenantGraph } from '@ringfence/graph-engine';
-import type { Logger } from '@ringfence/platform';
-import { READINESS_CHECKS, ROOT_LOGGER, type ReadinessCheck } from '@ringfence/service-runtime';
-import { graphRebuildSeconds, measureGraphSize } from './graph-metrics';
+import { type Logger, RateLimitedError, type RingfenceConfig } from '@ringfence/platform';
+import { READINESS_CHECKS, RINGFENCE_CONFIG, ROOT_LOGGER, type ReadinessCheck } from '@ringfence/service-runtime';
+import { LRUCache } from 'lru-cache';
+import { graphNodesRefused, graphRebuildSeconds, measureGraphSize } from './graph-metrics';
 
 /** What a rebuild read, for the start-up log line and the benchmark. */
 export interface RebuildReport {
@@ -13,15 +15,48 @@ export interface RebuildReport {
   elapsedMs: number;
 }
 
+/** The graph's bounds (decisions §16): `GRAPH_MAX_NODES` over every account, `ACCOUNT_SHARE_PERCENT` of it per account. */
+export type GraphBounds = Pick<RingfenceConfig, 'graphMaxNodes' | 'accountSharePercent'>;
+
+/** What `apply` did with a batch of changes. */
+export interface AppliedChanges {
+  graph: TenantGraph;
+  /** The changes applied, in order: what the store must hold. */
+  applied: GraphChange[];
+  /** Changes left out because they would have added a node past a bound. */
+  refused: number;
+}
+
+/** Seconds an account told it holds its share is asked to wait: the graph lets nothing go on its own. */
+const OVER_SHARE_RETRY_AFTER_SECONDS = 60;
+/**
+ * Requests whose own event had changes left out, kept for their query (which the bus sends
+ * after the event was handled) to answer 429. Bounded like scoring's kept vectors; a request
+ * whose query never comes (an ingest-only route) expires.
+ */
+const REFUSED_REQUESTS = { max: 4_096, ttl: 60_000 };
+
 /**
  * The in-memory graph of every tenant, rebuilt from the store of record when the service
  * starts (architecture: the index is a cache of the store). Until the rebuild is done, every
  * use waits for it (`ready`) and /health/ready says not ready: answering from half a graph
  * would give wrong statistics without saying so.
+ *
+ * Bounded (decisions §16, "Tenants share fairly"): an account holds at most its share of
+ * `GRAPH_MAX_NODES` nodes over its two data sets, and the index at most `GRAPH_MAX_NODES`. The
+ * index is not a cache (a node let go of would make every statistic around it wrong until a
+ * rebuild), so nothing is ever evicted: past a bound, a change that would add a node is left
+ * out (and not stored), the others of the same event are applied, and the request whose event
+ * it was is answered 429 by its query (`refuseWhenOverShare`).
  */
 @Injectable()
 export class TenantGraphs implements OnModuleInit, OnApplicationBootstrap {
   private readonly graphs = new Map<string, TenantGraph>();
+  /** Nodes per account, both data sets together; and over every account. */
+  private readonly accountNodes = new Map<string, number>();
+  private totalNodes = 0;
+  private readonly accountMaxNodes: number;
+  private readonly refusedRequests = new LRUCache<string, true>(REFUSED_REQUESTS);
   private rebuilt: Promise<RebuildReport> | undefined;
   private rebuiltReport: RebuildReport | undefined;
 
@@ -29,7 +64,10 @@ export class TenantGraphs implements OnModuleInit, OnApplicationBootstrap {
     @Inject(GRAPH_STORE) private readonly store: GraphStore,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
     @Inject(READINESS_CHECKS) private readonly readinessChecks: ReadinessCheck[],
-  ) {}
+    @Inject(RINGFENCE_CONFIG) private readonly bounds: GraphBounds,
+  ) {
+    this.accountMaxNodes = Math.max(1, Math.floor((bounds.graphMaxNodes * bounds.accountSharePercent) / 100));
+  }
 
   onModuleInit(): void {
     this.readinessChecks.push({ name: 'graph', isReady: async () => this.isReady() });
@@ -69,6 +107,7 @@ export class TenantGraphs implements OnModuleInit, OnApplicationBootstrap {
         return report;
       } catch (error) {
         this.graphs.clear();
+        this.accountNodes.clear();
         const retryInMs = Math.min(30_000, 500 * 2 ** (attempt - 1));
         this.logger.error({ err: error, attempt, retryInMs }, 'could not rebuild the graph index from the store of record; retrying');
         await new Promise((resolve) => setTimeout(resolve, retryInMs));
@@ -91,11 +130,52 @@ export class TenantGraphs implements OnModuleInit, OnApplicationBootstrap {
     return this.graphOf({ accountId, environment });
   }
 
-  /** Applies changes to the tenant's graph; they are commutative and idempotent (TenantGraph). */
-  async apply(scope: GraphScope, changes: readonly GraphChange[]): Promise<TenantGraph> {
+  /**
+   * Applies changes to the tenant's graph; they are commutative and idempotent (TenantGraph).
+   * Past the account's share or the index's bound, a change that would add a node is left out.
+   * `traceId`: the request whose event the changes are, remembered when some were left out.
+   */
+  async apply(scope: GraphScope, changes: readonly GraphChange[], traceId?: string): Promise<AppliedChanges> {
     const graph = await this.get(scope.accountId, scope.environment);
-    graph.applyAll(changes);
-    return graph;
+    const nodesBefore = graph.index.nodeCount;
+    const held = this.accountNodes.get(scope.accountId) ?? 0;
+    const applied: GraphChange[] = [];
+    let refused = 0;
+    for (const change of changes) {
+      const added = graph.index.nodeCount - nodesBefore;
+      const full = held + added >= this.accountMaxNodes || this.totalNodes + added >= this.bounds.graphMaxNodes;
+      if (full && graph.addsNodes(change)) {
+        refused += 1;
+        continue;
+      }
+      graph.apply(change);
+      applied.push(change);
+    }
+    const added = graph.index.nodeCount - nodesBefore;
+    if (added > 0) {
+      this.accountNodes.set(scope.accountId, held + added);
+      this.totalNodes += added;
+    }
+    if (refused > 0) {
+      graphNodesRefused.inc(refused);
+      if (traceId !== undefined) this.refusedRequests.set(requestKey(scope, traceId), true);
+    }
+    return { graph, applied, refused };
+  }
+
+  /**
+   * decisions §16: throws the 429 of a request whose own event named a node the account could
+   * not add (it holds its share of the graph's nodes, or the index its bound). Its data was
+   * accepted, its other links applied; a statistic of its network would miss what was left out.
+   */
+  refuseWhenOverShare({ accountId, environment, traceId }: MessageEnvelope<unknown>): void {
+    if (!this.refusedRequests.has(requestKey({ accountId, environment }, traceId))) return;
+    const accountFull = (this.accountNodes.get(accountId) ?? 0) >= this.accountMaxNodes;
+    const bound = accountFull ? `its share of the graph's nodes (${this.accountMaxNodes}: ACCOUNT_SHARE_PERCENT of GRAPH_MAX_NODES)` : `the graph's bound (GRAPH_MAX_NODES, ${this.bounds.graphMaxNodes} nodes over every account)`;
+    throw new RateLimitedError(
+      OVER_SHARE_RETRY_AFTER_SECONDS,
+      `the account holds ${bound}; this request names a customer, device, card, e-mail or other node new to the account, which it cannot add. The data was accepted, nothing was answered from the graph; the account's known customers are still decided`,
+    );
   }
 
   private async loadAll(): Promise<RebuildReport> {
@@ -109,8 +189,11 @@ export class TenantGraphs implements OnModuleInit, OnApplicationBootstrap {
         changes += batch.length;
       }
       this.graphs.set(scopeKey(scope), graph);
+      // Accepted data is kept: a rebuild loads every stored node, whatever the bounds.
+      this.accountNodes.set(scope.accountId, (this.accountNodes.get(scope.accountId) ?? 0) + graph.index.nodeCount);
     }
     const { nodes, edges } = this.totals();
+    this.totalNodes = nodes;
     const elapsedMs = performance.now() - started;
     graphRebuildSeconds.set(elapsedMs / 1000);
     this.rebuiltReport = { tenants: scopes.length, nodes, edges, changes, elapsedMs: Math.round(elapsedMs) };
@@ -130,3 +213,4 @@ export class TenantGraphs implements OnModuleInit, OnApplicationBootstrap {
 
 // JSON of the pair: no separator character can make two tenants collide.
 const scopeKey = (scope: GraphScope): string => JSON.stringify([scope.accountId, scope.environment]);
+const requestKey = (scope: GraphScope, traceId: string): string => JSON.stringify([scope.accountId, scope.environment, traceId]);

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type AccountSettings, voucherCheckPolicy, voucherCheckRecommendation } from '@ringfence/accounts';
-import type { MessageBus } from '@ringfence/bus';
+import { BusRemoteError, type MessageBus } from '@ringfence/bus';
 import {
   type GraphNetworkFeaturesReply,
   type MessageEnvelope,
@@ -318,6 +318,8 @@ export class CheckpointScorer {
         { timeoutMs: Math.max(1, deadline - Date.now()) },
       );
     } catch (error) {
+      // The account holds its share of the graph (decisions §16): the checkpoint is refused, not scored without its network.
+      if (error instanceof BusRemoteError && error.status === 429) throw error;
       this.logger.warn({ checkpoint: definition.checkpoint, traceId: message.traceId, err: error }, 'scored without network features: the graph did not answer');
       return null;
     }

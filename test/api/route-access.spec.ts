@@ -1,5 +1,6 @@
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { ROUTE_ACCESS } from '@ringfence/service-runtime';
+import { LookupCredentialsStoreModule } from '@ringfence/service-lookup';
 import { OpsController } from '../../libs/services/runtime/src/ops/ops.controller';
 import { standaloneService } from '../../apps/standalone/src/standalone.service';
 
@@ -11,7 +12,9 @@ function controllersOf(module: unknown): Controller[] {
 
 /** Architecture rule as a test: every HTTP route is guarded or explicitly public. */
 describe('route access declarations', () => {
-  const controllers = [OpsController, ...standaloneService.modules.flatMap(controllersOf)];
+  // The standalone app's routes, and the lookup app's internal ones (never mounted in the standalone app).
+  const internalControllers = controllersOf(LookupCredentialsStoreModule);
+  const controllers = [OpsController, ...standaloneService.modules.flatMap(controllersOf), ...internalControllers];
   const routes = controllers.flatMap((controller) =>
     Object.getOwnPropertyNames(controller.prototype)
       .map((name) => ({ controller, name, handler: (controller.prototype as Record<string, unknown>)[name] }))
@@ -25,6 +28,14 @@ describe('route access declarations', () => {
 
   it.each(routes.map((route) => [`${route.controller.name}.${route.name}`, route] as const))('%s declares its access', (_name, route) => {
     const access = Reflect.getMetadata(ROUTE_ACCESS, route.handler as object) ?? Reflect.getMetadata(ROUTE_ACCESS, route.controller);
-    expect(['public', 'admin', 'secret-key']).toContain(access);
+    expect(['public', 'admin', 'secret-key', 'internal']).toContain(access);
+  });
+
+  it("declares the lookup service's internal routes for the internal credential, and only those (decisions §16)", () => {
+    const accessOf = (route: (typeof routes)[number]) => Reflect.getMetadata(ROUTE_ACCESS, route.handler as object) ?? Reflect.getMetadata(ROUTE_ACCESS, route.controller);
+    const internal = routes.filter((route) => accessOf(route) === 'internal').map((route) => `${route.controller.name}.${route.name}`);
+
+    expect(internal.length).toBeGreaterThan(0);
+    expect(internal).toEqual(routes.filter((route) => internalControllers.includes(route.controller)).map((route) => `${route.controller.name}.${route.name}`));
   });
 });

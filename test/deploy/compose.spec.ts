@@ -18,7 +18,7 @@ import {
 import { appEntrypoint, appSource, COMPOSE_FILE, DISTRIBUTED_APPS, DOCKER_DIR, DOCKERFILE, HTTPS_APPS, REPO_ROOT, STANDALONE_APP } from './support/repo-paths';
 
 /** What `docker compose` would see with a docker/.env that sets only the required variable. */
-const TEST_ENV = { ADMIN_API_KEY: 'compose-test-admin-key-0123456789' };
+const TEST_ENV = { ADMIN_API_KEY: 'compose-test-admin-key-0123456789', INTERNAL_API_KEY: 'compose-test-internal-key-0123456789abcdef' };
 const loadCompose = () => interpolateValues(readComposeFile(COMPOSE_FILE), TEST_ENV) as ComposeFile;
 
 /** Port specs as compose-go accepts them: [[ip:]host:]container[/protocol], ports or ranges. */
@@ -64,7 +64,22 @@ describe('docker/compose.yaml', () => {
   });
 
   it('stops at start without ADMIN_API_KEY instead of running an unauthenticated admin API', () => {
-    expect(() => interpolateValues(readComposeFile(COMPOSE_FILE), {})).toThrow(/ADMIN_API_KEY/);
+    expect(() => interpolateValues(readComposeFile(COMPOSE_FILE), { INTERNAL_API_KEY: TEST_ENV.INTERNAL_API_KEY })).toThrow(/ADMIN_API_KEY/);
+  });
+
+  it('stops at start without INTERNAL_API_KEY, the gateway\'s credential to the lookup service (decisions §16)', () => {
+    expect(() => interpolateValues(readComposeFile(COMPOSE_FILE), { ADMIN_API_KEY: TEST_ENV.ADMIN_API_KEY })).toThrow(/INTERNAL_API_KEY/);
+  });
+
+  it('has the gateway ask the lookup service with the internal credential, which the lookup service holds, and not the admin token', () => {
+    const { services } = loadCompose();
+    const gateway = environmentOf(services.gateway);
+    const lookup = environmentOf(services.lookup);
+
+    expect(new URL(gateway.LOOKUP_URL).hostname).toBe('lookup');
+    expect(gateway.INTERNAL_API_KEY).toBe(TEST_ENV.INTERNAL_API_KEY);
+    expect(lookup.INTERNAL_API_KEY).toBe(TEST_ENV.INTERNAL_API_KEY);
+    expect(lookup.ADMIN_API_KEY).toBeUndefined();
   });
 
   it('runs every app from the one Dockerfile, with the repository root as build context', () => {

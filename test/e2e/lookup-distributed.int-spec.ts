@@ -11,6 +11,7 @@ import { createScratchDatabase } from '../support/postgres-database';
 
 const BOOTSTRAP_KEY = 'sk_test_lookupdistributedkey0001';
 const ADMIN_KEY = 'admin-token-for-lookup-e2e-0123456789';
+const INTERNAL_KEY = 'internal-credential-for-lookup-e2e-0123456789';
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /**
@@ -33,6 +34,7 @@ describe('lookup in the distributed mode', () => {
 
   let gatewayDataDir: string | undefined;
   let lookupDataDir: string | undefined;
+  let lookupPort: number;
 
   beforeAll(async () => {
     kafka = await startKafkaMock({ topics: [...ALL_TOPICS], partitions: 3 });
@@ -40,18 +42,21 @@ describe('lookup in the distributed mode', () => {
     const shared = { DATABASE_URL: database.url, KAFKA_BROKERS: kafka.brokers.join(','), KAFKA_CONSUMER_MAX_WAIT_MS: '5', LOG_LEVEL: 'info' };
     const dataDir = mkdtempSync(join(tmpdir(), 'ringfence-lookup-gw-'));
     gatewayDataDir = dataDir;
-    const [gatewayPort, lookupPort] = await Promise.all([freePort(), freePort()]);
+    let gatewayPort: number;
+    [gatewayPort, lookupPort] = await Promise.all([freePort(), freePort()]);
     lookupDataDir = mkdtempSync(join(tmpdir(), 'ringfence-lookup-store-'));
-    // The lookup service holds the breached-credentials store; the gateway asks it at LOOKUP_URL.
+    // The lookup service holds the breached-credentials store; the gateway asks it at LOOKUP_URL
+    // with the internal credential, which the lookup service holds; only the gateway has the admin token.
     gateway = spawnService('gateway', {
       ...shared,
       PORT: String(gatewayPort),
       DATA_DIR: dataDir,
       BOOTSTRAP_API_KEY: BOOTSTRAP_KEY,
       ADMIN_API_KEY: ADMIN_KEY,
+      INTERNAL_API_KEY: INTERNAL_KEY,
       LOOKUP_URL: `http://localhost:${lookupPort}`,
     });
-    services = [gateway, spawnService('lookup', { ...shared, PORT: String(lookupPort), DATA_DIR: lookupDataDir, ADMIN_API_KEY: ADMIN_KEY })];
+    services = [gateway, spawnService('lookup', { ...shared, PORT: String(lookupPort), DATA_DIR: lookupDataDir, INTERNAL_API_KEY: INTERNAL_KEY })];
     await gateway.waitForOutput(/"msg":"listening"/, 60_000);
     const ca = readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8');
     await Promise.all([waitReady(gatewayPort, true, ca), waitReady(lookupPort, false)]);
@@ -112,5 +117,17 @@ describe('lookup in the distributed mode', () => {
     expect(gateway.output.join('\n')).not.toContain(leaked);
     expect(services[1].output.join('\n')).not.toContain(leaked);
     expect(readFileSync(join(lookupDataDir as string, 'credentials', 'CURRENT'), 'utf8')).toMatch(/^gen-\d{6}\n$/);
+  });
+
+  it("refuses the admin token on the lookup service's internal routes: the gateway's own credential opens them (decisions §16)", async () => {
+    const ask = (token: string) =>
+      fetch(`http://localhost:${lookupPort}/internal/breached-credentials/prefixes`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `token ${token}` },
+        body: JSON.stringify({ username: 'ada@example.com' }),
+      });
+
+    expect((await ask(ADMIN_KEY)).status).toBe(401);
+    expect((await ask(INTERNAL_KEY)).status).toBe(200);
   });
 });

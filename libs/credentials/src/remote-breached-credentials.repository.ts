@@ -12,7 +12,8 @@ export class BreachedCredentialsUnavailableError extends Error {
 
 /**
  * The distributed mode's port in the gateway: the lookup service holds the store and answers
- * over its internal HTTP routes (`/internal/breached-credentials/*`, admin key). Only the
+ * over its internal HTTP routes (`/internal/breached-credentials/*`), authenticated with the
+ * internal credential (INTERNAL_API_KEY; never the admin token, decisions §16). Only the
  * username goes there, never the checked password hash: the lookup service answers the stored
  * 8-byte prefixes and the gateway compares in its own process (decisions §6). Never over the
  * bus, whose messages are kept in the broker's log.
@@ -20,7 +21,7 @@ export class BreachedCredentialsUnavailableError extends Error {
 export class RemoteBreachedCredentialsRepository implements BreachedCredentialsRepository {
   constructor(
     private readonly lookupUrl: string,
-    private readonly adminKey: string,
+    private readonly internalKey: string,
   ) {}
 
   async passwordPrefixesOf(username: string): Promise<string[]> {
@@ -42,7 +43,7 @@ export class RemoteBreachedCredentialsRepository implements BreachedCredentialsR
     try {
       response = await fetch(new URL(`/internal/breached-credentials/${route}`, this.lookupUrl), {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `token ${this.adminKey}` },
+        headers: { 'content-type': 'application/json', authorization: `token ${this.internalKey}` },
         body: JSON.stringify(payload),
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });

@@ -27,7 +27,7 @@ export interface PersistenceOptions {
    * on-disk store under `dataDir/credentials` (the embedded app; the lookup service); `remote`,
    * the lookup service's over HTTP (a distributed gateway); absent, this process never uses it.
    */
-  credentials?: { mode: 'local'; key?: string } | { mode: 'remote'; lookupUrl: string; adminKey: string };
+  credentials?: { mode: 'local'; key?: string } | { mode: 'remote'; lookupUrl: string; internalKey: string };
   /**
    * PostgreSQL only: the schema that holds the tables (default `public`). Lets several
    * installations, or test runs, share one database without seeing each other's data.

@@ -57,9 +57,16 @@ export async function runService(definition: ServiceDefinition, env: NodeJS.Proc
   // registered; then HTTP, so no request meets a bus that is not started (/health/ready says
   // so too). On close, Nest stops the microservice (the bus) after the HTTP server and before
   // the shutdown hooks, so in-flight handlers finish and commit while the database is open.
-  await app.init();
-  await app.startAllMicroservices();
-  await listen();
+  try {
+    await app.init();
+    await app.startAllMicroservices();
+    await listen();
+  } catch (error: unknown) {
+    // A start that fails half-way (a module's check, the bus) first releases what it opened:
+    // the database above all, whose embedded files another start may want next.
+    await app.close().catch(() => undefined);
+    throw error;
+  }
   return { app, config };
 }
 
@@ -69,7 +76,8 @@ export async function runService(definition: ServiceDefinition, env: NodeJS.Proc
  * service; no other process touches it.
  */
 function breachedCredentialsPlacement(serviceName: string, config: RingfenceConfig): PersistenceOptions['credentials'] {
-  if (serviceName === 'gateway' && config.lookupUrl) return { mode: 'remote', lookupUrl: config.lookupUrl, adminKey: config.adminApiKey ?? '' };
+  // loadConfig requires INTERNAL_API_KEY with LOOKUP_URL.
+  if (serviceName === 'gateway' && config.lookupUrl) return { mode: 'remote', lookupUrl: config.lookupUrl, internalKey: config.internalApiKey ?? '' };
   if (serviceName === 'standalone' || serviceName === 'lookup' || serviceName === 'gateway') return { mode: 'local', key: config.credentialsKey };
   return undefined;
 }

@@ -31,6 +31,8 @@ export class AccessGuard implements CanActivate {
         return true;
       case 'admin':
         return this.checkAdmin(request);
+      case 'internal':
+        return this.checkInternal(request);
       case 'secret-key': {
         const { apiKey } = await this.credentials.of(request);
         if (apiKey instanceof AppError) throw apiKey;
@@ -43,6 +45,19 @@ export class AccessGuard implements CanActivate {
       case undefined:
         throw new AppError('INTERNAL', `route ${request.method} ${request.routeOptions.url} declares no access`);
     }
+  }
+
+  /**
+   * decisions §16: the gateway's calls to a service's internal routes carry the internal
+   * credential, and only it. The admin token is refused here like any other token, so the
+   * operator's credential and the services' never stand in for each other.
+   */
+  private async checkInternal(request: FastifyRequest): Promise<boolean> {
+    if (!this.credentials.internalCredentialConfigured) throw new AppError('FORBIDDEN', 'the internal routes are disabled: INTERNAL_API_KEY is not set');
+    const { token, isInternalCredential } = await this.credentials.of(request);
+    if (isInternalCredential) return true;
+    if (token === undefined) throw new AppError('UNAUTHENTICATED', 'Authorization header missing or malformed; send "Authorization: token <internal credential>"');
+    throw new AppError('UNAUTHENTICATED', 'internal credential unknown');
   }
 
   private async checkAdmin(request: FastifyRequest): Promise<boolean> {

@@ -11,6 +11,8 @@ export interface RequestCredential {
   token: string | undefined;
   /** The token is the operator's admin token (`ADMIN_API_KEY`). */
   isAdminToken: boolean;
+  /** The token is the services' internal credential (`INTERNAL_API_KEY`), which the gateway sends them. */
+  isInternalCredential: boolean;
   /** The active API key the token is, or the 401 of a route that needs one (missing, malformed, unknown or revoked). */
   apiKey: Principal | AppError;
 }
@@ -34,16 +36,23 @@ type WithRaw = { raw: IncomingMessage; headers: IncomingMessage['headers'] };
 export class RequestCredentials {
   private readonly authenticator: ApiKeyAuthenticator;
   private readonly adminTokenHash: Buffer | null;
+  private readonly internalCredentialHash: Buffer | null;
   private readonly read = new WeakMap<IncomingMessage, Promise<RequestCredential>>();
 
   constructor(@Inject(API_KEY_REPOSITORY) keys: ApiKeyRepository, @Inject(RINGFENCE_CONFIG) config: RingfenceConfig) {
     this.authenticator = new ApiKeyAuthenticator(keys);
     this.adminTokenHash = config.adminApiKey ? sha256(config.adminApiKey) : null;
+    this.internalCredentialHash = config.internalApiKey ? sha256(config.internalApiKey) : null;
   }
 
   /** Whether the admin API is on (`ADMIN_API_KEY` set). */
   get adminTokenConfigured(): boolean {
     return this.adminTokenHash !== null;
+  }
+
+  /** Whether the internal routes are on (`INTERNAL_API_KEY` set). */
+  get internalCredentialConfigured(): boolean {
+    return this.internalCredentialHash !== null;
   }
 
   of(request: WithRaw): Promise<RequestCredential> {
@@ -56,15 +65,15 @@ export class RequestCredentials {
   }
 
   /**
-   * Whether the request carries a credential some route accepts: the admin token or an active
-   * secret key. Publishable keys do not count: no route accepts them, and they are public by
-   * design (shipped in client apps). A lookup that fails (the database down) counts as none here;
-   * the guard reports the failure itself.
+   * Whether the request carries a credential some route accepts: the admin token, the internal
+   * credential or an active secret key. Publishable keys do not count: no route accepts them,
+   * and they are public by design (shipped in client apps). A lookup that fails (the database
+   * down) counts as none here; the guard reports the failure itself.
    */
   async isAuthenticated(request: WithRaw): Promise<boolean> {
     try {
-      const { isAdminToken, apiKey } = await this.of(request);
-      return isAdminToken || (!(apiKey instanceof AppError) && apiKey.keyKind === 'secret');
+      const { isAdminToken, isInternalCredential, apiKey } = await this.of(request);
+      return isAdminToken || isInternalCredential || (!(apiKey instanceof AppError) && apiKey.keyKind === 'secret');
     } catch {
       return false;
     }
@@ -74,6 +83,7 @@ export class RequestCredentials {
     const token = header ? SCHEME.exec(header)?.[1] : undefined;
     // Hashing first gives equal lengths, so the comparison time says nothing about the token.
     const isAdminToken = token !== undefined && this.adminTokenHash !== null && timingSafeEqual(sha256(token), this.adminTokenHash);
+    const isInternalCredential = token !== undefined && this.internalCredentialHash !== null && timingSafeEqual(sha256(token), this.internalCredentialHash);
     let apiKey: Principal | AppError;
     try {
       apiKey = await this.authenticator.authenticate(header);
@@ -81,6 +91,6 @@ export class RequestCredentials {
       if (!(error instanceof AppError)) throw error;
       apiKey = error;
     }
-    return { token, isAdminToken, apiKey };
+    return { token, isAdminToken, isInternalCredential, apiKey };
   }
 }

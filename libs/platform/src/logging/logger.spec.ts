@@ -39,8 +39,8 @@ describe('REDACTED_PATHS', () => {
     const secret = 'whsec-do-not-log-0123456789';
     const line = logOnce({
       callbackSecret: secret,
-      settings: { callbackSecret: secret, callbackUrl: 'https://hooks.example/' },
-      account: { settings: { callbackSecret: secret } },
+      settings: { callbackSecret: secret, callbackUrl: 'https://hooks.example/', testCallbackSecret: secret },
+      account: { settings: { callbackSecret: secret, testCallbackSecret: secret } },
       req: { body: { settings: { callbackSecret: secret } } },
       err: { message: 'duplicate key', parameters: ['acc_1', JSON.stringify({ callbackSecret: secret })] },
     });

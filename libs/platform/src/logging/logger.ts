@@ -26,11 +26,16 @@ export const REDACTED_PATHS = [
   '*.apiKey',
   'key',
   '*.key',
-  // An account's review-callback HMAC key (its settings, a PATCH body, an account logged whole).
+  // An account's review-callback HMAC keys, one per data set (its settings, a PATCH body, an
+  // account logged whole).
   'callbackSecret',
   '*.callbackSecret',
   '*.*.callbackSecret',
   '*.*.*.callbackSecret',
+  'testCallbackSecret',
+  '*.testCallbackSecret',
+  '*.*.testCallbackSecret',
+  '*.*.*.testCallbackSecret',
   // A failed statement's parameters (TypeORM's QueryFailedError) may hold any of the above: the
   // settings merge carries the callback secret, an import its hashes.
   'err.parameters',

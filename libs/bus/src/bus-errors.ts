@@ -26,3 +26,20 @@ export class BusUnavailableError extends Error {
     this.name = 'BusUnavailableError';
   }
 }
+
+/**
+ * The broker refused the message for what it is (too large, a record it will not store), not
+ * for its own state: sending it again gets the same answer, so a writer behind the request sets
+ * it aside after its attempts (decisions §16) instead of retrying forever. Nothing was accepted.
+ */
+export class BusMessageRefusedError extends Error {
+  constructor(
+    readonly topic: string,
+    /** The broker's reason, e.g. Kafka's `MESSAGE_TOO_LARGE`. */
+    readonly reason: string,
+    override readonly cause?: unknown,
+  ) {
+    super(`the broker refused the message on ${topic}: ${reason}`);
+    this.name = 'BusMessageRefusedError';
+  }
+}

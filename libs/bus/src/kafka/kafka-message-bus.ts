@@ -26,13 +26,14 @@ import {
   Partitioners,
   type Producer,
 } from 'kafkajs';
-import { BusTimeoutError, BusUnavailableError } from '../bus-errors';
+import { BusMessageRefusedError, BusTimeoutError, BusUnavailableError } from '../bus-errors';
 import { BusLifecycle } from '../bus-lifecycle';
 import { type BusLogger, SILENT_BUS_LOGGER } from '../bus-logger';
 import { DEFAULT_HANDLER_RETRY, deliverUntilHandled, type HandlerRetryOptions } from '../handler-retry';
 import type { EventHandler, MessageBus, ReadDependency, RequestOptions, RespondOptions, RpcHandler, SubscribeOptions } from '../message-bus';
 import { answerRequest, remoteErrorFrom } from '../rpc-failure';
 import { kafkaLogCreator } from './kafka-log-creator';
+import { kafkaMessageRefusal } from './kafka-message-refusal';
 import { KafkaOffsetReader, type PartitionOffset } from './kafka-offset-reader';
 import { KafkaReadBarrier } from './kafka-read-barrier';
 
@@ -650,7 +651,11 @@ export class KafkaMessageBus implements MessageBus {
     }
   }
 
-  /** Resolves once every in-sync replica has the record; anything else is `BusUnavailableError`. */
+  /**
+   * Resolves once every in-sync replica has the record. A record Kafka refuses for what it is
+   * (too large, invalid) is `BusMessageRefusedError`: sending it again would not help. Anything
+   * else is `BusUnavailableError`.
+   */
   private async send(topic: string, key: string, value: string, headers: Record<string, string>): Promise<void> {
     const producer = this.producer;
     if (producer === undefined) throw new BusUnavailableError(`the bus is ${this.lifecycle.state}`);
@@ -661,6 +666,8 @@ export class KafkaMessageBus implements MessageBus {
         `no acknowledgement within ${this.publishTimeoutMs} ms`,
       );
     } catch (error) {
+      const refusal = kafkaMessageRefusal(error);
+      if (refusal !== undefined) throw new BusMessageRefusedError(topic, refusal, error);
       throw new BusUnavailableError(`Kafka did not accept the message on ${topic}`, error);
     }
   }

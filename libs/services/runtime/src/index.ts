@@ -20,3 +20,4 @@ export * from './http/body-and-query.decorator';
 export * from './http/validate-input';
 export { VALIDATION_OPTIONS, validateCompiled } from './http/compiled-validator';
 export * from './set-aside/set-aside.controller';
+export * from './set-aside/publish-behind';

@@ -8,6 +8,7 @@ import { AdminTokenAttempts } from './http/admin-token-attempts';
 import { RequestCredentials } from './http/request-credentials';
 import { OpsController } from './ops/ops.controller';
 import { SetAsideController } from './set-aside/set-aside.controller';
+import { PublishBehind } from './set-aside/publish-behind';
 import { SetAsideReporter } from './set-aside/set-aside-reporter';
 import { MESSAGE_BUS, READINESS_CHECKS, RINGFENCE_CONFIG, ROOT_LOGGER, type ReadinessCheck } from './tokens';
 
@@ -26,6 +27,7 @@ export class RuntimeModule {
       controllers: [OpsController, SetAsideController],
       providers: [
         SetAsideReporter,
+        PublishBehind,
         { provide: RINGFENCE_CONFIG, useValue: options.config },
         { provide: ROOT_LOGGER, useValue: options.logger },
         RequestCredentials,
@@ -41,7 +43,7 @@ export class RuntimeModule {
           ],
         },
       ],
-      exports: [RINGFENCE_CONFIG, ROOT_LOGGER, READINESS_CHECKS, RequestCredentials],
+      exports: [RINGFENCE_CONFIG, ROOT_LOGGER, READINESS_CHECKS, RequestCredentials, PublishBehind],
     };
   }
 }

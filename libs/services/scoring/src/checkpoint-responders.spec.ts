@@ -1,9 +1,9 @@
 import type { INestMicroservice } from '@nestjs/common';
-import type { MessageBus, RespondOptions, SubscribeOptions } from '@ringfence/bus';
+import { BusMessageRefusedError, BusUnavailableError, type MessageBus, type RespondOptions, type SubscribeOptions } from '@ringfence/bus';
 import { startBusControllers } from '@ringfence/bus/testing';
 import { type AccountFacts, EventTopics, type MessageEnvelope, RpcTopics, StateGroups } from '@ringfence/contracts';
-import { loadConfig } from '@ringfence/platform';
-import { MESSAGE_BUS, RINGFENCE_CONFIG, ROOT_LOGGER } from '@ringfence/service-runtime';
+import { DEFAULT_ROW_ATTEMPTS, InMemorySetAsideStore, SetAsideRows, createLogger, loadConfig } from '@ringfence/platform';
+import { MESSAGE_BUS, PUBLISH_BEHIND_WRITER, PublishBehind, RINGFENCE_CONFIG, ROOT_LOGGER } from '@ringfence/service-runtime';
 import { CHECKPOINT_DEFINITIONS } from './checkpoint-definitions';
 import { CheckpointResponders } from './checkpoint-responders';
 import { CheckpointScorer } from './checkpoint-scorer';
@@ -17,10 +17,15 @@ function recordingBus(accounts: Record<string, AccountFacts>) {
   const responders = new Map<string, { options: RespondOptions; handler: Handler }>();
   const consumers = new Map<string, { options: SubscribeOptions; handler: Handler }>();
   const published: string[] = [];
+  /** What the broker answers a publish with, when not accepting it. */
+  const broker: { failure: (() => Error) | undefined } = { failure: undefined };
   const bus = {
     handle: (topic: string, options: RespondOptions, handler: Handler) => responders.set(topic, { options, handler }),
     subscribe: (topic: string, options: SubscribeOptions, handler: Handler) => consumers.set(topic, { options, handler }),
-    publish: async (topic: string) => void published.push(topic),
+    publish: async (topic: string) => {
+      if (broker.failure !== undefined) throw broker.failure();
+      published.push(topic);
+    },
     // The gateway's answer about an account.
     request: async (topic: string, message: MessageEnvelope<unknown>) => {
       if (topic !== RpcTopics.readAccountFacts) throw new Error(`unexpected request on ${topic}`);
@@ -29,7 +34,7 @@ function recordingBus(accounts: Record<string, AccountFacts>) {
     start: async () => undefined,
     stop: async () => undefined,
   } as unknown as MessageBus;
-  return { bus, responders, consumers, published };
+  return { bus, responders, consumers, published, broker };
 }
 
 const envelope = (payload: unknown): MessageEnvelope<unknown> => ({
@@ -62,6 +67,7 @@ async function setup() {
     },
   };
   const logger = { error: () => undefined, warn: () => undefined };
+  const setAside = new InMemorySetAsideStore();
   running.push(
     await startBusControllers(recording.bus, {
       controllers: [CheckpointResponders],
@@ -70,10 +76,11 @@ async function setup() {
         { provide: ROOT_LOGGER, useValue: logger },
         { provide: RINGFENCE_CONFIG, useValue: loadConfig({}, { port: 0 }) },
         { provide: CheckpointScorer, useValue: scorer },
+        { provide: PublishBehind, useValue: new PublishBehind(recording.bus, new SetAsideRows(setAside), createLogger({ level: 'silent', service: 'test' })) },
       ],
     }),
   );
-  return { ...recording, scored, scoredWith };
+  return { ...recording, scored, scoredWith, setAside };
 }
 
 describe(CheckpointResponders.name, () => {
@@ -122,5 +129,32 @@ describe(CheckpointResponders.name, () => {
     expect(scored).toEqual(['transaction']);
     expect(scoredWith).toEqual([FACTS]);
     expect(published).toEqual([EventTopics.transactionScored]);
+  });
+
+  describe('an /async decision the broker does not take (decisions §16)', () => {
+    const update = { timestamp: 1, checkpoint: 'pspBeforeAuth', transaction: { transactionId: 'tx-1' }, customer: { customerId: 'cus-1' } };
+
+    it('fails the delivery while the refused decision has tries left, then sets it aside and is done with the event; the next event’s decision is published', async () => {
+      const { consumers, published, broker, setAside } = await setup();
+      const deliver = (eventId: string) => consumers.get(EventTopics.transactionUpdated)!.handler({ ...envelope(update), eventId });
+      broker.failure = () => new BusMessageRefusedError(EventTopics.transactionScored, 'MESSAGE_TOO_LARGE');
+      for (let delivery = 1; delivery < DEFAULT_ROW_ATTEMPTS; delivery += 1) await expect(deliver('evt-refused')).rejects.toThrow('not written yet');
+
+      await expect(deliver('evt-refused')).resolves.toBeUndefined();
+
+      expect(setAside.rows).toEqual([expect.objectContaining({ writer: PUBLISH_BEHIND_WRITER, accountId: 'acc_1', key: `${EventTopics.transactionScored}:evt-refused`, attempts: DEFAULT_ROW_ATTEMPTS })]);
+      broker.failure = undefined;
+      await deliver('evt-next');
+      expect(published).toEqual([EventTopics.transactionScored]);
+    });
+
+    it('fails every delivery while the broker is unavailable, setting nothing aside', async () => {
+      const { consumers, broker, setAside } = await setup();
+      broker.failure = () => new BusUnavailableError('Kafka did not accept the message');
+      for (let delivery = 0; delivery < DEFAULT_ROW_ATTEMPTS + 2; delivery += 1) {
+        await expect(consumers.get(EventTopics.transactionUpdated)!.handler(envelope(update))).rejects.toThrow('not written yet');
+      }
+      expect(setAside.rows).toEqual([]);
+    });
   });
 });

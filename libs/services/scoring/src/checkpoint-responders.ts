@@ -3,7 +3,7 @@ import { Ctx, EventPattern, MessagePattern, Payload } from '@nestjs/microservice
 import { type EventPatternExtras, type MessageBus, MessageBusContext, MessageBusController, type MessagePatternExtras } from '@ringfence/bus';
 import { EventTopics, type MessageEnvelope, RpcTopics, StateGroups, TransactionUpdatedEvent } from '@ringfence/contracts';
 import { type Logger, type RingfenceConfig, newEventId } from '@ringfence/platform';
-import { MESSAGE_BUS, RINGFENCE_CONFIG, ROOT_LOGGER, validatedEventHandler, validatedRequestHandler } from '@ringfence/service-runtime';
+import { MESSAGE_BUS, PublishBehind, RINGFENCE_CONFIG, ROOT_LOGGER, validatedEventHandler, validatedRequestHandler } from '@ringfence/service-runtime';
 import type { CheckpointDefinition } from './checkpoint-definition';
 import { CHECKPOINT_DEFINITIONS, transactionCheckpoint } from './checkpoint-definitions';
 import { CheckpointScorer } from './checkpoint-scorer';
@@ -43,6 +43,7 @@ export class CheckpointResponders {
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
     @Inject(RINGFENCE_CONFIG) private readonly config: RingfenceConfig,
     private readonly scorer: CheckpointScorer,
+    private readonly publishBehind: PublishBehind,
   ) {}
 
   @MessagePattern(
@@ -66,9 +67,12 @@ export class CheckpointResponders {
         this.logger.warn({ accountId: valid.accountId, eventId: valid.eventId }, 'an /async transaction of an unknown account was not scored');
         return;
       }
-      // Nobody waits for an /async answer: its decision goes straight to the feed.
+      // Nobody waits for an /async answer: its decision goes straight to the feed. A decision
+      // the broker keeps refusing (too large, say) is set aside after its deliveries instead of
+      // holding the partition forever; an outage still delivers the event again (decisions §16).
       const decision = await this.scorer.score(transactionCheckpoint, { ...valid, account }, { scoreOverShare: true });
-      await this.bus.publish(transactionCheckpoint.decisionTopic, { ...valid, eventId: newEventId(), acceptedAt: Date.now(), payload: decision });
+      const decided = { ...valid, eventId: newEventId(), acceptedAt: Date.now(), payload: decision };
+      await this.publishBehind.publishOrThrow(transactionCheckpoint.decisionTopic, decided, valid.eventId);
     })(message);
   }
 }

@@ -1,8 +1,9 @@
 import type { Principal } from '@ringfence/accounts';
-import { BusUnavailableError, InProcessMessageBus } from '@ringfence/bus';
+import { BusMessageRefusedError, BusUnavailableError, InProcessMessageBus } from '@ringfence/bus';
 import { InMemoryEventLogStore } from '@ringfence/bus/testing';
 import { EventTopics, type MessageEnvelope, RpcTopics } from '@ringfence/contracts';
-import { AppError, createLogger, loadConfig } from '@ringfence/platform';
+import { AppError, DEFAULT_ROW_ATTEMPTS, InMemorySetAsideStore, SetAsideRows, createLogger, loadConfig } from '@ringfence/platform';
+import { PUBLISH_BEHIND_WRITER, PublishBehind } from '@ringfence/service-runtime';
 import { RateLimits } from '../rate-limit/rate-limits.service';
 import { CheckpointRoutes } from './checkpoint-routes';
 import { EventIntake, isDegraded } from './event-intake.service';
@@ -48,8 +49,11 @@ async function setup(answer: Answer, limitsConfig = config) {
   });
   bus.handle(RpcTopics.graphConnect, { group: 'graph' }, () => respond(RpcTopics.graphConnect, { count: 1 } as never));
   await bus.start();
-  const intake = new EventIntake(bus, config, createLogger({ level: 'silent', service: 'test' }), new RateLimits(limitsConfig));
-  return { intake, log, bus, asked, requests };
+  const logger = createLogger({ level: 'silent', service: 'test' });
+  const setAside = new InMemorySetAsideStore();
+  const publishBehind = new PublishBehind(bus, new SetAsideRows(setAside), logger);
+  const intake = new EventIntake(bus, config, logger, new RateLimits(limitsConfig), publishBehind);
+  return { intake, log, bus, asked, requests, setAside, publishBehind };
 }
 
 describe(EventIntake.name, () => {
@@ -105,6 +109,28 @@ describe(EventIntake.name, () => {
     log.failWith('appendBatch', new Error('disk full'));
     await expect(intake.checkpoint(CheckpointRoutes.customer, customerSubmission())).rejects.toBeInstanceOf(BusUnavailableError);
     expect(asked).toEqual([]);
+    await bus.stop();
+  });
+
+  it('answers, and keeps then sets aside the decision (not dropped), when the bus refuses the decision itself; the next checkpoint’s decision is published (decisions §16)', async () => {
+    const { intake, log, bus, setAside, publishBehind } = await setup('ok');
+    const publish = bus.publish.bind(bus);
+    let refuseDecisions = true;
+    jest.spyOn(bus, 'publish').mockImplementation(async (topic, message) => {
+      if (refuseDecisions && topic === EventTopics.customerScored) throw new BusMessageRefusedError(topic, 'MESSAGE_TOO_LARGE');
+      return publish(topic, message);
+    });
+
+    await expect(intake.checkpoint(CheckpointRoutes.customer, customerSubmission())).resolves.toMatchObject({ action: 'ALLOW', score: 7 });
+    expect(publishBehind.keptCount).toBe(1);
+    for (let pass = 2; pass <= DEFAULT_ROW_ATTEMPTS; pass += 1) await publishBehind.retryKept();
+
+    expect(setAside.rows).toEqual([expect.objectContaining({ writer: PUBLISH_BEHIND_WRITER, accountId: 'acc_1', environment: 'test' })]);
+    expect(JSON.parse(setAside.rows[0].row)).toMatchObject({ topic: EventTopics.customerScored, envelope: { payload: { recommendation: { action: 'ALLOW', score: 7 } } } });
+    refuseDecisions = false;
+    await intake.checkpoint(CheckpointRoutes.customer, { ...customerSubmission(), traceId: 'trace-2' });
+    expect(log.events.map((event) => event.topic)).toEqual([EventTopics.customerUpdated, EventTopics.customerUpdated, EventTopics.customerScored]);
+    expect(publishBehind.keptCount).toBe(0);
     await bus.stop();
   });
 

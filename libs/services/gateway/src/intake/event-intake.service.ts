@@ -17,7 +17,7 @@ import {
   warningHelpUrl,
 } from '@ringfence/contracts';
 import { type Logger, type RingfenceConfig, RateLimitedError, newEventId } from '@ringfence/platform';
-import { MESSAGE_BUS, RINGFENCE_CONFIG, ROOT_LOGGER } from '@ringfence/service-runtime';
+import { MESSAGE_BUS, PublishBehind, RINGFENCE_CONFIG, ROOT_LOGGER } from '@ringfence/service-runtime';
 import { principalAccountFacts } from '../principal-request';
 import { RateLimits } from '../rate-limit/rate-limits.service';
 
@@ -79,6 +79,7 @@ export class EventIntake {
     @Inject(RINGFENCE_CONFIG) private readonly config: RingfenceConfig,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
     private readonly limits: RateLimits,
+    private readonly publishBehind: PublishBehind,
   ) {}
 
   /** Ingest-only routes: answer once the event is durable. */
@@ -201,17 +202,17 @@ export class EventIntake {
     return recommendation;
   }
 
-  /** The data is already kept when a decision is published, so a feed that cannot take it is logged, not a 5xx. */
+  /**
+   * The data is already kept when a decision is published, so a feed that cannot take it is no
+   * 5xx. Nor is the decision dropped (decisions §16): `PublishBehind` keeps it and tries again,
+   * and sets it aside for an operator's replay when the broker keeps refusing it.
+   */
   private async publishDecision<E extends EventTopic, R extends CheckpointRpcTopic, D extends EventTopic>(
     route: CheckpointRoute<E, R, D>,
     envelope: Envelope<EventTopicMap[E]>,
     decision: CheckpointScoredEvent<CheckpointRecommendation<R>>,
   ): Promise<void> {
-    try {
-      await this.publish(route.decisionTopic, { ...envelope, payload: decision as EventTopicMap[D] });
-    } catch (error) {
-      this.logger.error({ checkpoint: route.checkpoint, traceId: envelope.traceId, err: error }, 'could not publish a decision that was answered');
-    }
+    await this.publishBehind.publishOrKeep(route.decisionTopic, { ...envelope, eventId: newEventId(), payload: decision as EventTopicMap[D] });
   }
 
   private envelope<T>({ principal, subjectId, payload, traceId }: Submission<T>): Envelope<T> {

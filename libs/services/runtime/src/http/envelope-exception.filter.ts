@@ -1,5 +1,5 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, NotFoundException } from '@nestjs/common';
-import { BusRemoteError, BusTimeoutError, BusUnavailableError } from '@ringfence/bus';
+import { BusMessageRefusedError, BusRemoteError, BusTimeoutError, BusUnavailableError } from '@ringfence/bus';
 import { isDatabaseUnavailable } from '@ringfence/persistence';
 import { AppError, INTERNAL_ERROR_MESSAGE, type Logger, RateLimitedError, errorEnvelope } from '@ringfence/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -73,6 +73,11 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     }
     if (exception instanceof BusTimeoutError) return { status: 503, message: 'a dependency did not answer in time; retry' };
     if (exception instanceof BusUnavailableError) return { status: 503, message: 'a dependency is unavailable; nothing was accepted, retry' };
+    // The same body would be refused again, so not a 503 (decisions §16): Kafka's message.max.bytes can be below BODY_LIMIT_BYTES.
+    if (exception instanceof BusMessageRefusedError) {
+      const tooLarge = exception.reason.endsWith('TOO_LARGE');
+      return { status: tooLarge ? 413 : 400, message: `body: the event bus refused it (${exception.reason}); nothing was accepted` };
+    }
     if (exception instanceof BusRemoteError && exception.status < 500) return { status: exception.status, message: exception.message };
     if (exception instanceof BusRemoteError && exception.status === 503) return { status: 503, message: 'a dependency is unavailable; retry' };
     if (isFastifyError(exception) && exception.statusCode < 500) {

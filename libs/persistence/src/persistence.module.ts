@@ -13,7 +13,7 @@ import {
 } from '@ringfence/credentials';
 import { CALLBACK_DELIVERY_REPOSITORY } from '@ringfence/callbacks';
 import { LABEL_REPOSITORY } from '@ringfence/labels';
-import { SET_ASIDE_STORE, SetAsideRows, type SetAsideStore } from '@ringfence/platform';
+import { SET_ASIDE_STORE, SetAsideRows, type SetAsideStore, accountShareOf } from '@ringfence/platform';
 import { DataSource } from 'typeorm';
 import { openDataSource } from './data-source.factory';
 import { DatabaseHealth } from './database-health.service';
@@ -57,6 +57,7 @@ export class PersistenceModule implements OnApplicationShutdown {
 
   static forRoot(options: PersistenceOptions): DynamicModule {
     const cacheEntries = options.cacheEntries ?? SOLE_WRITER_CACHE_ENTRIES;
+    const cacheEntriesPerAccount = accountShareOf(cacheEntries, options.cacheSharePercent ?? 100);
     return {
       module: PersistenceModule,
       providers: [
@@ -90,7 +91,7 @@ export class PersistenceModule implements OnApplicationShutdown {
           useFactory: (dataSource: DataSource, startupLoads: StartupLoads, setAside: SetAsideRows) => {
             const documents = new TypeOrmEntityDocumentRepository(dataSource);
             if (!options.soleWriter) return documents;
-            const writeBehind = new WriteBehindEntityDocuments(documents, setAside, { cachedDocuments: cacheEntries });
+            const writeBehind = new WriteBehindEntityDocuments(documents, setAside, { cachedDocuments: cacheEntries, cachedDocumentsPerAccount: cacheEntriesPerAccount });
             // Beside the start, with readiness waiting for it: documents are served meanwhile,
             // reading the table on every miss.
             options.logger?.info({ cachedDocuments: cacheEntries }, 'loading the stored entity keys and the most recent entity documents');
@@ -122,7 +123,7 @@ export class PersistenceModule implements OnApplicationShutdown {
           inject: [DataSource],
           useFactory: async (dataSource: DataSource) => {
             const labels = new TypeOrmLabelRepository(dataSource, { soleWriter: options.soleWriter });
-            return options.soleWriter ? CachingLabelRepository.load(labels, cacheEntries) : labels;
+            return options.soleWriter ? CachingLabelRepository.load(labels, cacheEntries, cacheEntriesPerAccount) : labels;
           },
         },
         {

@@ -8,7 +8,7 @@ const trusted = { PAYMENT_FRAUD: { review: 'TRUSTED' } } as unknown as CurrentLa
 const fraudster = { PAYMENT_FRAUD: { review: 'FRAUDSTER' } } as unknown as CurrentLabels;
 
 /** A table whose subjects reviewed before the start are all trusted, and whose review makes a fraudster. */
-async function setup(labelledAtStart: LabelSubject[] = [], maxSubjects = 100) {
+async function setup(labelledAtStart: LabelSubject[] = [], maxSubjects = 100, maxSubjectsPerAccount = maxSubjects) {
   let labels: CurrentLabels = labelledAtStart.length > 0 ? trusted : {};
   let reads = 0;
   let failReads = false;
@@ -30,7 +30,7 @@ async function setup(labelledAtStart: LabelSubject[] = [], maxSubjects = 100) {
     },
   };
   return {
-    cache: await CachingLabelRepository.load(inner, maxSubjects),
+    cache: await CachingLabelRepository.load(inner, maxSubjects, maxSubjectsPerAccount),
     reads: () => reads,
     failReads: () => (failReads = true),
     holdReads: () => (holding = true),
@@ -71,6 +71,18 @@ describe(CachingLabelRepository.name, () => {
     expect(reads()).toBe(1);
     expect(await current(cache)).toEqual(trusted);
     expect(reads()).toBe(1);
+  });
+
+  it("keeps another account's labels in memory while one account's reviews go past its share, letting go of its own (decisions §16)", async () => {
+    const neighbours = Array.from({ length: 10 }, (_, i): LabelSubject => ({ ...ada, accountId: 'acc_neighbour', subjectId: `neighbour-${i}` }));
+    const { cache, reads } = await setup(neighbours, 40, 10);
+
+    for (let i = 0; i < 500; i += 1) await cache.apply({ ...ada, accountId: 'acc_flooder', subjectId: `flood-${i}` }, review);
+
+    // Held since the start: the table (whose reviews now make everyone a fraudster) is not read.
+    const readsBefore = reads();
+    for (const neighbour of neighbours) expect(await current(cache, neighbour)).toEqual(trusted);
+    expect(reads()).toBe(readsBefore);
   });
 
   it('answers a stored review even when reading its labels back fails; a checkpoint then reads them', async () => {

@@ -1,6 +1,6 @@
 import type { Environment, LabelSubjectKind } from '@ringfence/contracts';
 import type { CurrentLabels, LabelApplication, LabelHistoryEntry, LabelRepository, LabelSubject, SubjectLabels } from '@ringfence/labels';
-import { LRUCache } from 'lru-cache';
+import { AccountShareLru } from '@ringfence/platform';
 import { OvertakenReads } from './overtaken-reads';
 import { StoredKeysFilter } from './stored-keys-filter';
 
@@ -23,7 +23,7 @@ export interface LabelTable extends LabelRepository {
  * reviewed subjects than it holds).
  */
 export class CachingLabelRepository implements LabelRepository {
-  private readonly current: LRUCache<string, { labels: CurrentLabels }>;
+  private readonly current: AccountShareLru<string, { labels: CurrentLabels }>;
   /** A read of a subject that a review of it overtook is not kept: it may predate the review. */
   private readonly overtaken = new OvertakenReads();
 
@@ -32,12 +32,17 @@ export class CachingLabelRepository implements LabelRepository {
     /** A superset of the subjects with a current label (a cleared label leaves its subject here). */
     private readonly labelled: StoredKeysFilter,
     maxSubjects: number,
+    maxSubjectsPerAccount: number,
   ) {
-    this.current = new LRUCache({ max: maxSubjects });
+    this.current = new AccountShareLru({ max: maxSubjects, maxPerAccount: maxSubjectsPerAccount, accountOf: accountOfKey });
   }
 
-  static async load(table: LabelTable, maxSubjects: number): Promise<CachingLabelRepository> {
-    const cache = new CachingLabelRepository(table, new StoredKeysFilter(), maxSubjects);
+  /**
+   * `maxSubjectsPerAccount`: what one account may hold of the `maxSubjects` (decisions §16);
+   * past it the account's own least recently used go first, never another account's.
+   */
+  static async load(table: LabelTable, maxSubjects: number, maxSubjectsPerAccount = maxSubjects): Promise<CachingLabelRepository> {
+    const cache = new CachingLabelRepository(table, new StoredKeysFilter(), maxSubjects, maxSubjectsPerAccount);
     for (const { subject, labels } of await table.allCurrentLabels()) {
       const key = keyOf(subject.accountId, subject.environment, subject.kind, subject.subjectId);
       cache.labelled.add(key);
@@ -92,3 +97,4 @@ export class CachingLabelRepository implements LabelRepository {
 }
 
 const keyOf = (accountId: string, environment: string, kind: string, subjectId: string): string => JSON.stringify([accountId, environment, kind, subjectId]);
+const accountOfKey = (key: string): string => (JSON.parse(key) as [string])[0];

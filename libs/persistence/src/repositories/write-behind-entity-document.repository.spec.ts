@@ -186,6 +186,25 @@ describe(WriteBehindEntityDocuments.name, () => {
     expect(store.reads).toBe(readsBefore);
   });
 
+  it("keeps another account's documents in memory while one account floods past its share, letting go of its own (decisions §16)", async () => {
+    const store = new CountingTable();
+    const documents = new WriteBehindEntityDocuments(store, new SetAsideRows(new InMemorySetAsideStore()), { cachedDocuments: 100, cachedDocumentsPerAccount: 25 });
+    const neighbour = (i: number): EntityRef => ({ ...ada, accountId: 'acc_neighbour', entityId: `neighbour-${i}` });
+    const flooder = (i: number): EntityRef => ({ ...ada, accountId: 'acc_flooder', entityId: `flood-${i}` });
+    for (let i = 0; i < 20; i += 1) await documents.update(neighbour(i), setField({ name: `n${i}` }, T));
+    await documents.flush();
+
+    for (let i = 0; i < 1_000; i += 1) await documents.update(flooder(i), setField({ name: `f${i}` }, T));
+    await documents.flush();
+
+    const readsBefore = store.reads;
+    for (let i = 0; i < 20; i += 1) expect((await documents.find(neighbour(i)))?.fields).toEqual({ name: `n${i}` });
+    expect(store.reads).toBe(readsBefore);
+    // The flooder's own least recently used went: read back from the table, nothing lost.
+    expect((await documents.find(flooder(0)))?.fields).toEqual({ name: 'f0' });
+    expect(store.reads).toBe(readsBefore + 1);
+  });
+
   describe('what is stored, loaded at start', () => {
     async function storedTable(count: number) {
       const store = new CountingTable();

@@ -1,6 +1,5 @@
 import type { EntityDocument, EntityDocumentRepository, EntityRef } from '@ringfence/entities';
-import { type RowWriter, RowsNotWrittenError, type SetAsideRows } from '@ringfence/platform';
-import { LRUCache } from 'lru-cache';
+import { AccountShareLru, type RowWriter, RowsNotWrittenError, type SetAsideRows } from '@ringfence/platform';
 import { isRowRefusal } from '../persistence-errors';
 import { SerialPerKey } from './serial-per-key';
 import { StoredKeysFilter } from './stored-keys-filter';
@@ -19,6 +18,12 @@ export interface DocumentTable {
 export interface WriteBehindOptions {
   /** Documents kept in memory, least recently used dropped first (misses included). */
   cachedDocuments: number;
+  /**
+   * Documents one account may keep in memory, both data sets together (decisions §16): past
+   * it the account's own least recently used go first, never another account's. Default:
+   * `cachedDocuments`.
+   */
+  cachedDocumentsPerAccount?: number;
   /** Keys (and documents) read per statement while what is stored is loaded at start. Default 10,000. */
   keyPageSize?: number;
 }
@@ -50,7 +55,7 @@ export type StoredLoadState =
  */
 export class WriteBehindEntityDocuments implements EntityDocumentRepository {
   private readonly dirty = new Map<string, DocumentWrite>();
-  private readonly clean: LRUCache<string, { document: EntityDocument | null }>;
+  private readonly clean: AccountShareLru<string, { document: EntityDocument | null }>;
   /** One document's updates run one after another. */
   private readonly updates = new SerialPerKey();
   private flushing: Promise<void> = Promise.resolve();
@@ -68,7 +73,7 @@ export class WriteBehindEntityDocuments implements EntityDocumentRepository {
     setAside: SetAsideRows,
     private readonly options: WriteBehindOptions,
   ) {
-    this.clean = new LRUCache({ max: options.cachedDocuments });
+    this.clean = new AccountShareLru({ max: options.cachedDocuments, maxPerAccount: options.cachedDocumentsPerAccount ?? options.cachedDocuments, accountOf: accountOfKey });
     this.writer = setAside.writer<DocumentWrite>(
       {
         name: ENTITY_DOCUMENTS_WRITER,
@@ -212,3 +217,4 @@ export class WriteBehindEntityDocuments implements EntityDocumentRepository {
 
 // JSON of the tuple: no separator character can make two documents collide.
 const keyOf = (ref: EntityRef): string => JSON.stringify([ref.accountId, ref.environment, ref.kind, ref.entityId]);
+const accountOfKey = (key: string): string => (JSON.parse(key) as [string])[0];

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import type { MessageEnvelope } from '@ringfence/contracts';
 import { GRAPH_STORE, type GraphChange, type GraphScope, type GraphStore, TenantGraph } from '@ringfence/graph-engine';
-import { type Logger, RateLimitedError, type RingfenceConfig } from '@ringfence/platform';
+import { type Logger, RateLimitedError, type RingfenceConfig, accountShareOf } from '@ringfence/platform';
 import { READINESS_CHECKS, RINGFENCE_CONFIG, ROOT_LOGGER, type ReadinessCheck } from '@ringfence/service-runtime';
 import { LRUCache } from 'lru-cache';
 import { graphNodesRefused, graphRebuildSeconds, measureGraphSize } from './graph-metrics';
@@ -66,7 +66,7 @@ export class TenantGraphs implements OnModuleInit, OnApplicationBootstrap {
     @Inject(READINESS_CHECKS) private readonly readinessChecks: ReadinessCheck[],
     @Inject(RINGFENCE_CONFIG) private readonly bounds: GraphBounds,
   ) {
-    this.accountMaxNodes = Math.max(1, Math.floor((bounds.graphMaxNodes * bounds.accountSharePercent) / 100));
+    this.accountMaxNodes = accountShareOf(bounds.graphMaxNodes, bounds.accountSharePercent);
   }
 
   onModuleInit(): void {

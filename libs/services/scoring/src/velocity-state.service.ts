@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { type MessageEnvelope, toWireJson } from '@ringfence/contracts';
 import { VELOCITY_SNAPSHOT_STORE, type VelocitySnapshotStore, isRowRefusal } from '@ringfence/persistence';
-import { type Logger, RateLimitedError, type RingfenceConfig, type RowWriter, RowsNotWrittenError, SetAsideRows } from '@ringfence/platform';
+import { type Logger, RateLimitedError, type RingfenceConfig, type RowWriter, RowsNotWrittenError, SetAsideRows, accountShareOf } from '@ringfence/platform';
 import {
   VELOCITY_FEATURE_DEFINITIONS,
   type VelocityDimension,
@@ -231,7 +231,7 @@ export class VelocityState implements OnModuleInit, OnApplicationBootstrap {
 
   /** Keys one account may hold, both its data sets together (decisions §16). */
   private accountMaxKeys(): number {
-    return Math.max(1, Math.floor((this.config.velocityMaxKeys * this.config.accountSharePercent) / 100));
+    return accountShareOf(this.config.velocityMaxKeys, this.config.accountSharePercent);
   }
 
   private async loadWithRetries(): Promise<VelocityLoadReport> {

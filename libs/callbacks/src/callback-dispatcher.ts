@@ -195,7 +195,9 @@ export class CallbackDispatcher {
       return;
     }
     // The detail (the socket's message) is the operator's: logged, never recorded for the tenant.
-    const logged = { deliveryId: delivery.deliveryId, accountId: delivery.accountId, environment: delivery.environment, attempt: delivery.attemptCount + 1, url: outcome.url, httpStatus: outcome.httpStatus, error: outcome.error, detail: outcome.detail };
+    // The receiver by its host only: a URL's path and query may carry the tenant's tokens.
+    const host = outcome.url === null ? null : new URL(outcome.url).host;
+    const logged = { deliveryId: delivery.deliveryId, accountId: delivery.accountId, environment: delivery.environment, attempt: delivery.attemptCount + 1, host, httpStatus: outcome.httpStatus, error: outcome.error, detail: outcome.detail };
     if (status === 'failed') this.options.logger.warn(logged, 'callback delivery given up');
     else if (status === 'pending') this.options.logger.info({ ...logged, nextAttemptAt: next }, 'callback delivery attempt failed; retrying later');
   }

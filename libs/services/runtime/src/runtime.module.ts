@@ -4,7 +4,7 @@ import type { MessageBus } from '@ringfence/bus';
 import { DatabaseHealth, StartupLoads } from '@ringfence/persistence';
 import type { Logger, RingfenceConfig } from '@ringfence/platform';
 import { AccessGuard } from './http/access.guard';
-import { AdminTokenAttempts } from './http/admin-token-attempts';
+import { OperatorCredentialAttempts } from './http/operator-credential-attempts';
 import { RequestCredentials } from './http/request-credentials';
 import { OpsController } from './ops/ops.controller';
 import { SetAsideController } from './set-aside/set-aside.controller';
@@ -14,7 +14,8 @@ import { MESSAGE_BUS, READINESS_CHECKS, RINGFENCE_CONFIG, ROOT_LOGGER, type Read
 
 /**
  * What every app has: its validated config, the JSON logger, the access guard on every route
- * (with the request credentials it shares with the load shedder, and the admin-token throttle),
+ * (with the request credentials it shares with the load shedder, and the throttle of failed
+ * admin-token and internal-credential attempts),
  * the ops endpoints (/health/live, /health/ready, /metrics), and the operator's read and replay
  * of the rows its writers set aside (/admin/set-aside-rows, decisions §16).
  */
@@ -31,7 +32,7 @@ export class RuntimeModule {
         { provide: RINGFENCE_CONFIG, useValue: options.config },
         { provide: ROOT_LOGGER, useValue: options.logger },
         RequestCredentials,
-        AdminTokenAttempts,
+        OperatorCredentialAttempts,
         { provide: APP_GUARD, useClass: AccessGuard },
         {
           provide: READINESS_CHECKS,

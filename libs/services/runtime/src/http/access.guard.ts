@@ -3,8 +3,8 @@ import { Reflector } from '@nestjs/core';
 import type { Principal } from '@ringfence/accounts';
 import { AppError, RateLimitedError } from '@ringfence/platform';
 import type { FastifyRequest } from 'fastify';
-import { AdminTokenAttempts } from './admin-token-attempts';
 import { clientAddressKey } from './client-address';
+import { OperatorCredentialAttempts } from './operator-credential-attempts';
 import { RequestCredentials } from './request-credentials';
 import { ROUTE_ACCESS, type RouteAccess } from './route-access.decorator';
 
@@ -20,7 +20,7 @@ export class AccessGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly credentials: RequestCredentials,
-    private readonly adminAttempts: AdminTokenAttempts,
+    private readonly operatorAttempts: OperatorCredentialAttempts,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -54,28 +54,37 @@ export class AccessGuard implements CanActivate {
    */
   private async checkInternal(request: FastifyRequest): Promise<boolean> {
     if (!this.credentials.internalCredentialConfigured) throw new AppError('FORBIDDEN', 'the internal routes are disabled: INTERNAL_API_KEY is not set');
+    const address = await this.refuseThrottledAddress(request, 'internal-credential');
     const { token, isInternalCredential } = await this.credentials.of(request);
     if (isInternalCredential) return true;
     if (token === undefined) throw new AppError('UNAUTHENTICATED', 'Authorization header missing or malformed; send "Authorization: token <internal credential>"');
+    await this.operatorAttempts.recordFailure(address);
     throw new AppError('UNAUTHENTICATED', 'internal credential unknown');
   }
 
   private async checkAdmin(request: FastifyRequest): Promise<boolean> {
     if (!this.credentials.adminTokenConfigured) throw new AppError('FORBIDDEN', 'the admin API is disabled: ADMIN_API_KEY is not set');
-    const address = clientAddressKey(request.ip);
-    const retryAfterSeconds = await this.adminAttempts.retryAfterSeconds(address);
-    if (retryAfterSeconds !== null) {
-      throw new RateLimitedError(retryAfterSeconds, `too many failed admin-token attempts from this address; retry after ${retryAfterSeconds} s`);
-    }
+    const address = await this.refuseThrottledAddress(request, 'admin-token');
     const { token, isAdminToken, apiKey } = await this.credentials.of(request);
     if (isAdminToken) return true;
     if (token === undefined) throw new AppError('UNAUTHENTICATED', 'Authorization header missing or malformed; send "Authorization: token <admin token>"');
+    // An account's own key guesses nothing: it is a mistake, not an attempt at the token.
     const isAccountKey = !(apiKey instanceof AppError);
-    if (!isAccountKey) await this.adminAttempts.recordFailure(address);
+    if (!isAccountKey) await this.operatorAttempts.recordFailure(address);
     if (isAccountKey || /^(pk|publishable_key|sk|secret_key)_(test|live)_/.test(token)) {
       throw new AppError('FORBIDDEN', 'the admin API needs the admin token, not an account key');
     }
     throw new AppError('UNAUTHENTICATED', 'admin token unknown');
+  }
+
+  /** The request's client address, once it is not past its failed attempts (else 429, decisions §16). */
+  private async refuseThrottledAddress(request: FastifyRequest, credential: 'admin-token' | 'internal-credential'): Promise<string> {
+    const address = clientAddressKey(request.ip);
+    const retryAfterSeconds = await this.operatorAttempts.retryAfterSeconds(address);
+    if (retryAfterSeconds !== null) {
+      throw new RateLimitedError(retryAfterSeconds, `too many failed ${credential} attempts from this address; retry after ${retryAfterSeconds} s`);
+    }
+    return address;
   }
 }
 

@@ -1,29 +1,30 @@
 import { Injectable } from '@nestjs/common';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 
-/** Failed admin-token attempts one client address may make in a window before it is refused. */
-export const ADMIN_TOKEN_FAILURES_PER_ADDRESS = 10;
+/** Failed operator-credential attempts one client address may make in a window before it is refused. */
+export const OPERATOR_CREDENTIAL_FAILURES_PER_ADDRESS = 10;
 /** The window, from an address's first failure: once over, the address may try again. */
-export const ADMIN_TOKEN_FAILURE_WINDOW_SECONDS = 600;
+export const OPERATOR_CREDENTIAL_FAILURE_WINDOW_SECONDS = 600;
 
 /**
- * decisions §16: admin-token attempts are throttled. The admin token is long and random, so
- * guessing it is hopeless; what this bounds is a client that tries anyway (load on the guard, noise
- * in the log) and a token that is weaker than it should be. Counted per client address
- * (`clientAddressKey`), in this process: an address past its failures gets 429 with `Retry-After`
- * for every admin request, the right token included (else the answer would still tell a right
- * guess from a wrong one), while every other address is unaffected. Only a token that is neither
- * the admin token nor an active API key counts: a request without one, or with an account's own
- * key, guesses nothing.
+ * decisions §16: admin-token attempts are throttled, and so are attempts at the internal
+ * credential on the services' internal routes (the operator's two credentials; one count per
+ * address for both, so trying both does not double the tries). Both are long and random, so
+ * guessing is hopeless; what this bounds is a client that tries anyway (load on the guard, noise
+ * in the log) and a credential weaker than it should be. Counted per client address
+ * (`clientAddressKey`), in this process: an address past its failures gets 429 with
+ * `Retry-After` on every route that takes one of these credentials, the right one included (else
+ * the answer would still tell a right guess from a wrong one), while every other address is
+ * unaffected.
  */
 @Injectable()
-export class AdminTokenAttempts {
-  private readonly failures = new RateLimiterMemory({ points: ADMIN_TOKEN_FAILURES_PER_ADDRESS, duration: ADMIN_TOKEN_FAILURE_WINDOW_SECONDS });
+export class OperatorCredentialAttempts {
+  private readonly failures = new RateLimiterMemory({ points: OPERATOR_CREDENTIAL_FAILURES_PER_ADDRESS, duration: OPERATOR_CREDENTIAL_FAILURE_WINDOW_SECONDS });
 
   /** Seconds until the address may try again; null when it may now. */
   async retryAfterSeconds(addressKey: string): Promise<number | null> {
     const counted = await this.failures.get(addressKey);
-    if (counted === null || counted.consumedPoints < ADMIN_TOKEN_FAILURES_PER_ADDRESS) return null;
+    if (counted === null || counted.consumedPoints < OPERATOR_CREDENTIAL_FAILURES_PER_ADDRESS) return null;
     return Math.max(1, Math.ceil(counted.msBeforeNext / 1000));
   }
 

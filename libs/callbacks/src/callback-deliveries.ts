@@ -22,7 +22,8 @@ export class CallbackDeliveries {
   private readonly now: () => number;
 
   constructor(
-    private readonly deliveries: CallbackDeliveryRepository,
+    /** Only recording and listing: the labelling service records through its writer behind the consumer (decisions §16). */
+    private readonly deliveries: Pick<CallbackDeliveryRepository, 'record' | 'list'>,
     private readonly targets: CallbackTargets,
     options: CallbackDeliveriesOptions = {},
   ) {

@@ -5,10 +5,10 @@ import { startBusControllers } from '@ringfence/bus/testing';
 import { CALLBACK_DELIVERY_REPOSITORY, type CallbackRequest, type CallbackResponse, SettingsCallbackTargets, verifyCallbackSignature } from '@ringfence/callbacks';
 import { InMemoryCallbackDeliveryRepository } from '@ringfence/callbacks/testing';
 import { type CallbackTargetRequest, EventTopics, type LabelUpdatedEvent, type MessageEnvelope, RpcTopics, StateGroups } from '@ringfence/contracts';
-import { createLogger, loadConfig } from '@ringfence/platform';
+import { DEFAULT_ROW_ATTEMPTS, InMemorySetAsideStore, SetAsideRows, createLogger, loadConfig } from '@ringfence/platform';
 import { MESSAGE_BUS, RINGFENCE_CONFIG, ROOT_LOGGER } from '@ringfence/service-runtime';
 import { ReviewCallbacksController } from './review-callbacks.controller';
-import { CALLBACK_SENDER, ReviewCallbacks } from './review-callbacks.service';
+import { CALLBACK_DELIVERIES_WRITER, CALLBACK_SENDER, ReviewCallbacks } from './review-callbacks.service';
 
 type Handler = (message: MessageEnvelope<unknown>) => Promise<unknown>;
 
@@ -46,6 +46,8 @@ async function setup() {
   const registry = new SettingsCallbackTargets(async ({ accountId, environment }) => (accountId === account.id ? callbackTargetOf(account.settings, environment) : null));
   const targetRequests: Array<MessageEnvelope<CallbackTargetRequest>> = [];
   const deliveries = new InMemoryCallbackDeliveryRepository();
+  const setAside = new InMemorySetAsideStore();
+  const setAsideRows = new SetAsideRows(setAside);
   const sent: CallbackRequest[] = [];
   const sender = { post: async (request: CallbackRequest): Promise<CallbackResponse> => (sent.push(request), { httpStatus: 204, error: null }) };
   const subscriptions = new Map<string, { options: SubscribeOptions; handler: Handler }>();
@@ -74,12 +76,13 @@ async function setup() {
         { provide: CALLBACK_SENDER, useValue: sender },
         { provide: RINGFENCE_CONFIG, useValue: loadConfig({}, { port: 0 }) },
         { provide: ROOT_LOGGER, useValue: createLogger({ level: 'silent', service: 'test' }) },
+        { provide: SetAsideRows, useValue: setAsideRows },
       ],
     }),
   );
   const consume = (topic: string, message: MessageEnvelope<unknown>) => subscriptions.get(topic)!.handler(message);
   const request = (payload: unknown, overrides: Partial<MessageEnvelope<unknown>> = {}) => responders.get(RpcTopics.readCallbackDeliveries)!.handler(envelope(payload, overrides));
-  return { account, deliveries, sent, subscriptions, responders, consume, request, targetRequests };
+  return { account, deliveries, sent, subscriptions, responders, consume, request, targetRequests, setAside, setAsideRows };
 }
 
 /** Sending is asynchronous by design (off the consumer): the tests wait for the store to show it. */
@@ -173,5 +176,70 @@ describe(ReviewCallbacksController.name, () => {
 
     await expect(request({ limit: 10, before: 'dlv_unknown' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringMatching(/^before: /) });
     await expect(request({ limit: 0 })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringMatching(/limit/) });
+  });
+
+  describe('a delivery the table refuses (decisions §16)', () => {
+    /** The table refuses deliveries of events about `refusedSubject` as PostgreSQL refuses a NUL character, and everything while `down`. */
+    function refusingTable(deliveries: InMemoryCallbackDeliveryRepository) {
+      const table = { down: false, refusedSubject: 'cus-refused' as string | undefined };
+      const record = deliveries.record.bind(deliveries);
+      deliveries.record = async (delivery) => {
+        if (table.down) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+        if (table.refusedSubject !== undefined && delivery.body.includes(table.refusedSubject)) {
+          throw Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021' });
+        }
+        return record(delivery);
+      };
+      return table;
+    }
+
+    it('holds the label events back only for its tries: then it is set aside, and the next event is stored and sent', async () => {
+      const { deliveries, consume, setAside } = await setup();
+      refusingTable(deliveries);
+      const refused = envelope(labelEvent({ subjectId: 'cus-refused' }), { eventId: 'evt-refused' });
+      for (let delivery = 1; delivery < DEFAULT_ROW_ATTEMPTS; delivery += 1) await expect(consume(EventTopics.customerLabelUpdated, refused)).rejects.toThrow('not written yet');
+
+      await expect(consume(EventTopics.customerLabelUpdated, refused)).resolves.toBeUndefined();
+
+      expect(setAside.rows).toEqual([
+        expect.objectContaining({ writer: CALLBACK_DELIVERIES_WRITER, accountId: 'acc_1', environment: 'live', key: JSON.stringify(['acc_1', 'live', 'evt-refused']), attempts: DEFAULT_ROW_ATTEMPTS }),
+      ]);
+      expect(setAside.rows[0].error).toContain('22021');
+      await consume(EventTopics.customerLabelUpdated, envelope(labelEvent({ subjectId: 'cus-next' }), { eventId: 'evt-next' }));
+      expect(deliveries.rows.map((row) => row.sourceEventId)).toEqual(['evt-next']);
+      // Sending is asynchronous by design: wait for the dispatcher.
+      await until(() => deliveries.rows[0].status === 'delivered');
+    });
+
+    it('sets nothing aside while the database is unavailable: the event is delivered again, and stored once it is back', async () => {
+      const { deliveries, consume, setAside } = await setup();
+      const table = refusingTable(deliveries);
+      table.down = true;
+      const event = envelope(labelEvent(), { eventId: 'evt-outage' });
+      for (let delivery = 0; delivery < DEFAULT_ROW_ATTEMPTS + 2; delivery += 1) await expect(consume(EventTopics.customerLabelUpdated, event)).rejects.toThrow('not written yet');
+      expect(setAside.rows).toEqual([]);
+
+      table.down = false;
+      await consume(EventTopics.customerLabelUpdated, event);
+      expect(deliveries.rows.map((row) => row.sourceEventId)).toEqual(['evt-outage']);
+    });
+
+    it('stores a set-aside delivery when an operator replays it after the cause is fixed, and sends it', async () => {
+      const { deliveries, consume, setAside, setAsideRows } = await setup();
+      const table = refusingTable(deliveries);
+      const refused = envelope(labelEvent({ subjectId: 'cus-refused' }), { eventId: 'evt-refused' });
+      for (let delivery = 1; delivery < DEFAULT_ROW_ATTEMPTS; delivery += 1) await expect(consume(EventTopics.customerLabelUpdated, refused)).rejects.toThrow('not written yet');
+      await consume(EventTopics.customerLabelUpdated, refused);
+      const [entry] = setAside.rows;
+
+      expect(await setAsideRows.replay(entry.id)).toEqual(expect.objectContaining({ outcome: 'not-written' }));
+      table.refusedSubject = undefined;
+      expect(await setAsideRows.replay(entry.id)).toEqual(expect.objectContaining({ outcome: 'written' }));
+
+      expect(setAside.rows).toEqual([]);
+      expect(deliveries.rows.map((row) => row.sourceEventId)).toEqual(['evt-refused']);
+      // Sending is asynchronous by design: wait for the dispatcher.
+      await until(() => deliveries.rows[0].status === 'delivered');
+    });
   });
 });

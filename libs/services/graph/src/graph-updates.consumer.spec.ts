@@ -3,20 +3,23 @@ import type { MessageBus, RespondOptions, SubscribeOptions } from '@ringfence/bu
 import { startBusControllers } from '@ringfence/bus/testing';
 import { EventTopics, type MessageEnvelope, RpcTopics, StateGroups } from '@ringfence/contracts';
 import { GRAPH_STORE, type GraphChange, type GraphScope, type GraphStore } from '@ringfence/graph-engine';
-import { createLogger } from '@ringfence/platform';
+import { TypeOrmGraphStore } from '@ringfence/graph-store';
+import { useEmbeddedTestDatabase } from '@ringfence/persistence/testing';
+import { DEFAULT_ROW_ATTEMPTS, InMemorySetAsideStore, SetAsideRows, createLogger } from '@ringfence/platform';
+import { Neo4jError, error as neo4jErrors } from 'neo4j-driver';
 import { ROOT_LOGGER } from '@ringfence/service-runtime';
 import { GraphQueryResponders } from './graph-query.responders';
-import { GraphUpdatesConsumer, GraphUpdatesController } from './graph-updates.consumer';
-import { graphRouteOf } from './graph-routes';
+import { GRAPH_WRITER, GraphUpdatesConsumer, GraphUpdatesController } from './graph-updates.consumer';
+import { type GraphRoute, graphRouteOf } from './graph-routes';
 import { TenantGraphs } from './tenant-graphs.service';
 
 const NOW = 1_700_000_000_000;
 const UNBOUNDED = { graphMaxNodes: 1_000_000_000, accountSharePercent: 100 };
 const logger = createLogger({ level: 'silent', service: 'test' });
 
-function setup() {
+function setup(tableStore?: GraphStore, setAsideStore = new InMemorySetAsideStore()) {
   const events: string[] = [];
-  const store: GraphStore = {
+  const store: GraphStore = tableStore ?? {
     write: async (_scope: GraphScope, changes: readonly GraphChange[]) => {
       events.push(`store:${changes.length}`);
     },
@@ -32,13 +35,14 @@ function setup() {
     events.push(`index:${changes.length}`);
     return apply(scope, changes, traceId);
   });
-  const consumer = new GraphUpdatesConsumer(store, graphs);
-  return { consumer, graphs, events, store };
+  const setAside = new SetAsideRows(setAsideStore);
+  const consumer = new GraphUpdatesConsumer(store, graphs, setAside);
+  return { consumer, graphs, events, store, setAside, setAsideStore };
 }
 
-const envelope = (payload: object): MessageEnvelope<object> => ({
+const envelope = (payload: object, accountId = 'acc_1'): MessageEnvelope<object> => ({
   eventId: 'e1',
-  accountId: 'acc_1',
+  accountId,
   environment: 'live',
   subjectId: 's',
   acceptedAt: NOW,
@@ -110,6 +114,128 @@ describe(GraphUpdatesConsumer.name, () => {
     events.length = 0;
     await consumer.handle(route, envelope({ ...label, subjectKind: 'supplier' }));
     expect(events).toEqual([]);
+  });
+});
+
+describe(`${GraphUpdatesConsumer.name}: a change the store refuses (decisions §16)`, () => {
+  const customerUpdated = graphRouteOf(EventTopics.customerUpdated)!;
+  /** A route whose events carry changes as given, to hand the store what validation no longer lets through. */
+  const routeOf = (changes: GraphChange[]): GraphRoute => ({ ...customerUpdated, changes: () => changes });
+  const customerEvent = (customerId: string, accountId = 'acc_1') => envelope({ timestamp: NOW, customer: { customerId, email: `${customerId}@example.com` } }, accountId);
+  const flushOutcome = (consumer: GraphUpdatesConsumer) => consumer.flush().then(() => 'written', () => 'not written');
+
+  async function stored(store: GraphStore, scope: GraphScope): Promise<GraphChange[]> {
+    const changes: GraphChange[] = [];
+    for await (const batch of store.load(scope)) changes.push(...batch);
+    return changes;
+  }
+  const customersIn = (changes: readonly GraphChange[]) => changes.flatMap((change) => (change.type === 'node' && change.node.kind === 'customer' ? [change.node.identity] : []));
+
+  describe('on the tables store', () => {
+    const database = useEmbeddedTestDatabase();
+
+    it('writes every other change (its tenant’s and another’s) at once, sets the refused one aside after its attempts, and writes the next events', async () => {
+      const tables = new TypeOrmGraphStore(database.dataSource());
+      const { consumer, setAsideStore } = setup(tables);
+      // A time that is not integer milliseconds: both stores refuse it (RangeError), nothing else of its write.
+      const poisoned: GraphChange = { type: 'link', a: { kind: 'customer', identity: 'c-poisoned' }, b: { kind: 'email', identity: 'p@example.com' }, firstSeenMs: 1.5 };
+      await consumer.handle(routeOf([{ type: 'node', node: { kind: 'customer', identity: 'c-poisoned' } }, poisoned]), envelope({}, 'acc_poisoned'));
+      await consumer.handle(customerUpdated, customerEvent('c-good', 'acc_poisoned'));
+      await consumer.handle(customerUpdated, customerEvent('c-neighbour', 'acc_neighbour'));
+
+      expect(await flushOutcome(consumer)).toBe('not written');
+      expect(customersIn(await stored(tables, { accountId: 'acc_poisoned', environment: 'live' })).sort()).toEqual(['c-good', 'c-poisoned']);
+      expect(customersIn(await stored(tables, { accountId: 'acc_neighbour', environment: 'live' }))).toEqual(['c-neighbour']);
+      for (let attempt = 2; attempt < DEFAULT_ROW_ATTEMPTS; attempt += 1) expect(await flushOutcome(consumer)).toBe('not written');
+      expect(setAsideStore.rows).toEqual([]);
+
+      expect(await flushOutcome(consumer)).toBe('written');
+      expect(setAsideStore.rows).toEqual([
+        expect.objectContaining({ writer: GRAPH_WRITER, accountId: 'acc_poisoned', environment: 'live', row: JSON.stringify({ scope: { accountId: 'acc_poisoned', environment: 'live' }, change: poisoned }), attempts: DEFAULT_ROW_ATTEMPTS }),
+      ]);
+      expect(setAsideStore.rows[0].error).toMatch(/^RangeError: firstSeenMs must be an integer/);
+
+      await consumer.handle(customerUpdated, customerEvent('c-later', 'acc_poisoned'));
+      expect(await flushOutcome(consumer)).toBe('written');
+      expect(customersIn(await stored(tables, { accountId: 'acc_poisoned', environment: 'live' })).sort()).toEqual(['c-good', 'c-later', 'c-poisoned']);
+    });
+  });
+
+  describe('on Neo4j', () => {
+    /** A store that answers like Neo4j: a statement error for changes naming `refusedCustomer`, an outage while `down`. */
+    function neo4jLike() {
+      const written: GraphChange[] = [];
+      const neo4j = { down: false, refusedCustomer: 'c-poisoned' as string | undefined, written };
+      const store: GraphStore = {
+        write: async (_scope, changes) => {
+          if (neo4j.down) throw new Neo4jError('Could not perform discovery', neo4jErrors.SERVICE_UNAVAILABLE, '08000', 'error: connection exception');
+          if (changes.some((change) => JSON.stringify(change).includes(`"${neo4j.refusedCustomer}"`))) {
+            throw new Neo4jError('Property values can only be of primitive types', 'Neo.ClientError.Statement.TypeError', '22G03', 'error: data exception - invalid value type');
+          }
+          written.push(...changes);
+        },
+        scopes: async () => [],
+        customNodeTypes: async () => [],
+        load: async function* () {
+          yield* [];
+        },
+      };
+      return { neo4j, store };
+    }
+
+    it('writes the others at once and sets aside the change Neo4j refuses with a statement error, after its attempts', async () => {
+      const { neo4j, store } = neo4jLike();
+      const { consumer, setAsideStore } = setup(store);
+      await consumer.handle(customerUpdated, customerEvent('c-poisoned'));
+      await consumer.handle(customerUpdated, customerEvent('c-good', 'acc_2'));
+
+      expect(await flushOutcome(consumer)).toBe('not written');
+      expect(customersIn(neo4j.written)).toEqual(['c-good']);
+      for (let attempt = 2; attempt < DEFAULT_ROW_ATTEMPTS; attempt += 1) expect(await flushOutcome(consumer)).toBe('not written');
+      expect(await flushOutcome(consumer)).toBe('written');
+
+      // The customer's node and its link to the e-mail are each refused: two changes aside, nothing else.
+      expect(setAsideStore.rows.map(({ writer, accountId }) => [writer, accountId])).toEqual([
+        [GRAPH_WRITER, 'acc_1'],
+        [GRAPH_WRITER, 'acc_1'],
+      ]);
+      expect(setAsideStore.rows[0].error).toContain('Neo.ClientError.Statement.TypeError');
+      expect(neo4j.written.filter((change) => JSON.stringify(change).includes('c-poisoned'))).toEqual([]);
+    });
+
+    it('sets nothing aside while Neo4j is unavailable, however many flushes fail, and writes everything when it returns', async () => {
+      const { neo4j, store } = neo4jLike();
+      neo4j.refusedCustomer = undefined;
+      neo4j.down = true;
+      const { consumer, setAsideStore } = setup(store);
+      await consumer.handle(customerUpdated, customerEvent('c1'));
+      for (let flush = 0; flush < DEFAULT_ROW_ATTEMPTS + 2; flush += 1) expect(await flushOutcome(consumer)).toBe('not written');
+      expect(setAsideStore.rows).toEqual([]);
+
+      neo4j.down = false;
+      await consumer.handle(customerUpdated, customerEvent('c2'));
+      expect(await flushOutcome(consumer)).toBe('written');
+      expect(customersIn(neo4j.written).sort()).toEqual(['c1', 'c2']);
+    });
+
+    it('writes a set-aside change, and puts it back in the index rebuilt since, when an operator replays it after the cause is fixed', async () => {
+      const { neo4j, store } = neo4jLike();
+      const before = setup(store);
+      await before.consumer.handle(customerUpdated, customerEvent('c-poisoned'));
+      for (let attempt = 0; attempt < DEFAULT_ROW_ATTEMPTS; attempt += 1) await flushOutcome(before.consumer);
+      const [node, linked] = before.setAsideStore.rows;
+      expect(await before.setAside.replay(linked.id)).toEqual(expect.objectContaining({ outcome: 'not-written' }));
+
+      // A restart: the index is rebuilt from the store, which lacks the set-aside changes.
+      const { graphs, setAside, setAsideStore } = setup(store, before.setAsideStore);
+      neo4j.refusedCustomer = undefined;
+      expect(await setAside.replay(linked.id)).toEqual(expect.objectContaining({ outcome: 'written' }));
+      expect(await setAside.replay(node.id)).toEqual(expect.objectContaining({ outcome: 'written' }));
+
+      expect(customersIn(neo4j.written)).toEqual(['c-poisoned']);
+      expect(setAsideStore.rows).toEqual([]);
+      expect((await graphs.get('acc_1', 'live')).index.degreeOf('email', 'c-poisoned@example.com')).toBe(1);
+    });
   });
 });
 

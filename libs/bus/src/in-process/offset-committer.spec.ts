@@ -1,6 +1,6 @@
 import { SILENT_BUS_LOGGER } from '../bus-logger';
 import { InMemoryEventLogStore } from '../test-support/in-memory-event-log.store';
-import { type CommittableLane, OffsetCommitter } from './offset-committer';
+import { type CommittableLane, MAX_RETRY_DELAY_MS, OffsetCommitter } from './offset-committer';
 
 function lane(group: string, topic: string, handledUpTo: number, beforeCommit?: () => Promise<void>): CommittableLane {
   return { group, topic, handledUpTo, committedUpTo: 0, beforeCommit };
@@ -65,5 +65,53 @@ describe(OffsetCommitter.name, () => {
     await new Promise((resolve) => setTimeout(resolve, 120));
     expect(eventLog.statements).toBe(2);
     expect(await eventLog.committedOffset('ingestion', 'a')).toBe(3);
+  });
+
+  describe('a flush that fails in an idle system (decisions §16)', () => {
+    afterEach(() => jest.useRealTimers());
+
+    it('is tried again on its own, without new progress, after the interval and then twice as long each time, until it commits', async () => {
+      jest.useFakeTimers();
+      const eventLog = new CountingEventLog();
+      const committer = new OffsetCommitter(eventLog, 100, SILENT_BUS_LOGGER);
+      let flushes = 0;
+      const graph = lane('graph', 'a', 7, async () => {
+        flushes += 1;
+        if (flushes <= 2) throw new Error('a row the store refuses, with attempts left');
+      });
+      committer.register(graph);
+
+      committer.progressed();
+      await jest.advanceTimersByTimeAsync(0);
+      expect(flushes).toBe(1);
+      await jest.advanceTimersByTimeAsync(100);
+      expect(flushes).toBe(2);
+      await jest.advanceTimersByTimeAsync(199);
+      expect(flushes).toBe(2);
+      await jest.advanceTimersByTimeAsync(1);
+
+      expect(flushes).toBe(3);
+      expect(graph.committedUpTo).toBe(7);
+      await jest.advanceTimersByTimeAsync(MAX_RETRY_DELAY_MS * 2);
+      expect(flushes).toBe(3);
+      await committer.stop();
+    });
+
+    it('backs off to at most MAX_RETRY_DELAY_MS while the flush keeps failing, and stops trying once stopped', async () => {
+      jest.useFakeTimers();
+      const committer = new OffsetCommitter(new CountingEventLog(), 100, SILENT_BUS_LOGGER);
+      let flushes = 0;
+      committer.register(lane('graph', 'a', 7, () => Promise.reject(new Error(`the database is down (${(flushes += 1)})`))));
+      committer.progressed();
+      await jest.advanceTimersByTimeAsync(60_000);
+      const afterAMinute = flushes;
+      await jest.advanceTimersByTimeAsync(MAX_RETRY_DELAY_MS);
+      expect(flushes).toBe(afterAMinute + 1);
+
+      await committer.stop();
+      const stoppedAt = flushes;
+      await jest.advanceTimersByTimeAsync(MAX_RETRY_DELAY_MS * 3);
+      expect(flushes).toBe(stoppedAt);
+    });
   });
 });

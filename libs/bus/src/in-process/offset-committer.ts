@@ -1,6 +1,9 @@
 import type { BusLogger } from '../bus-logger';
 import type { EventLogStore } from '../event-log';
 
+/** Longest wait before a commit that failed is tried again without new progress. */
+export const MAX_RETRY_DELAY_MS = 5_000;
+
 /** What the committer reads and writes of one group's consumption of one topic. */
 export interface CommittableLane {
   readonly group: string;
@@ -19,14 +22,19 @@ export interface CommittableLane {
  * committing on their own cost a flush and a statement per lane and interval (about twenty lanes
  * in the standalone app), all queued on the embedded database's one session.
  *
- * A flush that fails leaves its lanes' offsets uncommitted until their next progress or the
- * stop; a crash meanwhile only redelivers events to idempotent handlers.
+ * A flush that fails leaves its lanes' offsets uncommitted; a crash meanwhile only redelivers
+ * events to idempotent handlers. It is tried again with the lanes' next progress, and on its own
+ * after a backoff (the interval, doubling up to `MAX_RETRY_DELAY_MS`): in an idle system a row
+ * its writer refuses must still use up its attempts and be set aside (decisions §16), not wait
+ * for the next event.
  */
 export class OffsetCommitter {
   private readonly lanes: CommittableLane[] = [];
   private pending: Promise<void> | undefined;
   private lastCommitAt = 0;
   private stopping = false;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private retryDelayMs = 0;
 
   constructor(
     private readonly eventLog: EventLogStore,
@@ -46,6 +54,8 @@ export class OffsetCommitter {
   /** Commits what every lane has handled, without waiting out the interval. */
   async stop(): Promise<void> {
     this.stopping = true;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
     await this.pending;
     await this.commitOnce();
   }
@@ -55,11 +65,24 @@ export class OffsetCommitter {
       const wait = this.lastCommitAt + this.intervalMs - Date.now();
       if (wait > 0 && !this.stopping) await new Promise((resolve) => setTimeout(resolve, wait));
       this.lastCommitAt = Date.now();
-      if (!(await this.commitOnce())) return;
+      if (!(await this.commitOnce())) {
+        this.retryLater();
+        return;
+      }
     }
+    this.retryDelayMs = 0;
   }
 
-  /** False when nothing could be committed (the next progress or the stop tries again). */
+  private retryLater(): void {
+    if (this.stopping || this.retryTimer !== undefined) return;
+    this.retryDelayMs = Math.min(Math.max(this.intervalMs, 1, this.retryDelayMs * 2), MAX_RETRY_DELAY_MS);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      this.progressed();
+    }, this.retryDelayMs).unref();
+  }
+
+  /** False when some lane could not be committed (tried again later, with the next progress, or at the stop). */
   private async commitOnce(): Promise<boolean> {
     const due = this.lanes.filter(behind).map((lane) => ({ lane, sequence: lane.handledUpTo }));
     if (due.length === 0) return true;

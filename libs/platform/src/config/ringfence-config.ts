@@ -188,7 +188,7 @@ export interface RingfenceConfig {
    * arrive within this (else the connection is closed, with 408 once HTTP has begun).
    */
   headersTimeoutMs: number;
-  /** decisions §16, slow clients: the body must be complete within this after the headers' deadline (408 and the connection closed). */
+  /** decisions §16, slow clients: the body must be complete within this once the headers are in (408 and the connection closed). */
   bodyTimeoutMs: number;
   accountRateLimitPerMinute: number;
   customerRateLimitPerMinute: number;

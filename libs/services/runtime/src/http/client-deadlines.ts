@@ -1,5 +1,7 @@
 import type { ServerOptions as HttpServerOptions } from 'node:http';
 import type { ServerOptions as HttpsServerOptions } from 'node:https';
+import type { FastifyInstance } from 'fastify';
+import { errorEnvelope } from '@ringfence/platform';
 
 /** A kept-alive connection idle for this long between requests is closed (Node's default, stated so it cannot drift). */
 export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
@@ -10,7 +12,7 @@ const MAX_CHECKING_INTERVAL_MS = 1_000;
 export interface ClientDeadlines {
   /** The TLS handshake, and a request's headers, within this. */
   headersTimeoutMs: number;
-  /** The body complete within this after the headers' deadline. */
+  /** The body complete within this once the headers are in. */
   bodyTimeoutMs: number;
 }
 
@@ -23,11 +25,11 @@ export interface ClientDeadlines {
  *
  * - `headersTimeout`: the headers (and, on a new connection, the first byte) within the headers'
  *   deadline; past it Node answers 408 and closes the connection.
- * - `requestTimeout`: the whole request, body included, within both deadlines: Node has no
- *   deadline for the body alone, so the body's is counted from the headers' deadline. A request
- *   that has arrived is not bound by it, however long its answer takes.
  * - `handshakeTimeout` (TLS): a connection that never completes its handshake never reaches
  *   HTTP, so the headers' deadline applies to the handshake too.
+ * - `requestTimeout`: the whole request within both deadlines, a backstop to the body's own
+ *   deadline (`registerBodyDeadline`), which Node does not have. A request that has arrived is
+ *   not bound by it, however long its answer takes.
  * - `keepAliveTimeout`: idle kept-alive connections are closed after 5 s.
  */
 export function clientDeadlineOptions({ headersTimeoutMs, bodyTimeoutMs }: ClientDeadlines): HttpServerOptions & Pick<HttpsServerOptions, 'handshakeTimeout'> {
@@ -39,4 +41,33 @@ export function clientDeadlineOptions({ headersTimeoutMs, bodyTimeoutMs }: Clien
     // A quarter of the shorter deadline, so a deadline is kept to within a quarter of itself.
     connectionsCheckingInterval: Math.min(MAX_CHECKING_INTERVAL_MS, Math.ceil(Math.min(headersTimeoutMs, bodyTimeoutMs) / 4)),
   };
+}
+
+/**
+ * decisions §16: a request's body must have arrived `bodyTimeoutMs` after its headers; past it
+ * the answer is 408 in the error envelope and the connection is closed (its remaining bytes are
+ * never read). Counted from the `onRequest` hook, where the headers are in and the body is not
+ * read yet. The deadline is whether the message is complete (`IncomingMessage.complete`), not
+ * whether anybody read it, so a long answer to a request that has arrived is never cut.
+ */
+export function registerBodyDeadline(fastify: FastifyInstance, bodyTimeoutMs: number): void {
+  fastify.addHook('onRequest', (request, reply, done) => {
+    const message = request.raw;
+    if (message.complete) {
+      done();
+      return;
+    }
+    const deadline = setTimeout(() => {
+      if (message.complete || reply.sent) return;
+      void reply
+        .status(408)
+        .header('connection', 'close')
+        .type('application/json; charset=utf-8')
+        .send(errorEnvelope(408, `body: not received within ${bodyTimeoutMs} ms of the headers; nothing was accepted`, String(request.id)));
+    }, bodyTimeoutMs);
+    const clear = () => clearTimeout(deadline);
+    message.once('end', clear);
+    reply.raw.once('close', clear);
+    done();
+  });
 }

@@ -11,7 +11,7 @@ import { MAX_JSON_DEPTH, exceedsJsonDepth } from './json-depth';
 import { RequestLogController } from '../logging/request-log.controller';
 import { httpRequestDuration } from '../metrics/metrics';
 import { EnvelopeExceptionFilter, UNSUPPORTED_MEDIA_TYPE_MESSAGE } from './envelope-exception.filter';
-import { clientDeadlineOptions } from './client-deadlines';
+import { clientDeadlineOptions, registerBodyDeadline } from './client-deadlines';
 import { type IsAuthenticated, registerLoadShedding } from './load-shedding';
 import { RequestCredentials } from './request-credentials';
 import { RouteTable } from './route-table';
@@ -108,6 +108,7 @@ export async function createHttpApp(module: unknown, options: HttpAppOptions): P
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('x-trace-id', request.id);
   });
+  registerBodyDeadline(fastify, config.bodyTimeoutMs);
   // The in-flight budgets tell authenticated requests from the rest with the access guard's own
   // credential reader, which the app's module provides (created below, before any request).
   let isAuthenticated: IsAuthenticated = async () => false;

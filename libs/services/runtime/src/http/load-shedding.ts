@@ -41,12 +41,16 @@ export type IsAuthenticated = (request: FastifyRequest) => Promise<boolean>;
  *   limit, new requests are refused, so the process never runs out of memory.
  */
 export function registerLoadShedding(fastify: FastifyInstance, limits: LoadLimits, isAuthenticated: IsAuthenticated, sampleIntervalMs = SAMPLE_INTERVAL_MS): void {
-  const answer = (request: FastifyRequest, reply: FastifyReply, status: 429 | 503, message: string) =>
-    reply
+  const answer = (request: FastifyRequest, reply: FastifyReply, status: 429 | 503, message: string) => {
+    // A body still arriving is never read, so its connection cannot carry another request:
+    // closing it frees the socket now rather than when a slow client gives up.
+    if (!request.raw.complete) void reply.header('connection', 'close');
+    return reply
       .status(status)
       .header('retry-after', String(RETRY_AFTER_SECONDS))
       .type('application/json; charset=utf-8')
       .send(errorEnvelope(status, `${message}; nothing was accepted; retry after ${RETRY_AFTER_SECONDS} s`, String(request.id)));
+  };
   const refuse = (request: FastifyRequest, reply: FastifyReply, cause: string) => answer(request, reply, 503, `the service is over capacity (${cause})`);
 
   if (limits.maxInFlight > 0 || limits.maxUnauthenticatedInFlight > 0) {

@@ -65,6 +65,8 @@ export function registerBodyDeadline(fastify: FastifyInstance, bodyTimeoutMs: nu
         .type('application/json; charset=utf-8')
         .send(errorEnvelope(408, `body: not received within ${bodyTimeoutMs} ms of the headers; nothing was accepted`, String(request.id)));
     }, bodyTimeoutMs);
+    // The server keeps the process alive; a pending deadline alone must not (a closing app, inject() in tests).
+    deadline.unref();
     const clear = () => clearTimeout(deadline);
     message.once('end', clear);
     reply.raw.once('close', clear);

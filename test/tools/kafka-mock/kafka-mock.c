@@ -82,6 +82,7 @@ static void run_command(rd_kafka_mock_cluster_t *cluster,
         char *second  = first ? strtok_r(NULL, " \t\r", &saveptr) : NULL;
         int32_t broker_id;
         int number;
+        int error_code;
 
         if (!verb)
                 return;
@@ -101,6 +102,24 @@ static void run_command(rd_kafka_mock_cluster_t *cluster,
         } else if (!strcmp(verb, "up") && first &&
                    !parse_broker_id(first, &broker_id)) {
                 reply(rd_kafka_mock_broker_set_up(cluster, broker_id));
+        } else if (!strcmp(verb, "produce-errors") && first && second &&
+                   !parse_positive(first, &error_code) &&
+                   !parse_positive(second, &number)) {
+                /* The next `number` produce requests answer Kafka error
+                 * code `first` for each partition (e.g. 10,
+                 * MESSAGE_TOO_LARGE). */
+                rd_kafka_resp_err_t errors[64];
+                int i;
+                if (number > 64) {
+                        printf("error at most 64 errors\n");
+                        fflush(stdout);
+                        return;
+                }
+                for (i = 0; i < number; i++)
+                        errors[i] = (rd_kafka_resp_err_t)error_code;
+                rd_kafka_mock_push_request_errors_array(
+                    cluster, 0 /* Produce */, (size_t)number, errors);
+                reply(RD_KAFKA_RESP_ERR_NO_ERROR);
         } else if (!strcmp(verb, "rtt") && first && second &&
                    !parse_broker_id(first, &broker_id) &&
                    !parse_positive(second, &number)) {

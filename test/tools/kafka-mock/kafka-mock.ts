@@ -40,6 +40,8 @@ export interface KafkaMock {
   setBrokerUp(brokerId?: number): Promise<void>;
   /** Adds round-trip latency to a broker's responses (-1: every broker). */
   setBrokerRtt(brokerId: number, rttMs: number): Promise<void>;
+  /** The next `count` produce requests (at most 64) are answered with Kafka error `errorCode` (10: MESSAGE_TOO_LARGE). */
+  failProduceRequests(errorCode: number, count: number): Promise<void>;
 }
 
 function cacheDirectory(): string {
@@ -130,6 +132,10 @@ class KafkaMockProcess implements KafkaMock {
 
   setBrokerRtt(brokerId: number, rttMs: number): Promise<void> {
     return this.command(`rtt ${brokerId} ${rttMs}`);
+  }
+
+  failProduceRequests(errorCode: number, count: number): Promise<void> {
+    return this.command(`produce-errors ${errorCode} ${count}`);
   }
 
   stop(): Promise<void> {

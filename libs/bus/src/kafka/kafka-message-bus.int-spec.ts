@@ -3,7 +3,7 @@ import { ALL_TOPICS, type RpcTopicMap, EventTopics, messageKey, RPC_REPLY_TOPIC,
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
 // The mock launcher is repo test tooling, not a library: no Nx project or alias to import it by.
 import { type KafkaMock, startKafkaMock } from '../../../../test/tools/kafka-mock/kafka-mock';
-import { BusUnavailableError } from '../bus-errors';
+import { BusMessageRefusedError, BusUnavailableError } from '../bus-errors';
 import type { RespondOptions } from '../message-bus';
 import { describeMessageBusConformance } from '../test-support/message-bus.conformance';
 import { delay, eventEnvelope, Inbox, markerOf, RecordingBusLogger, requestEnvelope } from '../test-support/message-envelope.factory';
@@ -319,6 +319,28 @@ describe(KafkaMessageBus.name, () => {
     await inbox.waitFor(1, DELIVERY_TIMEOUT_MS);
     expect(inbox.items).toEqual(['after-poison']);
     expect(logger.lines.map((line) => line.message)).toContain('skipped a record that is not a message envelope');
+  });
+
+  it('rejects a message the broker refuses for what it is with BusMessageRefusedError at once (no retry), and publishes the next one (decisions §16)', async () => {
+    const ownMock = await startKafkaMock({ topics: ALL_TOPICS, partitions: 2 });
+    try {
+      const bus = createBus({ brokers: ownMock.brokers });
+      const inbox = new Inbox<string>();
+      bus.subscribe(TOPIC, { group: 'ingestion' }, async (message) => inbox.push(markerOf(message)));
+      await bus.start();
+      // Kafka's error 10 on the next produce request, as a broker answers a record over message.max.bytes.
+      await ownMock.failProduceRequests(10, 1);
+
+      const refused = await timed(() => bus.publish(TOPIC, eventEnvelope(TOPIC, { payload: { marker: 'refused' } })));
+      expect(refused.outcome).toBeInstanceOf(BusMessageRefusedError);
+      expect(refused.outcome).toMatchObject({ topic: TOPIC, reason: 'MESSAGE_TOO_LARGE' });
+      await bus.publish(TOPIC, eventEnvelope(TOPIC, { payload: { marker: 'next' } }));
+
+      await inbox.waitFor(1, DELIVERY_TIMEOUT_MS);
+      expect(inbox.items).toEqual(['next']);
+    } finally {
+      await ownMock.stop();
+    }
   });
 
   describe('without a reachable broker', () => {

@@ -1,12 +1,35 @@
+import { performance } from 'node:perf_hooks';
+import { linearMatches } from './linear-regex';
 import type { RuleVersion } from './rule';
 import type { RuleInputs } from './rule-context';
 import { RuleEnvironment } from './rule-environment';
-import { NO_RULES, compileRules, evaluateRules } from './rule-evaluation';
+import { type CompiledRule, NO_RULES, compileRules, evaluateRules } from './rule-evaluation';
 
 const environment = new RuleEnvironment([{ name: 'emailDisposable', type: 'bool', description: 'd' }]);
 
 function rule(overrides: Partial<RuleVersion>): RuleVersion {
   return { ruleId: 1, ruleVersion: 1, name: 'r', description: 'why', checkpoint: 'customer', expression: 'true', action: 'REVIEW', state: 'active', createdAt: 0, createdBy: 'key_a', ...overrides };
+}
+
+/** Holds the thread for `ms`, as a pause of the garbage collector or the scheduler does. */
+function pause(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+}
+
+/**
+ * A compiled rule whose expression answers `answer()` after a pause of `pauseMs` at the
+ * evaluations `pausedAt` names (1 for the first): the pause is injected, the rule itself is
+ * cheap, as `payload.customer.email.endsWith(...)` is. Counts its evaluations.
+ */
+function pausedRule(options: { ruleId: number; pausedAt: (evaluation: number) => boolean; pauseMs: number; answer?: () => unknown }): { compiled: CompiledRule; evaluations: () => number } {
+  let evaluations = 0;
+  const expression = () => {
+    evaluations += 1;
+    if (options.pausedAt(evaluations)) pause(options.pauseMs);
+    return (options.answer ?? (() => true))();
+  };
+  return { compiled: { rule: rule({ ruleId: options.ruleId }), expression }, evaluations: () => evaluations };
 }
 
 const inputs: RuleInputs = { payload: { customer: { customerId: 'c-1' } }, features: { emailDisposable: true }, network: null, labels: {}, lookup: {}, score: 60 };
@@ -77,6 +100,46 @@ describe(evaluateRules.name, () => {
 
       expect(outcome.triggered.map((triggered) => triggered.ruleId)).toEqual([1]);
       expect(outcome.failed).toEqual([{ ruleId: 2, ruleVersion: 1, error: expect.stringContaining('not evaluated'), cause: 'notEvaluated' }]);
+    });
+
+    it('triggers a rule whose evaluation a pause pushed past its budget: the overrun is evaluated again, and that answer stands', () => {
+      const paused = pausedRule({ ruleId: 1, pausedAt: (evaluation) => evaluation === 1, pauseMs: 20 });
+
+      const outcome = evaluateRules([paused.compiled], context, { ruleMs: 5, checkpointMs: 100 });
+
+      expect(outcome.failed).toEqual([]);
+      expect(outcome.triggered.map((triggered) => triggered.ruleId)).toEqual([1]);
+      expect(outcome.activeAction).toBe('REVIEW');
+      expect(paused.evaluations()).toBe(2);
+    });
+
+    it('triggers a rule whose matches() a pause put past the deadline, once evaluated again', () => {
+      const paused = pausedRule({ ruleId: 1, pausedAt: (evaluation) => evaluation === 1, pauseMs: 20, answer: () => linearMatches('someone@mailinator.com', '@mailinator[.]com$') });
+
+      const outcome = evaluateRules([paused.compiled], context, { ruleMs: 5, checkpointMs: 100 });
+
+      expect(outcome.failed).toEqual([]);
+      expect(outcome.triggered.map((triggered) => triggered.ruleId)).toEqual([1]);
+    });
+
+    it('fails a rule that is slow at every evaluation after two evaluations, never more: its cost at most doubles', () => {
+      const slow = pausedRule({ ruleId: 1, pausedAt: () => true, pauseMs: 10 });
+
+      const outcome = evaluateRules([slow.compiled], context, { ruleMs: 5, checkpointMs: 100 });
+
+      expect(outcome.triggered).toEqual([]);
+      expect(outcome.failed).toEqual([{ ruleId: 1, ruleVersion: 1, error: expect.stringMatching(/^over its time budget: [0-9.]+ ms of 5 ms$/), cause: 'budget' }]);
+      expect(slow.evaluations()).toBe(2);
+    });
+
+    it("charges the checkpoint's budget what a rule costs without the pause, so a pause leaves the later rules evaluated", () => {
+      const paused = pausedRule({ ruleId: 1, pausedAt: (evaluation) => evaluation === 1, pauseMs: 40 });
+      const { compiled: [later] } = compileRules(environment, [rule({ ruleId: 2, expression: 'true' })]);
+
+      const outcome = evaluateRules([paused.compiled, later], context, { ruleMs: 5, checkpointMs: 25 });
+
+      expect(outcome.failed).toEqual([]);
+      expect(outcome.triggered.map((triggered) => triggered.ruleId)).toEqual([1, 2]);
     });
 
     it('speaks of matches, as the author wrote it, in a run-time error', () => {

@@ -39,6 +39,10 @@ describe(loadConfig.name, () => {
     ['MAX_CONCURRENT_TRAININGS', '0'],
     ['TRAINING_MAX_SECONDS', '0'],
     ['TRAINING_MAX_EXAMPLES', '999'],
+    ['RULE_BUDGET_MS', '0'],
+    ['RULE_BUDGET_MS', '0.5'],
+    ['CHECKPOINT_RULES_BUDGET_MS', '10001'],
+    ['BACKTEST_MAX_DECISIONS', '0'],
     ['CALLBACK_ALLOWED_NETWORKS', '10.0.0.0/8,internal.example'],
     ['CALLBACK_ALLOWED_NETWORKS', '10.0.0.0/33'],
   ])('names %s when it is %s', (variable, value) => {
@@ -71,6 +75,11 @@ describe(loadConfig.name, () => {
       trainingMaxSeconds: 60,
       trainingMaxExamples: 5_000,
     });
+  });
+
+  it('reads the rules\' budgets and the backtests\' bound (decisions §16): 1 ms per rule, 25 ms per checkpoint, 100,000 decisions by default', () => {
+    expect(load({})).toMatchObject({ ruleBudgetMs: 1, checkpointRulesBudgetMs: 25, backtestMaxDecisions: 100_000 });
+    expect(load({ RULE_BUDGET_MS: '3', CHECKPOINT_RULES_BUDGET_MS: '60', BACKTEST_MAX_DECISIONS: '20' })).toMatchObject({ ruleBudgetMs: 3, checkpointRulesBudgetMs: 60, backtestMaxDecisions: 20 });
   });
 
   it('never echoes a secret value in the error', () => {

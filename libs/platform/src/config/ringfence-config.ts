@@ -124,6 +124,12 @@ class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(1) @Max(86_400) TRAINING_MAX_SECONDS!: number;
 
   @Transform(toInt) @IsInt() @Min(1_000) @Max(100_000_000) TRAINING_MAX_EXAMPLES!: number;
+
+  @Transform(toInt) @IsInt() @Min(1) @Max(1_000) RULE_BUDGET_MS!: number;
+
+  @Transform(toInt) @IsInt() @Min(1) @Max(10_000) CHECKPOINT_RULES_BUDGET_MS!: number;
+
+  @Transform(toInt) @IsInt() @Min(1) @Max(100_000_000) BACKTEST_MAX_DECISIONS!: number;
 }
 
 export interface RingfenceConfig {
@@ -228,6 +234,15 @@ export interface RingfenceConfig {
   trainingMaxSeconds: number;
   /** A training whose period holds more decisions than this is stopped and marked failed (train on a shorter period). */
   trainingMaxExamples: number;
+  /**
+   * decisions §16, rules on a budget: one rule's evaluation may take this long (an overrun is
+   * confirmed by a second evaluation before the rule counts as failing).
+   */
+  ruleBudgetMs: number;
+  /** decisions §16: all the rules of one checkpoint together; past it the remaining rules are not evaluated. */
+  checkpointRulesBudgetMs: number;
+  /** decisions §16: a backtest over a range holding more decisions of its checkpoint than this is a 400 naming `from`. */
+  backtestMaxDecisions: number;
 }
 
 export class ConfigError extends Error {
@@ -270,6 +285,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: ConfigDefaults): Ri
     MAX_CONCURRENT_TRAININGS: '1',
     TRAINING_MAX_SECONDS: '900',
     TRAINING_MAX_EXAMPLES: '1000000',
+    RULE_BUDGET_MS: '1',
+    CHECKPOINT_RULES_BUDGET_MS: '25',
+    BACKTEST_MAX_DECISIONS: '100000',
     ...Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== '')),
   };
   const parsed = plainToInstance(EnvironmentVariables, withDefaults);
@@ -324,5 +342,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: ConfigDefaults): Ri
     maxConcurrentTrainings: parsed.MAX_CONCURRENT_TRAININGS,
     trainingMaxSeconds: parsed.TRAINING_MAX_SECONDS,
     trainingMaxExamples: parsed.TRAINING_MAX_EXAMPLES,
+    ruleBudgetMs: parsed.RULE_BUDGET_MS,
+    checkpointRulesBudgetMs: parsed.CHECKPOINT_RULES_BUDGET_MS,
+    backtestMaxDecisions: parsed.BACKTEST_MAX_DECISIONS,
   };
 }

@@ -33,6 +33,7 @@ import {
   NO_RULES,
   type RuleEnvironments,
   type RuleInputs,
+  type RuleBudgets,
   type RulesOutcome,
   type TriggeredRule,
   type VoucherNetworkSignal,
@@ -60,6 +61,7 @@ import { ModelBook } from './models/model-book';
 import { explanationSides } from './models/explanation-sides';
 import { VelocityState } from './velocity-state.service';
 import { RULE_ENVIRONMENTS } from './rules/rule-environment.provider';
+import { ruleBudgetsOf } from './rules/rule-budgets';
 
 const WARNING_CLASSES: Record<EntityReference['kind'], WarningClass> = {
   customer: 'customer-not-found',
@@ -105,6 +107,8 @@ export interface ScoreOptions {
 
 @Injectable()
 export class CheckpointScorer {
+  private readonly ruleBudgets: RuleBudgets;
+
   constructor(
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     private readonly facts: CheckpointFacts,
@@ -117,6 +121,7 @@ export class CheckpointScorer {
   ) {
     // The features' reference tables (IP countries, disposable domains) load now, not in the first checkpoint.
     loadFeatureReferenceData();
+    this.ruleBudgets = ruleBudgetsOf(config);
   }
 
   /**
@@ -256,7 +261,7 @@ export class CheckpointScorer {
     if (checkpoint === null) return NO_RULES;
     const rules = this.ruleBook.rulesOf(message, checkpoint);
     if (rules.length === 0) return NO_RULES;
-    const outcome = evaluateRules(rules, this.ruleEnvironments.of(checkpoint).context(inputs));
+    const outcome = evaluateRules(rules, this.ruleEnvironments.of(checkpoint).context(inputs), this.ruleBudgets);
     if (outcome.failed.length > 0) this.logger.debug({ checkpoint, traceId: message.traceId, failed: outcome.failed }, 'rules failed to evaluate');
     // decisions §16: a rule that keeps failing is suspended for its account.
     this.ruleBook.recordOutcome(message, rules, outcome);

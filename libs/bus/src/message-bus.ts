@@ -15,7 +15,20 @@ export type EventHandler<T extends EventTopic> = (
 /** Answers one request. A thrown error goes back to the requester as a failed reply. */
 export type RpcHandler<T extends RpcTopic> = (
   message: MessageEnvelope<RpcTopicMap[T]['request']>,
+  context: RpcContext,
 ) => Promise<RpcTopicMap[T]['reply']>;
+
+/** What a responder knows of its request besides the message. */
+export interface RpcContext {
+  /**
+   * Aborted once nobody waits for the answer: the requester's deadline passed (both adapters),
+   * or the requester aborted its `RequestOptions.signal` (in-process only: a Kafka request
+   * carries its deadline, not a cancellation). A handler doing long work watches it to stop
+   * early; throwing `signal.reason` (`signal.throwIfAborted()`) answers the request as
+   * abandoned, which nobody logs as a failure.
+   */
+  signal: AbortSignal;
+}
 
 export interface SubscribeOptions {
   /**
@@ -60,6 +73,12 @@ export interface RespondOptions extends SubscribeOptions {
 export interface RequestOptions {
   /** The request fails with a `BusTimeoutError` after this many milliseconds. */
   timeoutMs: number;
+  /**
+   * Aborted when the requester no longer needs the answer (its client went away). The
+   * in-process bus aborts the responder's `RpcContext.signal` with it; the request itself still
+   * settles as usual, with the responder's answer or at its timeout. Kafka does not carry it.
+   */
+  signal?: AbortSignal;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { MessageEnvelope, RpcReply } from '@ringfence/contracts';
 import { INTERNAL_ERROR_MESSAGE } from '@ringfence/platform';
 import { BusRemoteError, BusTimeoutError, BusUnavailableError } from './bus-errors';
 import type { BusLogger } from './bus-logger';
+import type { RpcContext } from './message-bus';
 
 /** The error half of an `RpcReply`: what a requester learns about a failed request. */
 export type RpcFailure = Extract<RpcReply<unknown>, { ok: false }>['error'];
@@ -58,19 +59,26 @@ export function remoteErrorFrom(topic: string, failure: RpcFailure): BusRemoteEr
   return new BusRemoteError(topic, failure.code, failure.status, failure.message);
 }
 
+/** The answer to a request whose handler stopped because nobody waited for it any more. */
+export const ABANDONED_REQUEST: RpcFailure = Object.freeze({ code: 'TIMEOUT', status: 504, message: 'abandoned' });
+
 /**
  * Runs a responder and turns its outcome into the reply both adapters send; never rejects.
  * Unexpected errors are logged here, with the request's traceId, and answered generically.
+ * A handler that stopped with its signal's reason (the request was abandoned) is answered as
+ * such and not logged: it did what it was asked to.
  */
 export async function answerRequest(
   topic: string,
-  handler: (message: MessageEnvelope<unknown>) => Promise<unknown>,
+  handler: (message: MessageEnvelope<unknown>, context: RpcContext) => Promise<unknown>,
   message: MessageEnvelope<unknown>,
   logger: BusLogger,
+  signal: AbortSignal,
 ): Promise<RpcReply<unknown>> {
   try {
-    return { ok: true, value: await handler(message) };
+    return { ok: true, value: await handler(message, { signal }) };
   } catch (error) {
+    if (signal.aborted && error === signal.reason) return { ok: false, error: ABANDONED_REQUEST };
     const { failure, expected } = toRpcFailure(error);
     if (!expected) {
       logger.error({ topic, traceId: message.traceId, eventId: message.eventId, err: error }, 'request handler failed');

@@ -331,6 +331,59 @@ describe(InProcessMessageBus.name, () => {
     expect(received).toBe(request);
   });
 
+  describe("the responder's signal: aborted once nobody waits for the answer", () => {
+    /** A responder that works until its signal aborts, as a backtest does, then stops with the signal's reason. */
+    function respondUntilAborted(bus: InProcessMessageBus): { aborted: Promise<void> } {
+      let markAborted: () => void = () => undefined;
+      const aborted = new Promise<void>((resolve) => (markAborted = resolve));
+      bus.handle(RpcTopics.backtestRules, { group: 'scoring' }, async (_message, { signal }) => {
+        await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+        markAborted();
+        signal.throwIfAborted();
+        return { never: true } as never;
+      });
+      return { aborted };
+    }
+
+    it('aborts it when the requester aborts, and answers the request as abandoned (504) without logging a failure', async () => {
+      const logger = new RecordingBusLogger();
+      const bus = createBus({ logger });
+      const responder = respondUntilAborted(bus);
+      await bus.start();
+      const clientGone = new AbortController();
+
+      const answer = bus.request(RpcTopics.backtestRules, requestEnvelope(RpcTopics.backtestRules), { timeoutMs: 60_000, signal: clientGone.signal });
+      clientGone.abort();
+
+      await responder.aborted;
+      await expect(answer).rejects.toMatchObject({ code: 'TIMEOUT', status: 504 });
+      expect(logger.lines.filter((line) => line.level === 'error')).toEqual([]);
+    });
+
+    it('aborts it at the request\'s timeout, when the requester stops waiting', async () => {
+      const bus = createBus();
+      const responder = respondUntilAborted(bus);
+      await bus.start();
+
+      await expect(bus.request(RpcTopics.backtestRules, requestEnvelope(RpcTopics.backtestRules), { timeoutMs: 20 })).rejects.toThrow(/20 ms/);
+      await responder.aborted;
+    });
+
+    it('never aborts it while the requester waits', async () => {
+      const bus = createBus();
+      let seen: AbortSignal | undefined;
+      bus.handle(RpcTopics.backtestRules, { group: 'scoring' }, async (_message, { signal }) => {
+        seen = signal;
+        await delay(30);
+        return { aborted: signal.aborted } as never;
+      });
+      await bus.start();
+
+      await expect(bus.request(RpcTopics.backtestRules, requestEnvelope(RpcTopics.backtestRules), { timeoutMs: 1_000, signal: new AbortController().signal })).resolves.toEqual({ aborted: false });
+      expect(seen?.aborted).toBe(false);
+    });
+  });
+
   it('refuses to start again after stop', async () => {
     const bus = createBus();
     await bus.start();

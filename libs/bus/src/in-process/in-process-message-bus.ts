@@ -14,8 +14,8 @@ import { BusLifecycle } from '../bus-lifecycle';
 import { type BusLogger, SILENT_BUS_LOGGER } from '../bus-logger';
 import type { EventLogStore, LoggedEvent } from '../event-log';
 import { DEFAULT_HANDLER_RETRY, deliverUntilHandled, type HandlerRetryOptions, retryDelayMs, sleep } from '../handler-retry';
-import type { EventHandler, MessageBus, ReadDependency, RequestOptions, RespondOptions, RpcHandler, SubscribeOptions } from '../message-bus';
-import { answerRequest, remoteErrorFrom } from '../rpc-failure';
+import type { EventHandler, MessageBus, ReadDependency, RequestOptions, RespondOptions, RpcContext, RpcHandler, SubscribeOptions } from '../message-bus';
+import { ABANDONED_REQUEST, answerRequest, remoteErrorFrom } from '../rpc-failure';
 import { type CommittableLane, OffsetCommitter } from './offset-committer';
 
 /** Events appended in one statement at most; a burst larger than this takes several round trips. */
@@ -48,7 +48,7 @@ export interface InProcessMessageBusOptions {
 }
 
 type AnyEventHandler = (message: MessageEnvelope<unknown>) => Promise<void>;
-type AnyRpcHandler = (message: MessageEnvelope<unknown>) => Promise<unknown>;
+type AnyRpcHandler = (message: MessageEnvelope<unknown>, context: RpcContext) => Promise<unknown>;
 
 interface Responder {
   handler: AnyRpcHandler;
@@ -432,27 +432,34 @@ export class InProcessMessageBus implements MessageBus {
     // Taken now: the writes answered before this request, not those that race with it.
     const caughtUp = this.readBarrier(responder.consistentWith, message);
     return new Promise<RpcTopicMap[T]['reply']>((resolve, reject) => {
+      // The responder's signal: aborted once nobody waits for the answer, at the timeout or when the requester aborts.
+      const abandoned = new AbortController();
+      const requesterAborted = () => abandoned.abort();
+      options.signal?.addEventListener('abort', requesterAborted, { once: true });
+      if (options.signal?.aborted === true) abandoned.abort();
       const entry: PendingRequest = {
         topic,
         reject,
         timer: setTimeout(() => {
           this.pending.delete(entry);
+          abandoned.abort();
           reject(new BusTimeoutError(topic, options.timeoutMs));
         }, options.timeoutMs),
       };
       this.pending.add(entry);
-      const answer = () => answerRequest(topic, responder.handler, message, this.logger);
+      const answer = () => answerRequest(topic, responder.handler, message, this.logger, abandoned.signal);
       const answering =
         caughtUp === undefined
           ? answer()
           : caughtUp.then((): Promise<RpcReply<unknown>> | RpcReply<unknown> =>
               // A request that timed out while it waited must leave no trace: its handler never runs.
-              this.pending.has(entry) ? answer() : { ok: false, error: { code: 'TIMEOUT', status: 504, message: 'abandoned' } },
+              this.pending.has(entry) ? answer() : { ok: false, error: ABANDONED_REQUEST },
             );
       this.runningRequestHandlers.add(answering);
       void answering.then((reply) => {
         this.runningRequestHandlers.delete(answering);
         clearTimeout(entry.timer);
+        options.signal?.removeEventListener('abort', requesterAborted);
         // Gone when the request already timed out or the bus stopped: the answer is dropped.
         if (!this.pending.delete(entry)) return;
         if (reply.ok) resolve(reply.value as RpcTopicMap[T]['reply']);

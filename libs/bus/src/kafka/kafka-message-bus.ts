@@ -30,7 +30,7 @@ import { BusMessageRefusedError, BusTimeoutError, BusUnavailableError } from '..
 import { BusLifecycle } from '../bus-lifecycle';
 import { type BusLogger, SILENT_BUS_LOGGER } from '../bus-logger';
 import { DEFAULT_HANDLER_RETRY, deliverUntilHandled, type HandlerRetryOptions } from '../handler-retry';
-import type { EventHandler, MessageBus, ReadDependency, RequestOptions, RespondOptions, RpcHandler, SubscribeOptions } from '../message-bus';
+import type { EventHandler, MessageBus, ReadDependency, RequestOptions, RespondOptions, RpcContext, RpcHandler, SubscribeOptions } from '../message-bus';
 import { answerRequest, remoteErrorFrom } from '../rpc-failure';
 import { kafkaLogCreator } from './kafka-log-creator';
 import { kafkaMessageRefusal } from './kafka-message-refusal';
@@ -135,7 +135,7 @@ export const DEFAULT_KAFKA_CONSUMER_TUNING: KafkaConsumerTuning = {
 const DEFAULT_CLIENT_RETRY: KafkaClientRetry = { retries: 2, initialRetryTimeMs: 100, maxRetryTimeMs: 1_000 };
 
 type AnyEventHandler = (message: MessageEnvelope<unknown>) => Promise<void>;
-type AnyRpcHandler = (message: MessageEnvelope<unknown>) => Promise<unknown>;
+type AnyRpcHandler = (message: MessageEnvelope<unknown>, context: RpcContext) => Promise<unknown>;
 
 interface PendingRequest {
   topic: string;
@@ -604,7 +604,9 @@ export class KafkaMessageBus implements MessageBus {
       }
       readPositions = waitedFor;
     }
-    const reply = await this.answering.run(readPositions, () => this.replyTo(topic, handlers.get(topic), message.value));
+    // A Kafka request carries its deadline, not a cancellation: the responder's signal aborts at the deadline.
+    const abandoned = AbortSignal.timeout(Math.max(0, (Number.isFinite(deadline) ? deadline : Date.now() + this.requestTimeoutMs) - Date.now()));
+    const reply = await this.answering.run(readPositions, () => this.replyTo(topic, handlers.get(topic), message.value, abandoned));
     try {
       await this.send(RPC_REPLY_TOPIC, replyInstance, JSON.stringify(reply), {
         [KAFKA_HEADERS.correlationId]: correlationId,
@@ -615,7 +617,7 @@ export class KafkaMessageBus implements MessageBus {
     }
   }
 
-  private async replyTo(topic: string, handler: AnyRpcHandler | undefined, value: Buffer | null): Promise<RpcReply<unknown>> {
+  private async replyTo(topic: string, handler: AnyRpcHandler | undefined, value: Buffer | null, signal: AbortSignal): Promise<RpcReply<unknown>> {
     let envelope: unknown;
     try {
       envelope = parseJson(value);
@@ -625,7 +627,7 @@ export class KafkaMessageBus implements MessageBus {
     if (handler === undefined || !isEnvelope(envelope)) {
       return { ok: false, error: { code: 'VALIDATION_FAILED', status: 400, message: 'the request is not a message envelope' } };
     }
-    return answerRequest(topic, handler, envelope, this.logger);
+    return answerRequest(topic, handler, envelope, this.logger, signal);
   }
 
   private async receiveReply({ message }: EachMessagePayload): Promise<void> {

@@ -89,7 +89,7 @@ export class MessageBusServer extends Server implements CustomTransportStrategy 
   async listen(callback: (error?: unknown) => void): Promise<void> {
     try {
       for (const [topic, handler] of this.getHandlers()) {
-        this.bus.handle(topic as RpcTopic, this.respondOptions(topic, handler.extras ?? {}), (message) => this.answer(topic, handler, message));
+        this.bus.handle(topic as RpcTopic, this.respondOptions(topic, handler.extras ?? {}), (message, { signal }) => this.answer(topic, handler, message, signal));
       }
       for (const { topic, handler, extras } of this.eventHandlers) {
         this.bus.subscribe(topic as EventTopic, this.subscribeOptions(topic, extras), (message) => this.deliver(topic, handler, message));
@@ -140,8 +140,8 @@ export class MessageBusServer extends Server implements CustomTransportStrategy 
   }
 
   /** A request: the handler's value (the last one, should it return an Observable) is the reply. */
-  private async answer(topic: string, handler: MessageHandler, message: MessageEnvelope<unknown>): Promise<never> {
-    const result: unknown = await handler(message, new MessageBusContext([topic]));
+  private async answer(topic: string, handler: MessageHandler, message: MessageEnvelope<unknown>, signal: AbortSignal): Promise<never> {
+    const result: unknown = await handler(message, new MessageBusContext([topic, signal]));
     return (await lastValueFrom(this.transformToObservable(result), { defaultValue: undefined })) as never;
   }
 

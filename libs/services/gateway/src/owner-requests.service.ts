@@ -21,14 +21,17 @@ export class OwnerRequests {
     private readonly limits: RateLimits,
   ) {}
 
-  /** `subjectId` keys the request on the bus (one partition per account's kind of request). */
-  async ask<R extends RpcTopic>(principal: Principal, traceId: string, subjectId: string, topic: R, payload: RpcTopicMap[R]['request']): Promise<RpcTopicMap[R]['reply']> {
+  /**
+   * `subjectId` keys the request on the bus (one partition per account's kind of request);
+   * `ended`, when the route has one, tells the owner that the client went away (RequestOptions.signal).
+   */
+  async ask<R extends RpcTopic>(principal: Principal, traceId: string, subjectId: string, topic: R, payload: RpcTopicMap[R]['request'], ended?: AbortSignal): Promise<RpcTopicMap[R]['reply']> {
     await this.limits.refuseWhenAccountLimited(principal);
-    return this.send(principal, traceId, subjectId, topic, payload);
+    return this.send(principal, traceId, subjectId, topic, payload, ended);
   }
 
   /** The request without the rate limit's check: for data that is applied whatever the limit (a label, decisions §1). */
-  send<R extends RpcTopic>(principal: Principal, traceId: string, subjectId: string, topic: R, payload: RpcTopicMap[R]['request']): Promise<RpcTopicMap[R]['reply']> {
-    return this.bus.request(topic, principalRequest(principal, traceId, subjectId, payload), { timeoutMs: this.config.requestTimeoutMs });
+  send<R extends RpcTopic>(principal: Principal, traceId: string, subjectId: string, topic: R, payload: RpcTopicMap[R]['request'], ended?: AbortSignal): Promise<RpcTopicMap[R]['reply']> {
+    return this.bus.request(topic, principalRequest(principal, traceId, subjectId, payload), { timeoutMs: this.config.requestTimeoutMs, ...(ended === undefined ? {} : { signal: ended }) });
   }
 }

@@ -14,6 +14,7 @@ import {
 import { CurrentPrincipal, SecretKeyRoute } from '@ringfence/service-runtime';
 import type { FastifyRequest } from 'fastify';
 import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
+import { RequestEnded } from './request-ended.decorator';
 import { RulePathDto, RuleListQueryDto } from './rule-path.dto';
 import { RulesUseCase } from './rules.use-case';
 
@@ -69,8 +70,8 @@ export class RulesController {
   })
   @ApiOkResponse({ type: BacktestResponseDto })
   @ApiErrorResponses(400, 401, 403, 413, 415, 429, 503)
-  backtest(@CurrentPrincipal() principal: Principal, @Body() body: BacktestRequestDto, @Req() request: FastifyRequest): Promise<BacktestResponseDto> {
-    return this.rules.backtest(principal, body, String(request.id));
+  backtest(@CurrentPrincipal() principal: Principal, @Body() body: BacktestRequestDto, @Req() request: FastifyRequest, @RequestEnded() ended: AbortSignal): Promise<BacktestResponseDto> {
+    return this.rules.backtest(principal, body, String(request.id), ended);
   }
 
   @SecretKeyRoute()

@@ -69,9 +69,10 @@ export class RulesUseCase {
     return this.ask(principal, traceId, RpcTopics.validateRule, body);
   }
 
-  async backtest(principal: Principal, body: BacktestRequestDto, traceId: string): Promise<BacktestResponseDto> {
+  /** `ended` aborts when the client goes away: the backtest stops with it (decisions §16; in-process only, Kafka carries the deadline). */
+  async backtest(principal: Principal, body: BacktestRequestDto, traceId: string, ended: AbortSignal): Promise<BacktestResponseDto> {
     if (body.to <= body.from) throw new AppError('VALIDATION_FAILED', 'to: must be greater than from');
-    const data = await this.ask(principal, traceId, RpcTopics.backtestRules, body);
+    const data = await this.owner.ask(principal, traceId, 'rules', RpcTopics.backtestRules, body, ended);
     return { status: 200, timestamp: Date.now(), data };
   }
 

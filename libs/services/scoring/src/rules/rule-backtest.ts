@@ -17,19 +17,12 @@ import { RINGFENCE_CONFIG } from '@ringfence/service-runtime';
 import { DecisionRecords } from '../decisions/decision-records';
 import type { RecordedDecision } from '../decisions/recorded-decision';
 import { SubjectVerdicts, type Verdict, subjectKey } from '../decisions/subject-verdicts';
+import { BacktestBounds, backtestDurationMs } from './backtest-bounds';
 import { RULE_ENVIRONMENTS } from './rule-environment.provider';
+import { ruleBudgetsOf } from './rule-budgets';
 
 /** Decision records read per page: memory stays bounded however long the period is. */
 const PAGE_SIZE = 500;
-
-/**
- * decisions §16: a backtest is bounded. At most this many decisions (a wider range is a 400
- * naming `from`), within the time the gateway waits for it (REQUEST_TIMEOUT_MS) less this
- * margin, so that the caller hears why rather than a 503; and one at a time per data set.
- */
-export const MAX_BACKTEST_DECISIONS = 100_000;
-const ANSWER_MARGIN_MS = 500;
-const MIN_BACKTEST_DURATION_MS = 1_000;
 
 const ACTIONS: readonly RuleAction[] = ['ALLOW', 'REVIEW', 'PREVENT'];
 const noActions = (): Record<RuleAction, number> => ({ ALLOW: 0, REVIEW: 0, PREVENT: 0 });
@@ -40,6 +33,11 @@ const noActions = (): Record<RuleAction, number> => ({ ALLOW: 0, REVIEW: 0, PREV
  * recorded (its rule context and the other sources' verdicts), page by page. `after` is the
  * action decided again with the tried rules in place of the rules of the time; "fraud" and
  * "genuine" are what the labels and chargebacks say now. Nothing is changed.
+ *
+ * decisions §16: a backtest is bounded (backtest-bounds.ts). At most BACKTEST_MAX_DECISIONS
+ * decisions and the time the gateway waits for it (a 400 naming `from` past either), the
+ * rules' budgets of live checkpoints, one at a time per data set (429), and it stops when its
+ * request ends: the bus aborts `signal` when nobody waits for the answer any more.
  */
 @Injectable()
 export class RuleBacktest {
@@ -54,18 +52,19 @@ export class RuleBacktest {
   /** Data sets with a backtest running in this instance. */
   private readonly running = new Set<string>();
 
-  async run(message: MessageEnvelope<BacktestRulesRequest>): Promise<BacktestRulesReply> {
+  async run(message: MessageEnvelope<BacktestRulesRequest>, signal: AbortSignal): Promise<BacktestRulesReply> {
     const key = JSON.stringify([message.accountId, message.environment]);
     if (this.running.has(key)) throw new AppError('RATE_LIMITED', 'a backtest of this data set is already running: try again once it has answered');
     this.running.add(key);
     try {
-      return await this.backtest(message, Date.now() + Math.max(MIN_BACKTEST_DURATION_MS, this.config.requestTimeoutMs - ANSWER_MARGIN_MS));
+      const bounds = new BacktestBounds({ maxDecisions: this.config.backtestMaxDecisions, deadline: Date.now() + backtestDurationMs(this.config.requestTimeoutMs), signal });
+      return await this.backtest(message, bounds);
     } finally {
       this.running.delete(key);
     }
   }
 
-  private async backtest(message: MessageEnvelope<BacktestRulesRequest>, deadline: number): Promise<BacktestRulesReply> {
+  private async backtest(message: MessageEnvelope<BacktestRulesRequest>, bounds: BacktestBounds): Promise<BacktestRulesReply> {
     const { checkpoint, from, to } = message.payload;
     const tenant = { accountId: message.accountId, environment: message.environment };
     const environment = this.environments.of(checkpoint);
@@ -77,27 +76,22 @@ export class RuleBacktest {
     const changes = new Map<string, number>();
     const labelled = { fraud: 0, fraudTriggered: 0, genuine: 0, genuineTriggered: 0 };
     const verdicts = new Map<string, Verdict>();
-    let evaluated = 0;
+    const budgets = ruleBudgetsOf(this.config);
     let cursor: { timestamp: number; scoreId: string } | null = null;
     for (;;) {
+      bounds.assertWithinBounds();
       const page: DecisionRecord[] = await this.decisions.page(tenant, checkpoint, from, to, cursor, PAGE_SIZE);
       if (page.length === 0) break;
       cursor = { timestamp: page[page.length - 1].timestamp, scoreId: page[page.length - 1].scoreId };
       const subjects = page.flatMap((record) => (record.event as RecordedDecision).subject ?? []);
       await this.verdicts.learn(message, subjects, checkpoint === 'refund', verdicts);
       for (const record of page) {
-        if (Date.now() > deadline) {
-          throw new AppError('VALIDATION_FAILED', `from: the backtest ran out of time after ${evaluated} decisions; narrow from and to, or try fewer rules`);
-        }
         const event = record.event as RecordedDecision;
         const answered = event.recommendation?.action;
         if (event.context === undefined || event.signals === undefined || event.checkpoint === undefined || answered === undefined) continue;
-        evaluated += 1;
-        if (evaluated > MAX_BACKTEST_DECISIONS) {
-          throw new AppError('VALIDATION_FAILED', `from: the range holds more than ${MAX_BACKTEST_DECISIONS} decisions of the checkpoint; narrow from and to`);
-        }
+        await bounds.beforeDecision();
         const features = featuresFromRecord(event.checkpoint, event.features ?? {});
-        const outcome = evaluateRules(tried, environment.context({ ...event.context, features }));
+        const outcome = evaluateRules(tried, environment.context({ ...event.context, features }), budgets);
         const triggeredIds = new Set(outcome.triggered.map((rule) => rule.ruleId));
         const failedIds = new Set(outcome.failed.map((rule) => rule.ruleId));
         tried.forEach((rule, index) => {
@@ -122,7 +116,7 @@ export class RuleBacktest {
     }
     const flagged = labelled.fraudTriggered + labelled.genuineTriggered;
     return {
-      evaluated,
+      evaluated: bounds.decisions,
       rules: tried.map(({ rule }, index) => ({
         ...(rule.ruleId > 0 ? { ruleId: rule.ruleId } : {}),
         name: rule.name,

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
-import { EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
-import { type MessageBus, MessageBusController, type MessagePatternExtras } from '@ringfence/bus';
+import { Ctx, EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
+import { type MessageBus, MessageBusContext, MessageBusController, type MessagePatternExtras } from '@ringfence/bus';
 import {
   BacktestRulesRequest,
   type BacktestRulesReply,
@@ -76,8 +76,9 @@ export class RulesHandler {
   }
 
   @MessagePattern(RpcTopics.backtestRules, { ...RULES, consistentWith: [DECISION_RECORDS_DEPENDENCY] })
-  backtestRules(@Payload() message: MessageEnvelope<unknown>): Promise<BacktestRulesReply> {
-    return validatedRequestHandler(BacktestRulesRequest, (valid) => this.backtests.run(valid))(message);
+  backtestRules(@Payload() message: MessageEnvelope<unknown>, @Ctx() context: MessageBusContext): Promise<BacktestRulesReply> {
+    // decisions §16: the backtest stops once nobody waits for its answer.
+    return validatedRequestHandler(BacktestRulesRequest, (valid) => this.backtests.run(valid, context.getSignal()))(message);
   }
 
   @EventPattern(EventTopics.ruleSaved, { group: RULE_BOOK_GROUP })

@@ -1,3 +1,4 @@
+import { AccountShareLru } from '@ringfence/platform';
 import type { CheckpointIndicatorEvidence, EvidenceCounts } from './lookup-indicator.repository';
 import type { EvidenceKind, IndicatorRef, LookupTenant } from './indicator';
 
@@ -24,9 +25,13 @@ const COUNT_OF: Record<EvidenceKind, keyof EvidenceCounts> = { chargeback: 'char
  * time it was seen. It holds counts, not the evidence: the store decides what is new (evidence
  * sent again counts once there), and only what it stored is recorded here.
  *
- * The tally holds an indicator's complete count or nothing of it. It holds at most `capacity`
- * indicators, and lets go of the one least recently recorded or asked about to take another, so
- * its memory is bounded however many values are reported. An indicator it does not hold may
+ * The tally holds an indicator's complete count or nothing of it. Its memory is bounded however
+ * many values are reported, and shared fairly (decisions §16): an indicator is held for each
+ * account whose checkpoint asked about it or that recorded evidence of it (one count, whatever
+ * the accounts holding it), at most `capacityPerAccount` per account and `capacity` holdings in
+ * all; an account past either lets go of the indicator it least recently recorded or asked
+ * about, which is dropped once no account holds it. So one account asking about a flood of new
+ * values never lets go of what another account holds. An indicator it does not hold may
  * have evidence in the store: its owner reads the count from there and `admit`s it. Evidence of
  * an indicator not held is not counted (the count would be partial), except from `start`: an
  * indicator that has no evidence anywhere yet is held from its first.
@@ -39,12 +44,22 @@ const COUNT_OF: Record<EvidenceKind, keyof EvidenceCounts> = { chargeback: 'char
 export class CheckpointEvidenceTally {
   /**
    * Indicator → the evidence of each account and data set that has some (usually one; none for
-   * an indicator without evidence: read so from the store, or all of it removed). In order of
-   * use, least recent first.
+   * an indicator without evidence: read so from the store, or all of it removed).
    */
   private readonly byIndicator = new Map<string, AccountEvidenceCounts[]>();
+  /** Indicator → how many accounts hold it. */
+  private readonly holders = new Map<string, number>();
+  /** Each account's holdings (`account SEP indicator` → indicator), in order of use. */
+  private readonly holdings: AccountShareLru<string, string>;
 
-  constructor(private readonly capacity = Number.POSITIVE_INFINITY) {}
+  constructor(capacity = Number.POSITIVE_INFINITY, capacityPerAccount = capacity) {
+    this.holdings = new AccountShareLru({
+      max: capacity,
+      maxPerAccount: capacityPerAccount,
+      accountOf: (holding) => holding.slice(0, holding.indexOf(HOLDING_SEPARATOR)),
+      onEvict: (_holding, key) => this.release(key),
+    });
+  }
 
   /** Indicators held, for metrics and tests. */
   get size(): number {
@@ -61,18 +76,41 @@ export class CheckpointEvidenceTally {
     return (this.byIndicator.get(indicatorKey(indicator))?.length ?? 0) > 0;
   }
 
-  /** Holds an indicator that has no evidence in the store yet, so that its first is counted. */
-  start(indicator: IndicatorRef): void {
-    if (!this.holds(indicator)) this.hold(indicatorKey(indicator), []);
+  /** Holds, for `holder` (an account id), an indicator that has no evidence in the store yet, so that its first is counted. */
+  start(holder: string, indicator: IndicatorRef): void {
+    if (!this.holds(indicator)) this.hold(holder, indicatorKey(indicator), []);
   }
 
-  /** Holds the indicator's complete count, as read from the store. */
-  admit(indicator: IndicatorRef, accounts: readonly AccountEvidenceCounts[]): void {
-    this.hold(indicatorKey(indicator), accounts.map((counts) => ({ ...counts })));
+  /** Holds, for `holder` (the account whose checkpoint asked), the indicator's complete count, as read from the store. */
+  admit(holder: string, indicator: IndicatorRef, accounts: readonly AccountEvidenceCounts[]): void {
+    this.hold(holder, indicatorKey(indicator), accounts.map((counts) => ({ ...counts })));
   }
 
-  /** Counts evidence the store took (each piece once: the store leaves out what it held already) of the indicators held. */
+  /**
+   * Counts evidence the store took (each piece once: the store leaves out what it held already)
+   * of the indicators held, and holds each for the tenant's account.
+   */
   record(tenant: LookupTenant, evidence: readonly RecordedEvidence[]): void {
+    for (const key of this.count(tenant, evidence)) this.holdFor(tenant.accountId, key);
+  }
+
+  /**
+   * At start: counts stored evidence of the indicators held, holding none of them for another
+   * account. A load lets go of nothing (`hasRoomFor` before `start`): an indicator let go of and
+   * started again later in the load would miss the evidence counted before.
+   */
+  countStored(tenant: LookupTenant, evidence: readonly RecordedEvidence[]): void {
+    this.count(tenant, evidence);
+  }
+
+  /** Whether `holder` can hold one more indicator without letting go of any. */
+  hasRoomFor(holder: string): boolean {
+    return this.holdings.hasRoomFor(holder);
+  }
+
+  /** Counts the evidence of the indicators held; answers their keys. */
+  private count(tenant: LookupTenant, evidence: readonly RecordedEvidence[]): string[] {
+    const counted: string[] = [];
     for (const item of evidence) {
       const key = indicatorKey(item);
       const accounts = this.byIndicator.get(key);
@@ -81,13 +119,13 @@ export class CheckpointEvidenceTally {
       if (counts === undefined) {
         counts = { environment: tenant.environment, accountId: tenant.accountId, chargebacks: 0, manualReviews: 0, reports: 0, lastSeen: item.seenAt };
         // A new array of exactly the entries: `push` onto an empty one reserves room for seventeen.
-        this.hold(key, [...accounts, counts]);
-      } else {
-        this.touch(key, accounts);
+        this.byIndicator.set(key, [...accounts, counts]);
       }
       counts[COUNT_OF[item.evidenceKind]] += 1;
       counts.lastSeen = Math.max(counts.lastSeen, item.seenAt);
+      counted.push(key);
     }
+    return counted;
   }
 
   /** Forgets the tenant's evidence of these indicators (a removal takes all of it). */
@@ -112,7 +150,7 @@ export class CheckpointEvidenceTally {
       const key = indicatorKey(indicator);
       const accounts = this.byIndicator.get(key);
       if (accounts === undefined) continue;
-      this.touch(key, accounts);
+      this.holdFor(tenant.accountId, key);
       let own: AccountEvidenceCounts | undefined;
       const otherEvidence: EvidenceCounts = { chargebacks: 0, manualReviews: 0, reports: 0 };
       let otherAccounts = 0;
@@ -143,19 +181,39 @@ export class CheckpointEvidenceTally {
     return answers;
   }
 
-  /** Holds `accounts` as the key's count, the most recently used, and lets go of the least recently used past the capacity. */
-  private hold(key: string, accounts: AccountEvidenceCounts[]): void {
-    this.byIndicator.delete(key);
+  /** Holds `accounts` as the key's count, for `holder`. */
+  private hold(holder: string, key: string, accounts: AccountEvidenceCounts[]): void {
     this.byIndicator.set(key, accounts);
-    if (this.byIndicator.size > this.capacity) this.byIndicator.delete(this.byIndicator.keys().next().value as string);
+    this.holdFor(holder, key);
   }
 
-  /** Marks the key as the most recently used (a Map keeps insertion order). */
-  private touch(key: string, accounts: AccountEvidenceCounts[]): void {
+  /**
+   * Makes the key the holder's most recently used, letting go of the holder's least recently
+   * used past its share or the capacity. A holder with no room at all (the tally full of
+   * others' holdings) holds nothing: the key is dropped unless another account holds it.
+   */
+  private holdFor(holder: string, key: string): void {
+    const holding = `${holder}${HOLDING_SEPARATOR}${key}`;
+    if (this.holdings.get(holding) !== undefined) return;
+    this.holdings.set(holding, key);
+    if (this.holdings.has(holding)) this.holders.set(key, (this.holders.get(key) ?? 0) + 1);
+    else if (!this.holders.has(key)) this.byIndicator.delete(key);
+  }
+
+  /** One account let go of the key: dropped once none holds it. */
+  private release(key: string): void {
+    const holders = (this.holders.get(key) ?? 1) - 1;
+    if (holders > 0) {
+      this.holders.set(key, holders);
+      return;
+    }
+    this.holders.delete(key);
     this.byIndicator.delete(key);
-    this.byIndicator.set(key, accounts);
   }
 }
+
+/** Between the account and the indicator of a holding: account ids hold no control characters. */
+const HOLDING_SEPARATOR = '\u0001';
 
 /** The one key of an indicator, whatever holds it (the tally, its owner's filter of stored indicators). */
 export const indicatorKey = ({ kind, value }: IndicatorRef): string => `${kind}\u0000${value}`;

@@ -110,7 +110,7 @@ export class PersistenceModule implements OnApplicationShutdown {
           // A sole writer answers checkpoints from its count of the evidence in memory (loaded at start).
           useFactory: async (dataSource: DataSource) => {
             const indicators = new TypeOrmLookupIndicatorRepository(dataSource);
-            return options.soleWriter ? TalliedLookupIndicatorRepository.load(indicators, cacheEntries) : indicators;
+            return options.soleWriter ? TalliedLookupIndicatorRepository.load(indicators, cacheEntries, cacheEntriesPerAccount) : indicators;
           },
         },
         {

@@ -65,10 +65,11 @@ export class TalliedLookupIndicatorRepository implements LookupIndicatorReposito
 
   /**
    * Reads every stored indicator into the filter and the counts of the first `capacity` (in the
-   * table's key order) into the tally; the others are read when a checkpoint asks.
+   * table's key order) into the tally, at most `capacityPerAccount` held for each account that
+   * reported them (decisions §16); the others are read when a checkpoint asks.
    */
-  static async load(table: IndicatorTable, capacity = Number.POSITIVE_INFINITY): Promise<TalliedLookupIndicatorRepository> {
-    const repository = new TalliedLookupIndicatorRepository(table, new CheckpointEvidenceTally(capacity));
+  static async load(table: IndicatorTable, capacity = Number.POSITIVE_INFINITY, capacityPerAccount = capacity): Promise<TalliedLookupIndicatorRepository> {
+    const repository = new TalliedLookupIndicatorRepository(table, new CheckpointEvidenceTally(capacity, capacityPerAccount));
     const { tally, stored, industries } = repository;
     for (let after: StoredEvidence | null = null; ; ) {
       const page = await table.storedEvidenceAfter(after, LOAD_PAGE);
@@ -76,10 +77,11 @@ export class TalliedLookupIndicatorRepository implements LookupIndicatorReposito
       for (const evidence of page) {
         stored.add(indicatorKey(evidence));
         industries.set(evidence.accountId, evidence.industry);
-        // An indicator's evidence is all counted once it is held: it is held from its first row
-        // while there is room, and never let go of during the load (the tally is not yet full).
-        if (!tally.holds(evidence) && tally.size < capacity) tally.start(evidence);
-        tally.record(evidence, [evidence]);
+        // An indicator's evidence is all counted once it is held: it is held from its first row,
+        // for that row's account, while the account and the tally have room, and never let go of
+        // during the load.
+        if (!tally.holds(evidence) && tally.hasRoomFor(evidence.accountId)) tally.start(evidence.accountId, evidence);
+        tally.countStored(evidence, [evidence]);
       }
       after = page[page.length - 1];
     }
@@ -100,7 +102,7 @@ export class TalliedLookupIndicatorRepository implements LookupIndicatorReposito
     );
     // An indicator the table had no evidence of before is held from its first; the evidence of
     // one the table has but the tally let go of is counted when it is read again.
-    for (const evidence of recorded) if (!this.tally.holds(evidence) && !this.stored.mightContain(indicatorKey(evidence))) this.tally.start(evidence);
+    for (const evidence of recorded) if (!this.tally.holds(evidence) && !this.stored.mightContain(indicatorKey(evidence))) this.tally.start(tenant.accountId, evidence);
     this.tally.record(tenant, recorded);
     for (const evidence of recorded) this.stored.add(indicatorKey(evidence));
   }
@@ -124,7 +126,7 @@ export class TalliedLookupIndicatorRepository implements LookupIndicatorReposito
       else if (this.stored.mightContain(indicatorKey(indicator))) unheld.push(indicator);
     }
     if (unheld.length > 0) {
-      const read = await this.readCounts(unheld);
+      const read = await this.readCounts(tenant, unheld);
       for (const indicator of unheld) answers.set(indicator, read.evidenceFor(tenant, [indicator], countsOther)[0]);
     }
     return asked.flatMap((indicator) => answers.get(indicator) ?? []);
@@ -147,7 +149,7 @@ export class TalliedLookupIndicatorRepository implements LookupIndicatorReposito
   }
 
   /** Reads the counts of indicators the tally does not hold, answers them, and holds those no write overtook. */
-  private async readCounts(indicators: readonly IndicatorRef[]): Promise<CheckpointEvidenceTally> {
+  private async readCounts(tenant: LookupTenant, indicators: readonly IndicatorRef[]): Promise<CheckpointEvidenceTally> {
     const keys = indicators.map(indicatorKey);
     const read = this.overtaken.beginRead(keys);
     let rows: StoredIndicatorCounts[];
@@ -164,8 +166,8 @@ export class TalliedLookupIndicatorRepository implements LookupIndicatorReposito
     const answered = new CheckpointEvidenceTally();
     indicators.forEach((indicator, index) => {
       const accounts = counts.get(keys[index]) ?? [];
-      answered.admit(indicator, accounts);
-      if (!read.overtaken.has(keys[index])) this.tally.admit(indicator, accounts);
+      answered.admit(tenant.accountId, indicator, accounts);
+      if (!read.overtaken.has(keys[index])) this.tally.admit(tenant.accountId, indicator, accounts);
     });
     return answered;
   }

@@ -32,19 +32,33 @@ describe(AccountShareLru.name, () => {
     expect(['a:0', 'a:1', 'a:2', 'a:3'].filter((key) => subject.has(key))).toEqual(['a:0', 'a:2', 'a:3']);
   });
 
-  it('makes room within the account that adds when the whole cache is full, and holds nothing more for an account with nothing to give', () => {
-    const subject = cache(10, 5);
-    fill(subject, 'a', 5);
-    fill(subject, 'b', 5);
+  it('when the whole cache is full, makes room within an account at its fair part, and gives one below it the least recently used entry of the account holding the most', () => {
+    const subject = cache(10, 6);
+    fill(subject, 'a', 6);
+    fill(subject, 'b', 4);
 
-    fill(subject, 'a', 3, 100);
-    subject.set('c:0', 'value');
-
+    // b is below its fair part (10 ÷ 2), a holds the most: a's least recently used go.
+    fill(subject, 'b', 1, 100);
+    expect([subject.sizeOf('a'), subject.sizeOf('b')]).toEqual([5, 5]);
+    expect(subject.has('a:0')).toBe(false);
+    // At its fair part, b's flood cycles its own.
+    fill(subject, 'b', 50, 200);
+    expect([subject.sizeOf('a'), subject.sizeOf('b')]).toEqual([5, 5]);
+    expect(subject.has('a:5')).toBe(true);
+    // A newcomer is not starved by those that filled the cache first: it takes up to its fair part (10 ÷ 3).
+    fill(subject, 'c', 20);
+    expect([subject.sizeOf('a'), subject.sizeOf('b'), subject.sizeOf('c')]).toEqual([3, 4, 3]);
     expect(subject.size).toBe(10);
-    expect(subject.sizeOf('b')).toBe(5);
-    expect(subject.sizeOf('a')).toBe(5);
-    expect(subject.has('a:102')).toBe(true);
-    expect(subject.has('c:0')).toBe(false);
+  });
+
+  it('keeps a one-entry share working', () => {
+    const subject = cache(10, 1);
+    subject.set('a:0', 'first');
+    subject.set('a:1', 'second');
+
+    expect(subject.get('a:1')).toBe('second');
+    expect(subject.has('a:0')).toBe(false);
+    expect(subject.size).toBe(1);
   });
 
   it('replaces an entry in place and counts what it deletes', () => {
@@ -57,6 +71,19 @@ describe(AccountShareLru.name, () => {
     expect(subject.delete('a:1')).toBe(true);
     expect(subject.delete('a:1')).toBe(false);
     expect(subject.size).toBe(1);
+  });
+
+  it('tells of each entry it lets go of to make room, not of one deleted or replaced', () => {
+    const evicted: string[] = [];
+    const subject = new AccountShareLru<string, string>({ max: 4, maxPerAccount: 2, accountOf, onEvict: (key) => evicted.push(key) });
+    fill(subject, 'a', 3);
+    fill(subject, 'b', 2);
+    subject.set('b:0', 'again');
+    subject.delete('b:1');
+    subject.set('a:9', 'value');
+
+    expect(evicted).toEqual(['a:0', 'a:1']);
+    expect(subject.size).toBe(3);
   });
 
   it('gives an account its percent of a bound, at least one', () => {

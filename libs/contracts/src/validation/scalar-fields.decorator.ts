@@ -17,6 +17,16 @@ export function IsOptionalText(example: string, description?: string): PropertyD
   return applyDecorators(documented(example, description), IsOptional(), IsString());
 }
 
+/**
+ * An optional string that a store keys on: an e-mail, a telephone number, an IP address, an
+ * instrumentId, a merchant id, a vehicle's or a document's number. At most 300 characters, as
+ * identifiers are (decisions §9): a key column holds a few kilobytes at most, and a longer value
+ * would be accepted here and refused by the store (decisions §16).
+ */
+export function IsOptionalKeyText(example: string, description?: string): PropertyDecorator {
+  return applyDecorators(documented(example, description, { maxLength: MAX_IDENTIFIER_LENGTH }), IsOptional(), IsString(), MaxLength(MAX_IDENTIFIER_LENGTH));
+}
+
 /** An optional integer (counts such as `quantity`), within ±(2^53 − 1) (decisions §16). */
 export function IsOptionalInteger(example: number, description?: string): PropertyDecorator {
   return applyDecorators(

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString } from 'class-validator';
-import { IsOptionalInteger } from '../../validation/scalar-fields.decorator';
+import { IsOptionalInteger, IsOptionalKeyText } from '../../validation/scalar-fields.decorator';
 import { IsOptionalTimestamp } from '../../validation/timestamp.decorator';
 import { ConnectBillingAddressDto } from '../shared/connect-billing-address.dto';
 import { IsOptionalIdentifier } from '../shared/common-fields';
@@ -18,11 +18,8 @@ export class ConnectCardDto {
   @ApiPropertyOptional({ example: false, description: 'The merchant has banned this card.' }) @IsOptional() @IsBoolean() banned?: boolean;
   @ApiPropertyOptional({ example: true, description: 'The card is still in use on the account.' }) @IsOptional() @IsBoolean() active?: boolean;
   @IsOptionalTimestamp('When the card was added to the account (Unix time).') registrationTime?: number;
-  @ApiPropertyOptional({
-    example: 'ins-7d1f0c9a',
-    description: 'Identifier of the physical card, the same for every account that saves it (e.g. the PSP fingerprint); links customers sharing a card.',
-  })
-  @IsOptional() @IsString() instrumentId?: string;
+  @IsOptionalKeyText('ins-7d1f0c9a', 'Identifier of the physical card, the same for every account that saves it (e.g. the PSP fingerprint); links customers sharing a card.')
+  instrumentId?: string;
   @ApiPropertyOptional({ example: '424242', description: 'First six (or eight) digits.' }) @IsOptional() @IsString() cardBin?: string;
   @ApiPropertyOptional({ example: '4242' }) @IsOptional() @IsString() cardLastFour?: string;
   @ApiPropertyOptional({ example: 'credit', description: 'E.g. `credit`, `debit`.' }) @IsOptional() @IsString() cardType?: string;

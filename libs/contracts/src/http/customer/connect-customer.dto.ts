@@ -1,13 +1,12 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsObject, IsOptional, IsString } from 'class-validator';
+import { IsOptional, IsString } from 'class-validator';
 import { IsOptionalTimestamp } from '../../validation/timestamp.decorator';
-import { IsTagMap } from '../shared/tags';
+import { IsOptionalTagMap } from '../shared/tags';
 import { CustomerBaseDto } from './customer-base.dto';
 
 /** The customer of POST /v2/connect (specification §2.2, "Customer (connect)"): a flat `country`, no location. */
 export class ConnectCustomerDto extends CustomerBaseDto {
   @IsOptionalTimestamp('When the customer registered (Unix time).') registrationTime?: number;
-  @ApiPropertyOptional({ example: { vip: true }, description: 'Tag name to boolean; tags set true are reported by the connect features answer.' })
-  @IsOptional() @IsObject() @IsTagMap() tags?: Record<string, boolean>;
+  @IsOptionalTagMap({ vip: true }, 'Tag name to boolean; tags set true are reported by the connect features answer.') tags?: Record<string, boolean>;
   @ApiPropertyOptional({ example: 'GBR', description: 'Country of the customer, three-letter code.' }) @IsOptional() @IsString() country?: string;
 }

@@ -1,6 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsObject, IsOptional } from 'class-validator';
-import { IsTagMap } from '../shared/tags';
+import { IsOptionalTagMap } from '../shared/tags';
 import { CustomerBaseDto } from './customer-base.dto';
 
 /**
@@ -8,6 +6,5 @@ import { CustomerBaseDto } from './customer-base.dto';
  * `registrationTime`: the registration's own `timestamp` is when the customer registered.
  */
 export class RegistrationCustomerDto extends CustomerBaseDto {
-  @ApiPropertyOptional({ example: { newsletter: true }, description: 'Tag name to boolean.' })
-  @IsOptional() @IsObject() @IsTagMap() tags?: Record<string, boolean>;
+  @IsOptionalTagMap({ newsletter: true }) tags?: Record<string, boolean>;
 }

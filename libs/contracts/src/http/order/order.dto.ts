@@ -1,5 +1,5 @@
 import { IsOptionalNested, IsOptionalNestedArray } from '../../validation/nested.decorator';
-import { IsOptionalAmount, IsOptionalText, IsRequiredIdentifier } from '../../validation/scalar-fields.decorator';
+import { IsOptionalAmount, IsOptionalKeyText, IsOptionalText, IsRequiredIdentifier } from '../../validation/scalar-fields.decorator';
 import { IsOptionalTimestamp } from '../../validation/timestamp.decorator';
 import { IsOptionalCurrency, IsOptionalIdentifier } from '../shared/common-fields';
 import { AppDto } from '../shared/app.dto';
@@ -68,8 +68,8 @@ export class OrderDto {
   @IsOptionalNestedArray(() => ItemDto)
   items?: ItemDto[];
 
-  @IsOptionalText('ada@example.com', 'Contact e-mail address given with the order.') email?: string;
-  @IsOptionalText('+447700900123', 'Contact telephone number given with the order.') telephone?: string;
+  @IsOptionalKeyText('ada@example.com', 'Contact e-mail address given with the order.') email?: string;
+  @IsOptionalKeyText('+447700900123', 'Contact telephone number given with the order.') telephone?: string;
   @IsOptionalText('GBR', 'Country of the telephone number, ISO alpha-3.') telephoneCountry?: string;
   @IsOptionalIdentifier('sel-3321', 'The marketplace seller of the order.') sellerId?: string;
   @IsOptionalTimestamp('When the order is delivered or the service performed (Unix time).') executionTime?: number;

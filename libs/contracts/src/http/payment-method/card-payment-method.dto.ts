@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
 import { IsOptionalNested } from '../../validation/nested.decorator';
-import { IsOptionalFlag, IsOptionalInteger, IsOptionalText } from '../../validation/scalar-fields.decorator';
+import { IsOptionalFlag, IsOptionalInteger, IsOptionalKeyText, IsOptionalText } from '../../validation/scalar-fields.decorator';
 import { IsOptionalTimestamp } from '../../validation/timestamp.decorator';
 import { IsOptionalIdentifier } from '../shared/common-fields';
 import { LocationDto } from '../shared/location.dto';
@@ -21,7 +21,7 @@ export class CardPaymentMethodDto {
 
   @IsOptionalText('visa', 'Card scheme.') scheme?: string;
 
-  @IsOptionalText('inst-9f2c61d0', 'A stable token of the card number (the same card gives the same value); links cards across customers.')
+  @IsOptionalKeyText('inst-9f2c61d0', 'A stable token of the card number (the same card gives the same value); links cards across customers.')
   instrumentId?: string;
 
   @IsOptionalText('V0010013822095285498724436142', 'Payment account reference (PAR) from the scheme; payouts.')

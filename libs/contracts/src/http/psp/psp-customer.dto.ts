@@ -1,4 +1,4 @@
-import { IsOptionalText } from '../../validation/scalar-fields.decorator';
+import { IsOptionalKeyText } from '../../validation/scalar-fields.decorator';
 import { OpenDto } from '../../validation/open-dto';
 import { IsOptionalIdentifier } from '../shared/common-fields';
 
@@ -9,6 +9,6 @@ import { IsOptionalIdentifier } from '../shared/common-fields';
  */
 export class PspCustomerDto extends OpenDto {
   @IsOptionalIdentifier('cus-61213', "The merchant's identifier of the customer paying.") customerId?: string;
-  @IsOptionalText('ada@example.com') email?: string;
-  @IsOptionalText('+447700900123') telephone?: string;
+  @IsOptionalKeyText('ada@example.com') email?: string;
+  @IsOptionalKeyText('+447700900123') telephone?: string;
 }

@@ -1,4 +1,4 @@
-import { IsOptionalText } from '../../validation/scalar-fields.decorator';
+import { IsOptionalKeyText, IsOptionalText } from '../../validation/scalar-fields.decorator';
 import { IsOptionalIdentifier } from '../shared/common-fields';
 
 /**
@@ -8,7 +8,7 @@ import { IsOptionalIdentifier } from '../shared/common-fields';
  */
 export class PspDeviceDto {
   @IsOptionalIdentifier('dev-4f1c', 'The merchant\'s identifier of the device.') deviceId?: string;
-  @IsOptionalText('203.0.113.7') ipAddress?: string;
+  @IsOptionalKeyText('203.0.113.7') ipAddress?: string;
   @IsOptionalText('en-GB', 'Language of the device or browser.') lang?: string;
   @IsOptionalText('Apple') manufacturer?: string;
   @IsOptionalText('iPhone15,2') model?: string;

@@ -1,9 +1,9 @@
-import { IsOptionalInteger, IsOptionalText } from '../../validation/scalar-fields.decorator';
+import { IsOptionalInteger, IsOptionalKeyText, IsOptionalText } from '../../validation/scalar-fields.decorator';
 
 /** `paymentMethod` of POST /psp/transaction (specification §2.2, "Payment method (PSP transaction)"). */
 export class PspPaymentMethodDto {
   @IsOptionalText('card', 'Kind of payment method; the allowed values are not shown by the specification.') methodType?: string;
-  @IsOptionalText('inst-9f2c61d0', 'A stable token of the card number; links the card across customers and transactions.')
+  @IsOptionalKeyText('inst-9f2c61d0', 'A stable token of the card number; links the card across customers and transactions.')
   instrumentId?: string;
   @IsOptionalText('424242', 'Issuer identification number: the first six to eight digits of the card number.') iin?: string;
   @IsOptionalText('4242', 'The last four digits of the card number.') lastFour?: string;

@@ -1,5 +1,5 @@
 import { IsOptionalNested } from '../../validation/nested.decorator';
-import { IsOptionalAmount, IsOptionalFlag, IsOptionalMcc, IsOptionalText, IsRequiredIdentifier } from '../../validation/scalar-fields.decorator';
+import { IsOptionalAmount, IsOptionalFlag, IsOptionalKeyText, IsOptionalMcc, IsOptionalText, IsRequiredIdentifier } from '../../validation/scalar-fields.decorator';
 import { IsOptionalCurrency, IsOptionalIdentifier } from '../shared/common-fields';
 
 /** `transaction.avsResultCode`: the address-verification result, per address part. */
@@ -36,7 +36,7 @@ export class PspTransactionDto {
 
   @IsOptionalText('Ringfence Eats Ltd') merchantName?: string;
   @IsOptionalText('GBR', 'Country of the merchant, three-letter code.') merchantCountryCode?: string;
-  @IsOptionalText('000000123456789', 'Merchant identifier at the acquirer.') mid?: string;
+  @IsOptionalKeyText('000000123456789', 'Merchant identifier at the acquirer.') mid?: string;
   @IsOptionalText('ACQ-0042', 'Identifier of the acquirer.') acquirerId?: string;
   @IsOptionalText('412345', 'Bank identification number of the acquirer.') acquirerBin?: string;
   @IsOptionalText('GBR', 'Country of the acquirer, three-letter code.') acquirerCountryCode?: string;

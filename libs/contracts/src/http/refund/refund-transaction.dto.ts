@@ -1,4 +1,4 @@
-import { IsOptionalAmount, IsOptionalFlag, IsOptionalMcc, IsOptionalText, IsRequiredIdentifier } from '../../validation/scalar-fields.decorator';
+import { IsOptionalAmount, IsOptionalFlag, IsOptionalKeyText, IsOptionalMcc, IsOptionalText, IsRequiredIdentifier } from '../../validation/scalar-fields.decorator';
 import { IsOptionalTimestamp } from '../../validation/timestamp.decorator';
 import { IsOptionalCurrency, IsOptionalIdentifier } from '../shared/common-fields';
 
@@ -18,7 +18,7 @@ export class RefundTransactionDto {
   @IsOptionalText('8835612345678902', "The gateway's reference of the refund.") gatewayReference?: string;
   @IsOptionalFlag(true, 'Whether the refund attempt succeeded.') success?: boolean;
   @IsOptionalMcc() mcc?: string;
-  @IsOptionalText('000000123456789', 'Merchant identifier at the acquirer.') mid?: string;
+  @IsOptionalKeyText('000000123456789', 'Merchant identifier at the acquirer.') mid?: string;
   @IsOptionalText('ACQ-0042', 'Identifier of the acquirer.') acquirerId?: string;
   @IsOptionalText('412345', 'Bank identification number of the acquirer.') acquirerBin?: string;
   @IsOptionalText('GBR', 'Country of the acquirer, three-letter code.') acquirerCountryCode?: string;

@@ -1,19 +1,21 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Transform, type TransformFnParams, plainToInstance } from 'class-transformer';
-import { ArrayMinSize, IsArray, IsOptional, IsString, MinLength, ValidateNested, registerDecorator } from 'class-validator';
+import { ArrayMinSize, IsArray, IsOptional, IsString, MaxLength, MinLength, ValidateNested, registerDecorator } from 'class-validator';
+import { MAX_IDENTIFIER_LENGTH } from '../../validation/patterns';
+import { IsOptionalKeyText } from '../../validation/scalar-fields.decorator';
 
 /** The document inside a national identification (specification §2.2; the kind shown is `driversLicense`). */
 export class IdentificationDocumentDto {
   @ApiProperty({
     example: 'MORGA753116SM9IJ',
     minLength: 1,
+    maxLength: MAX_IDENTIFIER_LENGTH,
     description: 'Document number. Required: with the kind and jurisdiction it identifies the node in the graph.',
   })
-  @IsString() @MinLength(1) idNumber!: string;
-  @ApiPropertyOptional({ example: 'GBR', description: 'Issuing country, three-letter code.' }) @IsOptional() @IsString() jurisdictionCountry?: string;
-  @ApiPropertyOptional({ example: 'ENG', description: 'Issuing state or region, where the country has them.' })
-  @IsOptional() @IsString() jurisdictionState?: string;
+  @IsString() @MinLength(1) @MaxLength(MAX_IDENTIFIER_LENGTH) idNumber!: string;
+  @IsOptionalKeyText('GBR', 'Issuing country, three-letter code.') jurisdictionCountry?: string;
+  @IsOptionalKeyText('ENG', 'Issuing state or region, where the country has them.') jurisdictionState?: string;
   @ApiPropertyOptional({ example: 'Alan Mathison Turing', description: 'Name as printed on the document.' }) @IsOptional() @IsString() name?: string;
 }
 
@@ -66,10 +68,10 @@ function NamesADocumentKind(): PropertyDecorator {
       name: 'namesADocumentKind',
       target: target.constructor,
       propertyName: propertyName.toString(),
-      options: { each: true, message: 'each item must be an object naming the document kind, e.g. {"driversLicense": {"idNumber": "…"}}' },
+      options: { each: true, message: `each item must be an object naming the document kind (at most ${MAX_IDENTIFIER_LENGTH} characters: the graph keys on it), e.g. {"driversLicense": {"idNumber": "…"}}` },
       validator: {
         // Non-objects are left to nested validation ("must be an object"); this catches `{}`.
-        validate: (item: unknown) => !(item instanceof NationalIdentificationDto) || item.size > 0,
+        validate: (item: unknown) => !(item instanceof NationalIdentificationDto) || (item.size > 0 && [...item.keys()].every((kind) => kind.length <= MAX_IDENTIFIER_LENGTH)),
       },
     });
   };
@@ -90,7 +92,7 @@ export function IsOptionalNationalIdentifications(minimumItems: 0 | 1): Property
       items: { type: 'object', additionalProperties: { $ref: getSchemaPath(IdentificationDocumentDto) } },
       example: [{ driversLicense: { idNumber: 'MORGA753116SM9IJ', jurisdictionCountry: 'GBR', jurisdictionState: 'ENG', name: 'Alan Mathison Turing' } }],
       description:
-        'Identity documents. Each item has one key naming the document kind (`driversLicense` is the one shown; any other kind, e.g. `passport`, is accepted with the same inner shape).',
+        'Identity documents. Each item has one key naming the document kind (`driversLicense` is the one shown; any other kind of at most 300 characters, e.g. `passport`, is accepted with the same inner shape).',
     }),
     IsOptional(),
     IsArray(),

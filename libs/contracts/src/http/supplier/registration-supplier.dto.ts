@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsObject, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { MAX_IDENTIFIER_LENGTH } from '../../validation/patterns';
 import { IsOptionalTimestamp } from '../../validation/timestamp.decorator';
-import { IsTagMap } from '../shared/tags';
+import { IsOptionalTagMap } from '../shared/tags';
+import { IsOptionalKeyText } from '../../validation/scalar-fields.decorator';
 
 /**
  * The supplier of POST /v2/registration (specification §2.2: "Registration suppliers carry …").
@@ -15,10 +16,9 @@ export class RegistrationSupplierDto {
   @ApiPropertyOptional({ example: 'grp-london-couriers', description: 'Group (fleet, franchise, …) the supplier belongs to.' })
   @IsOptional() @IsString() groupId?: string;
   @ApiPropertyOptional({ example: 'London couriers' }) @IsOptional() @IsString() groupName?: string;
-  @ApiPropertyOptional({ example: 'alan@couriers.example' })
-  @IsOptional() @IsString() email?: string;
+  @IsOptionalKeyText('alan@couriers.example') email?: string;
   @IsOptionalTimestamp('When the email address was verified.') emailVerifiedTime?: number;
-  @ApiPropertyOptional({ example: '+447700900456' }) @IsOptional() @IsString() telephone?: string;
+  @IsOptionalKeyText('+447700900456') telephone?: string;
   @IsOptionalTimestamp('When the telephone number was verified.') telephoneVerifiedTime?: number;
   @ApiPropertyOptional({ example: 'GBR', description: 'Country of the telephone number, ISO alpha-3.' })
   @IsOptional() @IsString() telephoneCountry?: string;
@@ -28,6 +28,5 @@ export class RegistrationSupplierDto {
   @ApiPropertyOptional({ example: 'self-employed' }) @IsOptional() @IsString() employmentType?: string;
   @ApiPropertyOptional({ example: 'bicycle' }) @IsOptional() @IsString() transportType?: string;
   @ApiPropertyOptional({ example: 'food-delivery' }) @IsOptional() @IsString() category?: string;
-  @ApiPropertyOptional({ example: { onboarded: true }, description: 'Tag name to boolean.' })
-  @IsOptional() @IsObject() @IsTagMap() tags?: Record<string, boolean>;
+  @IsOptionalTagMap({ onboarded: true }) tags?: Record<string, boolean>;
 }

@@ -31,9 +31,10 @@ export interface BacktestLimits {
 
 /**
  * A running backtest's bounds (decisions §16): its decisions, its duration, and its request.
- * `beforeDecision` is called before each decision is evaluated; it throws past a bound, and
- * lets the event loop turn once a slice of work is spent, which is also when the request's end
- * (a closed connection is an I/O event) can reach the backtest.
+ * `nextStep` comes before each step of work (compiling a rule, evaluating a decision): it lets
+ * the event loop turn once a slice of work is spent, which is also when the request's end (a
+ * closed connection is an I/O event) can reach the backtest, and throws past the deadline or
+ * once the request ended. `countDecision` throws past the decisions' bound.
  */
 export class BacktestBounds {
   private evaluated = 0;
@@ -45,19 +46,22 @@ export class BacktestBounds {
     return this.evaluated;
   }
 
-  async beforeDecision(): Promise<void> {
+  async nextStep(): Promise<void> {
     if (performance.now() - this.sliceStarted >= BACKTEST_SLICE_MS) {
       await nextTurnOfEventLoop();
       this.sliceStarted = performance.now();
     }
     this.assertWithinBounds();
+  }
+
+  countDecision(): void {
     this.evaluated += 1;
     if (this.evaluated > this.limits.maxDecisions) {
       throw new AppError('VALIDATION_FAILED', `from: the range holds more than ${this.limits.maxDecisions} decisions of the checkpoint; narrow from and to`);
     }
   }
 
-  /** Throws once the request has ended or the deadline has passed: before each page is read, and each decision. */
+  /** Throws once the request has ended or the deadline has passed. */
   assertWithinBounds(): void {
     // The abort's reason is what the bus recognises as an abandoned request: answered as such, not logged as a failure.
     this.limits.signal.throwIfAborted();

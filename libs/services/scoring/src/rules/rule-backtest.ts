@@ -68,7 +68,7 @@ export class RuleBacktest {
     const { checkpoint, from, to } = message.payload;
     const tenant = { accountId: message.accountId, environment: message.environment };
     const environment = this.environments.of(checkpoint);
-    const tried = await this.triedRules(message);
+    const tried = await this.triedRules(message, bounds);
     const triggeredPerRule = tried.map(() => 0);
     const failedPerRule = tried.map(() => 0);
     const before = noActions();
@@ -89,7 +89,8 @@ export class RuleBacktest {
         const event = record.event as RecordedDecision;
         const answered = event.recommendation?.action;
         if (event.context === undefined || event.signals === undefined || event.checkpoint === undefined || answered === undefined) continue;
-        await bounds.beforeDecision();
+        await bounds.nextStep();
+        bounds.countDecision();
         const features = featuresFromRecord(event.checkpoint, event.features ?? {});
         const outcome = evaluateRules(tried, environment.context({ ...event.context, features }), budgets);
         const triggeredIds = new Set(outcome.triggered.map((rule) => rule.ruleId));
@@ -143,12 +144,14 @@ export class RuleBacktest {
    * checkpoint and not disabled) keeps its state; a draft is active. Drafts get ruleId 0 and
    * negative placeholders so their results stay apart.
    */
-  private async triedRules(message: MessageEnvelope<BacktestRulesRequest>): Promise<CompiledRule[]> {
+  private async triedRules(message: MessageEnvelope<BacktestRulesRequest>, bounds: BacktestBounds): Promise<CompiledRule[]> {
     const { checkpoint, rules } = message.payload;
     const environment = this.environments.of(checkpoint);
     const tenant = { accountId: message.accountId, environment: message.environment };
     const tried: CompiledRule[] = [];
     for (const [index, entry] of rules.entries()) {
+      // Compiling 50 drafts of 4,096 characters takes hundreds of milliseconds: in slices too.
+      await bounds.nextStep();
       let rule: RuleVersion;
       if (entry.ruleId !== undefined) {
         const current = (await this.rules.versions(tenant, entry.ruleId)).at(-1);

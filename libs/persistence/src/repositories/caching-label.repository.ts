@@ -1,6 +1,6 @@
 import type { Environment, LabelSubjectKind } from '@ringfence/contracts';
 import type { CurrentLabels, LabelApplication, LabelHistoryEntry, LabelRepository, LabelSubject, SubjectLabels } from '@ringfence/labels';
-import { AccountShareLru } from '@ringfence/platform';
+import { AccountShareLru, firstOfJsonTuple } from '@ringfence/platform';
 import { OvertakenReads } from './overtaken-reads';
 import { StoredKeysFilter } from './stored-keys-filter';
 
@@ -97,4 +97,5 @@ export class CachingLabelRepository implements LabelRepository {
 }
 
 const keyOf = (accountId: string, environment: string, kind: string, subjectId: string): string => JSON.stringify([accountId, environment, kind, subjectId]);
-const accountOfKey = (key: string): string => (JSON.parse(key) as [string])[0];
+// The keys above start with the account: the cache's share is per account.
+const accountOfKey = firstOfJsonTuple;

@@ -1,5 +1,5 @@
 import type { EntityDocument, EntityDocumentRepository, EntityRef } from '@ringfence/entities';
-import { AccountShareLru, type RowWriter, RowsNotWrittenError, type SetAsideRows } from '@ringfence/platform';
+import { AccountShareLru, type RowWriter, RowsNotWrittenError, type SetAsideRows, firstOfJsonTuple } from '@ringfence/platform';
 import { isRowRefusal } from '../persistence-errors';
 import { SerialPerKey } from './serial-per-key';
 import { StoredKeysFilter } from './stored-keys-filter';
@@ -217,4 +217,5 @@ export class WriteBehindEntityDocuments implements EntityDocumentRepository {
 
 // JSON of the tuple: no separator character can make two documents collide.
 const keyOf = (ref: EntityRef): string => JSON.stringify([ref.accountId, ref.environment, ref.kind, ref.entityId]);
-const accountOfKey = (key: string): string => (JSON.parse(key) as [string])[0];
+// The keys above start with the account: the caches' share is per account.
+const accountOfKey = firstOfJsonTuple;

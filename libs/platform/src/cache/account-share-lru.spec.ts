@@ -1,4 +1,4 @@
-import { AccountShareLru, accountShareOf } from './account-share-lru';
+import { AccountShareLru, accountShareOf, firstOfJsonTuple } from './account-share-lru';
 
 /** Keys `account:entry`, as a cache of an account's documents would name them. */
 const accountOf = (key: string) => key.split(':')[0];
@@ -84,6 +84,11 @@ describe(AccountShareLru.name, () => {
 
     expect(evicted).toEqual(['a:0', 'a:1']);
     expect(subject.size).toBe(3);
+  });
+
+  it('reads the account from a JSON tuple key without parsing it, and parses one with an escape', () => {
+    expect(firstOfJsonTuple(JSON.stringify(['acc_7Hq2', 'live', 'customer', 'cus-1']))).toBe('acc_7Hq2');
+    expect(firstOfJsonTuple(JSON.stringify(['acc_"odd\\', 'live']))).toBe('acc_"odd\\');
   });
 
   it('gives an account its percent of a bound, at least one', () => {

@@ -1,3 +1,5 @@
+import { LRUCache } from 'lru-cache';
+
 export interface AccountShareLruOptions<K, V> {
   /** Entries held over every account. */
   max: number;
@@ -24,12 +26,12 @@ export interface AccountShareLruOptions<K, V> {
  *
  * For caches whose misses are read back from the store: an eviction loses nothing.
  *
- * Each account's LRU is a `Map` in order of use (a hit moves its entry to the end). Not
- * lru-cache: it allocates room for `max` entries up front, which one cache per account would
- * multiply by the accounts; a `Map` grows with what is held and is dropped once empty.
+ * Each account's LRU is an lru-cache bounded by `maxSize` (a size of 1 an entry), not `max`: with
+ * `max` it allocates room for that many entries up front, which one cache per account would
+ * multiply by the accounts; with `maxSize` it grows with what is held, and an empty one is dropped.
  */
-export class AccountShareLru<K, V> {
-  private readonly accounts = new Map<string, Map<K, V>>();
+export class AccountShareLru<K extends NonNullable<unknown>, V extends NonNullable<unknown>> {
+  private readonly accounts = new Map<string, LRUCache<K, V>>();
   private held = 0;
 
   constructor(private readonly options: AccountShareLruOptions<K, V>) {}
@@ -50,12 +52,7 @@ export class AccountShareLru<K, V> {
 
   /** The entry, now the account's most recently used. */
   get(key: K): V | undefined {
-    const entries = this.accounts.get(this.options.accountOf(key));
-    if (entries === undefined || !entries.has(key)) return undefined;
-    const value = entries.get(key) as V;
-    entries.delete(key);
-    entries.set(key, value);
-    return value;
+    return this.accounts.get(this.options.accountOf(key))?.get(key);
   }
 
   /** Whether the entry is held (its place in the order is left as it is). */
@@ -65,17 +62,8 @@ export class AccountShareLru<K, V> {
 
   set(key: K, value: V): void {
     const accountId = this.options.accountOf(key);
-    let entries = this.accounts.get(accountId);
-    if (entries === undefined) {
-      entries = new Map();
-      this.accounts.set(accountId, entries);
-    }
-    if (entries.delete(key)) {
-      entries.set(key, value);
-      return;
-    }
-    if (entries.size >= this.options.maxPerAccount) this.evictOldest(accountId);
-    else if (this.held >= this.options.max) {
+    const entries = this.accounts.get(accountId) ?? this.newAccount(accountId);
+    if (!entries.has(key) && this.held >= this.options.max && entries.size < this.options.maxPerAccount) {
       const fairPart = Math.floor(this.options.max / this.accounts.size);
       if (entries.size < fairPart) this.evictOldest(this.largestOtherThan(accountId));
       else if (entries.size > 0) this.evictOldest(accountId);
@@ -85,10 +73,12 @@ export class AccountShareLru<K, V> {
         return;
       }
     }
-    // Its own last entry may just have gone with its map.
+    // Its own last entry may just have gone, and its cache with it.
     this.accounts.set(accountId, entries);
+    const before = entries.size;
+    // At the account's share, lru-cache lets go of the account's own least recently used.
     entries.set(key, value);
-    this.held += 1;
+    this.held += entries.size - before;
   }
 
   delete(key: K): boolean {
@@ -100,14 +90,24 @@ export class AccountShareLru<K, V> {
     return true;
   }
 
+  private newAccount(accountId: string): LRUCache<K, V> {
+    const { onEvict } = this.options;
+    const entries = new LRUCache<K, V>({
+      // lru-cache takes no unbounded size: an unbounded share is the largest it takes.
+      maxSize: Math.min(this.options.maxPerAccount, Number.MAX_SAFE_INTEGER),
+      sizeCalculation: () => 1,
+      ...(onEvict === undefined ? {} : { dispose: (value: V, key: K, reason: LRUCache.DisposeReason) => void (reason === 'evict' && onEvict(key, value)) }),
+    });
+    this.accounts.set(accountId, entries);
+    return entries;
+  }
+
   /** Lets go of the account's least recently used entry (an account left with none is dropped). */
   private evictOldest(accountId: string): void {
-    const entries = this.accounts.get(accountId) as Map<K, V>;
-    const [key, value] = entries.entries().next().value as [K, V];
-    entries.delete(key);
+    const entries = this.accounts.get(accountId) as LRUCache<K, V>;
+    entries.pop();
     this.held -= 1;
     if (entries.size === 0) this.accounts.delete(accountId);
-    this.options.onEvict?.(key, value);
   }
 
   /** The account holding the most, other than `accountId` (O(accounts): only when the whole cache is full). */
@@ -128,4 +128,13 @@ export class AccountShareLru<K, V> {
 /** An account's share of a bound: `percent` of it, at least one entry. */
 export function accountShareOf(bound: number, percent: number): number {
   return Math.max(1, Math.floor((bound * percent) / 100));
+}
+
+/**
+ * The first element of a JSON array of strings as `JSON.stringify` writes it (the caches' keys
+ * start with the account id): sliced without parsing, parsed only when it holds an escape.
+ */
+export function firstOfJsonTuple(key: string): string {
+  const first = key.slice(2, key.indexOf('"', 2));
+  return first.includes('\\') ? (JSON.parse(key) as [string])[0] : first;
 }

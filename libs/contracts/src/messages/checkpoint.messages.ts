@@ -39,7 +39,7 @@ export class FailedRuleDto {
   @ApiProperty({
     enum: ['error', 'budget', 'notEvaluated'],
     example: 'error',
-    description: '`error`: the expression threw; `budget`: it ran past its time budget (decisions §16); `notEvaluated`: the checkpoint\'s rules had spent their budget before it.',
+    description: '`error`: the expression threw; `budget`: it ran past its time budget (`RULE_BUDGET_MS`) twice in a row, the second evaluation confirming the first (docs/rules.md); `notEvaluated`: the checkpoint\'s rules had spent their budget (`CHECKPOINT_RULES_BUDGET_MS`) before it.',
   })
   cause!: 'error' | 'budget' | 'notEvaluated';
 }

@@ -1,7 +1,7 @@
 import { type EmbeddedService, TEST_ADMIN_KEY, startEmbeddedService } from '../support/embedded-service';
 import { customerRequest } from '../support/payload-factories';
 
-type Answer = { status: number; message?: string; data: { scoreId: string; action: string; score: number; source: string } };
+type Answer = { status: number; message?: string; retryAfter?: unknown; data: { scoreId: string; action: string; score: number; source: string } };
 type Decision = { data: { features: Record<string, unknown>; context: { network: unknown }; recommendation: { action: string; score: number } } };
 
 /** 10 % of 1,000 velocity keys and of 1,000 graph nodes: 100 each per account. */
@@ -61,13 +61,14 @@ describe('tenant shares (embedded app over HTTPS)', () => {
     for (let i = 0; i < 200 && answers.at(-1)?.status !== 429; i += 1) {
       const body = fixedCustomer(start + 10_000 + i, `cus-flood-${i}`, `dev-flood-${i}`);
       const answer = await checkpoint(flooder, body);
-      answers.push({ ...answer.body, status: answer.status });
+      answers.push({ ...answer.body, status: answer.status, retryAfter: answer.headers['retry-after'] });
       if (answer.status === 200) known.push(body);
     }
     const refused = answers.at(-1) as Answer;
     expect(refused.status).toBe(429);
     expect(refused.message).toMatch(/^the account holds its share of (velocity keys|the graph's nodes) \(100: ACCOUNT_SHARE_PERCENT of (VELOCITY_MAX_KEYS|GRAPH_MAX_NODES)\); this (checkpoint|request) names .* new to the account, which it cannot add\. The data was accepted/);
     expect(known.length).toBeGreaterThan(5);
+    expect(refused.retryAfter).toBe('60');
 
     // Past its share: the next new customer is refused too, a known one is still decided.
     expect((await checkpoint(flooder, fixedCustomer(start + 20_000, 'cus-flood-more', 'dev-flood-more'))).status).toBe(429);

@@ -13,6 +13,8 @@ export class BusRemoteError extends Error {
     readonly code: string,
     readonly status: number,
     message: string,
+    /** A 429's wait in seconds, when the responder said (a `RateLimitedError`). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'BusRemoteError';

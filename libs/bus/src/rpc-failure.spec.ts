@@ -1,4 +1,4 @@
-import { AppError, INTERNAL_ERROR_MESSAGE } from '@ringfence/platform';
+import { AppError, INTERNAL_ERROR_MESSAGE, RateLimitedError } from '@ringfence/platform';
 import { BusRemoteError, BusTimeoutError, BusUnavailableError } from './bus-errors';
 import { remoteErrorFrom, toRpcFailure } from './rpc-failure';
 
@@ -13,6 +13,15 @@ describe(toRpcFailure.name, () => {
   it('passes on the failure of a nested request unchanged', () => {
     const nested = new BusRemoteError('ringfence.rpc.lookup.v1', 'NOT_FOUND', 404, 'no such list');
     expect(toRpcFailure(nested).failure).toEqual({ code: 'NOT_FOUND', status: 404, message: 'no such list' });
+  });
+
+  it("keeps a 429's wait (a RateLimitedError's, or a nested request's), and the requester's error carries it", () => {
+    const refused = toRpcFailure(new RateLimitedError(60, 'the account is already training a model'));
+    expect(refused.failure).toEqual({ code: 'RATE_LIMITED', status: 429, message: 'the account is already training a model', retryAfterSeconds: 60 });
+    const nested = remoteErrorFrom('ringfence.rpc.graph.network-features.v1', refused.failure);
+    expect(nested.retryAfterSeconds).toBe(60);
+    expect(toRpcFailure(nested).failure.retryAfterSeconds).toBe(60);
+    expect(toRpcFailure(new AppError('NOT_FOUND', 'no model')).failure).not.toHaveProperty('retryAfterSeconds');
   });
 
   it('keeps the code and status of a coded server error but not its message', () => {

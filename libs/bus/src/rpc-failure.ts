@@ -17,6 +17,7 @@ interface CodedError {
   code: string;
   status: number;
   message: string;
+  retryAfterSeconds?: unknown;
 }
 
 function isCodedError(error: unknown): error is CodedError {
@@ -44,7 +45,10 @@ function isCodedError(error: unknown): error is CodedError {
 export function toRpcFailure(error: unknown): MappedFailure {
   if (isCodedError(error)) {
     const message = error.status < 500 ? error.message : INTERNAL_ERROR_MESSAGE;
-    return { failure: { code: error.code, status: error.status, message }, expected: error.status < 500 };
+    // A 429's wait travels with it (a RateLimitedError's, or a nested request's), so the gateway answers `Retry-After`.
+    const { retryAfterSeconds } = error;
+    const wait = error.status === 429 && Number.isInteger(retryAfterSeconds) && (retryAfterSeconds as number) > 0 ? { retryAfterSeconds: retryAfterSeconds as number } : {};
+    return { failure: { code: error.code, status: error.status, message, ...wait }, expected: error.status < 500 };
   }
   if (error instanceof BusTimeoutError || error instanceof BusUnavailableError) {
     return {
@@ -56,7 +60,7 @@ export function toRpcFailure(error: unknown): MappedFailure {
 }
 
 export function remoteErrorFrom(topic: string, failure: RpcFailure): BusRemoteError {
-  return new BusRemoteError(topic, failure.code, failure.status, failure.message);
+  return new BusRemoteError(topic, failure.code, failure.status, failure.message, failure.retryAfterSeconds);
 }
 
 /** The answer to a request whose handler stopped because nobody waited for it any more. */

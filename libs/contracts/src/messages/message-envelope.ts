@@ -46,7 +46,8 @@ export function messageKey(envelope: Pick<MessageEnvelope<unknown>, 'accountId' 
 /** What travels back on a reply topic. Failures come back as replies, never as silence. */
 export type RpcReply<T> =
   | { ok: true; value: T }
-  | { ok: false; error: { code: string; status: number; message: string } };
+  /** `retryAfterSeconds`: a 429's wait (a `RateLimitedError`), for the gateway's `Retry-After`. */
+  | { ok: false; error: { code: string; status: number; message: string; retryAfterSeconds?: number } };
 
 /** Each payload's JSON text and wire form, made once: the event log stores the text, and up to five consumers of an event read the form. */
 const payloadTexts = new WeakMap<object, string>();

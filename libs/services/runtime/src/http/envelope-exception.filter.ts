@@ -78,7 +78,11 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
       const tooLarge = exception.reason.endsWith('TOO_LARGE');
       return { status: tooLarge ? 413 : 400, message: `body: the event bus refused it (${exception.reason}); nothing was accepted` };
     }
-    if (exception instanceof BusRemoteError && exception.status < 500) return { status: exception.status, message: exception.message };
+    if (exception instanceof BusRemoteError && exception.status < 500) {
+      // A 429 of the service that owns the state (a training, an account's share: decisions §16) says how long to wait.
+      const wait = exception.retryAfterSeconds === undefined ? undefined : { 'retry-after': String(exception.retryAfterSeconds) };
+      return { status: exception.status, message: exception.message, ...(wait === undefined ? {} : { headers: wait }) };
+    }
     if (exception instanceof BusRemoteError && exception.status === 503) return { status: 503, message: 'a dependency is unavailable; retry' };
     if (isFastifyError(exception) && exception.statusCode < 500) {
       const known = FASTIFY_ERRORS[exception.code];

@@ -77,9 +77,10 @@ export interface BudgetedEvaluation<T> extends Measured<T> {
  */
 export function evaluateWithinBudget<T>(budgetMs: number, evaluate: () => T): BudgetedEvaluation<T> {
   const first = measureWithinBudget(budgetMs, evaluate);
-  if (!ranPastBudget(first, budgetMs)) return { ...first, overBudget: false, attempts: 1 };
+  // Fields spelled out: an object spread here cost 1.5 µs per rule, five times the evaluation (bench:rules).
+  if (!ranPastBudget(first, budgetMs)) return { result: first.result, error: first.error, elapsedMs: first.elapsedMs, overBudget: false, attempts: 1 };
   const second = measureWithinBudget(budgetMs, evaluate);
-  return { ...second, elapsedMs: Math.min(first.elapsedMs, second.elapsedMs), overBudget: ranPastBudget(second, budgetMs), attempts: 2 };
+  return { result: second.result, error: second.error, elapsedMs: Math.min(first.elapsedMs, second.elapsedMs), overBudget: ranPastBudget(second, budgetMs), attempts: 2 };
 }
 
 /** Stopped by `matches` at its deadline, or finished after it (an answer given late is not used either). */

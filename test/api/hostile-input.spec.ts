@@ -74,7 +74,7 @@ describe('hostile-but-valid input at every route', () => {
     return answer.body.data.scoreId;
   }
 
-  it('refuses, naming the field, the values no store can hold: a 1e30 timestamp, a 2100 time in any unit, an integer past 2^53 − 1', async () => {
+  it('refuses, naming the field, what no store can hold: a 1e30 timestamp, a 2100 time in any unit, an integer past 2^53 − 1, a key named constructor', async () => {
     const cases: Array<[string, string, RegExp]> = [
       ['/v2/customer', '{"timestamp":1e30,"customer":{"customerId":"c-1e30"}}', /^timestamp: must be a Unix time from 1970-01-01 to before 2100-01-01/],
       ['/v2/customer', '{"timestamp":4102444800,"customer":{"customerId":"c-2100"}}', /^timestamp: must be a Unix time/],
@@ -82,6 +82,8 @@ describe('hostile-but-valid input at every route', () => {
       ['/psp/transaction', '{"timestamp":1763800000,"transaction":{"transactionId":"t-2^53","amount":9007199254740992}}', /^transaction\.amount: must be from -9007199254740991 to 9007199254740991/],
       ['/v2/voucher', '{"timestamp":1763800000,"voucher":{"voucherCode":"v-1e30","value":-1e30}}', /^voucher\.value: must be from -9007199254740991/],
       ['/v2/lookup', '{"timestamp":1e30,"email":{"address":"x@example.com"}}', /^timestamp: must be a Unix time/],
+      // class-transformer reads an object's own `constructor` as its class (a 500, before this was refused).
+      ['/v2/registration', '{"timestamp":1763800000,"registration":{},"customer":{"customerId":"c-ctor","tags":{"constructor":true}}}', /^customer\.tags\.constructor: must not be a key named constructor$/],
     ];
     for (const [path, body, message] of cases) {
       const response = await postRaw(attacker, path, body);

@@ -143,7 +143,10 @@ export class OpenApiArbitraries {
    * is one), drawn from `AWKWARD_CHARACTERS`: the most bytes a store can be handed for that length.
    */
   private awkwardString(length: number): fc.Arbitrary<string> {
-    return fc.array(fc.constantFrom(...AWKWARD_CHARACTERS), { minLength: length, maxLength: length }).map((characters) => characters.join(''));
+    const mixed = fc.array(fc.constantFrom(...AWKWARD_CHARACTERS), { minLength: length, maxLength: length }).map((characters) => characters.join(''));
+    // One character throughout: the most bytes of all (a C0 control is six once escaped in JSON, an emoji four).
+    const uniform = fc.constantFrom(...AWKWARD_CHARACTERS).map((character) => character.repeat(length));
+    return fc.oneof(mixed, uniform);
   }
 
   private integer(schema: Schema): fc.Arbitrary<number> {

@@ -3,7 +3,7 @@ import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { MAX_IDENTIFIER_LENGTH } from '../../validation/patterns';
 import { IsTimestamp } from '../../validation/timestamp.decorator';
 import { IsOptionalEventType } from '../shared/common-fields';
-import { IsIntegerInRange } from '../shared/integer-range';
+import { IsIntegerInRange, IsWithinSafeIntegers, MAX_ACCEPTED_INTEGER } from '../shared/integer-range';
 
 /** The deepest voucher-check search (specification §4.12); also the default when unconfigured. */
 export const VOUCHER_CHECK_MAX_DEPTH = 10;
@@ -41,9 +41,10 @@ export class VoucherCheckRequestDto {
   @ApiPropertyOptional({
     type: 'integer',
     minimum: 0,
+    maximum: MAX_ACCEPTED_INTEGER,
     example: 3,
     description:
       'Abuse threshold. 0 or absent: the account’s configured threshold, else 3. `ABUSE` when the redemptions found are at least the threshold (the account setting `voucherThresholdComparison: "gt"` makes it "more than").',
   })
-  @IsOptional() @IsIntegerInRange(0) threshold?: number;
+  @IsOptional() @IsIntegerInRange(0) @IsWithinSafeIntegers() threshold?: number;
 }

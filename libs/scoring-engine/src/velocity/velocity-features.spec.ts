@@ -329,6 +329,22 @@ describe(VelocityFeatures.name, () => {
         expect(features.accountKeys('acc_neighbour')).toBe(202);
       });
 
+      it('keeps the counters of an account that came when others had filled maxKeys, up to its fair part, and brings the others down to theirs as they record', () => {
+        const features = velocity({ maxKeys: 200 });
+        for (let i = 0; i < 100; i += 1) features.record(FLOODER, customerUpdate(`flood-${i}`, `flood-dev-${i}`, T + i));
+        expect(features.accountKeys('acc_flooder')).toBe(200);
+
+        for (let i = 0; i < 40; i += 1) features.record(NEIGHBOUR, customerUpdate(`cus-${i}`, 'dev-shared', T + HOUR + i));
+
+        // Below its fair part (200 ÷ 2): nothing of the newcomer's is forgotten, however full the bound.
+        expect(features.accountKeys('acc_neighbour')).toBe(41);
+        for (let i = 0; i < 40; i += 1) expect(features.featuresAt(NEIGHBOUR, { customer: `cus-${i}`, cards: [] }, T + 2 * HOUR).customerDistinctDevices24h).toBe(1);
+        for (let i = 100; i < 400; i += 1) features.record(FLOODER, customerUpdate(`flood-${i}`, `flood-dev-${i}`, T + 2 * HOUR + i));
+        expect(features.accountKeys('acc_flooder')).toBeLessThanOrEqual(160);
+        expect(features.stats().keys).toBeLessThanOrEqual(201);
+        expect(features.accountKeys('acc_neighbour')).toBe(41);
+      });
+
       it('still counts the events of an account at its share into the keys it holds', () => {
         const features = velocity({ accountMaxKeys: 2 });
         features.record(FLOODER, customerUpdate('cus-kept', 'dev-kept', T));

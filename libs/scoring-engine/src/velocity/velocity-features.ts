@@ -177,6 +177,8 @@ export class VelocityFeatures {
   private keyCount = 0;
   private evictedKeys = 0;
   private keysRefused = 0;
+  /** Accounts holding at least one key: the fair part of `maxKeys` is shared among them. */
+  private accountsHoldingKeys = 0;
   // Scratch of `record` and of the queries: they are synchronous, so one set serves every call.
   private readonly numbers = new Float64Array(MAX_NUMBERS);
   private readonly hashes: number[] = [];
@@ -221,7 +223,7 @@ export class VelocityFeatures {
           state = new VelocityKey(plan.layout);
           dimensionKeys.set(value, state);
           this.keyCount += 1;
-          tenant.holding.keys += 1;
+          this.holdKey(tenant.holding);
         }
         this.collectNumbers(plan, state, occurrence, granted);
         state.record(timestampMillis, this.numbers, this.hashes);
@@ -320,7 +322,7 @@ export class VelocityFeatures {
     const dimensionKeys = tenant.keys[PLAN_INDEX.get(dimension) as number];
     if (!dimensionKeys.has(key)) {
       this.keyCount += 1;
-      tenant.holding.keys += 1;
+      this.holdKey(tenant.holding);
     }
     dimensionKeys.set(key, state);
     if (state.newestMillis <= this.now() + this.futureToleranceMillis) tenant.clockMillis = Math.max(tenant.clockMillis, state.newestMillis);
@@ -378,6 +380,21 @@ export class VelocityFeatures {
     return tenant;
   }
 
+  private holdKey(holding: AccountHolding): void {
+    if (holding.keys === 0) this.accountsHoldingKeys += 1;
+    holding.keys += 1;
+  }
+
+  private forgetHeldKey(holding: AccountHolding): void {
+    holding.keys -= 1;
+    if (holding.keys === 0) this.accountsHoldingKeys -= 1;
+  }
+
+  /** `maxKeys` shared equally by the accounts holding keys. */
+  private fairPart(): number {
+    return Math.floor(this.maxKeys / Math.max(1, this.accountsHoldingKeys));
+  }
+
   /** What of the occurrence this event may count: each part (count, failure, amount) once per occurrence. */
   private claim(tenant: Tenant, occurrence: VelocityOccurrence, timestampMillis: number): number {
     if (!occurrence.counts) return 0;
@@ -416,11 +433,13 @@ export class VelocityFeatures {
    * Looks at the next few keys of the tenant: forgets those idle past the retention, and, while
    * over `maxKeys`, those not recorded since the sweep last went by (clearing the bit of the
    * others, as CLOCK does). Only the recording tenant's own keys: an account never makes room
-   * with another's counters (decisions §16). With every account within its share the total
-   * stays under `maxKeys` as long as the shares add up to no more than it.
+   * with another's counters (decisions §16). And only while its account holds more than its
+   * fair part (`maxKeys` ÷ the accounts holding keys): an account that came when others had
+   * filled the bound keeps its counters up to that part (the total goes over `maxKeys` until
+   * the others, recording, come down to theirs), rather than losing them as fast as it counts.
    */
   private sweep(tenant: Tenant, steps: number): void {
-    const overCapacity = this.keyCount > this.maxKeys;
+    const overCapacity = this.keyCount > this.maxKeys && tenant.holding.keys > this.fairPart();
     let remaining = overCapacity ? Math.max(steps, 2 * (this.keyCount - this.maxKeys) + 1024) : steps;
     const idleBefore = tenant.clockMillis - VELOCITY_KEY_RETENTION_MILLIS;
     while (remaining > 0 && tenant.keys.some((keys) => keys.size > 0)) {
@@ -433,13 +452,13 @@ export class VelocityFeatures {
         continue;
       }
       const [key, state] = next.value;
-      const evict = state.newestMillis < idleBefore || (this.keyCount > this.maxKeys && !state.recentlyUsed);
+      const evict = state.newestMillis < idleBefore || (overCapacity && this.keyCount > this.maxKeys && tenant.holding.keys > this.fairPart() && !state.recentlyUsed);
       state.recentlyUsed = false;
       if (!evict) continue;
       tenant.keys[tenant.cursorDimension].delete(key);
       tenant.dirty[tenant.cursorDimension].add(key);
       this.keyCount -= 1;
-      tenant.holding.keys -= 1;
+      this.forgetHeldKey(tenant.holding);
       this.evictedKeys += 1;
       if (overCapacity && this.keyCount <= this.maxKeys) break;
     }

@@ -4,12 +4,12 @@ import { SetAsideRows1765800000000 } from './1765800000000-set-aside-rows.migrat
 describe(SetAsideRows1765800000000.name, () => {
   const database = useEmbeddedTestDatabase();
 
-  it('creates the set_aside_rows table, one entry per writer and key, and drops it on down', async () => {
+  it('creates the set_aside_rows table, one entry per writer and key digest, and drops it on down', async () => {
     const queryRunner = database.dataSource().createQueryRunner();
     const migration = new SetAsideRows1765800000000();
     const insert = (id: string) =>
       queryRunner.query(
-        `INSERT INTO set_aside_rows (id, writer, account_id, environment, row_key, row_json, error, attempts, set_aside_at) VALUES ($1, 'decision-records', NULL, NULL, 'k', '{}', 'e', 3, 1)`,
+        `INSERT INTO set_aside_rows (id, writer, account_id, environment, row_key, row_key_digest, row_json, error, attempts, set_aside_at) VALUES ($1, 'decision-records', NULL, NULL, 'k', 'digest-of-k', '{}', 'e', 3, 1)`,
         [id],
       );
     try {

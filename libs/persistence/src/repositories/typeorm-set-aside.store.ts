@@ -1,4 +1,5 @@
 import { type SetAsideEntry, type SetAsideListFilter, type SetAsideRow, type SetAsideStore, prefixedId } from '@ringfence/platform';
+import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { background, bigintToNumber, jsonTextSequence, jsonTexts, queryRows } from '../sql';
 
@@ -17,11 +18,11 @@ interface StoredRow {
 // Many entries in one statement, as JSON texts; an entry set aside again keeps its id (the one
 // an operator may hold) and counts every attempt.
 const PUT = background(`
-  INSERT INTO set_aside_rows (id, writer, account_id, environment, row_key, row_json, error, attempts, set_aside_at)
-  SELECT e.id, e.writer, e.account_id, e.environment, e.row_key, e.row_json, e.error, e.attempts, $2
+  INSERT INTO set_aside_rows (id, writer, account_id, environment, row_key, row_key_digest, row_json, error, attempts, set_aside_at)
+  SELECT e.id, e.writer, e.account_id, e.environment, e.row_key, e.row_key_digest, e.row_json, e.error, e.attempts, $2
     FROM unnest(${jsonTexts('$1')}) AS t(entry),
-         jsonb_to_record(t.entry::jsonb) AS e(id text, writer text, account_id text, environment text, row_key text, row_json text, error text, attempts integer)
-  ON CONFLICT (writer, row_key) DO UPDATE
+         jsonb_to_record(t.entry::jsonb) AS e(id text, writer text, account_id text, environment text, row_key text, row_key_digest text, row_json text, error text, attempts integer)
+  ON CONFLICT (writer, row_key_digest) DO UPDATE
      SET row_json = EXCLUDED.row_json, error = EXCLUDED.error, attempts = set_aside_rows.attempts + EXCLUDED.attempts,
          account_id = EXCLUDED.account_id, environment = EXCLUDED.environment, set_aside_at = EXCLUDED.set_aside_at`);
 
@@ -55,6 +56,7 @@ export class TypeOrmSetAsideStore implements SetAsideStore {
         account_id: entry.accountId === null ? null : withoutNul(entry.accountId),
         environment: entry.environment === null ? null : withoutNul(entry.environment),
         row_key: withoutNul(entry.key),
+        row_key_digest: keyDigest(entry.key),
         row_json: entry.row,
         error: withoutNul(entry.error),
         attempts: entry.attempts,
@@ -91,3 +93,8 @@ const toSetAsideRow = (row: StoredRow): SetAsideRow => ({
   attempts: row.attempts,
   setAsideAt: bigintToNumber(row.set_aside_at),
 });
+
+/** The key's identity in the table's unique index (the migration says why not the key itself). */
+function keyDigest(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}

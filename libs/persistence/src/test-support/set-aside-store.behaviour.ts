@@ -47,6 +47,21 @@ export function itBehavesLikeASetAsideStore(store: () => SetAsideStore): void {
     expect(after).toEqual(expect.objectContaining({ id: before.id, row: '{"value":2}', error: 'again', attempts: 6 }));
   });
 
+  it('keeps an entry whose key is longer than an index entry can hold, once per key', async () => {
+    const writer = newWriter();
+    // A graph change's key is the change itself: tens of kilobytes of text that no btree entry holds.
+    const longKey = JSON.stringify({ customerId: 'x'.repeat(20_000), voucherCode: '\u0001'.repeat(20_000) });
+    await store().put([entry({ writer, key: longKey })]);
+    await store().put([entry({ writer, key: longKey, attempts: 3 }), entry({ writer, key: `${longKey}!` })]);
+
+    const listed = await store().list({ writer, limit: 10 });
+
+    expect(listed.map((row) => [row.key, row.attempts])).toEqual([
+      [`${longKey}!`, 3],
+      [longKey, 6],
+    ]);
+  });
+
   it('keeps text holding NUL characters, which text and jsonb columns refuse', async () => {
     const writer = newWriter();
     const row = JSON.stringify({ id: 'a\u0000b' });

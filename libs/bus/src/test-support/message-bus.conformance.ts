@@ -309,6 +309,31 @@ export function describeMessageBusConformance(target: () => MessageBusConformanc
       await expect(next).resolves.toEqual(checkpointReply('next'));
     });
 
+    it("aborts the responder's signal once the requester stops waiting, at its deadline, so long work can stop", async () => {
+      const runId = randomUUID();
+      const bus = newBus();
+      let abortedAt: number | undefined;
+      const aborted = new Promise<void>((resolve) => {
+        bus.handle(CHECKPOINT, { group: `scoring-${runId}` }, async (_message, { signal }) => {
+          // Work that runs until nobody waits for it (a backtest), then stops as the signal says.
+          await new Promise<void>((stop) => signal.addEventListener('abort', () => stop(), { once: true }));
+          abortedAt = Date.now();
+          resolve();
+          signal.throwIfAborted();
+          return checkpointReply('never');
+        });
+      });
+      await bus.start();
+
+      const startedAt = Date.now();
+      await expect(bus.request(CHECKPOINT, requestEnvelope(CHECKPOINT, { traceId: runId }), { timeoutMs: 300 })).rejects.toBeInstanceOf(BusTimeoutError);
+      // The responder learns it when the deadline passes, wherever it runs: asynchronous by design.
+      await Promise.race([aborted, delay(target().deliveryTimeoutMs)]);
+
+      expect(abortedAt).toBeDefined();
+      expect((abortedAt ?? 0) - startedAt).toBeGreaterThanOrEqual(290);
+    });
+
     it('rejects pending requests with BusUnavailableError as soon as the bus stops', async () => {
       const runId = randomUUID();
       const bus = newBus();

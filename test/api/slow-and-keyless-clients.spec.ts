@@ -62,7 +62,9 @@ describe('slow and keyless clients (decisions §16)', () => {
     const cut = new Promise<Cut>((resolve, reject) => {
       let received = '';
       let startedAt = 0;
-      socket = tlsConnect({ host: '127.0.0.1', port, ca, servername: 'localhost', localAddress: options.from ?? '127.0.0.1' }, () => {
+      // TLS over a TCP socket bound to its own loopback address: tls.connect's options do not type localAddress.
+      const tcp = tcpConnect({ host: '127.0.0.1', port, localAddress: options.from ?? '127.0.0.1' });
+      socket = tlsConnect({ socket: tcp, ca, servername: 'localhost' }, () => {
         startedAt = Date.now();
         connected();
         socket!.write(options.start);

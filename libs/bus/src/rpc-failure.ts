@@ -77,12 +77,12 @@ export async function answerRequest(
   handler: (message: MessageEnvelope<unknown>, context: RpcContext) => Promise<unknown>,
   message: MessageEnvelope<unknown>,
   logger: BusLogger,
-  signal: AbortSignal,
+  context: RpcContext,
 ): Promise<RpcReply<unknown>> {
   try {
-    return { ok: true, value: await handler(message, { signal }) };
+    return { ok: true, value: await handler(message, context) };
   } catch (error) {
-    if (signal.aborted && error === signal.reason) return { ok: false, error: ABANDONED_REQUEST };
+    if (context.signal.aborted && error === context.signal.reason) return { ok: false, error: ABANDONED_REQUEST };
     const { failure, expected } = toRpcFailure(error);
     if (!expected) {
       logger.error({ topic, traceId: message.traceId, eventId: message.eventId, err: error }, 'request handler failed');

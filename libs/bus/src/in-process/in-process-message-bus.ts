@@ -15,6 +15,7 @@ import { type BusLogger, SILENT_BUS_LOGGER } from '../bus-logger';
 import type { EventLogStore, LoggedEvent } from '../event-log';
 import { DEFAULT_HANDLER_RETRY, deliverUntilHandled, type HandlerRetryOptions, retryDelayMs, sleep } from '../handler-retry';
 import type { EventHandler, MessageBus, ReadDependency, RequestOptions, RespondOptions, RpcContext, RpcHandler, SubscribeOptions } from '../message-bus';
+import { RequestAbandonment } from '../request-abandonment';
 import { ABANDONED_REQUEST, answerRequest, remoteErrorFrom } from '../rpc-failure';
 import { type CommittableLane, OffsetCommitter } from './offset-committer';
 
@@ -433,21 +434,21 @@ export class InProcessMessageBus implements MessageBus {
     const caughtUp = this.readBarrier(responder.consistentWith, message);
     return new Promise<RpcTopicMap[T]['reply']>((resolve, reject) => {
       // The responder's signal: aborted once nobody waits for the answer, at the timeout or when the requester aborts.
-      const abandoned = new AbortController();
-      const requesterAborted = () => abandoned.abort();
+      const abandonment = new RequestAbandonment();
+      const requesterAborted = () => abandonment.abandon();
       options.signal?.addEventListener('abort', requesterAborted, { once: true });
-      if (options.signal?.aborted === true) abandoned.abort();
+      if (options.signal?.aborted === true) abandonment.abandon();
       const entry: PendingRequest = {
         topic,
         reject,
         timer: setTimeout(() => {
           this.pending.delete(entry);
-          abandoned.abort();
+          abandonment.abandon();
           reject(new BusTimeoutError(topic, options.timeoutMs));
         }, options.timeoutMs),
       };
       this.pending.add(entry);
-      const answer = () => answerRequest(topic, responder.handler, message, this.logger, abandoned.signal);
+      const answer = () => answerRequest(topic, responder.handler, message, this.logger, abandonment);
       const answering =
         caughtUp === undefined
           ? answer()

@@ -31,6 +31,7 @@ import { BusLifecycle } from '../bus-lifecycle';
 import { type BusLogger, SILENT_BUS_LOGGER } from '../bus-logger';
 import { DEFAULT_HANDLER_RETRY, deliverUntilHandled, type HandlerRetryOptions } from '../handler-retry';
 import type { EventHandler, MessageBus, ReadDependency, RequestOptions, RespondOptions, RpcContext, RpcHandler, SubscribeOptions } from '../message-bus';
+import { RequestAbandonment } from '../request-abandonment';
 import { answerRequest, remoteErrorFrom } from '../rpc-failure';
 import { kafkaLogCreator } from './kafka-log-creator';
 import { kafkaMessageRefusal } from './kafka-message-refusal';
@@ -605,8 +606,8 @@ export class KafkaMessageBus implements MessageBus {
       readPositions = waitedFor;
     }
     // A Kafka request carries its deadline, not a cancellation: the responder's signal aborts at the deadline.
-    const abandoned = AbortSignal.timeout(Math.max(0, (Number.isFinite(deadline) ? deadline : Date.now() + this.requestTimeoutMs) - Date.now()));
-    const reply = await this.answering.run(readPositions, () => this.replyTo(topic, handlers.get(topic), message.value, abandoned));
+    const abandonment = new RequestAbandonment(Number.isFinite(deadline) ? deadline : Date.now() + this.requestTimeoutMs);
+    const reply = await this.answering.run(readPositions, () => this.replyTo(topic, handlers.get(topic), message.value, abandonment));
     try {
       await this.send(RPC_REPLY_TOPIC, replyInstance, JSON.stringify(reply), {
         [KAFKA_HEADERS.correlationId]: correlationId,
@@ -617,7 +618,7 @@ export class KafkaMessageBus implements MessageBus {
     }
   }
 
-  private async replyTo(topic: string, handler: AnyRpcHandler | undefined, value: Buffer | null, signal: AbortSignal): Promise<RpcReply<unknown>> {
+  private async replyTo(topic: string, handler: AnyRpcHandler | undefined, value: Buffer | null, context: RpcContext): Promise<RpcReply<unknown>> {
     let envelope: unknown;
     try {
       envelope = parseJson(value);
@@ -627,7 +628,7 @@ export class KafkaMessageBus implements MessageBus {
     if (handler === undefined || !isEnvelope(envelope)) {
       return { ok: false, error: { code: 'VALIDATION_FAILED', status: 400, message: 'the request is not a message envelope' } };
     }
-    return answerRequest(topic, handler, envelope, this.logger, signal);
+    return answerRequest(topic, handler, envelope, this.logger, context);
   }
 
   private async receiveReply({ message }: EachMessagePayload): Promise<void> {

@@ -90,7 +90,7 @@ export class MessageBusServer extends Server implements CustomTransportStrategy 
     try {
       for (const [topic, handler] of this.getHandlers()) {
         // `context` may be missing where a test double calls the handler as a bus would; the context then has a signal that never aborts.
-        this.bus.handle(topic as RpcTopic, this.respondOptions(topic, handler.extras ?? {}), (message, context: RpcContext | undefined) => this.answer(topic, handler, message, context?.signal));
+        this.bus.handle(topic as RpcTopic, this.respondOptions(topic, handler.extras ?? {}), (message, context: RpcContext | undefined) => this.answer(topic, handler, message, context));
       }
       for (const { topic, handler, extras } of this.eventHandlers) {
         this.bus.subscribe(topic as EventTopic, this.subscribeOptions(topic, extras), (message) => this.deliver(topic, handler, message));
@@ -141,8 +141,8 @@ export class MessageBusServer extends Server implements CustomTransportStrategy 
   }
 
   /** A request: the handler's value (the last one, should it return an Observable) is the reply. */
-  private async answer(topic: string, handler: MessageHandler, message: MessageEnvelope<unknown>, signal: AbortSignal | undefined): Promise<never> {
-    const result: unknown = await handler(message, new MessageBusContext([topic, signal]));
+  private async answer(topic: string, handler: MessageHandler, message: MessageEnvelope<unknown>, context: RpcContext | undefined): Promise<never> {
+    const result: unknown = await handler(message, new MessageBusContext([topic, context]));
     return (await lastValueFrom(this.transformToObservable(result), { defaultValue: undefined })) as never;
   }
 

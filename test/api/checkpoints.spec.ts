@@ -485,10 +485,21 @@ describe('checkpoints and ingest routes (embedded, over HTTPS)', () => {
     expect(event?.payload).toMatchObject({ timestamp: seconds * 1000, supplier: { registrationTime: seconds * 1000 } });
   });
 
-  it('normalises a PSP transaction time once, for the ingest event and the checkpoint alike', async () => {
-    // Under 1e8 seconds (before March 1973): a second normalisation would multiply it again.
+  it('refuses a PSP transaction time whose milliseconds every later reader would take for seconds (before March 1973), naming the field', async () => {
+    // 99,999,999 s is 99,999,999,000 ms, under 1e11: a consumer validating the stored milliseconds
+    // would read them as seconds, past 2100, so the time is refused before anything is accepted.
     const seconds = 99_999_999;
     const body: Body = { ...fixtureBody('psp-transaction/valid/full', ['tx-0001', 'cus-61213']), timestamp: seconds };
+    const refused = await post('/psp/transaction?checkpoint=pspBeforeAuth', body);
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toMatch(/^timestamp: /);
+    const event = (await feed(EventTopics.transactionUpdated)).find((item) => (item.payload as Body).transaction.transactionId === body.transaction.transactionId);
+    expect(event).toBeUndefined();
+  });
+
+  it('normalises a PSP transaction time once, for the ingest event and the checkpoint alike', async () => {
+    const seconds = 1_763_800_000;
+    const body: Body = { ...fixtureBody('psp-transaction/valid/full', ['tx-0002', 'cus-61214']), timestamp: seconds };
     const scored = await post('/psp/transaction?checkpoint=pspBeforeAuth', body);
     expect(scored.status).toBe(200);
     const decision = await service.client.send<{ data: { context: { payload: Body } } }>({ path: `/v2/decisions/${(scored.body.data as Body).scoreId}`, apiKey: TEST_BOOTSTRAP_KEY });

@@ -1,9 +1,7 @@
 import { createHash } from 'node:crypto';
-import { Writable } from 'node:stream';
-import pino, { type Logger } from 'pino';
-import { ROOT_LOGGER } from '@ringfence/service-runtime';
 import { DataSource } from 'typeorm';
 import { type EmbeddedService, TEST_ADMIN_KEY, TEST_BOOTSTRAP_KEY, startEmbeddedService } from '../support/embedded-service';
+import { type CapturedLogs, captureLogs } from '../support/captured-logs';
 
 type Envelope = { status: number; message: string; timestamp: number; traceId: string };
 type CredentialStatus = { usernameBreached: boolean; passwordBreached: boolean; numBreachedPasswords: number };
@@ -20,21 +18,11 @@ const uncommonPassword = () => `uncommon passphrase ${Date.now()} ${(sequence +=
 describe('breached credentials (/v2/lookup/credentials/check)', () => {
   let service: EmbeddedService;
   /** Every line the service logged since it started answering, at trace level. */
-  let logged = '';
+  let logs: CapturedLogs;
 
   beforeAll(async () => {
     service = await startEmbeddedService();
-    // Started silent (no start-up noise in the test output), then everything from here on is
-    // captured: the child loggers (Fastify's per request, the bus's) share the root's level
-    // and stream through their prototype.
-    const logger = service.app.get<Logger>(ROOT_LOGGER);
-    logger.level = 'trace';
-    (logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        logged += chunk.toString();
-        done();
-      },
-    });
+    logs = captureLogs(service);
   }, 60_000);
 
   afterAll(async () => {
@@ -123,15 +111,15 @@ describe('breached credentials (/v2/lookup/credentials/check)', () => {
       const checked = sha256(uncommonPassword());
       const username = uniqueUsername();
       await importPairs([{ username, passwordHash: sha256(uncommonPassword()) }]);
-      const logBefore = logged.length;
+      const logBefore = logs.text.length;
 
       expect((await check({ username, passwordHash: checked })).status).toBe(200);
       expect((await check({ username, passwordHash: checked.toUpperCase() })).status).toBe(200);
       expectEnvelope(await check({ username, passwordHash: `${checked}0` }), 400);
 
-      expect(logged.length).toBeGreaterThan(logBefore);
-      expect(logged).toContain('request completed');
-      expect(logged.toLowerCase()).not.toContain(checked);
+      expect(logs.text.length).toBeGreaterThan(logBefore);
+      expect(logs.text).toContain('request completed');
+      expect(logs.text.toLowerCase()).not.toContain(checked);
       const events = await service.app.get(DataSource).query<Array<{ text: string }>>('SELECT envelope::text AS text FROM event_log');
       expect(events.filter((event) => event.text.toLowerCase().includes(checked))).toEqual([]);
     });

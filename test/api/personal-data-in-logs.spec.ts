@@ -1,8 +1,6 @@
-import { Writable } from 'node:stream';
-import pino, { type Logger } from 'pino';
 import { LOOKUP_INDICATOR_REPOSITORY, type LookupIndicatorRepository } from '@ringfence/lookup';
-import { ROOT_LOGGER } from '@ringfence/service-runtime';
 import { type EmbeddedService, TEST_BOOTSTRAP_KEY, eventually, startEmbeddedService } from '../support/embedded-service';
+import { type CapturedLogs, captureLogs } from '../support/captured-logs';
 
 let sequence = 0;
 /** Values no other line of the log could hold by chance. */
@@ -15,26 +13,17 @@ const spellingsOf = (value: string) => [value, encodeURIComponent(value), new UR
 /**
  * decisions §16, "Inside the cluster": logs carry no query strings with personal data. The
  * lookup's GET and DELETE take e-mails and phone numbers as query parameters; a failure there is
- * logged at error level, and that line, like the access log, names the route and not the URL.
+ * logs.text at error level, and that line, like the access log, names the route and not the URL.
  */
 describe('personal data in logs', () => {
   let service: EmbeddedService;
   let repository: LookupIndicatorRepository;
   /** Every line the service logged since it started answering, at trace level. */
-  let logged = '';
+  let logs: CapturedLogs;
 
   beforeAll(async () => {
     service = await startEmbeddedService();
-    // Started silent, then captured from here on (as in credentials.spec.ts): the child loggers
-    // (Fastify's per request, the bus's) share the root's level and stream.
-    const logger = service.app.get<Logger>(ROOT_LOGGER);
-    logger.level = 'trace';
-    (logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        logged += chunk.toString();
-        done();
-      },
-    });
+    logs = captureLogs(service);
     repository = service.app.get<LookupIndicatorRepository>(LOOKUP_INDICATOR_REPOSITORY, { strict: false });
   }, 60_000);
 
@@ -45,7 +34,7 @@ describe('personal data in logs', () => {
 
   /** The log lines written since `from` that carry this trace id. */
   const linesOf = (from: number, traceId: string) =>
-    logged
+    logs.text
       .slice(from)
       .split('\n')
       .filter((line) => line.includes(traceId));
@@ -66,7 +55,7 @@ describe('personal data in logs', () => {
     const email = uniqueEmail();
     const telephone = uniquePhone();
     jest.spyOn(repository, 'summarise').mockRejectedValueOnce(new Error('the indicator store failed'));
-    const from = logged.length;
+    const from = logs.text.length;
 
     const response = await service.client.send<{ traceId: string }>({
       path: `/v2/lookup?${new URLSearchParams({ email, telephone }).toString()}`,
@@ -79,12 +68,12 @@ describe('personal data in logs', () => {
     expect(lines.join('\n')).toContain('"msg":"request failed"');
     expect(lines.join('\n')).toContain('"msg":"request completed"');
     expect(lines.filter((line) => line.includes('"url"')).every((line) => line.includes('"url":"/v2/lookup"'))).toBe(true);
-    for (const value of [...spellingsOf(email), ...spellingsOf(telephone)]) expect(logged.slice(from)).not.toContain(value);
+    for (const value of [...spellingsOf(email), ...spellingsOf(telephone)]) expect(logs.text.slice(from)).not.toContain(value);
   });
 
   it('logs an answered lookup GET and DELETE by route only', async () => {
     const email = uniqueEmail();
-    const from = logged.length;
+    const from = logs.text.length;
 
     const read = await service.client.send({ path: `/v2/lookup?email=${encodeURIComponent(email)}`, apiKey: TEST_BOOTSTRAP_KEY });
     const removed = await service.client.send({ method: 'DELETE', path: `/v2/lookup?email=${encodeURIComponent(email)}`, apiKey: TEST_BOOTSTRAP_KEY });
@@ -92,13 +81,13 @@ describe('personal data in logs', () => {
     expect([read.status, removed.status]).toEqual([200, 200]);
     await accessLogged(from, read.headers['x-trace-id'] as string);
     await accessLogged(from, removed.headers['x-trace-id'] as string);
-    for (const value of spellingsOf(email)) expect(logged.slice(from)).not.toContain(value);
+    for (const value of spellingsOf(email)) expect(logs.text.slice(from)).not.toContain(value);
   });
 
   it('keeps the body of a lookup POST that fails with 500 out of the log', async () => {
     const email = uniqueEmail();
     jest.spyOn(repository, 'add').mockRejectedValueOnce(new Error('the indicator store failed'));
-    const from = logged.length;
+    const from = logs.text.length;
 
     const response = await service.client.send<{ traceId: string }>({
       method: 'POST',
@@ -109,18 +98,18 @@ describe('personal data in logs', () => {
 
     expect(response.status).toBe(500);
     expect(linesOf(from, response.body.traceId).join('\n')).toContain('"msg":"request failed"');
-    for (const value of spellingsOf(email)) expect(logged.slice(from)).not.toContain(value);
+    for (const value of spellingsOf(email)) expect(logs.text.slice(from)).not.toContain(value);
   });
 
   it('logs a path no route matches without its query string', async () => {
     const email = uniqueEmail();
-    const from = logged.length;
+    const from = logs.text.length;
 
     const response = await service.client.send({ path: `/v2/no-such-route?email=${encodeURIComponent(email)}`, apiKey: TEST_BOOTSTRAP_KEY });
 
     expect(response.status).toBe(404);
-    expect(logged.slice(from)).toContain('/v2/no-such-route');
-    for (const value of spellingsOf(email)) expect(logged.slice(from)).not.toContain(value);
+    expect(logs.text.slice(from)).toContain('/v2/no-such-route');
+    for (const value of spellingsOf(email)) expect(logs.text.slice(from)).not.toContain(value);
   });
 
   it('still answers the next lookup of the same values after the failure', async () => {

@@ -14,7 +14,7 @@ const BLACK_HOLE_DELIVERIES = 40;
 /** How soon an account's callback must reach its receiver while another account's receiver never answers. */
 const CALLBACK_WITHIN_MS = 2_000;
 
-type Delivery = { url: string; status: string; attempts: Array<{ error: string | null; errorClass?: string | null; httpStatus: number | null }> };
+type Delivery = { url: string; status: string; attempts: Array<{ error: string | null; httpStatus: number | null }> };
 type DeliveriesAnswer = { data: { deliveries: Delivery[] } };
 type DecisionAnswer = { data: { features: Record<string, number | null> } };
 
@@ -210,9 +210,8 @@ describe('attack: one tenant against the others (issue 32)', () => {
       const answer = await server.send<DeliveriesAnswer>({ path: '/v2/callbacks/deliveries', apiKey: attacker.secretLive });
       return answer.body.data.deliveries[0]?.attempts[0] ?? null;
     }, 5_000);
-    expect(attempt).toMatchObject({ httpStatus: null, errorClass: 'refused' });
-    // The class and a fixed explanation, never the socket's message (which names the address and the port scanned).
-    expect(attempt?.error).not.toMatch(new RegExp(`ECONNREFUSED|127\\.0\\.0\\.1|${closedPort}`));
+    // The class alone, never the socket's message (which names the address and the port scanned).
+    expect(attempt).toEqual({ at: expect.any(String), httpStatus: null, error: 'refused', durationMs: expect.any(Number) });
   });
 
   it('never sends a sandbox label to the live receiver', async () => {

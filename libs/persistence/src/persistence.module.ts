@@ -13,7 +13,7 @@ import {
 } from '@ringfence/credentials';
 import { CALLBACK_DELIVERY_REPOSITORY } from '@ringfence/callbacks';
 import { LABEL_REPOSITORY } from '@ringfence/labels';
-import { SET_ASIDE_STORE, SetAsideRows, type SetAsideStore, accountShareOf } from '@ringfence/platform';
+import { SET_ASIDE_STORE, SetAsideRows, type SetAsideStore } from '@ringfence/platform';
 import { DataSource } from 'typeorm';
 import { openDataSource } from './data-source.factory';
 import { DatabaseHealth } from './database-health.service';
@@ -57,7 +57,10 @@ export class PersistenceModule implements OnApplicationShutdown {
 
   static forRoot(options: PersistenceOptions): DynamicModule {
     const cacheEntries = options.cacheEntries ?? SOLE_WRITER_CACHE_ENTRIES;
-    const cacheEntriesPerAccount = accountShareOf(cacheEntries, options.cacheSharePercent ?? 100);
+    // The caches below share by fair part, not by ACCOUNT_SHARE_PERCENT (AccountShareLru): once
+    // one is full, an account at or past its fair part (the bound ÷ the accounts holding entries)
+    // cycles only its own, so no flood flushes another's. A fixed cap would only make a lone
+    // account read its database more: a cache's eviction loses nothing.
     return {
       module: PersistenceModule,
       providers: [
@@ -91,7 +94,7 @@ export class PersistenceModule implements OnApplicationShutdown {
           useFactory: (dataSource: DataSource, startupLoads: StartupLoads, setAside: SetAsideRows) => {
             const documents = new TypeOrmEntityDocumentRepository(dataSource);
             if (!options.soleWriter) return documents;
-            const writeBehind = new WriteBehindEntityDocuments(documents, setAside, { cachedDocuments: cacheEntries, cachedDocumentsPerAccount: cacheEntriesPerAccount });
+            const writeBehind = new WriteBehindEntityDocuments(documents, setAside, { cachedDocuments: cacheEntries });
             // Beside the start, with readiness waiting for it: documents are served meanwhile,
             // reading the table on every miss.
             options.logger?.info({ cachedDocuments: cacheEntries }, 'loading the stored entity keys and the most recent entity documents');
@@ -110,7 +113,7 @@ export class PersistenceModule implements OnApplicationShutdown {
           // A sole writer answers checkpoints from its count of the evidence in memory (loaded at start).
           useFactory: async (dataSource: DataSource) => {
             const indicators = new TypeOrmLookupIndicatorRepository(dataSource);
-            return options.soleWriter ? TalliedLookupIndicatorRepository.load(indicators, cacheEntries, cacheEntriesPerAccount) : indicators;
+            return options.soleWriter ? TalliedLookupIndicatorRepository.load(indicators, cacheEntries) : indicators;
           },
         },
         {
@@ -123,7 +126,7 @@ export class PersistenceModule implements OnApplicationShutdown {
           inject: [DataSource],
           useFactory: async (dataSource: DataSource) => {
             const labels = new TypeOrmLabelRepository(dataSource, { soleWriter: options.soleWriter });
-            return options.soleWriter ? CachingLabelRepository.load(labels, cacheEntries, cacheEntriesPerAccount) : labels;
+            return options.soleWriter ? CachingLabelRepository.load(labels, cacheEntries) : labels;
           },
         },
         {

@@ -18,12 +18,6 @@ export interface PersistenceOptions {
    * indicators' evidence counts, each holds at most this many (`SOLE_WRITER_CACHE_ENTRIES` when absent).
    */
   cacheEntries?: number;
-  /**
-   * The part of each of those bounds one account may hold, in percent (decisions §16, "Tenants
-   * share fairly"; `ACCOUNT_SHARE_PERCENT`): an account past it lets go of its own least
-   * recently used entries, never another's. Default 100.
-   */
-  cacheSharePercent?: number;
   /** Logs every SQL statement through TypeORM's logger. */
   logging?: boolean;
   /** Where start-up progress of the in-memory state (a sole writer's) is reported; pino fits. */

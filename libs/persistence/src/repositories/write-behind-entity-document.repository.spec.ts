@@ -186,9 +186,9 @@ describe(WriteBehindEntityDocuments.name, () => {
     expect(store.reads).toBe(readsBefore);
   });
 
-  it("keeps another account's documents in memory while one account floods past its share, letting go of its own (decisions §16)", async () => {
+  it("keeps another account's documents in memory while one account floods past its fair part, letting go of its own (decisions §16)", async () => {
     const store = new CountingTable();
-    const documents = new WriteBehindEntityDocuments(store, new SetAsideRows(new InMemorySetAsideStore()), { cachedDocuments: 100, cachedDocumentsPerAccount: 25 });
+    const documents = new WriteBehindEntityDocuments(store, new SetAsideRows(new InMemorySetAsideStore()), { cachedDocuments: 100 });
     const neighbour = (i: number): EntityRef => ({ ...ada, accountId: 'acc_neighbour', entityId: `neighbour-${i}` });
     const flooder = (i: number): EntityRef => ({ ...ada, accountId: 'acc_flooder', entityId: `flood-${i}` });
     for (let i = 0; i < 20; i += 1) await documents.update(neighbour(i), setField({ name: `n${i}` }, T));

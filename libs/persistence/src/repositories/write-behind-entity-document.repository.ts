@@ -18,12 +18,6 @@ export interface DocumentTable {
 export interface WriteBehindOptions {
   /** Documents kept in memory, least recently used dropped first (misses included). */
   cachedDocuments: number;
-  /**
-   * Documents one account may keep in memory, both data sets together (decisions §16): past
-   * it the account's own least recently used go first, never another account's. Default:
-   * `cachedDocuments`.
-   */
-  cachedDocumentsPerAccount?: number;
   /** Keys (and documents) read per statement while what is stored is loaded at start. Default 10,000. */
   keyPageSize?: number;
 }
@@ -73,7 +67,7 @@ export class WriteBehindEntityDocuments implements EntityDocumentRepository {
     setAside: SetAsideRows,
     private readonly options: WriteBehindOptions,
   ) {
-    this.clean = new AccountShareLru({ max: options.cachedDocuments, maxPerAccount: options.cachedDocumentsPerAccount ?? options.cachedDocuments, accountOf: accountOfKey });
+    this.clean = new AccountShareLru({ max: options.cachedDocuments, maxPerAccount: options.cachedDocuments, accountOf: accountOfKey });
     this.writer = setAside.writer<DocumentWrite>(
       {
         name: ENTITY_DOCUMENTS_WRITER,

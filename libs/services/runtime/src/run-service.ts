@@ -42,7 +42,6 @@ export async function runService(definition: ServiceDefinition, env: NodeJS.Proc
         dataDir: config.dataDir,
         soleWriter: config.kafkaBrokers === undefined,
         cacheEntries: config.memoryCacheEntries,
-        cacheSharePercent: config.accountSharePercent,
         logger,
         credentials: breachedCredentialsPlacement(definition.serviceName, config),
       }),

@@ -286,6 +286,7 @@ describe('review callbacks (embedded app over HTTPS, a real receiver on 127.0.0.
       await eventually(async () => ((await deliveriesOf(service, account.keys.secretTest)).body.data.deliveries[0]?.status === 'delivered' ? true : null));
       const liveCustomer = newId('cus');
       await label(service, account.keys.secretLive, liveCustomer);
+      // Asynchronous by design: wait for the live delivery to reach its receiver.
       await eventually(async () => (receiver.on(liveHook.path).length === 1 ? true : null));
 
       const [sandboxCallback] = receiver.on(sandboxHook.path);

@@ -91,13 +91,4 @@ export async function defaultAccountId(service: EmbeddedService): Promise<string
   return account.accountId;
 }
 
-/** Polls `probe` until it returns a value (not null/undefined) or the time is up. */
-export async function eventually<T>(probe: () => Promise<T | null | undefined>, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== null && value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+export { eventually } from './eventually';

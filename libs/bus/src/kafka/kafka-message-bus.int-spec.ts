@@ -336,6 +336,7 @@ describe(KafkaMessageBus.name, () => {
       expect(refused.outcome).toMatchObject({ topic: TOPIC, reason: 'MESSAGE_TOO_LARGE' });
       await bus.publish(TOPIC, eventEnvelope(TOPIC, { payload: { marker: 'next' } }));
 
+      // A consumer reads the topic asynchronously by design: wait for the next message to arrive.
       await inbox.waitFor(1, DELIVERY_TIMEOUT_MS);
       expect(inbox.items).toEqual(['next']);
     } finally {

@@ -23,35 +23,10 @@ export class SetAsideRowsQueryDto {
   limit?: number;
 }
 
-/** A set-aside row as the operator reads it; `row` is the JSON text the writer would have stored. */
-export interface SetAsideRowView {
-  id: string;
-  writer: string;
-  accountId: string | null;
-  environment: string | null;
-  key: string;
-  row: string;
-  error: string;
-  attempts: number;
-  setAsideAt: number;
-}
-
-const view = ({ id, writer, accountId, environment, key, row, error, attempts, setAsideAt }: SetAsideRow): SetAsideRowView => ({
-  id,
-  writer,
-  accountId,
-  environment,
-  key,
-  row,
-  error,
-  attempts,
-  setAsideAt,
-});
-
 /**
- * The operator's read and replay of the rows this process's writers set aside (decisions §16),
- * with the admin token, on every app: the gateway's (or the standalone server's) API port, a
- * worker's ops port. Each app keeps the rows of its own writers in its own database, so a row is
+ * The operator's read and replay of the rows this process's writers set aside (decisions §16;
+ * `row` is the JSON text the writer would have stored), with the admin token, on every app: the
+ * gateway's (or the standalone server's) API port, a worker's ops port. Each app keeps the rows of its own writers in its own database, so a row is
  * listed and replayed by the app whose writer set it aside.
  */
 @ApiExcludeController()
@@ -61,17 +36,17 @@ export class SetAsideController {
 
   @AdminRoute()
   @Get()
-  async list(@Query() query: SetAsideRowsQueryDto): Promise<{ writers: string[]; rows: SetAsideRowView[] }> {
+  async list(@Query() query: SetAsideRowsQueryDto): Promise<{ writers: string[]; rows: SetAsideRow[] }> {
     const rows = await this.setAside.list({ writer: query.writer, accountId: query.accountId, before: query.before, limit: query.limit ?? DEFAULT_SET_ASIDE_PAGE });
-    return { writers: this.setAside.writers, rows: rows.map(view) };
+    return { writers: this.setAside.writers, rows };
   }
 
   @AdminRoute()
   @Get(':id')
-  async read(@Param('id') id: string): Promise<SetAsideRowView> {
+  async read(@Param('id') id: string): Promise<SetAsideRow> {
     const row = await this.setAside.get(id);
     if (row === null) throw new AppError('NOT_FOUND', `no set-aside row ${id} in this process's database`);
-    return view(row);
+    return row;
   }
 
   /**

@@ -8,8 +8,8 @@ import {
 } from './self-service-settings';
 
 describe('SETTING_CHANGED_BY', () => {
-  it('lets an account change its thresholds and callbacks, and keeps every other setting the operator\'s', () => {
-    expect([...SELF_SERVICE_SETTINGS].sort()).toEqual(['callbackSecret', 'callbackUrl', 'scoreThresholds', 'testCallbackSecret', 'testCallbackUrl']);
+  it('lets an account change its thresholds, time zone and callbacks, and keeps every other setting the operator\'s', () => {
+    expect([...SELF_SERVICE_SETTINGS].sort()).toEqual(['callbackSecret', 'callbackUrl', 'scoreThresholds', 'testCallbackSecret', 'testCallbackUrl', 'timeZone']);
     expect(OPERATOR_ONLY_SETTINGS).toEqual(expect.arrayContaining(['potentialLabelsEnabled', 'voucherAbuseEnabled', 'voucherTypes', 'defaultAction', 'transactionOptimisation']));
     expect([...SELF_SERVICE_SETTINGS, ...OPERATOR_ONLY_SETTINGS].sort()).toEqual(Object.keys(SETTING_CHANGED_BY).sort());
   });
@@ -24,14 +24,27 @@ describe(operatorOnlySettingsIn.name, () => {
 
 describe(selfServiceSettingsChange.name, () => {
   it('keeps the self-service settings sent (null: unset) and drops the rest', () => {
-    const change = { scoreThresholds: null, callbackUrl: 'https://a.example/', potentialLabelsEnabled: true } as Parameters<typeof selfServiceSettingsChange>[0];
-    expect(selfServiceSettingsChange(change)).toEqual({ scoreThresholds: null, callbackUrl: 'https://a.example/' });
+    const change = { scoreThresholds: null, callbackUrl: 'https://a.example/', timeZone: 'Asia/Tokyo', potentialLabelsEnabled: true } as Parameters<typeof selfServiceSettingsChange>[0];
+    expect(selfServiceSettingsChange(change)).toEqual({ scoreThresholds: null, callbackUrl: 'https://a.example/', timeZone: 'Asia/Tokyo' });
   });
 });
 
 describe(ownAccountSettings.name, () => {
   it('always shows the self-service settings, whether a secret is set and whether the POTENTIALLY_ reviews are on', () => {
-    expect(ownAccountSettings({})).toEqual({ scoreThresholds: null, callbackUrl: null, callbackSecretSet: false, testCallbackUrl: null, testCallbackSecretSet: false, potentialLabelsEnabled: false });
+    expect(ownAccountSettings({})).toEqual({
+      scoreThresholds: null,
+      callbackUrl: null,
+      callbackSecretSet: false,
+      testCallbackUrl: null,
+      testCallbackSecretSet: false,
+      potentialLabelsEnabled: false,
+      timeZone: null,
+    });
+  });
+
+  it('shows the time zone set, and null (UTC) once it was reset', () => {
+    expect(ownAccountSettings({ timeZone: 'Europe/London' })).toMatchObject({ timeZone: 'Europe/London' });
+    expect(ownAccountSettings({ timeZone: null })).toMatchObject({ timeZone: null });
   });
 
   it('shows the stored settings but never a callback secret', () => {
@@ -45,6 +58,7 @@ describe(ownAccountSettings.name, () => {
       scoreThresholds: { customer: { review: 60, prevent: 85 } },
       potentialLabelsEnabled: true,
       defaultAction: 'REVIEW',
+      timeZone: 'America/New_York',
     });
 
     expect(shown).toEqual({
@@ -55,6 +69,7 @@ describe(ownAccountSettings.name, () => {
       scoreThresholds: { customer: { review: 60, prevent: 85 } },
       potentialLabelsEnabled: true,
       defaultAction: 'REVIEW',
+      timeZone: 'America/New_York',
     });
     expect(JSON.stringify(shown)).not.toContain(secret);
     expect(JSON.stringify(shown)).not.toContain(testSecret);

@@ -4,9 +4,10 @@ import { isSet, publicAccountSettings, type PublicAccountSettings } from './call
 /**
  * Who may change each setting: the account itself, with one of its secret keys
  * (`PATCH /v2/account/settings`), or only the operator (`PATCH /admin/accounts/:id/settings`,
- * which may change every setting). The account tunes how its own answers are decided and where
- * its label changes go; what the operator grants (the POTENTIALLY_ reviews, the voucher and
- * lookup policies, the rate-limited answer, the 3-D Secure policy) stays the operator's.
+ * which may change every setting). The account tunes how its own answers are decided (its
+ * thresholds, the time zone its hours are read in) and where its label changes go; what the
+ * operator grants (the POTENTIALLY_ reviews, the voucher and lookup policies, the rate-limited
+ * answer, the 3-D Secure policy) stays the operator's.
  * `satisfies` a record of every key: a new setting does not compile until it is given an owner.
  */
 export const SETTING_CHANGED_BY = {
@@ -23,6 +24,7 @@ export const SETTING_CHANGED_BY = {
   testCallbackSecret: 'account',
   scoreThresholds: 'account',
   transactionOptimisation: 'operator',
+  timeZone: 'account',
 } as const satisfies Record<keyof Required<AccountSettings>, 'account' | 'operator'>;
 
 type ChangedBy = typeof SETTING_CHANGED_BY;
@@ -60,9 +62,10 @@ export function selfServiceSettingsChange(changes: SelfServiceSettingsChange): S
 /**
  * The settings as the account sees them (`GET /v2/account`): those stored, never the callback
  * secrets, plus, always present, what a console needs to show without knowing which were ever
- * set: the self-service settings (null when unset: no callbacks, scoring's default thresholds),
- * whether each data set's callback secret is set, and whether the POTENTIALLY_ reviews are
- * allowed (off unless the operator switched them on, as the label rules read it).
+ * set: the self-service settings (null when unset: no callbacks, scoring's default thresholds,
+ * hours read in UTC), whether each data set's callback secret is set, and whether the
+ * POTENTIALLY_ reviews are allowed (off unless the operator switched them on, as the label rules
+ * read it).
  */
 export type OwnAccountSettings = PublicAccountSettings & {
   scoreThresholds: ScoreThresholds | null;
@@ -71,6 +74,7 @@ export type OwnAccountSettings = PublicAccountSettings & {
   testCallbackUrl: string | null;
   testCallbackSecretSet: boolean;
   potentialLabelsEnabled: boolean;
+  timeZone: string | null;
 };
 
 export function ownAccountSettings(settings: AccountSettings): OwnAccountSettings {
@@ -82,5 +86,6 @@ export function ownAccountSettings(settings: AccountSettings): OwnAccountSetting
     testCallbackUrl: settings.testCallbackUrl ?? null,
     testCallbackSecretSet: isSet(settings.testCallbackSecret),
     potentialLabelsEnabled: settings.potentialLabelsEnabled === true,
+    timeZone: settings.timeZone ?? null,
   };
 }

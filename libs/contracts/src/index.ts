@@ -94,6 +94,8 @@ export * from './http/responses/explanation.response';
 export * from './validation/patterns';
 export * from './validation/mutually-exclusive.decorator';
 export * from './validation/timestamp.decorator';
+export * from './validation/iana-time-zone';
+export * from './validation/iana-time-zone.decorator';
 export * from './http/labels/label-vocabulary';
 export * from './http/labels/label-request.dto';
 export * from './http/labels/label.response.dto';

@@ -42,6 +42,14 @@ export interface AccountSettings {
   scoreThresholds?: ScoreThresholds | null;
   /** The 3-D Secure policy of PSP transactions before authorisation; scoring's defaults when absent. */
   transactionOptimisation?: TransactionOptimisationSettings | null;
+  /**
+   * The merchant's time zone, an IANA name (`Europe/London`, `America/New_York`, `UTC`), stored
+   * as the runtime spells it (`canonicalTimeZone`); null or absent: UTC. Fraud keeps the clock of
+   * the people it comes from: the hour of day, the night and the weekend a checkpoint's features
+   * read are the merchant's local ones, and an instant in UTC puts a London lunch and a Sydney
+   * small hours in the same hour.
+   */
+  timeZone?: string | null;
 }
 
 /** Exemption limits per currency (ISO 4217) in major units, and the score up to which TRA is asked. */

@@ -27,6 +27,9 @@ describe(UpdateOwnAccountSettingsRequestDto.name, () => {
     { scoreThresholds: { customer: 'high' } },
     { callbackUrl: 'http://hooks.merchant.example/ringfence', callbackSecret: 'too-short' },
     { callbackUrl: 42 },
+    { timeZone: 'america/new_york' },
+    { timeZone: null },
+    { timeZone: 'Moon/Tranquility', scoreThresholds: null },
   ])('validates %j exactly as the admin route does', async (body) => {
     const own = await outcomeOf(UpdateOwnAccountSettingsRequestDto, body);
 

@@ -23,7 +23,7 @@ for (const setting of OPERATOR_ONLY_SETTINGS) {
 }
 
 /** The settings as `GET /v2/account` shows them: the stored ones (never a callback secret), with these always present. */
-const ALWAYS_SHOWN_SETTINGS = ['scoreThresholds', 'callbackUrl', 'callbackSecretSet', 'testCallbackUrl', 'testCallbackSecretSet', 'potentialLabelsEnabled'] as const;
+const ALWAYS_SHOWN_SETTINGS = ['scoreThresholds', 'callbackUrl', 'callbackSecretSet', 'testCallbackUrl', 'testCallbackSecretSet', 'potentialLabelsEnabled', 'timeZone'] as const;
 
 export class OwnAccountSettingsDto extends OmitType(AccountSettingsDto, ALWAYS_SHOWN_SETTINGS) {
   @ApiProperty({ type: () => ScoreThresholdsDto, nullable: true, description: "Null: every checkpoint uses scoring's default thresholds." })
@@ -43,6 +43,9 @@ export class OwnAccountSettingsDto extends OmitType(AccountSettingsDto, ALWAYS_S
 
   @ApiProperty({ example: false, description: 'Whether the POTENTIALLY_ reviews are allowed (the operator switches them on).' })
   potentialLabelsEnabled!: boolean;
+
+  @ApiProperty({ type: String, nullable: true, example: 'Europe/London', description: "The IANA time zone the hours of the account's checkpoints (hour of day, night, weekend) are read in. Null: UTC." })
+  timeZone!: string | null;
 }
 
 export class OwnAccountKeyDto {

@@ -1,5 +1,5 @@
 import { CALLBACK_URL_RULE } from '@ringfence/accounts';
-import { CHECKPOINTS } from '@ringfence/contracts';
+import { CHECKPOINTS, TIME_ZONE_RULE } from '@ringfence/contracts';
 import { validateInput } from '@ringfence/service-runtime';
 import { UpdateAccountSettingsRequestDto } from './admin.dto';
 
@@ -90,5 +90,17 @@ describe(`${UpdateAccountSettingsRequestDto.name}: scoreThresholds`, () => {
 
   it('refuses a map that is not an object', async () => {
     await expect(problemsOf({ scoreThresholds: [{ review: 1, prevent: 2 }] })).resolves.toEqual([expect.stringMatching(/^scoreThresholds: must be an object/)]);
+  });
+});
+
+describe(`${UpdateAccountSettingsRequestDto.name}: timeZone`, () => {
+  it('accepts an IANA name as the runtime spells it, and null (UTC)', async () => {
+    await expect(accepted({ timeZone: 'America/New_York' })).resolves.toEqual({ timeZone: 'America/New_York' });
+    await expect(accepted({ timeZone: 'europe/london' })).resolves.toEqual({ timeZone: 'Europe/London' });
+    await expect(accepted({ timeZone: null })).resolves.toEqual({ timeZone: null });
+  });
+
+  it.each(['Europe/Atlantis', '+01:00', '', 'UTC '.repeat(20), 3600, false])('refuses %j naming the field, with the other failures of the body', async (timeZone) => {
+    await expect(problemsOf({ timeZone, defaultAction: 'MAYBE' })).resolves.toEqual(['defaultAction: must be one of ALLOW, REVIEW, PREVENT', `timeZone: ${TIME_ZONE_RULE}`]);
   });
 });

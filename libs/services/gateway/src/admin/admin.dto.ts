@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { MAX_CALLBACK_SECRET_LENGTH, MAX_CALLBACK_URL_LENGTH, MIN_CALLBACK_SECRET_LENGTH } from '@ringfence/accounts';
-import { ACTIONS, type Action, CHECKPOINTS, IsIntegerInRange } from '@ringfence/contracts';
+import { ACTIONS, type Action, CHECKPOINTS, IsIanaTimeZone, IsIntegerInRange, MAX_TIME_ZONE_LENGTH } from '@ringfence/contracts';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { HasOnlyKeys, IsCurrencyLimitMap, IsCallbackUrl, IsNotBelowField } from './account-settings.validators';
@@ -102,6 +102,7 @@ export class AccountSettingsDto {
   @ApiPropertyOptional({ example: true, description: 'Whether the sandbox callback secret is set (shown once one was ever set). The secret itself is never shown.' }) testCallbackSecretSet?: boolean;
   @ApiPropertyOptional({ type: () => ScoreThresholdsDto, nullable: true }) scoreThresholds?: ScoreThresholdsDto | null;
   @ApiPropertyOptional({ type: () => TransactionOptimisationSettingsDto, nullable: true }) transactionOptimisation?: TransactionOptimisationSettingsDto | null;
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'Europe/London', description: 'The IANA time zone the hours of the account\'s checkpoints are read in; null: UTC.' }) timeZone?: string | null;
 }
 
 export class KeySummaryDto {
@@ -185,6 +186,16 @@ export class SelfServiceSettingsRequestDto {
   })
   @IsOptional() @IsObject() @HasOnlyKeys(CHECKPOINTS, 'a checkpoint') @ValidateNested() @Type(() => ScoreThresholdsDto)
   scoreThresholds?: ScoreThresholdsDto | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: MAX_TIME_ZONE_LENGTH,
+    example: 'Europe/London',
+    description:
+      "The merchant's time zone, an IANA name (`Europe/London`, `America/New_York`, `UTC`; not an offset such as `+01:00`): the hour of day, the night and the weekend that the checkpoints' features read are this zone's, daylight-saving time included. Stored, and answered, as the server spells it (`europe/london` becomes `Europe/London`). null (or never set): UTC.",
+  })
+  @IsOptional() @IsIanaTimeZone() timeZone?: string | null;
 }
 
 /**

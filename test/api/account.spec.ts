@@ -1,4 +1,5 @@
 import { OPERATOR_ONLY_SETTING_RULE } from '@ringfence/accounts';
+import { TIME_ZONE_RULE } from '@ringfence/contracts';
 import { customerRequest } from '../support/payload-factories';
 import { type EmbeddedService, TEST_ADMIN_KEY, startEmbeddedService } from '../support/embedded-service';
 import type { TestResponse } from '../support/https-client';
@@ -42,7 +43,7 @@ describe('the account routes (embedded app over HTTPS)', () => {
   const read = (apiKey: string) => service.client.send<OwnAccountAnswer>({ path: '/v2/account', apiKey });
   const patch = (apiKey: string, body: unknown) => service.client.send<OwnAccountAnswer & Envelope>({ method: 'PATCH', path: '/v2/account/settings', body, apiKey });
   const adminPatch = (accountId: string, body: unknown) =>
-    service.client.send<Envelope>({ method: 'PATCH', path: `/admin/accounts/${accountId}/settings`, body, apiKey: TEST_ADMIN_KEY });
+    service.client.send<Envelope & { settings: Record<string, unknown> }>({ method: 'PATCH', path: `/admin/accounts/${accountId}/settings`, body, apiKey: TEST_ADMIN_KEY });
   const checkpoint = (apiKey: string) => service.client.send<Decision>({ method: 'POST', path: '/v2/customer', body: customerRequest(), apiKey });
 
   function expectEnvelope(response: TestResponse<unknown>, status: number): Envelope {
@@ -72,7 +73,7 @@ describe('the account routes (embedded app over HTTPS)', () => {
           industry: 'food-delivery',
           createdAt: expect.stringMatching(ISO_MILLIS_UTC),
           environment: 'live',
-          settings: { scoreThresholds: null, callbackUrl: PUBLIC_URL, callbackSecretSet: true, testCallbackUrl: null, testCallbackSecretSet: false, potentialLabelsEnabled: true },
+          settings: { scoreThresholds: null, callbackUrl: PUBLIC_URL, callbackSecretSet: true, testCallbackUrl: null, testCallbackSecretSet: false, potentialLabelsEnabled: true, timeZone: null },
           keys: expect.any(Array),
         },
       });
@@ -105,7 +106,7 @@ describe('the account routes (embedded app over HTTPS)', () => {
 
       const answer = await read(account.keys.secretTest);
 
-      expect(answer.body.data).toMatchObject({ accountId: account.accountId, environment: 'test', settings: { scoreThresholds: null, callbackUrl: null, callbackSecretSet: false, testCallbackUrl: null, testCallbackSecretSet: false, potentialLabelsEnabled: false } });
+      expect(answer.body.data).toMatchObject({ accountId: account.accountId, environment: 'test', settings: { scoreThresholds: null, callbackUrl: null, callbackSecretSet: false, testCallbackUrl: null, testCallbackSecretSet: false, potentialLabelsEnabled: false, timeZone: null } });
       expect(answer.body.data.keys.filter((key) => key.current)).toEqual([expect.objectContaining({ kind: 'secret', environment: 'test' })]);
     });
 
@@ -133,7 +134,7 @@ describe('the account routes (embedded app over HTTPS)', () => {
       const patched = await patch(account.keys.secretLive, { scoreThresholds });
 
       expect(patched.status).toBe(200);
-      expect(patched.body.data.settings).toEqual({ scoreThresholds, callbackUrl: null, callbackSecretSet: false, testCallbackUrl: null, testCallbackSecretSet: false, potentialLabelsEnabled: false });
+      expect(patched.body.data.settings).toEqual({ scoreThresholds, callbackUrl: null, callbackSecretSet: false, testCallbackUrl: null, testCallbackSecretSet: false, potentialLabelsEnabled: false, timeZone: null });
       expect((await checkpoint(account.keys.secretTest)).body.data).toMatchObject({ action: 'PREVENT', source: 'RINGFENCE' });
       expect((await checkpoint(account.keys.secretLive)).body.data).toMatchObject({ action: 'PREVENT', source: 'RINGFENCE' });
       expect((await read(account.keys.secretLive)).body.data.settings.scoreThresholds).toEqual(scoreThresholds);
@@ -183,6 +184,8 @@ describe('the account routes (embedded app over HTTPS)', () => {
       { testCallbackUrl: 'https://10.1.2.3/hook', testCallbackSecret: 'x'.repeat(16) },
       { callbackUrl: PUBLIC_URL, callbackSecret: 'too-short' },
       { callbackUrl: PUBLIC_URL },
+      { timeZone: 'Europe/Atlantis' },
+      { timeZone: '+01:00' },
     ])('answers %j 400 with the admin route\'s message, and changes nothing', async (body) => {
       const account = await newAccount();
       const admin = await service.client.send<Envelope>({ method: 'PATCH', path: `/admin/accounts/${(await newAccount()).accountId}/settings`, body, apiKey: TEST_ADMIN_KEY });
@@ -191,7 +194,49 @@ describe('the account routes (embedded app over HTTPS)', () => {
 
       expect(expectEnvelope(refused, 400).message).toBe(expectEnvelope(admin, 400).message);
       expect(refused.text).not.toContain('too-short');
-      expect((await read(account.keys.secretTest)).body.data.settings).toEqual({ scoreThresholds: null, callbackUrl: null, callbackSecretSet: false, testCallbackUrl: null, testCallbackSecretSet: false, potentialLabelsEnabled: false });
+      expect((await read(account.keys.secretTest)).body.data.settings).toEqual({ scoreThresholds: null, callbackUrl: null, callbackSecretSet: false, testCallbackUrl: null, testCallbackSecretSet: false, potentialLabelsEnabled: false, timeZone: null });
+    });
+
+    it('sets the time zone as the server spells it, shown by the very next GET; null resets it to UTC', async () => {
+      const account = await newAccount();
+
+      const patched = await patch(account.keys.secretLive, { timeZone: 'america/new_york' });
+
+      expect(patched.status).toBe(200);
+      expect(patched.body.data.settings.timeZone).toBe('America/New_York');
+      expect((await read(account.keys.secretTest)).body.data.settings.timeZone).toBe('America/New_York');
+      const listed = await service.client.send<{ accounts: Array<{ accountId: string; settings: Record<string, unknown> }> }>({ path: '/admin/accounts', apiKey: TEST_ADMIN_KEY });
+      expect(listed.body.accounts.find((listedAccount) => listedAccount.accountId === account.accountId)?.settings).toEqual({ timeZone: 'America/New_York' });
+
+      expect((await patch(account.keys.secretLive, { timeZone: null })).body.data.settings.timeZone).toBeNull();
+      expect((await read(account.keys.secretLive)).body.data.settings.timeZone).toBeNull();
+    });
+
+    it('refuses a time zone that is none, naming the field, and changes nothing sent with it', async () => {
+      const account = await newAccount();
+      expect((await patch(account.keys.secretLive, { timeZone: 'Europe/London' })).status).toBe(200);
+
+      const refused = await patch(account.keys.secretLive, { timeZone: 'Europe/Atlantis', scoreThresholds: { customer: { review: 0, prevent: 0 } } });
+
+      expect(expectEnvelope(refused, 400).message).toBe(`timeZone: ${TIME_ZONE_RULE}`);
+      expect((await read(account.keys.secretLive)).body.data.settings).toMatchObject({ timeZone: 'Europe/London', scoreThresholds: null });
+      expect(expectEnvelope(await patch(account.keys.secretLive, { timeZone: 'x'.repeat(65) }), 400).message).toBe(`timeZone: ${TIME_ZONE_RULE}`);
+      expect(expectEnvelope(await patch(account.keys.secretLive, { timeZone: 60 }), 400).message).toBe(`timeZone: ${TIME_ZONE_RULE}`);
+      expect((await read(account.keys.secretLive)).body.data.settings.timeZone).toBe('Europe/London');
+    });
+
+    it('shows the time zone the operator set through the admin route, which refuses a bad one the same way', async () => {
+      const account = await newAccount();
+
+      const set = await adminPatch(account.accountId, { timeZone: 'asia/tokyo' });
+
+      expect(set.status).toBe(200);
+      expect(set.body.settings).toEqual({ timeZone: 'Asia/Tokyo' });
+      expect((await read(account.keys.secretTest)).body.data.settings.timeZone).toBe('Asia/Tokyo');
+      expect(expectEnvelope(await adminPatch(account.accountId, { timeZone: 'Asia/Atlantis' }), 400).message).toBe(`timeZone: ${TIME_ZONE_RULE}`);
+      expect((await read(account.keys.secretTest)).body.data.settings.timeZone).toBe('Asia/Tokyo');
+      expect((await adminPatch(account.accountId, { timeZone: null })).status).toBe(200);
+      expect((await read(account.keys.secretTest)).body.data.settings.timeZone).toBeNull();
     });
 
     it('refuses the operator\'s settings naming each, changes nothing, and ignores fields that are no setting', async () => {
@@ -211,7 +256,7 @@ describe('the account routes (embedded app over HTTPS)', () => {
     it('answers an empty body with the settings unchanged, and a body that is not JSON 415', async () => {
       const account = await newAccount();
 
-      expect((await patch(account.keys.secretLive, {})).body.data.settings).toEqual({ scoreThresholds: null, callbackUrl: null, callbackSecretSet: false, testCallbackUrl: null, testCallbackSecretSet: false, potentialLabelsEnabled: false });
+      expect((await patch(account.keys.secretLive, {})).body.data.settings).toEqual({ scoreThresholds: null, callbackUrl: null, callbackSecretSet: false, testCallbackUrl: null, testCallbackSecretSet: false, potentialLabelsEnabled: false, timeZone: null });
       expectEnvelope(
         await service.client.send({ method: 'PATCH', path: '/v2/account/settings', rawBody: 'scoreThresholds=null', headers: { 'content-type': 'application/x-www-form-urlencoded' }, apiKey: account.keys.secretLive }),
         415,
@@ -223,16 +268,16 @@ describe('the account routes (embedded app over HTTPS)', () => {
     type Schema = { $ref?: string; properties?: Record<string, Schema>; required?: string[]; allOf?: Schema[] };
     type Document = { paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: Schema }> } }>>; components: { schemas: Record<string, Schema> } };
 
-    it('documents both routes, a body of the self-service settings only, and settings always showing the four', async () => {
+    it('documents both routes, a body of the self-service settings only, and settings always showing the self-service ones', async () => {
       const document = (await service.client.send<Document>({ path: '/openapi.json' })).body;
       const schemaOf = (ref: string | undefined) => document.components.schemas[(ref ?? '').replace('#/components/schemas/', '')];
 
       expect(Object.keys(document.paths['/v2/account'])).toEqual(['get']);
       expect(Object.keys(document.paths['/v2/account/settings'])).toEqual(['patch']);
       const body = schemaOf(document.paths['/v2/account/settings'].patch.requestBody?.content['application/json'].schema.$ref);
-      expect(Object.keys(body.properties ?? {}).sort()).toEqual(['callbackSecret', 'callbackUrl', 'scoreThresholds', 'testCallbackSecret', 'testCallbackUrl']);
+      expect(Object.keys(body.properties ?? {}).sort()).toEqual(['callbackSecret', 'callbackUrl', 'scoreThresholds', 'testCallbackSecret', 'testCallbackUrl', 'timeZone']);
       const settings = schemaOf('OwnAccountSettingsDto');
-      expect(settings.required).toEqual(expect.arrayContaining(['scoreThresholds', 'callbackUrl', 'callbackSecretSet', 'testCallbackUrl', 'testCallbackSecretSet', 'potentialLabelsEnabled']));
+      expect(settings.required).toEqual(expect.arrayContaining(['scoreThresholds', 'callbackUrl', 'callbackSecretSet', 'testCallbackUrl', 'testCallbackSecretSet', 'potentialLabelsEnabled', 'timeZone']));
       expect(Object.keys(settings.properties ?? {})).not.toContain('callbackSecret');
       expect(Object.keys(settings.properties ?? {})).not.toContain('testCallbackSecret');
     });

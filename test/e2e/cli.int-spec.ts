@@ -65,6 +65,18 @@ describe('ringfence CLI', () => {
     await expect(cli('accounts', 'settings', created.accountId, '--potential-labels', 'yes')).rejects.toMatchObject({ stderr: expect.stringContaining('on, off') });
   });
 
+  it('sets the time zone as the server spells it, and prints the server\'s 400 for one that is none', async () => {
+    const created = JSON.parse((await cli('accounts', 'create', 'cli-time-zone')).stdout) as { accountId: string };
+
+    const updated = JSON.parse((await cli('accounts', 'settings', created.accountId, '--time-zone', 'europe/london')).stdout) as { settings: Record<string, unknown> };
+
+    expect(updated.settings).toEqual({ timeZone: 'Europe/London' });
+    await expect(cli('accounts', 'settings', created.accountId, '--time-zone', 'Europe/Atlantis')).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('400 timeZone: must be an IANA time-zone name'),
+    });
+  });
+
   it('exports a warehouse-feed topic as JSON lines, and resumes from where it stopped', async () => {
     const post = (customerId: string) =>
       service.client.send({ method: 'POST', path: '/v2/supplier', apiKey: TEST_BOOTSTRAP_KEY, body: { timestamp: Date.now(), supplier: { supplierId: customerId } } });

@@ -50,14 +50,17 @@ accounts
   .addOption(onOff('--potential-labels <on|off>', 'allow the POTENTIALLY_FRAUDSTER / POTENTIALLY_GENUINE customer labels'))
   .addOption(onOff('--voucher-abuse <on|off>', 'voucher-abuse recommendations'))
   .addOption(new Option('--default-action <action>', 'the action a rate-limited checkpoint answers').choices(['ALLOW', 'REVIEW', 'PREVENT']))
-  .action(async (accountId: string, options: { potentialLabels?: string; voucherAbuse?: string; defaultAction?: string }) => {
+  // Checked by the server, the one place that knows the time-zone database it will read the hours with.
+  .addOption(new Option('--time-zone <zone>', "the IANA time zone the account's checkpoints read the hour of day, night and weekend in (Europe/London, America/New_York, UTC)"))
+  .action(async (accountId: string, options: { potentialLabels?: string; voucherAbuse?: string; defaultAction?: string; timeZone?: string }) => {
     const settings = {
       ...(options.potentialLabels === undefined ? {} : { potentialLabelsEnabled: options.potentialLabels === 'on' }),
       ...(options.voucherAbuse === undefined ? {} : { voucherAbuseEnabled: options.voucherAbuse === 'on' }),
       ...(options.defaultAction === undefined ? {} : { defaultAction: options.defaultAction }),
+      ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }),
     };
     if (Object.keys(settings).length === 0) {
-      program.error('nothing to change: give --potential-labels, --voucher-abuse or --default-action');
+      program.error('nothing to change: give --potential-labels, --voucher-abuse, --default-action or --time-zone');
     }
     print(await client().updateSettings(accountId, settings));
   });

@@ -172,6 +172,9 @@ export const StateGroups = {
   graph: { group: 'graph', topics: [...ENTITY_INGEST_TOPICS, EventTopics.customerLabelUpdated] },
   /** Review-callback deliveries (labelling): what the deliveries read answers from. */
   callbacks: { group: 'callbacks', topics: [EventTopics.customerLabelUpdated, EventTopics.supplierLabelUpdated] },
-  /** Velocity counters (scoring, in memory): what the checkpoints' velocity features read. */
-  scoringVelocity: { group: 'scoring-velocity', topics: CHECKPOINT_INGEST_TOPICS },
+  /**
+   * Velocity counters (scoring, in memory): what the checkpoints' velocity features read. The
+   * checkpoints' activity, and disputes as they arrive (disputed payments per card, customer and merchant).
+   */
+  scoringVelocity: { group: 'scoring-velocity', topics: [...CHECKPOINT_INGEST_TOPICS, EventTopics.disputeUpdated] },
 } as const satisfies Record<string, { group: string; topics: readonly string[] }>;

@@ -3,6 +3,7 @@ import { CHECKPOINT_FEATURES } from './checkpoint-features';
 import { DEVICE_FEATURES } from './device-features';
 import { ALL_CHECKPOINTS, defineFeature, type FeatureDefinition, type FeatureInputs, type FeatureType, type FeatureValue } from './feature-definition';
 import { FeatureSource } from './feature-source';
+import { HISTORY_FEATURES } from './history-features';
 import { IDENTITY_FEATURES } from './identity-features';
 import { LOOKUP_FEATURES, NETWORK_FEATURES } from './network-features';
 import { PAYMENT_FEATURES } from './payment-features';
@@ -33,6 +34,11 @@ export const FEATURE_GROUPS: readonly FeatureGroup[] = [
   { title: 'Refunds, payouts, registrations, voucher redemptions', summary: 'What only one checkpoint carries.', features: CHECKPOINT_FEATURES },
   { title: 'Network', summary: 'The graph\'s view of the subject, after this request\'s own links.', features: NETWORK_FEATURES },
   { title: 'Lookup', summary: 'Known-fraud indicators among the request\'s e-mail, telephone, IP address and payment instruments.', features: LOOKUP_FEATURES },
+  {
+    title: 'Against history',
+    summary: 'A payment against what came before it, read from the velocity counters before this event (so in event time, never the future): its amount against the card\'s and the customer\'s usual amounts, the merchant\'s and the card\'s disputed payments as known at the event, a card new to the merchant; and the event\'s local time in the account\'s time zone.',
+    features: HISTORY_FEATURES,
+  },
   {
     title: 'Velocity',
     summary: 'Counts, sums and distinct counts per customer, card, device, e-mail, phone, IP address and merchant over 1 h, 24 h, 7 d and 30 d of event time, before this event (libs/scoring-engine/src/velocity/README.md); null while the counters load after a start, or when the request names no key of the dimension.',

@@ -50,6 +50,8 @@ export interface FeatureInputs {
    * events: the scoring service holds it in memory, fed by every ingest event.
    */
   velocity?: Readonly<Record<string, number | null>> | null;
+  /** The account's IANA time zone (its `timeZone` setting), for local hours and days; UTC when absent. */
+  timeZone?: string | null;
 }
 
 /**

@@ -52,6 +52,14 @@ function moneyOf(inputs: FeatureInputs): CheckpointMoney | null {
   }
 }
 
+/** The checkpoint's amount in major units of its currency; null without an amount and a known currency. */
+export function amountInMajorUnits(inputs: FeatureInputs): number | null {
+  const money = moneyOf(inputs);
+  if (money === null || money.minorUnits === null || money.currency === null) return null;
+  const digits = minorUnitDigits(money.currency);
+  return digits === null ? null : money.minorUnits / 10 ** digits;
+}
+
 /** The amount as a share of its currency's large-amount threshold; null without both. */
 export function largeAmountRatio(inputs: FeatureInputs): number | null {
   const money = moneyOf(inputs);
@@ -256,12 +264,7 @@ export const PAYMENT_FEATURES: readonly FeatureDefinition[] = [
     description:
       'The checkpoint\'s amount in major units of its currency (minor units ÷ 10^digits of ISO 4217: 1999 GBP → 19.99, 1999 JPY → 1999): the transaction amount, the refund amount, the payout\'s `totalNetAmount`, the redeemed voucher value. Not comparable across currencies. Null without an amount and a known currency.',
     checkpoints: AMOUNT_CHECKPOINTS,
-    compute: ({ inputs }) => {
-      const money = moneyOf(inputs);
-      if (money === null || money.minorUnits === null || money.currency === null) return null;
-      const digits = minorUnitDigits(money.currency);
-      return digits === null ? null : money.minorUnits / 10 ** digits;
-    },
+    compute: ({ inputs }) => amountInMajorUnits(inputs),
   }),
   defineFeature({
     name: 'amountLargeRatio',

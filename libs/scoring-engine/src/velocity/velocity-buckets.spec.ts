@@ -199,6 +199,16 @@ describe(VelocityBuckets.name, () => {
       expect(VelocityBuckets.restore(layout, JSON.parse(JSON.stringify(new VelocityBuckets(layout).snapshot()))).isEmpty).toBe(true);
     });
 
+    it('reads a snapshot written before its layout gained number fields: the new fields start at zero', () => {
+      const before = new VelocityBuckets({ numbers: 2, distincts: 0 });
+      before.record(T - 2 * DAY, [1, 10]);
+      before.record(T, [1, 30]);
+      const after = VelocityBuckets.restore({ numbers: 3, distincts: 0 }, JSON.parse(JSON.stringify(before.snapshot())));
+      after.record(T + MINUTE, [1, 5, 25]);
+      expect(after.snapshot().numbers).toEqual([1, 10, 0, 1, 30, 0, 1, 5, 25]);
+      expect(() => VelocityBuckets.restore({ numbers: 1, distincts: 0 }, before.snapshot())).toThrow(RangeError);
+    });
+
     const valid = (): VelocityBucketsJson => {
       const buckets = new VelocityBuckets(LAYOUT);
       record(buckets, T - 2 * DAY);

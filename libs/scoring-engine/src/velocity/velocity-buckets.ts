@@ -252,13 +252,15 @@ export class VelocityBuckets {
       if (start % WIDTH_MINUTES[(encoded as number) & 3] !== 0) return fail('a bucket must start on an edge of its tier');
       previous = encoded as number;
     }
-    if (numbers.length !== buckets.length * layout.numbers || !numbers.every((value) => typeof value === 'number' && Number.isFinite(value))) {
+    // A snapshot written before the layout gained number fields (they come last) holds fewer per bucket: the rest counted nothing then.
+    const storedFields = buckets.length === 0 ? (numbers.length === 0 ? layout.numbers : Number.NaN) : numbers.length / buckets.length;
+    if (!Number.isInteger(storedFields) || storedFields < 1 || storedFields > layout.numbers || !numbers.every((value) => typeof value === 'number' && Number.isFinite(value))) {
       return fail(`numbers must hold ${layout.numbers} finite numbers per bucket`);
     }
     const restored = into;
     restored.newestMillis = buckets.length === 0 ? -Infinity : (newest as number);
     restored.buckets = [...(buckets as number[])];
-    restored.numbers = [...(numbers as number[])];
+    restored.numbers = storedFields === layout.numbers ? [...(numbers as number[])] : padFields(numbers as number[], storedFields, layout.numbers);
     if (distincts !== undefined) {
       if (!Array.isArray(distincts) || restored.sketches === undefined) return fail('distincts must be an array, for a layout with distinct fields');
       restored.sketches = new Array<DistinctSketch | undefined>(buckets.length * layout.distincts).fill(undefined);
@@ -444,4 +446,13 @@ export class VelocityBuckets {
       for (let window = fromWindow; window < toWindow; window += 1) out[offset + window * stride + numberFields + field] = count;
     }
   }
+}
+
+/** Bucket after bucket, `from` fields widened to `to` with zeros after them. */
+function padFields(numbers: readonly number[], from: number, to: number): number[] {
+  const padded = new Array<number>((numbers.length / from) * to).fill(0);
+  for (let bucket = 0; bucket < numbers.length / from; bucket += 1) {
+    for (let field = 0; field < from; field += 1) padded[bucket * to + field] = numbers[bucket * from + field];
+  }
+  return padded;
 }

@@ -3,11 +3,11 @@ import type { BucketLayout } from './velocity-buckets';
 import { VELOCITY_WINDOWS, type VelocityWindowName } from './velocity-window-definitions';
 
 /** What velocity is counted per (decisions §12): each event's values of these. */
-export const VELOCITY_DIMENSIONS = ['customer', 'card', 'device', 'email', 'phone', 'ipAddress', 'merchant'] as const;
+export const VELOCITY_DIMENSIONS = ['customer', 'card', 'device', 'email', 'phone', 'ipAddress', 'merchant', 'cardMerchant'] as const;
 export type VelocityDimension = (typeof VELOCITY_DIMENSIONS)[number];
 
 /** The things an event can be an occurrence of; each is counted once, whatever its updates (occurrence-registry.ts). */
-export const VELOCITY_OCCURRENCE_KINDS = ['transaction', 'refund', 'payout', 'voucherRedemption', 'registration'] as const;
+export const VELOCITY_OCCURRENCE_KINDS = ['transaction', 'refund', 'payout', 'voucherRedemption', 'registration', 'dispute'] as const;
 export type VelocityOccurrenceKind = (typeof VELOCITY_OCCURRENCE_KINDS)[number];
 
 /**
@@ -16,10 +16,11 @@ export type VelocityOccurrenceKind = (typeof VELOCITY_OCCURRENCE_KINDS)[number];
  *   authorisation updates count one transaction);
  * - `failures`: occurrences of `occurrence` with a failed update, each once;
  * - `sum`: the occurrences' amounts in major units of the key's currency, each once;
+ * - `squares`: the squares of those amounts, each once (with `sum` and `count`, the amounts' spread);
  * - `distinct`: distinct values of the dimension `of` seen with the key.
  */
 export type VelocityMeasure =
-  | { kind: 'count' | 'failures' | 'sum'; occurrence: VelocityOccurrenceKind; description: string }
+  | { kind: 'count' | 'failures' | 'sum' | 'squares'; occurrence: VelocityOccurrenceKind; description: string }
   | { kind: 'distinct'; of: VelocityDimension; description: string };
 
 const TRANSACTIONS = 'PSP transactions (each transactionId once, at its first update; refund, void and reversal steps excluded)';
@@ -36,6 +37,17 @@ export const VELOCITY_MEASURES = {
     kind: 'sum',
     occurrence: 'transaction',
     description: `Amount of the ${TRANSACTIONS}, in major units of the key's currency (amounts in other currencies or without one are not summed)`,
+  },
+  TransactionSquareSum: {
+    kind: 'squares',
+    occurrence: 'transaction',
+    description: `Sum of the squared amounts of the ${TRANSACTIONS}, in major units of the key's currency: with the count and the sum, the amounts' spread (the amount-against-history features read it)`,
+  },
+  DisputeCount: {
+    kind: 'count',
+    occurrence: 'dispute',
+    description:
+      'Disputes of its PSP transactions received (`/psp/dispute`, counted at the dispute\'s own timestamp, so only disputes known at the event; each disputeId once; one already won or reversed when it arrives is not counted)',
   },
   RefundCount: { kind: 'count', occurrence: 'refund', description: 'Refund requests (each refundId once; a request without refundId every time)' },
   RefundSum: { kind: 'sum', occurrence: 'refund', description: "Amount of the refund requests, in major units of the key's currency" },
@@ -59,22 +71,53 @@ const DIMENSION_NAMING: Record<VelocityDimension, { prefix: string; key: string 
   phone: { prefix: 'phone', key: 'the telephone number (E.164)' },
   ipAddress: { prefix: 'ip', key: 'the IP address' },
   merchant: { prefix: 'merchant', key: 'the merchant (transaction.mid)' },
+  cardMerchant: { prefix: 'cardMerchant', key: 'the card (instrumentId) at this merchant (transaction.mid)' },
 };
 
 /**
  * The measures counted per dimension. Chosen for the fraud patterns they show: card testing
  * (failed payments and distinct cards per customer, device, IP and merchant), account takeover
  * and farming (distinct customers per device, card, e-mail, phone and IP), sign-up bursts
- * (registrations per device, IP, e-mail, phone), refund and voucher abuse (per customer).
+ * (registrations per device, IP, e-mail, phone), refund and voucher abuse (per customer), and
+ * how card fraud shows in payment data: an amount far from what the card or customer usually
+ * spends (sum of squares beside count and sum), a merchant or card whose payments are being
+ * disputed (disputes as they arrive), a card paying at a merchant for the first time (card at
+ * merchant). Measures a dimension gained later come last in its list, so that a snapshot
+ * written before reads back (`VelocityBuckets.restore` pads the fields it lacks with zeros).
  */
 export const VELOCITY_MEASURES_BY_DIMENSION: Readonly<Record<VelocityDimension, readonly VelocityMeasureName[]>> = {
-  customer: ['TransactionCount', 'TransactionSum', 'FailedPaymentCount', 'RefundCount', 'RefundSum', 'VoucherRedemptionCount', 'DistinctCards', 'DistinctDevices', 'DistinctIpAddresses'],
-  card: ['TransactionCount', 'TransactionSum', 'FailedPaymentCount', 'RefundCount', 'PayoutCount', 'PayoutSum', 'DistinctCustomers', 'DistinctDevices', 'DistinctIpAddresses'],
+  customer: [
+    'TransactionCount',
+    'TransactionSum',
+    'FailedPaymentCount',
+    'RefundCount',
+    'RefundSum',
+    'VoucherRedemptionCount',
+    'DistinctCards',
+    'DistinctDevices',
+    'DistinctIpAddresses',
+    'TransactionSquareSum',
+    'DisputeCount',
+  ],
+  card: [
+    'TransactionCount',
+    'TransactionSum',
+    'FailedPaymentCount',
+    'RefundCount',
+    'PayoutCount',
+    'PayoutSum',
+    'DistinctCustomers',
+    'DistinctDevices',
+    'DistinctIpAddresses',
+    'TransactionSquareSum',
+    'DisputeCount',
+  ],
   device: ['TransactionCount', 'FailedPaymentCount', 'RegistrationCount', 'DistinctCustomers', 'DistinctCards', 'DistinctIpAddresses'],
   email: ['TransactionCount', 'RegistrationCount', 'VoucherRedemptionCount', 'DistinctCustomers'],
   phone: ['TransactionCount', 'RegistrationCount', 'VoucherRedemptionCount', 'DistinctCustomers'],
   ipAddress: ['TransactionCount', 'FailedPaymentCount', 'RegistrationCount', 'DistinctCustomers', 'DistinctCards'],
-  merchant: ['TransactionCount', 'TransactionSum', 'FailedPaymentCount', 'RefundCount', 'DistinctCards'],
+  merchant: ['TransactionCount', 'TransactionSum', 'FailedPaymentCount', 'RefundCount', 'DistinctCards', 'DisputeCount'],
+  cardMerchant: ['TransactionCount'],
 };
 
 /** The checkpoints whose payload can name a key of each dimension (velocity-events.ts). */
@@ -86,6 +129,7 @@ export const VELOCITY_DIMENSION_CHECKPOINTS: Readonly<Record<VelocityDimension, 
   phone: ['customer', 'registration', 'refund', 'voucherRedemption', 'transaction'],
   ipAddress: ['customer', 'registration', 'refund', 'transaction'],
   merchant: ['refund', 'transaction'],
+  cardMerchant: ['transaction'],
 };
 
 /** One velocity feature, as the feature catalogue and the rules' CEL declaration take it. */
@@ -135,7 +179,7 @@ function plan(): { plans: DimensionPlan[]; definitions: VelocityFeatureDefinitio
         const { kind, description } = VELOCITY_MEASURES[measure];
         definitions.push({
           name: `${DIMENSION_NAMING[dimension].prefix}${measure}${window.name}`,
-          type: kind === 'sum' ? 'double' : 'int',
+          type: kind === 'sum' || kind === 'squares' ? 'double' : 'int',
           description: `${description}, of ${DIMENSION_NAMING[dimension].key}, in the last ${WINDOW_LABELS[window.name]} before the event (event time); null when the event names none.`,
           checkpoints: VELOCITY_DIMENSION_CHECKPOINTS[dimension],
           dimension,

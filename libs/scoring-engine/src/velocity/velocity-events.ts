@@ -1,5 +1,5 @@
 import { EventTopics } from '@ringfence/contracts';
-import { voucherRedemptionId } from '@ringfence/entities';
+import { isChargebackForgiven, voucherRedemptionId } from '@ringfence/entities';
 import { canonicalIpAddress, normaliseEmail, normalisePaymentIdentifier, normaliseTelephone } from '@ringfence/lookup';
 import type { Money } from '../currency-amounts';
 import type { VelocityOccurrenceKind } from './velocity-dimensions';
@@ -35,6 +35,8 @@ export interface VelocityEvent {
   timestampMillis: number;
   keys: VelocityKeys;
   occurrence?: VelocityOccurrence;
+  /** Counts its occurrence and adds no distinct link (a dispute: it says nothing new of who was seen with whom). */
+  countsOnly?: boolean;
 }
 
 type Wire = Record<string, unknown>;
@@ -227,4 +229,44 @@ export function velocityEventOf(topic: string, payload: Wire, eventId: string): 
  */
 export function merchantOfEvent(topic: string, payload: Wire): string | undefined {
   return isVelocityTopic(topic) ? (EXTRACTORS[topic] as Extractor)(payload, '').keys.merchant : undefined;
+}
+
+/** What a `/psp/dispute` event says of its transaction, for counting it against the transaction's card, customer and merchant. */
+export interface TransactionDispute {
+  disputeId: string;
+  transactionId: string;
+  /** Already won by the merchant or reversed when it arrives: not a disputed payment (isChargebackForgiven). */
+  forgiven: boolean;
+}
+
+/**
+ * The dispute of an ingest event on the dispute topic (wire JSON); undefined for another topic or
+ * a dispute without its disputeId or transactionId. A dispute names only its transaction, so its
+ * keys come from the transaction as stored (`disputeVelocityEvent`).
+ */
+export function transactionDisputeOf(topic: string, payload: Wire): TransactionDispute | undefined {
+  if (topic !== EventTopics.disputeUpdated) return undefined;
+  const dispute = object(payload.dispute);
+  const disputeId = text(dispute?.disputeId);
+  const transactionId = text(dispute?.transactionId);
+  if (dispute === undefined || disputeId === undefined || transactionId === undefined) return undefined;
+  return { disputeId, transactionId, forgiven: isChargebackForgiven(dispute) };
+}
+
+/**
+ * The velocity event of a dispute, counted at the dispute's own time (when it became known)
+ * against the card, the customer and the merchant of its transaction's stored fields (as
+ * ingestion keeps them: `mid`, `paymentMethod.instrumentId`, `customerId`). Null when the
+ * transaction is not stored (a dispute ahead of its payment counts nothing) or names none of them.
+ */
+export function disputeVelocityEvent(eventId: string, timestampMillis: number, dispute: TransactionDispute, transactionFields: Wire | undefined): VelocityEvent | null {
+  if (transactionFields === undefined) return null;
+  const instrument = card(object(transactionFields.paymentMethod)?.instrumentId);
+  const keys: VelocityKeys = {
+    customer: text(transactionFields.customerId),
+    cards: instrument === undefined ? [] : [instrument],
+    merchant: text(transactionFields.mid),
+  };
+  if (keys.customer === undefined && keys.merchant === undefined && keys.cards.length === 0) return null;
+  return { eventId, timestampMillis, keys, countsOnly: true, occurrence: { kind: 'dispute', id: dispute.disputeId, counts: !dispute.forgiven, failed: false } };
 }

@@ -133,14 +133,23 @@ const COUNTED_KINDS = new Map(
     new Set(plan.numberMeasures.map((name) => VELOCITY_MEASURES[name]).flatMap((measure) => (measure.kind === 'distinct' ? [] : [measure.occurrence]))),
   ]),
 );
+/** The keys of an event that names none: what `countsOnly` events hash for distinct links. */
+const NO_KEYS: VelocityKeys = { cards: [] };
 /** Keys the eviction sweep looks at per recorded event: enough to pass over every key between two visits. */
 const SWEEP_STEPS = 2;
 
 const valuesOf = (keys: VelocityKeys, dimension: VelocityDimension): readonly string[] => {
   if (dimension === 'card') return keys.cards;
+  if (dimension === 'cardMerchant') return cardMerchantKeys(keys);
   const value = keys[dimension];
   return value === undefined ? [] : [value];
 };
+
+/** Each card of the event at its merchant, as one key: JSON of the pair, so no separator inside an id can make two pairs collide. */
+function cardMerchantKeys({ cards, merchant }: VelocityKeys): readonly string[] {
+  if (merchant === undefined || cards.length === 0) return [];
+  return cards.map((card) => JSON.stringify([card, merchant]));
+}
 
 /**
  * Velocity features in event time (decisions §12): per tenant, per dimension (customer, card,
@@ -204,7 +213,8 @@ export class VelocityFeatures {
     if (timestampMillis <= this.now() + this.futureToleranceMillis) tenant.clockMillis = Math.max(tenant.clockMillis, timestampMillis);
     const granted = occurrence === undefined ? 0 : this.claim(tenant, occurrence, timestampMillis);
     let refused = false;
-    this.hashValues(keys);
+    // An event that says nothing of who was seen with whom (a dispute, weeks after its payment) adds no distinct link.
+    this.hashValues(event.countsOnly === true ? NO_KEYS : keys);
     VELOCITY_DIMENSION_PLANS.forEach((plan, planIndex) => {
       const values = valuesOf(keys, plan.dimension);
       if (values.length === 0) return;
@@ -465,7 +475,7 @@ export class VelocityFeatures {
   }
 }
 
-/** One number field's increment by an event: counts and failures 1, sums the amount in major units. */
+/** One number field's increment by an event: counts and failures 1, sums the amount in major units, squares its square. */
 function increment(name: VelocityMeasureName, state: VelocityKey, occurrence: VelocityOccurrence, granted: number): number {
   const measure = VELOCITY_MEASURES[name];
   if (measure.kind === 'distinct' || measure.occurrence !== occurrence.kind) return 0;
@@ -476,6 +486,8 @@ function increment(name: VelocityMeasureName, state: VelocityKey, occurrence: Ve
       return granted & OccurrenceFlags.FAILED ? 1 : 0;
     case 'sum':
       return granted & OccurrenceFlags.SUMMED ? majorUnitsIn(state, occurrence) : 0;
+    case 'squares':
+      return granted & OccurrenceFlags.SUMMED ? majorUnitsIn(state, occurrence) ** 2 : 0;
   }
 }
 

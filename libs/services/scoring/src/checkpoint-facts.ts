@@ -36,6 +36,12 @@ export class CheckpointFacts {
     return { subject: documents[0] ?? null, references: documents.slice(1) };
   }
 
+  /** A transaction as stored (null: never stored): what a dispute, which names only its transaction, is about. */
+  async transaction(message: MessageEnvelope<unknown>, transactionId: string): Promise<EntityDocument | null> {
+    const { documents } = await this.ask(message, RpcTopics.readEntityDocuments, { refs: [{ kind: 'transaction', entityId: transactionId }] });
+    return documents[0] ?? null;
+  }
+
   /** The subject's current label per category. */
   async currentLabels(message: MessageEnvelope<unknown>, subject: CheckpointSubject): Promise<Partial<Record<LabelCategory, CurrentLabelMessage>>> {
     const { labels } = await this.ask(message, RpcTopics.readCurrentLabels, { subjectKind: subject.kind, subjectId: subject.id });

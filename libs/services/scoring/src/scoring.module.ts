@@ -3,7 +3,6 @@ import { DECISION_RECORD_REPOSITORY, MODEL_REPOSITORY, RULE_REPOSITORY } from '@
 import { TypeOrmDecisionRecordRepository, TypeOrmModelRepository, TypeOrmRuleRepository } from '@ringfence/scoring-store';
 import { DataSource } from 'typeorm';
 import { CheckpointResponders } from './checkpoint-responders';
-import { CheckpointFacts } from './checkpoint-facts';
 import { CheckpointScorer } from './checkpoint-scorer';
 import { DecisionList } from './decisions/decision-list';
 import { DecisionRecords } from './decisions/decision-records';
@@ -31,7 +30,6 @@ import { VelocityModule } from './velocity.module';
   controllers: [CheckpointResponders, RulesHandler, DecisionsHandler, ModelsHandler],
   providers: [
     CheckpointScorer,
-    CheckpointFacts,
     RuleBook,
     RuleBacktest,
     SubjectVerdicts,

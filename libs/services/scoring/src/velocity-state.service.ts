@@ -5,15 +5,19 @@ import { type Logger, RateLimitedError, type RingfenceConfig, type RowWriter, Ro
 import {
   VELOCITY_FEATURE_DEFINITIONS,
   type VelocityDimension,
+  type TransactionDispute,
   VelocityFeatures,
   type VelocityScope,
   type VelocityTenantChanges,
+  disputeVelocityEvent,
+  transactionDisputeOf,
   velocityEventOf,
   velocityFeatureRecord,
 } from '@ringfence/scoring-engine';
 import { READINESS_CHECKS, RINGFENCE_CONFIG, ROOT_LOGGER, type ReadinessCheck, metricsRegistry } from '@ringfence/service-runtime';
 import { LRUCache } from 'lru-cache';
 import { Gauge } from 'prom-client';
+import { CheckpointFacts } from './checkpoint-facts';
 
 /** What the load at start read, for the log line and the benchmark. */
 export interface VelocityLoadReport {
@@ -106,6 +110,7 @@ export class VelocityState implements OnModuleInit, OnApplicationBootstrap {
     @Inject(READINESS_CHECKS) private readonly readinessChecks: ReadinessCheck[],
     @Inject(RINGFENCE_CONFIG) private readonly config: Pick<RingfenceConfig, 'velocityMaxKeys' | 'accountSharePercent'>,
     setAside: SetAsideRows,
+    private readonly facts: CheckpointFacts,
   ) {
     this.features = this.emptyFeatures();
     this.writer = setAside.writer<VelocityTenantChanges>(
@@ -147,12 +152,28 @@ export class VelocityState implements OnModuleInit, OnApplicationBootstrap {
    */
   async record(topic: string, message: MessageEnvelope<object>): Promise<void> {
     await this.load();
-    const event = velocityEventOf(topic, toWireJson(message.payload), message.eventId);
+    const wire = toWireJson(message.payload);
+    const dispute = transactionDisputeOf(topic, wire);
+    if (dispute !== undefined) return this.recordDispute(message, dispute, wire.timestamp as number);
+    const event = velocityEventOf(topic, wire, message.eventId);
     if (event === null) return;
     const scope = scopeOf(message);
     const before = this.features.featureVectorAt(scope, event.keys, event.timestampMillis);
     const outcome = this.features.record(scope, event);
     if (outcome !== 'duplicate') this.decided.set(decisionKey(message), { vector: before, newKeysRefused: outcome === 'recorded-without-new-keys' });
+  }
+
+  /**
+   * Counts a dispute against its transaction's card, customer and merchant, at the dispute's own
+   * time: a dispute names only its transaction, whose fields ingestion owns, so they are asked of
+   * it (the bus's barrier makes the answer hold every transaction written before the dispute).
+   * Disputes are rare beside payments: one request each, off the checkpoints' path. An owner that
+   * does not answer fails the event, which the bus delivers again, so no dispute is skipped.
+   */
+  private async recordDispute(message: MessageEnvelope<object>, dispute: TransactionDispute, timestampMillis: number): Promise<void> {
+    const transaction = await this.facts.transaction(message, dispute.transactionId);
+    const event = disputeVelocityEvent(message.eventId, timestampMillis, dispute, transaction?.fields);
+    if (event !== null) this.features.record(scopeOf(message), event);
   }
 
   /**

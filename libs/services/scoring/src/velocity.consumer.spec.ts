@@ -6,6 +6,8 @@ import { EventTopics, type MessageEnvelope, RpcTopics, StateGroups } from '@ring
 import type { StoredVelocityKey, StoredVelocityOccurrence, VelocitySnapshotStore, VelocityTenantWrite } from '@ringfence/persistence';
 import { InMemorySetAsideStore, SetAsideRows, createLogger } from '@ringfence/platform';
 import { ROOT_LOGGER } from '@ringfence/service-runtime';
+import type { EntityDocument } from '@ringfence/entities';
+import type { CheckpointFacts } from './checkpoint-facts';
 import { VelocityConsumer } from './velocity.consumer';
 import { VelocityState } from './velocity-state.service';
 
@@ -54,6 +56,17 @@ class InMemoryVelocityStore implements VelocitySnapshotStore {
     return this.recorded;
   }
 }
+
+/** Ingestion's transaction documents, as `CheckpointFacts.transaction` answers them: what a dispute's keys are read from. */
+class StoredTransactions {
+  readonly documents = new Map<string, EntityDocument>();
+  readonly facts = { transaction: async (_message: unknown, transactionId: string) => this.documents.get(transactionId) ?? null } as unknown as CheckpointFacts;
+
+  store(transactionId: string, fields: Record<string, unknown>): void {
+    this.documents.set(transactionId, { fields, fieldTimestamps: {} } as unknown as EntityDocument);
+  }
+}
+const storedTransactions = new StoredTransactions();
 
 let sequence = 0;
 function envelope(payload: object, overrides: Partial<MessageEnvelope<object>> = {}): MessageEnvelope<object> {
@@ -114,7 +127,7 @@ describe(VelocityConsumer.name, () => {
 
     it('consumes exactly the velocity state group’s topics, in that group, writing the counters before each commit', async () => {
       const store = new InMemoryVelocityStore();
-      const state = new VelocityState(store, logger, [], CONFIG, new SetAsideRows(new InMemorySetAsideStore()));
+      const state = new VelocityState(store, logger, [], CONFIG, new SetAsideRows(new InMemorySetAsideStore()), storedTransactions.facts);
       const subscriptions = await subscribe(state);
 
       expect([...subscriptions.keys()].sort()).toEqual([...StateGroups.scoringVelocity.topics].sort());
@@ -124,12 +137,12 @@ describe(VelocityConsumer.name, () => {
       expect(store.writes).toBe(0);
       await subscriptions.get(EventTopics.customerUpdated)!.options.beforeCommit!();
       expect(store.writes).toBe(1);
-      expect([...store.keys.values()].map((key) => key.dimension).sort()).toEqual(['card', 'customer', 'device', 'ipAddress', 'merchant']);
+      expect([...store.keys.values()].map((key) => key.dimension).sort()).toEqual(['card', 'cardMerchant', 'customer', 'device', 'ipAddress', 'merchant']);
     });
 
     it('skips an invalid event instead of retrying it, and keeps the changes of a failed write for the next', async () => {
       const store = new InMemoryVelocityStore();
-      const state = new VelocityState(store, logger, [], CONFIG, new SetAsideRows(new InMemorySetAsideStore()));
+      const state = new VelocityState(store, logger, [], CONFIG, new SetAsideRows(new InMemorySetAsideStore()), storedTransactions.facts);
       const subscriptions = await subscribe(state);
       const transactions = subscriptions.get(EventTopics.transactionUpdated)!;
 
@@ -139,14 +152,14 @@ describe(VelocityConsumer.name, () => {
       await expect(transactions.options.beforeCommit!()).rejects.toThrow('the database is down');
       store.failing = undefined;
       await transactions.options.beforeCommit!();
-      expect(store.keys.size).toBe(5);
+      expect(store.keys.size).toBe(6);
       expect(store.recorded.flatMap((write) => write.eventIds)).toHaveLength(1);
     });
 
     it("sets a tenant's refused changes aside after their attempts and writes the other tenants' at once (decisions §16)", async () => {
       const store = new InMemoryVelocityStore();
       const setAsideStore = new InMemorySetAsideStore();
-      const state = new VelocityState(store, logger, [], CONFIG, new SetAsideRows(setAsideStore));
+      const state = new VelocityState(store, logger, [], CONFIG, new SetAsideRows(setAsideStore), storedTransactions.facts);
       const transactions = (await subscribe(state)).get(EventTopics.transactionUpdated)!;
       store.refusedAccountId = 'acc_poisoned';
       await transactions.handler(envelope(transaction('tx-poisoned'), { accountId: 'acc_poisoned' }));
@@ -154,7 +167,7 @@ describe(VelocityConsumer.name, () => {
       const flush = () => transactions.options.beforeCommit!().then(() => 'written', () => 'not written');
 
       expect(await flush()).toBe('not written');
-      expect(store.keys.size).toBe(5);
+      expect(store.keys.size).toBe(6);
       expect(await flush()).toBe('not written');
       expect(setAsideStore.rows).toEqual([]);
       expect(await flush()).toBe('written');
@@ -168,7 +181,7 @@ describe(VelocityConsumer.name, () => {
     it('sets nothing aside while the store is down (decisions §16)', async () => {
       const store = new InMemoryVelocityStore();
       const setAsideStore = new InMemorySetAsideStore();
-      const state = new VelocityState(store, logger, [], CONFIG, new SetAsideRows(setAsideStore));
+      const state = new VelocityState(store, logger, [], CONFIG, new SetAsideRows(setAsideStore), storedTransactions.facts);
       const transactions = (await subscribe(state)).get(EventTopics.transactionUpdated)!;
       await transactions.handler(envelope(transaction('tx-1')));
       store.failing = new Error('Connection terminated unexpectedly');
@@ -178,7 +191,7 @@ describe(VelocityConsumer.name, () => {
       await transactions.options.beforeCommit!();
 
       expect(setAsideStore.rows).toEqual([]);
-      expect(store.keys.size).toBe(5);
+      expect(store.keys.size).toBe(6);
     });
 
     it('says not ready, and answers no features, until the stored counters are loaded', async () => {
@@ -187,7 +200,7 @@ describe(VelocityConsumer.name, () => {
       const gate = new Promise<void>((resolve) => (loadStore = resolve));
       const slowStore = { ...store, write: store.write.bind(store), keysAfter: async () => gate.then(() => []), occurrencesAfter: store.occurrencesAfter.bind(store), recordedEventIds: store.recordedEventIds.bind(store) };
       const checks: Array<{ name: string; isReady(): Promise<boolean> }> = [];
-      const state = new VelocityState(slowStore, logger, checks, CONFIG, new SetAsideRows(new InMemorySetAsideStore()));
+      const state = new VelocityState(slowStore, logger, checks, CONFIG, new SetAsideRows(new InMemorySetAsideStore()), storedTransactions.facts);
       state.onModuleInit();
       state.onApplicationBootstrap();
 
@@ -203,14 +216,14 @@ describe(VelocityConsumer.name, () => {
   describe('its load at start', () => {
     it('skips a stored key it cannot read back, and loads the rest', async () => {
       const store = new InMemoryVelocityStore();
-      const writer = new VelocityState(store, logger, [], CONFIG, new SetAsideRows(new InMemorySetAsideStore()));
+      const writer = new VelocityState(store, logger, [], CONFIG, new SetAsideRows(new InMemorySetAsideStore()), storedTransactions.facts);
       await writer.record(EventTopics.transactionUpdated, envelope(transaction('tx-1')));
       await writer.flush();
       const scope = { accountId: 'acc_1', environment: 'live' };
       store.keys.set('broken', { scope, dimension: 'customer', key: 'cus-broken', snapshot: { older: { buckets: 'none' }, fresh: {} } });
 
-      const reader = new VelocityState(store, logger, [], CONFIG, new SetAsideRows(new InMemorySetAsideStore()));
-      await expect(reader.load()).resolves.toMatchObject({ keys: 5, unreadableKeys: 1, recordedEventIds: 1 });
+      const reader = new VelocityState(store, logger, [], CONFIG, new SetAsideRows(new InMemorySetAsideStore()), storedTransactions.facts);
+      await expect(reader.load()).resolves.toMatchObject({ keys: 6, unreadableKeys: 1, recordedEventIds: 1 });
       expect(reader.featuresFor(EventTopics.transactionUpdated, envelope(transaction('tx-2')))).toMatchObject({ customerTransactionCount1h: 1 });
     });
   });
@@ -218,7 +231,7 @@ describe(VelocityConsumer.name, () => {
   describe('on the in-process bus', () => {
     async function startService(eventLog: InMemoryEventLogStore, store: VelocitySnapshotStore) {
       const bus = new InProcessMessageBus({ eventLog, logger: SILENT_BUS_LOGGER, commitIntervalMs: 5 });
-      const state = new VelocityState(store, logger, [], CONFIG, new SetAsideRows(new InMemorySetAsideStore()));
+      const state = new VelocityState(store, logger, [], CONFIG, new SetAsideRows(new InMemorySetAsideStore()), storedTransactions.facts);
       const microservice = await startBusControllers(bus, {
         controllers: [VelocityConsumer, VelocityReadingResponder],
         providers: [
@@ -247,6 +260,38 @@ describe(VelocityConsumer.name, () => {
       expect((await checkpoint(transaction('tx-3', T + 3_000))).customerFailedPaymentCount1h).toBe(1);
     });
 
+    it('counts each dispute once, at its own time, against its transaction\'s card, customer and merchant, and no earlier', async () => {
+      const { bus, checkpoint } = await startService(new InMemoryEventLogStore(), new InMemoryVelocityStore());
+      const day = 86_400_000;
+      await checkpoint(transaction('tx-d1', T, { amount: 1_000 }));
+      await checkpoint(transaction('tx-d2', T + 1_000, { amount: 3_000 }));
+      storedTransactions.store('tx-d1', { mid: 'mid-1', customerId: 'cus-1', paymentMethod: { instrumentId: 'card-1' } });
+      const dispute = (disputeId: string, transactionId: string, at: number, extra: Record<string, unknown> = {}) =>
+        bus.publish(EventTopics.disputeUpdated, envelope({ timestamp: at, dispute: { disputeId, transactionId, stage: 'CHARGEBACK', outcome: 'LOST', ...extra } }) as never);
+      await dispute('dsp-1', 'tx-d1', T + 7 * day);
+      // The same dispute again (a stage update), one already won by the merchant, and one whose transaction is unknown: none counts.
+      await dispute('dsp-1', 'tx-d1', T + 7 * day + 1_000, { stage: 'PRE_ARBITRATION' });
+      await dispute('dsp-2', 'tx-d1', T + 7 * day + 2_000, { outcome: 'WON' });
+      await dispute('dsp-3', 'tx-unknown', T + 7 * day + 3_000);
+
+      // A payment dated before the dispute arrived does not see it (event time); one after does.
+      expect(await checkpoint(transaction('tx-d3', T + 7 * day - 60_000))).toMatchObject({ merchantDisputeCount7d: 0, cardDisputeCount30d: 0 });
+      const after = await checkpoint(transaction('tx-d4', T + 7 * day + 60_000));
+      expect(after).toMatchObject({ merchantDisputeCount24h: 1, merchantDisputeCount7d: 1, cardDisputeCount30d: 1, customerDisputeCount30d: 1 });
+      // The dispute added no distinct link and no payment: the card's customers and payments are those of the payments.
+      expect(after).toMatchObject({ cardDistinctCustomers30d: 1, merchantTransactionCount30d: 3, cardMerchantTransactionCount30d: 3 });
+    });
+
+    it('keeps the sum of squared amounts beside the sum, and counts each card at each merchant', async () => {
+      const { checkpoint } = await startService(new InMemoryEventLogStore(), new InMemoryVelocityStore());
+      await checkpoint(transaction('tx-s1', T, { amount: 1_000 }));
+      await checkpoint(transaction('tx-s2', T + 1_000, { amount: 3_000 }));
+      const third = await checkpoint(transaction('tx-s3', T + 2_000, { amount: 2_000, mid: 'mid-2' }));
+      expect(third).toMatchObject({ customerTransactionSum1h: 40, customerTransactionSquareSum1h: 1_000, cardTransactionSquareSum24h: 1_000 });
+      expect(third).toMatchObject({ cardMerchantTransactionCount30d: 0, merchantTransactionCount30d: 0 });
+      expect(await checkpoint(transaction('tx-s4', T + 3_000, { mid: 'mid-1' }))).toMatchObject({ cardMerchantTransactionCount30d: 2 });
+    });
+
     it('survives a crash between its write and the offset commit without counting the replayed events twice', async () => {
       const eventLog = new InMemoryEventLogStore();
       const store = new InMemoryVelocityStore();
@@ -265,7 +310,7 @@ describe(VelocityConsumer.name, () => {
       const second = await startService(eventLog, store);
       // The eight events are delivered again from offset 0 and dropped; the next checkpoint sees exactly them.
       expect(await second.checkpoint(transaction('tx-5', T + 5_000))).toMatchObject({ customerTransactionCount1h: 5, customerRefundCount1h: 3, customerRefundSum1h: 15 });
-      expect(second.state.stats().keys).toBe(5);
+      expect(second.state.stats().keys).toBe(6);
     });
   });
 });

@@ -176,6 +176,7 @@ export class CheckpointScorer {
       voucherNetwork,
       // From memory: the barrier waited for the velocity consumer, which kept this event's counters from before it.
       velocity: this.velocity.featuresFor(definition.ingestTopic, message),
+      timeZone: settings.timeZone,
     });
     const ruleCheckpoint = ruleCheckpointOf(definition.checkpoint, json);
     const modelScored = this.modelScore(message, ruleCheckpoint, definition.checkpoint, features, thresholdsFor(definition.checkpoint, settings.scoreThresholds));

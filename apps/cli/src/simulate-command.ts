@@ -1,17 +1,36 @@
-import { FRAUD_KINDS, type FraudKind, type SimulationOptions, type TrafficRecord, TrafficSimulation } from '@ringfence/simulator';
+import {
+  CARD_FRAUD_PATTERNS,
+  type CardFraudPattern,
+  CardPaymentsSimulation,
+  DEFAULT_CARD_PAYMENTS_OPTIONS,
+  DEFAULT_SIMULATION_OPTIONS,
+  FRAUD_KINDS,
+  type FraudKind,
+  type SimulationOptions,
+  type TrafficRecord,
+  TrafficSimulation,
+} from '@ringfence/simulator';
 import type { Command } from 'commander';
 import { type SendOptions, addSendOptions, interruptions, senderFor } from './import-command';
 import { JsonLinesWriter, progressBar } from './traffic-files';
 import { type ApiConnection, TrafficSendError, type TrafficLine } from './traffic-sender';
 
+const SCENARIOS = ['marketplace', 'card-payments'] as const;
+type Scenario = (typeof SCENARIOS)[number];
+
 interface SimulateOptions extends SendOptions {
+  scenario: string;
   seed: string;
-  customers: string;
-  days: string;
-  fraudRate: string;
+  // No commander defaults for these: each scenario has its own (filled in by the simulators).
+  customers?: string;
+  days?: string;
+  fraudRate?: string;
   start: string;
   settleDays: string;
   fraudMix?: string;
+  terminals?: string;
+  paymentsPerDay?: string;
+  disputeDelayDays?: string;
   out: string;
   truth?: string;
   send: boolean;
@@ -19,42 +38,78 @@ interface SimulateOptions extends SendOptions {
 
 const HOUR_MS = 3_600_000;
 
-/** `stolen-card=10,account-takeover=40`: the whole mix (kinds not named are not planted); throws on a kind or a weight it cannot read. */
-export function parseFraudMix(text: string): Partial<Record<FraudKind, number>> {
-  const mix: Partial<Record<FraudKind, number>> = {};
+/**
+ * A simulation as the command drives it, whichever the scenario: its records, its truth, its
+ * counts, and the span of event time its records cover (for the progress bar).
+ */
+interface Simulation {
+  records(): Generator<TrafficRecord>;
+  truth(): unknown[];
+  stats(): object;
+  start: number;
+  spanHours: number;
+}
+
+/**
+ * `stolen-card=10,account-takeover=40`: the whole mix (kinds not named are not planted); throws on
+ * a kind or a weight it cannot read. The kinds are the marketplace's, or those given (the card
+ * payments' patterns).
+ */
+export function parseFraudMix<Kind extends string = FraudKind>(text: string, kinds: readonly Kind[] = FRAUD_KINDS as unknown as readonly Kind[]): Partial<Record<Kind, number>> {
+  const mix: Partial<Record<Kind, number>> = {};
   for (const part of text.split(',').map((item) => item.trim()).filter((item) => item !== '')) {
     const [kind = '', weightText, ...rest] = part.split('=').map((item) => item.trim());
     if (weightText === undefined || weightText === '' || rest.length > 0) throw new Error(`--fraud-mix: "${part}" is not kind=weight`);
-    if (!(FRAUD_KINDS as readonly string[]).includes(kind)) throw new Error(`--fraud-mix: unknown fraud kind "${kind}"; the kinds are ${FRAUD_KINDS.join(', ')}`);
+    if (!(kinds as readonly string[]).includes(kind)) throw new Error(`--fraud-mix: unknown fraud kind "${kind}"; the kinds are ${kinds.join(', ')}`);
     const weight = Number(weightText);
     if (!Number.isFinite(weight) || weight < 0) throw new Error(`--fraud-mix: the weight of ${kind} must be a number from 0 up (got "${weightText}")`);
     if (kind in mix) throw new Error(`--fraud-mix: ${kind} is given twice`);
-    mix[kind as FraudKind] = weight;
+    mix[kind as Kind] = weight;
   }
   if (Object.keys(mix).length === 0) throw new Error('--fraud-mix: give at least one kind=weight');
   return mix;
 }
 
-function simulationFrom(command: Command, options: SimulateOptions): TrafficSimulation {
+const numberOrUndefined = (text: string | undefined) => (text === undefined ? undefined : Number(text));
+
+function simulationFrom(command: Command, options: SimulateOptions): Simulation {
+  if (!(SCENARIOS as readonly string[]).includes(options.scenario)) command.error(`--scenario must be one of ${SCENARIOS.join(', ')} (got ${options.scenario})`);
+  const scenario = options.scenario as Scenario;
+  if (scenario === 'marketplace') {
+    const cardOnly = [options.terminals && '--terminals', options.paymentsPerDay && '--payments-per-day', options.disputeDelayDays && '--dispute-delay-days'].filter(Boolean);
+    if (cardOnly.length > 0) command.error(`${cardOnly.join(', ')}: only with --scenario card-payments`);
+  }
   const start = Date.parse(options.start);
   if (!Number.isFinite(start)) command.error(`--start must be an ISO 8601 time, e.g. 2026-01-05T00:00:00Z (got ${options.start})`);
-  let fraudMix: SimulationOptions['fraudMix'] | undefined;
   try {
-    fraudMix = options.fraudMix === undefined ? undefined : parseFraudMix(options.fraudMix);
-  } catch (error) {
-    command.error(error instanceof Error ? error.message : String(error));
-  }
-  const partial: Partial<SimulationOptions> = {
-    seed: options.seed,
-    customers: Number(options.customers),
-    days: Number(options.days),
-    fraudRate: Number(options.fraudRate),
-    start,
-    settleDays: Number(options.settleDays),
-    fraudMix,
-  };
-  try {
-    return new TrafficSimulation(partial);
+    if (scenario === 'card-payments') {
+      const fraudMix = options.fraudMix === undefined ? undefined : parseFraudMix<CardFraudPattern>(options.fraudMix, CARD_FRAUD_PATTERNS);
+      const simulation = new CardPaymentsSimulation({
+        seed: options.seed,
+        customers: numberOrUndefined(options.customers),
+        terminals: numberOrUndefined(options.terminals),
+        days: numberOrUndefined(options.days),
+        paymentsPerDay: numberOrUndefined(options.paymentsPerDay),
+        fraudRate: numberOrUndefined(options.fraudRate),
+        disputeDelayDays: numberOrUndefined(options.disputeDelayDays),
+        start,
+        fraudMix,
+      });
+      const { days, disputeDelayDays } = simulation.options;
+      return { records: () => simulation.records(), truth: () => simulation.truth(), stats: () => simulation.stats(), start, spanHours: Math.ceil((days + disputeDelayDays) * 24) };
+    }
+    const fraudMix: SimulationOptions['fraudMix'] | undefined = options.fraudMix === undefined ? undefined : parseFraudMix(options.fraudMix);
+    const simulation = new TrafficSimulation({
+      seed: options.seed,
+      customers: numberOrUndefined(options.customers),
+      days: numberOrUndefined(options.days),
+      fraudRate: numberOrUndefined(options.fraudRate),
+      start,
+      settleDays: Number(options.settleDays),
+      fraudMix,
+    });
+    const { days, settleDays } = simulation.options;
+    return { records: () => simulation.records(), truth: () => simulation.truth(), stats: () => simulation.stats(), start, spanHours: Math.ceil((days + settleDays) * 24) };
   } catch (error) {
     return command.error(`${error instanceof Error ? error.message : String(error)}`);
   }
@@ -65,23 +120,30 @@ export function registerSimulateCommand(program: Command, connection: () => ApiC
     program
       .command('simulate')
       .description(
-        "generate a marketplace's traffic with planted fraud (seeded): write it as JSON Lines (`ringfence import` reads them), or --send it to a running server",
+        "generate a marketplace's (or card payments') traffic with planted fraud (seeded): write it as JSON Lines (`ringfence import` reads them), or --send it to a running server",
       )
+      .option('--scenario <name>', `what to simulate: ${SCENARIOS.join(' or ')} (card payments at terminals, with the textbook fraud patterns; libs/simulator/README.md)`, 'marketplace')
       .option('--seed <seed>', 'the same seed gives the same traffic', '1')
-      .option('--customers <count>', 'customer accounts, fraudulent ones included', '1000')
-      .option('--days <days>', 'days of traffic', '28')
-      .option('--fraud-rate <share>', 'share of the customers that are fraudulent', '0.02')
+      .option('--customers <count>', `customers, fraudulent ones included (default: ${DEFAULT_SIMULATION_OPTIONS.customers}; card-payments: ${DEFAULT_CARD_PAYMENTS_OPTIONS.customers}, one card each)`)
+      .option('--days <days>', `days of traffic (default: ${DEFAULT_SIMULATION_OPTIONS.days}; card-payments: ${DEFAULT_CARD_PAYMENTS_OPTIONS.days})`)
+      .option('--fraud-rate <share>', `share of the customers that are fraudulent (default: ${DEFAULT_SIMULATION_OPTIONS.fraudRate}); card-payments: share of the payments (default: ${DEFAULT_CARD_PAYMENTS_OPTIONS.fraudRate})`)
       .option('--start <ISO time>', 'event time of the first day', '2026-01-05T00:00:00Z')
-      .option('--settle-days <days>', 'days after the traffic during which chargebacks and labels still come', '45')
-      .option('--fraud-mix <kind=weight,…>', `relative weights of the fraud kinds, e.g. stolen-card=10,account-takeover=40; kinds not named are not planted (kinds: ${FRAUD_KINDS.join(', ')}; default: the README's mix)`)
+      .option('--settle-days <days>', 'marketplace: days after the traffic during which chargebacks and labels still come (card-payments: every dispute is written)', '45')
+      .option(
+        '--fraud-mix <kind=weight,…>',
+        `relative weights of the fraud kinds, e.g. stolen-card=10,account-takeover=40; kinds not named are not planted (kinds: ${FRAUD_KINDS.join(', ')}; card-payments: ${CARD_FRAUD_PATTERNS.join(', ')}; default: the README's mix)`,
+      )
+      .option('--terminals <count>', `card-payments: terminals (merchants) on the grid (default: ${DEFAULT_CARD_PAYMENTS_OPTIONS.terminals})`)
+      .option('--payments-per-day <mean>', `card-payments: mean payments a day of a customer (default: ${DEFAULT_CARD_PAYMENTS_OPTIONS.paymentsPerDay})`)
+      .option('--dispute-delay-days <days>', `card-payments: days from a fraudulent payment to its dispute (default: ${DEFAULT_CARD_PAYMENTS_OPTIONS.disputeDelayDays})`)
       .option('--out <file|->', 'where the JSON Lines go (`-`: standard output; gzip when the name ends in .gz)', '-')
-      .option('--truth <file>', 'write the ground truth there: one JSON line per fraudulent actor')
+      .option('--truth <file>', 'write the ground truth there: one JSON line per fraudulent actor (card-payments: per fraudulent payment)')
       .option('--send', 'send the requests to the server (--url, --key) instead of writing them', false),
   ).action(async (options: SimulateOptions, command: Command) => {
     const simulation = simulationFrom(command, options);
-    const { start, days, settleDays } = simulation.options;
+    const { start, spanHours } = simulation;
     const bar = progressBar('simulated {day} {bar} {percentage}% | {records} requests | {rate} req/s');
-    bar.start(Math.ceil((days + settleDays) * 24), 0, { day: new Date(start).toISOString().slice(0, 10), records: 0, rate: 0 });
+    bar.start(spanHours, 0, { day: new Date(start).toISOString().slice(0, 10), records: 0, rate: 0 });
     const progress = (record: TrafficRecord, records: number, rate: number) =>
       bar.update(Math.floor((record.time - start) / HOUR_MS), { day: new Date(record.time).toISOString().slice(0, 10), records, rate });
 
@@ -126,7 +188,7 @@ export function registerSimulateCommand(program: Command, connection: () => ApiC
       await writer.close();
       summary = { ...simulation.stats(), elapsedSeconds: (Date.now() - startedAt) / 1000, out: options.out };
     }
-    bar.update(Math.ceil((days + settleDays) * 24), { records: simulation.stats().records });
+    bar.update(spanHours, { records: (simulation.stats() as { records: number }).records });
     bar.stop();
     if (options.truth) {
       const truth = new JsonLinesWriter(options.truth);

@@ -101,4 +101,34 @@ describe('PSP transaction optimisation and velocity (embedded app over HTTPS)', 
     expect(decision.body.data.features.cardFailedPaymentCount1h).toBe(4);
     expect(next.body.data.action).not.toBe('ALLOW');
   });
+
+  it('sees a dispute on the very next payment, and compares each payment with its card\'s history, on the account\'s clock', async () => {
+    const instrumentId = newId('inst-history');
+    const mid = newId('mid');
+    const at = Date.UTC(2026, 5, 1, 12);
+    const settings = await send('PATCH', `/admin/accounts/${account.accountId}/settings`, { timeZone: 'Asia/Tokyo' });
+    expect(settings.status).toBe(200);
+    const pay = (transactionId: string, amount: number, timestamp: number, merchant = mid) =>
+      psp('pspBeforeAuth', pspTransactionRequest({ timestamp, transaction: { transactionId, amount, currency: 'GBP', mid: merchant }, ...card(instrumentId) }));
+    const featuresOf = async (answer: { body: Answer }) => {
+      const decision = await send<{ data: { features: Record<string, FeatureValue> } }>('GET', `/v2/decisions/${answer.body.data.scoreId}`, undefined, account.keys.secretTest);
+      return featuresFromRecord('transaction', decision.body.data.features);
+    };
+
+    const disputed = newId('tx');
+    for (const [index, amount] of [4_000, 5_000, 6_000].entries()) await pay(index === 0 ? disputed : newId('tx'), amount, at + index * 60_000);
+    const dispute = await service.client.send({
+      method: 'POST',
+      path: '/psp/dispute',
+      body: { timestamp: at + 3_600_000, dispute: { disputeId: newId('dsp'), transactionId: disputed, amount: 4_000, currency: 'GBP', stage: 'CHARGEBACK', outcome: 'LOST' } },
+      apiKey: account.keys.secretTest,
+    });
+    expect(dispute.status).toBe(200);
+
+    const large = await featuresOf(await pay(newId('tx'), 25_000, at + 3_600_000 + 1_000));
+    // Three earlier payments of 40, 50 and 60: this one is five times their mean.
+    expect(large).toMatchObject({ amountToCardMean24h: 5, amountCardZScore24h: 24.49, merchantDisputeCount24h: 1, merchantDisputeRate24h: 0.3333, cardDisputeCount7d: 1 });
+    expect(large).toMatchObject({ cardFirstPaymentAtMerchant: false, hourOfDay: 22, night: false });
+    expect(await featuresOf(await pay(newId('tx'), 5_000, at + 3_600_000 + 2_000, newId('mid')))).toMatchObject({ cardFirstPaymentAtMerchant: true, merchantDisputeCount24h: 0 });
+  });
 });

@@ -1,6 +1,7 @@
 import type { Checkpoint, GraphNetworkFeaturesReply } from '@ringfence/contracts';
 import type { CheckpointLookupFeatures } from '@ringfence/lookup';
 import type { VoucherNetworkSignal } from '../decision';
+import type { LocalTime } from './local-time';
 
 /**
  * The types a feature can have, named as CEL names them (the rules declare `features` from the
@@ -78,6 +79,8 @@ export interface FeatureSourceReader {
   readonly ipCountry: string | null;
   /** The request's device id (`deviceId` or `device.deviceId`), null when none. */
   readonly deviceId: string | null;
+  /** The event's hour and weekday in the account's time zone. */
+  readonly localTime: LocalTime;
 }
 
 export interface ParsedEmail {

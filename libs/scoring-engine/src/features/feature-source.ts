@@ -1,4 +1,5 @@
 import type { FeatureInputs, FeatureSourceReader, ParsedEmail, ParsedUserAgent } from './feature-definition';
+import { type LocalTime, localTimeOf } from './local-time';
 import { objectAt, textAt } from './payload-values';
 import { ipAddressCountry, parseUserAgent } from './reference-data';
 
@@ -8,13 +9,14 @@ type Lazy<T> = T | typeof NOT_YET;
 /**
  * The inputs of one checkpoint, with what several features share derived at most once: the
  * subject's e-mail split into its parts, the request's user agent parsed, its IP address's
- * country, its device id.
+ * country, its device id, the event's local time.
  */
 export class FeatureSource implements FeatureSourceReader {
   private parsedEmail: Lazy<ParsedEmail | null> = NOT_YET;
   private parsedUserAgent: Lazy<ParsedUserAgent | null> = NOT_YET;
   private country: Lazy<string | null> = NOT_YET;
   private device: Lazy<string | null> = NOT_YET;
+  private local: Lazy<LocalTime> = NOT_YET;
 
   constructor(readonly inputs: FeatureInputs) {}
 
@@ -37,6 +39,11 @@ export class FeatureSource implements FeatureSourceReader {
       this.country = address === null ? null : ipAddressCountry(address);
     }
     return this.country;
+  }
+
+  get localTime(): LocalTime {
+    if (this.local === NOT_YET) this.local = localTimeOf(this.inputs.eventTimeMs, this.inputs.timeZone);
+    return this.local;
   }
 
   get deviceId(): string | null {

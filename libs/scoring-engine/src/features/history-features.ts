@@ -1,7 +1,6 @@
 import type { Checkpoint } from '@ringfence/contracts';
 import { type VelocityWindowName } from '../velocity/velocity-window-definitions';
 import { ALL_CHECKPOINTS, type FeatureDefinition, type FeatureInputs, defineFeature } from './feature-definition';
-import { localTimeOf } from './local-time';
 import { rounded } from './payload-values';
 import { amountInMajorUnits } from './payment-features';
 
@@ -107,23 +106,20 @@ export const HISTORY_FEATURES: readonly FeatureDefinition[] = [
     type: 'int',
     description: "The hour (0–23) of the event's timestamp in the account's time zone (its `timeZone` setting; UTC when unset).",
     checkpoints: ALL_CHECKPOINTS,
-    compute: ({ inputs }) => localTimeOf(inputs.eventTimeMs, inputs.timeZone).hour,
+    compute: ({ localTime }) => localTime.hour,
   }),
   defineFeature({
     name: 'night',
     type: 'bool',
     description: "The event happened between midnight and 6 a.m. in the account's time zone.",
     checkpoints: ALL_CHECKPOINTS,
-    compute: ({ inputs }) => localTimeOf(inputs.eventTimeMs, inputs.timeZone).hour < 6,
+    compute: ({ localTime }) => localTime.hour < 6,
   }),
   defineFeature({
     name: 'weekend',
     type: 'bool',
     description: "The event happened on a Saturday or a Sunday in the account's time zone.",
     checkpoints: ALL_CHECKPOINTS,
-    compute: ({ inputs }) => {
-      const { weekday } = localTimeOf(inputs.eventTimeMs, inputs.timeZone);
-      return weekday === 0 || weekday === 6;
-    },
+    compute: ({ localTime }) => localTime.weekday === 0 || localTime.weekday === 6,
   }),
 ];

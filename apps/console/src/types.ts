@@ -181,6 +181,8 @@ export interface Account {
     callbackSecretSet: boolean;
     testCallbackUrl: string | null;
     testCallbackSecretSet: boolean;
+    /** The IANA time zone the checkpoints' hours are read in; null: UTC. */
+    timeZone: string | null;
     [setting: string]: unknown;
   };
   keys: Array<{ keyId: string; prefix: string; kind: string; environment: string; createdAt: string; revokedAt: string | null; current?: boolean }>;

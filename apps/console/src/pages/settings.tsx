@@ -9,7 +9,7 @@ type ThresholdInputs = Record<string, { review: string; prevent: string }>;
 const inputsOf = (thresholds: Thresholds | null | undefined): ThresholdInputs =>
   Object.fromEntries(THRESHOLD_CHECKPOINTS.map((checkpoint) => [checkpoint, { review: String(thresholds?.[checkpoint]?.review ?? ''), prevent: String(thresholds?.[checkpoint]?.prevent ?? '') }]));
 
-/** The account: thresholds and each data set's review callbacks (PATCH /v2/account/settings), deliveries, keys. */
+/** The account: thresholds, time zone and each data set's review callbacks (PATCH /v2/account/settings), deliveries, keys. */
 export function Settings({ api }: { api: Api }) {
   const account = useLoad(async () => dataOf(await api.get<{ data: Account }>('/v2/account')), 'account');
   return (
@@ -33,6 +33,7 @@ export function Settings({ api }: { api: Api }) {
             </p>
           ) : null}
           <ThresholdsForm api={api} account={account.data} onSaved={account.reload} />
+          <TimeZoneForm api={api} account={account.data} onSaved={account.reload} />
           <CallbackForm api={api} account={account.data} dataSet="live" onSaved={account.reload} />
           <CallbackForm api={api} account={account.data} dataSet="test" onSaved={account.reload} />
           <Keys account={account.data} />
@@ -100,6 +101,50 @@ function ThresholdsForm({ api, account, onSaved }: { api: Api; account: Account;
           </tbody>
         </table>
         <button type="submit">Save thresholds</button>
+        <p role="status">{saved}</p>
+        <ErrorNotice error={error} />
+      </form>
+    </Section>
+  );
+}
+
+/** The zones this browser knows, offered as suggestions; the server judges what is sent. */
+const KNOWN_TIME_ZONES: readonly string[] = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+
+function TimeZoneForm({ api, account, onSaved }: { api: Api; account: Account; onSaved: () => void }) {
+  const [zone, setZone] = useState(account.settings.timeZone ?? '');
+  const [error, setError] = useState<unknown>(null);
+  const [saved, setSaved] = useState('');
+  useEffect(() => setZone(account.settings.timeZone ?? ''), [account]);
+
+  async function save(event: Event) {
+    event.preventDefault();
+    setError(null);
+    setSaved('');
+    try {
+      await api.send('PATCH', '/v2/account/settings', { timeZone: zone.trim() || null });
+      setSaved(zone.trim() ? 'Time zone saved; the next checkpoints read their hours in it.' : 'Hours are read in UTC.');
+      onSaved();
+    } catch (failure) {
+      setError(failure);
+    }
+  }
+
+  return (
+    <Section title="Time zone" id="time-zone">
+      <p class="muted">
+        Where your customers' hours are read: the hour of day, the night and the weekend that checkpoints weigh are this zone's, daylight-saving time included. An IANA name such as
+        Europe/London or America/New_York. This browser's zone: {Intl.DateTimeFormat().resolvedOptions().timeZone}.
+      </p>
+      <form class="rule-form" onSubmit={(event) => void save(event)}>
+        <label for="time-zone-name">Time zone (blank: UTC)</label>
+        <input id="time-zone-name" type="text" list="time-zone-names" maxLength={64} autoComplete="off" spellcheck={false} value={zone} placeholder="UTC" onInput={(event) => setZone(event.currentTarget.value)} />
+        <datalist id="time-zone-names">
+          {KNOWN_TIME_ZONES.map((name) => (
+            <option key={name} value={name} />
+          ))}
+        </datalist>
+        <button type="submit">Save time zone</button>
         <p role="status">{saved}</p>
         <ErrorNotice error={error} />
       </form>

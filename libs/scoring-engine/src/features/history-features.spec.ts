@@ -40,6 +40,11 @@ describe('features against history', () => {
     expect(paymentWith(1_000, null).amountToCustomerMean7d).toBeNull();
   });
 
+  it('compares the amount with the merchant\'s mean payment', () => {
+    expect(paymentWith(6_000, { merchantTransactionCount30d: 4, merchantTransactionSum30d: 80 }).amountToMerchantMean30d).toBe(3);
+    expect(paymentWith(6_000, { merchantTransactionCount30d: 0, merchantTransactionSum30d: 0 }).amountToMerchantMean30d).toBeNull();
+  });
+
   it('gives the merchant\'s and the card\'s disputed share of payments, null without payments', () => {
     const features = paymentWith(1_000, { merchantDisputeCount7d: 3, merchantTransactionCount7d: 12, cardDisputeCount30d: 1, cardTransactionCount30d: 0 });
     expect(features.merchantDisputeRate7d).toBe(0.25);

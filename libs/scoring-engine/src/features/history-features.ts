@@ -65,6 +65,23 @@ function amountZScore(payer: Payer, window: HistoryWindow): FeatureDefinition {
   });
 }
 
+/** Amount ÷ the merchant's mean payment over the window: a stolen card buys more than the shop's usual basket. */
+function amountToMerchantMean(window: HistoryWindow): FeatureDefinition {
+  return defineFeature({
+    name: `amountToMerchantMean${window}`,
+    type: 'double',
+    description: `This payment's amount ÷ the merchant's (transaction.mid) mean payment amount in the last ${WINDOW_LABELS[window]} before it (event time; three decimals). Null without an earlier payment there in the window, or without this payment's amount.`,
+    checkpoints: TRANSACTION,
+    compute: ({ inputs }) => {
+      const amount = amountInMajorUnits(inputs);
+      const count = velocityOf(inputs, `merchantTransactionCount${window}`);
+      const sum = velocityOf(inputs, `merchantTransactionSum${window}`);
+      if (amount === null || count === null || sum === null || count < 1 || sum <= 0) return null;
+      return rounded(amount / (sum / count), 3);
+    },
+  });
+}
+
 /** Disputes received ÷ payments, of the merchant or the card, over the window. */
 function disputeRate(dimension: 'merchant' | 'card', window: HistoryWindow): FeatureDefinition {
   const whose = dimension === 'merchant' ? 'the merchant (transaction.mid)' : 'the card (instrumentId)';
@@ -90,6 +107,7 @@ function disputeRate(dimension: 'merchant' | 'card', window: HistoryWindow): Fea
  */
 export const HISTORY_FEATURES: readonly FeatureDefinition[] = [
   ...(['customer', 'card'] as const).flatMap((payer) => HISTORY_WINDOWS.flatMap((window) => [amountToMean(payer, window), amountZScore(payer, window)])),
+  ...HISTORY_WINDOWS.map(amountToMerchantMean),
   ...(['merchant', 'card'] as const).flatMap((dimension) => HISTORY_WINDOWS.map((window) => disputeRate(dimension, window))),
   defineFeature({
     name: 'cardFirstPaymentAtMerchant',

@@ -17,7 +17,10 @@ const modelFactory = (overrides: Partial<ModelDto> = {}): ModelDto => ({
   to: 1770714000000,
   examples: 0,
   positives: 0,
+  positivesByReason: null,
+  algorithm: null,
   metrics: null,
+  candidates: [],
   active: false,
   ...overrides,
 });

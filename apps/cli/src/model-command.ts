@@ -172,6 +172,8 @@ export function describeProgress(model: Pick<ModelDto, 'status' | 'progress' | '
       return `reading ${formatCount(progress.done)} examples${progress.total === null ? '' : ` of ${formatCount(progress.total)}`}…`;
     case 'training':
       return `trees ${formatCount(progress.done)}${progress.total === null ? '' : ` of ${formatCount(progress.total)}`}`;
+    case 'baseline':
+      return 'fitting the logistic regression baseline';
   }
 }
 

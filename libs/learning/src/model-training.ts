@@ -10,9 +10,20 @@ import { timeOrderedSplit } from './time-ordered-holdout';
 
 export type Algorithm = 'gradient-boosted-trees' | 'logistic-regression';
 
+/**
+ * Progress of a training: trees built of how many (with the validation loss), or 1 of 1 once a
+ * logistic regression is fitted; `algorithm` says which candidate it is about.
+ */
+export type CandidateProgress = (done: number, total: number, validationLoss: number | null, algorithm: Algorithm) => void;
+
 /** Everything a training run needs; plain data, so it can be posted to a worker thread. */
 export interface ModelTrainingRequest {
   algorithm: Algorithm;
+  /**
+   * Also fit this algorithm on the same examples and the same time split, judge both on the same
+   * held-out part, and serve the better (`servedAlgorithm`). Unset: only `algorithm`.
+   */
+  baseline?: Algorithm;
   /** The matrix's columns, in order (numeric features only: `numericFeatures`). */
   features: FeatureColumn[];
   matrix: FeatureMatrix;
@@ -53,20 +64,45 @@ export interface HoldoutMetrics {
   recallAtReview: number;
 }
 
-export interface ModelTrainingResult {
-  model: ScoringModel;
+/** One algorithm fitted in a training, judged on the held-out part. */
+export interface CandidateMetrics {
+  algorithm: Algorithm;
   metrics: HoldoutMetrics;
+}
+
+export interface ModelTrainingResult {
+  /** The model served: `algorithm`'s. */
+  model: ScoringModel;
+  algorithm: Algorithm;
+  /** The served model's held-out metrics. */
+  metrics: HoldoutMetrics;
+  /** Every algorithm fitted (the requested one first, then the baseline), on the same held-out part. */
+  candidates: CandidateMetrics[];
   trainingExamples: number;
   validationExamples: number;
 }
 
 /**
- * A training run as decisions §12 describes it: the latest 20 % of the examples in time are held
- * out for the metrics; of the rest, the latest 10 % stop the boosting and fit the calibration,
- * and the model learns from the others. Every split is by time, so each stage is judged on
- * examples later than those it learnt from.
+ * Which candidate serves: the requested algorithm (the trees), unless the baseline's average
+ * precision on the held-out part is strictly higher; a tie keeps the requested one. Average
+ * precision, because fraud is rare: it judges the ranking where the few positives are, which ROC
+ * AUC dilutes over the many negatives. A metric that could not be computed counts as the lowest.
  */
-export function trainScoringModel(request: ModelTrainingRequest, onProgress?: TrainingProgress): ModelTrainingResult {
+export function servedAlgorithm(candidates: readonly CandidateMetrics[]): Algorithm {
+  const rank = (candidate: CandidateMetrics) => (Number.isFinite(candidate.metrics.averagePrecision) ? candidate.metrics.averagePrecision : Number.NEGATIVE_INFINITY);
+  let served = candidates[0];
+  for (const candidate of candidates.slice(1)) if (rank(candidate) > rank(served)) served = candidate;
+  return served.algorithm;
+}
+
+/**
+ * A training run (docs/model.md): the latest 20 % of the examples in time are held out for the
+ * metrics; of the rest, the latest 10 % stop the boosting and fit the calibration, and the model
+ * learns from the others. Every split is by time, so each stage is judged on examples later than
+ * those it learnt from. With a `baseline`, that algorithm is fitted on the very same parts too,
+ * and the one `servedAlgorithm` picks is the model.
+ */
+export function trainScoringModel(request: ModelTrainingRequest, onProgress?: CandidateProgress): ModelTrainingResult {
   const { matrix, labels, eventTimes, features } = request;
   if (features.map((column) => column.name).join('\n') !== matrix.featureNames.join('\n')) throw new RangeError("the features must be the matrix's columns, in order");
   if (labels.length !== matrix.rowCount || eventTimes.length !== matrix.rowCount) throw new RangeError(`${matrix.rowCount} rows, ${labels.length} labels and ${eventTimes.length} event times`);
@@ -90,26 +126,42 @@ export function trainScoringModel(request: ModelTrainingRequest, onProgress?: Tr
     }
   }
 
-  let predictor: MarginPredictor;
-  switch (request.algorithm) {
-    case 'gradient-boosted-trees':
-      predictor = trainGradientBoostedTrees(training, request.boosting, validation, onProgress).model;
-      break;
-    case 'logistic-regression':
-      predictor = trainLogisticRegression(training, request.logisticRegression);
-      onProgress?.(1, 1, null);
-      break;
-  }
-  const calibration = fitCalibration(calibrationKind(request.calibration ?? 'auto', validation.labels), predictor.predictMargins(validation.matrix), validation.labels);
-  // The scale is chosen on the validation part and judged, with the rest, on the held-out part.
-  const rawValidationScores = predictor.predictMargins(validation.matrix).map((margin) => riskScore(calibratedProbability(calibration, margin)));
-  const model = new ScoringModel(features, predictor, calibration, suggestScoreScale(rawValidationScores, validation.labels, request.thresholdTargets));
+  const algorithms = request.baseline === undefined || request.baseline === request.algorithm ? [request.algorithm] : [request.algorithm, request.baseline];
+  const fitted = algorithms.map((algorithm) => {
+    const model = fitModel(algorithm, request, training, validation, onProgress);
+    return { algorithm, model, metrics: holdoutMetrics(model, holdout, request.thresholds ?? { review: 50, prevent: 80 }) };
+  });
+  const candidates = fitted.map(({ algorithm, metrics }) => ({ algorithm, metrics }));
+  const served = fitted.find((candidate) => candidate.algorithm === servedAlgorithm(candidates)) ?? fitted[0];
   return {
-    model,
-    metrics: holdoutMetrics(model, holdout, request.thresholds ?? { review: 50, prevent: 80 }),
+    model: served.model,
+    algorithm: served.algorithm,
+    metrics: served.metrics,
+    candidates,
     trainingExamples: training.matrix.rowCount,
     validationExamples: validation.matrix.rowCount,
   };
+}
+
+/** One algorithm's model: its predictor learnt on `training`, calibrated and put on a score scale on `validation`. */
+function fitModel(algorithm: Algorithm, request: ModelTrainingRequest, training: LabelledRows, validation: LabelledRows, onProgress?: CandidateProgress): ScoringModel {
+  let predictor: MarginPredictor;
+  switch (algorithm) {
+    case 'gradient-boosted-trees': {
+      const treeProgress: TrainingProgress | undefined = onProgress && ((done, total, validationLoss) => onProgress(done, total, validationLoss, algorithm));
+      predictor = trainGradientBoostedTrees(training, request.boosting, validation, treeProgress).model;
+      break;
+    }
+    case 'logistic-regression':
+      predictor = trainLogisticRegression(training, request.logisticRegression);
+      onProgress?.(1, 1, null, algorithm);
+      break;
+  }
+  const validationMargins = predictor.predictMargins(validation.matrix);
+  const calibration = fitCalibration(calibrationKind(request.calibration ?? 'auto', validation.labels), validationMargins, validation.labels);
+  // The scale is chosen on the validation part and judged, with the rest, on the held-out part.
+  const rawValidationScores = validationMargins.map((margin) => riskScore(calibratedProbability(calibration, margin)));
+  return new ScoringModel(request.features, predictor, calibration, suggestScoreScale(rawValidationScores, validation.labels, request.thresholdTargets));
 }
 
 /** Examples of each class the validation part needs before `auto` calibrates isotonically. */

@@ -1,8 +1,7 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { TrainingProgress } from './gradient-boosting.trainer';
 import { type ModelDocument, modelFromDocument } from './model-document';
-import type { HoldoutMetrics, ModelTrainingRequest } from './model-training';
+import type { Algorithm, CandidateMetrics, CandidateProgress, HoldoutMetrics, ModelTrainingRequest } from './model-training';
 import type { ScoringModel } from './scoring-model';
 
 /**
@@ -14,13 +13,13 @@ export const TRAINING_WORKER_SCRIPT = join(__dirname, 'model-training.worker.js'
 
 /** What the worker posts back. */
 export type TrainingWorkerMessage =
-  | { type: 'progress'; treesDone: number; treesTotal: number; validationLoss: number | null }
-  | { type: 'done'; document: ModelDocument; metrics: HoldoutMetrics; trainingExamples: number; validationExamples: number }
+  | { type: 'progress'; done: number; total: number; validationLoss: number | null; algorithm: Algorithm }
+  | { type: 'done'; document: ModelDocument; algorithm: Algorithm; metrics: HoldoutMetrics; candidates: CandidateMetrics[]; trainingExamples: number; validationExamples: number }
   | { type: 'failed'; message: string };
 
 export interface WorkerTrainingOptions {
   workerScript?: string;
-  onProgress?: TrainingProgress;
+  onProgress?: CandidateProgress;
   /**
    * Moves the matrix's, labels' and times' memory to the worker instead of copying it (a million
    * rows of 230 features are 0.9 GB); the caller's arrays are unusable afterwards.
@@ -31,17 +30,20 @@ export interface WorkerTrainingOptions {
 }
 
 export interface WorkerTrainingResult {
+  /** The served model (`algorithm`'s). */
   model: ScoringModel;
   /** The model as stored: what `modelFromDocument` loaded `model` from. */
   document: ModelDocument;
+  algorithm: Algorithm;
   metrics: HoldoutMetrics;
+  candidates: CandidateMetrics[];
   trainingExamples: number;
   validationExamples: number;
 }
 
 /**
  * Runs `trainScoringModel` on a worker thread, so a server keeps answering while a model trains
- * for minutes; progress arrives after each tree. Rejects when training fails, the worker dies, or
+ * for minutes; progress arrives after each tree and after a baseline. Rejects when training fails, the worker dies, or
  * `signal` aborts (the worker is terminated).
  */
 export function trainInWorker(request: ModelTrainingRequest, options: WorkerTrainingOptions = {}): Promise<WorkerTrainingResult> {
@@ -67,13 +69,13 @@ export function trainInWorker(request: ModelTrainingRequest, options: WorkerTrai
     worker.on('message', (message: TrainingWorkerMessage) => {
       switch (message.type) {
         case 'progress':
-          options.onProgress?.(message.treesDone, message.treesTotal, message.validationLoss);
+          options.onProgress?.(message.done, message.total, message.validationLoss, message.algorithm);
           return;
         case 'done':
           settle(() => {
             try {
-              const { document, metrics, trainingExamples, validationExamples } = message;
-              resolve({ model: modelFromDocument(document), document, metrics, trainingExamples, validationExamples });
+              const { document, algorithm, metrics, candidates, trainingExamples, validationExamples } = message;
+              resolve({ model: modelFromDocument(document), document, algorithm, metrics, candidates, trainingExamples, validationExamples });
             } catch (error) {
               reject(error instanceof Error ? error : new Error(String(error)));
             }

@@ -26,6 +26,7 @@ import { LookupEvidenceIndustry1765600000000 } from './migrations/1765600000000-
 import { ServiceTablesWithoutAccountKeys1765700000000 } from './migrations/1765700000000-service-tables-without-account-keys.migration';
 import { SetAsideRows1765800000000 } from './migrations/1765800000000-set-aside-rows.migration';
 import { RuleSuspensions1765810000000 } from './migrations/1765810000000-rule-suspensions.migration';
+import { ModelCandidates1765860000000 } from './migrations/1765860000000-model-candidates.migration';
 
 /** Every table this library owns, in both modes. */
 export const PERSISTENCE_ENTITIES = [
@@ -42,4 +43,4 @@ export const PERSISTENCE_ENTITIES = [
 ];
 
 /** Applied in order by `runMigrations`; never `synchronize`. */
-export const PERSISTENCE_MIGRATIONS = [InitialSchema1763800000000, EntityDocumentRevision1763900000000, Labels1764100000000, LookupIndicators1764200000000, BreachedCredentials1764210000000, GraphStore1764300000000, GraphTransactionDisputes1764400000000, Rules1764500000000, DecisionRecords1764510000000, CallbackDeliveries1764600000000, Velocity1764710000000, StoredJsonAsText1764800000000, GraphMerchantCustomers1764900000000, Models1765000000000, DecisionRecordListing1765100000000, BreachedCredentialsToStore1765500000000, LookupEvidenceIndustry1765600000000, ServiceTablesWithoutAccountKeys1765700000000, SetAsideRows1765800000000, RuleSuspensions1765810000000];
+export const PERSISTENCE_MIGRATIONS = [InitialSchema1763800000000, EntityDocumentRevision1763900000000, Labels1764100000000, LookupIndicators1764200000000, BreachedCredentials1764210000000, GraphStore1764300000000, GraphTransactionDisputes1764400000000, Rules1764500000000, DecisionRecords1764510000000, CallbackDeliveries1764600000000, Velocity1764710000000, StoredJsonAsText1764800000000, GraphMerchantCustomers1764900000000, Models1765000000000, DecisionRecordListing1765100000000, BreachedCredentialsToStore1765500000000, LookupEvidenceIndustry1765600000000, ServiceTablesWithoutAccountKeys1765700000000, SetAsideRows1765800000000, RuleSuspensions1765810000000, ModelCandidates1765860000000];

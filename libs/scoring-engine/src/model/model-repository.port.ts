@@ -1,4 +1,4 @@
-import type { ModelMetricsDto, ModelProgressDto, ModelStatus, RuleCheckpoint } from '@ringfence/contracts';
+import type { ModelAlgorithm, ModelCandidateDto, ModelMetricsDto, ModelPositivesByReasonDto, ModelProgressDto, ModelStatus, RuleCheckpoint } from '@ringfence/contracts';
 import type { RuleTenant } from '../rules/rule';
 
 /** A trained (or training) model as stored; times in epoch milliseconds. */
@@ -13,17 +13,27 @@ export interface ModelRecord {
   to: number;
   examples: number;
   positives: number;
+  /** Null until ready, and for models trained before reasons were counted. */
+  positivesByReason: ModelPositivesByReasonDto | null;
+  /** The algorithm that serves; null until ready. */
+  algorithm: ModelAlgorithm | null;
+  /** The served model's held-out metrics. */
   metrics: ModelMetricsDto | null;
+  /** Every algorithm fitted, with its held-out metrics; empty until ready. */
+  candidates: ModelCandidateDto[];
   active: boolean;
   progress: ModelProgressDto | null;
   error: string | null;
 }
 
-/** What a finished training stores: the counts, the held-out metrics and the model itself (its JSON). */
+/** What a finished training stores: the counts, the served algorithm, the held-out metrics of each candidate, and the served model itself (its JSON). */
 export interface TrainedModelResult {
   examples: number;
   positives: number;
+  positivesByReason: ModelPositivesByReasonDto;
+  algorithm: ModelAlgorithm;
   metrics: ModelMetricsDto;
+  candidates: ModelCandidateDto[];
   artifact: string;
 }
 

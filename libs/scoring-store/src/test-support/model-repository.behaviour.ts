@@ -14,7 +14,13 @@ const newModel = (overrides: Partial<Pick<ModelRecord, 'checkpoint' | 'from' | '
 const result = (overrides: Partial<TrainedModelResult> = {}): TrainedModelResult => ({
   examples: 1_000,
   positives: 30,
+  positivesByReason: { disputedPayment: 25, customerLabelledFraudster: 5, customerFraud: 0, supplierFraudulent: 0, refundAbuse: 0 },
+  algorithm: 'logistic-regression',
   metrics: { auc: 0.97, averagePrecision: 0.8, precisionAtPrevent: 0.9, recallAtReview: 0.85 },
+  candidates: [
+    { algorithm: 'gradient-boosted-trees', metrics: { auc: 0.95, averagePrecision: 0.7, precisionAtPrevent: 0.8, recallAtReview: 0.8 } },
+    { algorithm: 'logistic-regression', metrics: { auc: 0.97, averagePrecision: 0.8, precisionAtPrevent: 0.9, recallAtReview: 0.85 } },
+  ],
   artifact: '{"format":"test"}',
   ...overrides,
 });
@@ -27,7 +33,7 @@ export function itBehavesLikeAModelRepository(repository: () => ModelRepository)
     const model = newModel({ from: 1_763_800_000_000 });
 
     const created = await repository().create(tenant, model);
-    expect(created).toMatchObject({ ...model, status: 'training', examples: 0, positives: 0, metrics: null, active: false, progress: null, error: null });
+    expect(created).toMatchObject({ ...model, status: 'training', examples: 0, positives: 0, positivesByReason: null, algorithm: null, metrics: null, candidates: [], active: false, progress: null, error: null });
     expect(created.createdAt).toBeGreaterThanOrEqual(before);
     expect(await repository().artifact(tenant, model.modelId)).toBeNull();
 
@@ -35,7 +41,16 @@ export function itBehavesLikeAModelRepository(repository: () => ModelRepository)
     expect((await repository().find(tenant, model.modelId))?.progress).toEqual({ stage: 'training', done: 12, total: 300 });
 
     await repository().complete(tenant, model.modelId, result());
-    expect(await repository().find(tenant, model.modelId)).toMatchObject({ status: 'ready', progress: null, examples: 1_000, positives: 30, metrics: result().metrics });
+    expect(await repository().find(tenant, model.modelId)).toMatchObject({
+      status: 'ready',
+      progress: null,
+      examples: 1_000,
+      positives: 30,
+      positivesByReason: result().positivesByReason,
+      algorithm: 'logistic-regression',
+      metrics: result().metrics,
+      candidates: result().candidates,
+    });
     expect(await repository().artifact(tenant, model.modelId)).toBe('{"format":"test"}');
     // A finished model takes no more progress.
     await repository().progress(tenant, model.modelId, { stage: 'training', done: 1, total: 1 });

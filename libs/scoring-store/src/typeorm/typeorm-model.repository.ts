@@ -1,4 +1,4 @@
-import type { ModelMetricsDto, ModelProgressDto, ModelStatus, RuleCheckpoint } from '@ringfence/contracts';
+import type { ModelAlgorithm, ModelCandidateDto, ModelMetricsDto, ModelPositivesByReasonDto, ModelProgressDto, ModelStatus, RuleCheckpoint } from '@ringfence/contracts';
 import { queryRows } from '@ringfence/persistence';
 import type { ActiveModel, ModelRecord, ModelRepository, RuleTenant, TrainedModelResult } from '@ringfence/scoring-engine';
 import type { DataSource } from 'typeorm';
@@ -13,21 +13,25 @@ interface ModelRow {
   period_to: string | number;
   examples: number;
   positives: number;
+  positives_by_reason: string | null;
+  algorithm: ModelAlgorithm | null;
   metrics: string | null;
+  candidates: string | null;
   progress: string | null;
   error: string | null;
   active: boolean;
 }
 
 // Everything but the artifact, which only scoring's model book reads.
-const COLUMNS = 'model_id, checkpoint, status, created_at, created_by, period_from, period_to, examples, positives, metrics, progress, error, active';
+const COLUMNS = 'model_id, checkpoint, status, created_at, created_by, period_from, period_to, examples, positives, positives_by_reason, algorithm, metrics, candidates, progress, error, active';
 const CREATE = `
   INSERT INTO models (account_id, environment, model_id, checkpoint, status, created_by, period_from, period_to)
   VALUES ($1, $2, $3, $4, 'training', $5, $6, $7)
   RETURNING ${COLUMNS}`;
 const PROGRESS = `UPDATE models SET progress = $4 WHERE account_id = $1 AND environment = $2 AND model_id = $3 AND status = 'training'`;
 const COMPLETE = `
-  UPDATE models SET status = 'ready', progress = NULL, examples = $4, positives = $5, metrics = $6, artifact = $7
+  UPDATE models SET status = 'ready', progress = NULL, examples = $4, positives = $5, metrics = $6, artifact = $7,
+         positives_by_reason = $8, algorithm = $9, candidates = $10
    WHERE account_id = $1 AND environment = $2 AND model_id = $3 AND status = 'training'`;
 const FAIL = `UPDATE models SET status = 'failed', progress = NULL, error = $4 WHERE account_id = $1 AND environment = $2 AND model_id = $3 AND status = 'training'`;
 const FIND = `SELECT ${COLUMNS} FROM models WHERE account_id = $1 AND environment = $2 AND model_id = $3`;
@@ -66,7 +70,18 @@ export class TypeOrmModelRepository implements ModelRepository {
   }
 
   async complete(tenant: RuleTenant, modelId: string, result: TrainedModelResult): Promise<void> {
-    await queryRows(this.dataSource, COMPLETE, [tenant.accountId, tenant.environment, modelId, result.examples, result.positives, JSON.stringify(result.metrics), result.artifact]);
+    await queryRows(this.dataSource, COMPLETE, [
+      tenant.accountId,
+      tenant.environment,
+      modelId,
+      result.examples,
+      result.positives,
+      JSON.stringify(result.metrics),
+      result.artifact,
+      JSON.stringify(result.positivesByReason),
+      result.algorithm,
+      JSON.stringify(result.candidates),
+    ]);
   }
 
   async fail(tenant: RuleTenant, modelId: string, error: string): Promise<void> {
@@ -134,7 +149,10 @@ function toModelRecord(row: ModelRow): ModelRecord {
     to: Number(row.period_to),
     examples: Number(row.examples),
     positives: Number(row.positives),
+    positivesByReason: row.positives_by_reason === null ? null : (JSON.parse(row.positives_by_reason) as ModelPositivesByReasonDto),
+    algorithm: row.algorithm,
     metrics: row.metrics === null ? null : (JSON.parse(row.metrics) as ModelMetricsDto),
+    candidates: row.candidates === null ? [] : (JSON.parse(row.candidates) as ModelCandidateDto[]),
     active: row.active,
     progress: row.progress === null ? null : (JSON.parse(row.progress) as ModelProgressDto),
     error: row.error,

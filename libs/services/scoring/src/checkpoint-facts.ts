@@ -42,6 +42,12 @@ export class CheckpointFacts {
     return documents[0] ?? null;
   }
 
+  /** Entities as stored (null: never stored), in the order asked; at most `MAX_ENTITY_DOCUMENTS_PER_READ` a request. */
+  async documents(message: MessageEnvelope<unknown>, references: readonly EntityReference[]): Promise<(EntityDocument | null)[]> {
+    const { documents } = await this.ask(message, RpcTopics.readEntityDocuments, { refs: references.map(({ kind, id }) => ({ kind, entityId: id })) });
+    return documents.map((document) => document ?? null);
+  }
+
   /** The subject's current label per category. */
   async currentLabels(message: MessageEnvelope<unknown>, subject: CheckpointSubject): Promise<Partial<Record<LabelCategory, CurrentLabelMessage>>> {
     const { labels } = await this.ask(message, RpcTopics.readCurrentLabels, { subjectKind: subject.kind, subjectId: subject.id });

@@ -4,6 +4,14 @@ import { RULE_CHECKPOINTS, type RuleCheckpoint } from '../rules/rule-vocabulary'
 export const MODEL_STATUSES = ['training', 'ready', 'failed'] as const;
 export type ModelStatus = (typeof MODEL_STATUSES)[number];
 
+/** What a training fits (docs/model.md, "The model" and "Baseline"). */
+export const MODEL_ALGORITHMS = ['gradient-boosted-trees', 'logistic-regression'] as const;
+export type ModelAlgorithm = (typeof MODEL_ALGORITHMS)[number];
+
+/** Why a training example is a positive (docs/model.md, "Labels"). */
+export const POSITIVE_REASONS = ['disputedPayment', 'customerLabelledFraudster', 'customerFraud', 'supplierFraudulent', 'refundAbuse'] as const;
+export type PositiveReason = (typeof POSITIVE_REASONS)[number];
+
 /** Where the model's scores 50 (REVIEW) and 80 (PREVENT) sit, in calibrated probability (docs/model.md, "Score scale"). */
 export class ModelScoreScaleDto {
   @ApiProperty({ type: 'integer', example: 6, description: 'The probability of fraud, in percent, that scores 50: the REVIEW band catches 80 % of the fraud (within 5 % of the traffic) on examples the model did not learn from.' }) review!: number;
@@ -21,9 +29,29 @@ export class ModelMetricsDto {
 
 /** Where a training is, while it runs. */
 export class ModelProgressDto {
-  @ApiProperty({ enum: ['reading', 'training'], example: 'training', description: '`reading` the decisions and their labels, then `training` the trees.' }) stage!: 'reading' | 'training';
-  @ApiProperty({ type: 'integer', example: 120, description: 'Examples read, or trees built.' }) done!: number;
+  @ApiProperty({ enum: ['reading', 'training', 'baseline'], example: 'training', description: '`reading` the decisions and their labels, then `training` the trees, then fitting the `baseline` (the logistic regression).' })
+  stage!: 'reading' | 'training' | 'baseline';
+  @ApiProperty({ type: 'integer', example: 120, description: 'Examples read, trees built, or the baseline fitted (1 of 1).' }) done!: number;
   @ApiProperty({ type: 'integer', nullable: true, example: 300, description: 'Of how many, when known.' }) total!: number | null;
+}
+
+/**
+ * The positives of a training counted by why the labelling policy made each one a positive
+ * (docs/model.md, "Labels"); each positive is counted once, under the first reason that holds, so
+ * they add up to `positives`.
+ */
+export class ModelPositivesByReasonDto {
+  @ApiProperty({ type: 'integer', example: 412, description: 'PSP checkpoints: the payment itself was disputed and the dispute not forgiven.' }) disputedPayment!: number;
+  @ApiProperty({ type: 'integer', example: 35, description: 'PSP checkpoints: the payment of a customer already labelled FRAUDSTER when it was decided.' }) customerLabelledFraudster!: number;
+  @ApiProperty({ type: 'integer', example: 0, description: 'Customer-level checkpoints (customer, registration, voucher redemption, refund): the customer is labelled FRAUDSTER or has a chargeback not forgiven.' }) customerFraud!: number;
+  @ApiProperty({ type: 'integer', example: 0, description: 'A supplier subject (payout, a supplier registration) labelled FRAUDULENT.' }) supplierFraudulent!: number;
+  @ApiProperty({ type: 'integer', example: 0, description: 'Refunds: the customer is labelled REFUND_ABUSE.' }) refundAbuse!: number;
+}
+
+/** One algorithm a training fitted, with what the held-out part says of it. */
+export class ModelCandidateDto {
+  @ApiProperty({ enum: MODEL_ALGORITHMS, example: 'logistic-regression' }) algorithm!: ModelAlgorithm;
+  @ApiProperty({ type: () => ModelMetricsDto, description: 'On the same held-out latest 20 % as every other candidate (its `scale` only on the served model\'s `metrics`).' }) metrics!: ModelMetricsDto;
 }
 
 /** A trained (or training) model of one checkpoint. */
@@ -36,8 +64,23 @@ export class ModelDto {
   @ApiProperty({ type: 'integer', nullable: true, example: 1763800000000, description: 'The period learnt from: decisions with `from <= timestamp < to` (epoch ms); null for the first.' }) from!: number | null;
   @ApiProperty({ type: 'integer', example: 1766400000000 }) to!: number;
   @ApiProperty({ type: 'integer', example: 48210, description: 'Decisions learnt from (0 while reading).' }) examples!: number;
-  @ApiProperty({ type: 'integer', example: 912, description: 'Of which positives: fraud as known now (decisions §12).' }) positives!: number;
-  @ApiProperty({ type: () => ModelMetricsDto, nullable: true, description: 'Null until the model is ready.' }) metrics!: ModelMetricsDto | null;
+  @ApiProperty({ type: 'integer', example: 447, description: 'Of which positives: fraud as known now, by the labelling policy (docs/model.md, "Labels").' }) positives!: number;
+  @ApiProperty({
+    type: () => ModelPositivesByReasonDto,
+    nullable: true,
+    description: 'The positives by why each is one (they add up to `positives`); null until the model is ready, and for models trained before reasons were counted.',
+  })
+  positivesByReason!: ModelPositivesByReasonDto | null;
+  @ApiProperty({
+    enum: MODEL_ALGORITHMS,
+    nullable: true,
+    example: 'gradient-boosted-trees',
+    description: 'The algorithm that serves: the gradient-boosted trees, unless the logistic regression baseline had the strictly higher average precision on the held-out part. Null until ready.',
+  })
+  algorithm!: ModelAlgorithm | null;
+  @ApiProperty({ type: () => ModelMetricsDto, nullable: true, description: "The served model's held-out metrics; null until the model is ready." }) metrics!: ModelMetricsDto | null;
+  @ApiProperty({ type: () => [ModelCandidateDto], description: 'Every algorithm the training fitted (the trees, then the baseline), each judged on the same held-out part; empty until ready.' })
+  candidates!: ModelCandidateDto[];
   @ApiProperty({ example: false, description: 'It scores its checkpoint; at most one model per checkpoint is.' }) active!: boolean;
   @ApiPropertyOptional({ type: () => ModelProgressDto, description: 'While training.' }) progress?: ModelProgressDto;
   @ApiPropertyOptional({ example: 'needs at least 20 positives and 20 negatives; the period has 3 positives', description: 'Why it failed.' }) error?: string;

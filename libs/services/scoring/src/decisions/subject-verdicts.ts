@@ -1,16 +1,18 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import { BusTimeoutError, BusUnavailableError } from '@ringfence/bus';
-import type { MessageEnvelope } from '@ringfence/contracts';
+import { type CurrentLabelMessage, type LabelCategory, MAX_ENTITY_DOCUMENTS_PER_READ, type MessageEnvelope, type RuleCheckpoint } from '@ringfence/contracts';
 import { hasUnforgivenChargeback } from '@ringfence/entities';
+import type { StoredDecisionRecord } from '@ringfence/scoring-engine';
 import type { CheckpointSubject } from '../checkpoint-definition';
 import { CheckpointFacts } from '../checkpoint-facts';
-
-/** What the labels and chargebacks known now say of a decision's subject. */
-export type Verdict = 'fraud' | 'genuine' | 'unknown';
+import { type DecisionVerdict, type JudgedUnit, type PaymentDisputes, judgedUnitOf, verdictOf } from './labelling-policy';
+import type { RecordedDecision } from './recorded-decision';
 
 /** Subjects whose labels and chargebacks are asked at once. */
 const SUBJECT_BATCH = 50;
+/** Reads of transaction documents in flight at once (each names up to MAX_ENTITY_DOCUMENTS_PER_READ). */
+const PAYMENT_READS_IN_FLIGHT = 4;
 
 /**
  * How long a reader off the request path (a training) keeps asking when an owner does not
@@ -27,51 +29,121 @@ export const ASK_ONCE: VerdictPatience = { attempts: 1, firstDelayMs: 0 };
 export const PATIENT: VerdictPatience = { attempts: 10, firstDelayMs: 250 };
 const MAX_DELAY_MS = 8_000;
 
+/** What the owners said of a subject, kept for the other decisions of the same read. */
+interface SubjectFacts {
+  labels: Partial<Record<LabelCategory, CurrentLabelMessage>>;
+  unforgivenChargeback: boolean;
+}
+
 /**
- * "Fraud" and "genuine" as backtests (decisions §11) and training (§12) read them, from what is
- * known now: a FRAUDSTER or FRAUDULENT label or an unforgiven chargeback (a PSP transaction
- * disputed and not forgiven marks its customer), and at refunds a REFUND_ABUSE label, is fraud;
- * GENUINE (NOT_REFUND_ABUSE at refunds) is genuine; anything else is unknown. Asked of the
- * owners (labelling, ingestion) once per subject, a batch at a time.
+ * The subjects already asked about during one read (a training, a backtest): a customer's labels
+ * and chargebacks are asked once however many of its decisions the read goes through. Payments
+ * are asked per page: a transaction is decided once or twice, so keeping them would only grow.
+ */
+export class VerdictMemo {
+  readonly subjects = new Map<string, SubjectFacts>();
+}
+
+/**
+ * Judges decision records by the labelling policy (`labelling-policy.ts`), from what the owners
+ * know now: the subjects' current labels (labelling) and, as the checkpoint needs them, the
+ * customer's chargebacks or the decided payment's disputes (ingestion's documents). Subjects are
+ * asked a batch at a time; transaction documents are read in batches of
+ * `MAX_ENTITY_DOCUMENTS_PER_READ`.
  */
 @Injectable()
 export class SubjectVerdicts {
   constructor(private readonly facts: CheckpointFacts) {}
 
-  /** Adds to `verdicts` (keyed by `subjectKey`) each subject not in it yet. */
-  async learn(message: MessageEnvelope<unknown>, subjects: Iterable<CheckpointSubject>, refund: boolean, verdicts: Map<string, Verdict>, patience = ASK_ONCE): Promise<void> {
+  /** One verdict per record, in order: unknown for a record without a subject. */
+  async judge(
+    message: MessageEnvelope<unknown>,
+    checkpoint: RuleCheckpoint,
+    records: readonly StoredDecisionRecord[],
+    memo: VerdictMemo,
+    patience = ASK_ONCE,
+  ): Promise<DecisionVerdict[]> {
+    const unit = judgedUnitOf(checkpoint);
+    const events = records.map((record) => record.event as RecordedDecision);
+    await this.learnSubjects(message, unit, events.flatMap((event) => event.subject ?? []), memo, patience);
+    const disputes = unit === 'payment' ? await this.paymentDisputes(message, events.flatMap((event) => paymentIdOf(event) ?? []), patience) : new Map<string, PaymentDisputes>();
+    return records.map((record, index) => {
+      const { subject } = events[index];
+      if (subject === undefined) return { verdict: 'unknown' };
+      const known = memo.subjects.get(subjectKey(subject));
+      const paymentId = unit === 'payment' ? paymentIdOf(events[index]) : undefined;
+      return verdictOf(unit, {
+        subjectKind: subject.kind,
+        labels: known?.labels ?? {},
+        unforgivenChargeback: known?.unforgivenChargeback ?? false,
+        paymentDisputes: paymentId === undefined ? 'none' : (disputes.get(paymentId) ?? 'none'),
+        decidedAt: record.decidedAt,
+      });
+    });
+  }
+
+  private async learnSubjects(message: MessageEnvelope<unknown>, unit: JudgedUnit, subjects: readonly CheckpointSubject[], memo: VerdictMemo, patience: VerdictPatience): Promise<void> {
     const unknown = new Map<string, CheckpointSubject>();
-    for (const subject of subjects) if (!verdicts.has(subjectKey(subject))) unknown.set(subjectKey(subject), subject);
+    for (const subject of subjects) if (!memo.subjects.has(subjectKey(subject))) unknown.set(subjectKey(subject), subject);
     const pending = [...unknown.entries()];
     for (let start = 0; start < pending.length; start += SUBJECT_BATCH) {
       await Promise.all(
         pending.slice(start, start + SUBJECT_BATCH).map(async ([key, subject]) => {
-          verdicts.set(key, await this.patientVerdictOf(message, subject, refund, patience));
+          memo.subjects.set(key, await patiently(patience, () => this.subjectFacts(message, unit, subject)));
         }),
       );
     }
   }
 
-  private async patientVerdictOf(message: MessageEnvelope<unknown>, subject: CheckpointSubject, refund: boolean, patience: VerdictPatience): Promise<Verdict> {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await this.verdictOf(message, subject, refund);
-      } catch (error) {
-        const transient = error instanceof BusTimeoutError || error instanceof BusUnavailableError;
-        if (!transient || attempt >= patience.attempts) throw error;
-        await delay(Math.min(MAX_DELAY_MS, patience.firstDelayMs * 2 ** (attempt - 1)));
-      }
-    }
+  private async subjectFacts(message: MessageEnvelope<unknown>, unit: JudgedUnit, subject: CheckpointSubject): Promise<SubjectFacts> {
+    // At a payment the customer's chargebacks do not decide (the payment's own disputes do): not read.
+    const readsChargebacks = subject.kind === 'customer' && unit !== 'payment';
+    const [labels, entities] = await Promise.all([this.facts.currentLabels(message, subject), readsChargebacks ? this.facts.entities(message, subject, []) : null]);
+    return { labels, unforgivenChargeback: entities?.subject != null && hasUnforgivenChargeback(entities.subject.fields) };
   }
 
-  private async verdictOf(message: MessageEnvelope<unknown>, subject: CheckpointSubject, refund: boolean): Promise<Verdict> {
-    const [labels, entities] = await Promise.all([this.facts.currentLabels(message, subject), this.facts.entities(message, subject, [])]);
-    const reviews = Object.values(labels).map((label) => label?.review);
-    if (reviews.some((review) => review === 'FRAUDSTER' || review === 'FRAUDULENT' || (refund && review === 'REFUND_ABUSE'))) return 'fraud';
-    if (subject.kind === 'customer' && entities.subject !== null && hasUnforgivenChargeback(entities.subject.fields)) return 'fraud';
-    if (reviews.some((review) => review === 'GENUINE' || (refund && review === 'NOT_REFUND_ABUSE'))) return 'genuine';
-    return 'unknown';
+  /** Each named transaction's disputes, as its document holds them. */
+  private async paymentDisputes(message: MessageEnvelope<unknown>, transactionIds: readonly string[], patience: VerdictPatience): Promise<Map<string, PaymentDisputes>> {
+    const ids = [...new Set(transactionIds)];
+    const batches: string[][] = [];
+    for (let start = 0; start < ids.length; start += MAX_ENTITY_DOCUMENTS_PER_READ) batches.push(ids.slice(start, start + MAX_ENTITY_DOCUMENTS_PER_READ));
+    const disputes = new Map<string, PaymentDisputes>();
+    for (let start = 0; start < batches.length; start += PAYMENT_READS_IN_FLIGHT) {
+      await Promise.all(
+        batches.slice(start, start + PAYMENT_READS_IN_FLIGHT).map(async (batch) => {
+          const documents = await patiently(patience, () => this.facts.documents(message, batch.map((id) => ({ kind: 'transaction', id }))));
+          batch.forEach((id, index) => disputes.set(id, disputesOf(documents[index]?.fields)));
+        }),
+      );
+    }
+    return disputes;
   }
+}
+
+/** Asks again, later, while an owner is only slow (a timeout, unavailable), up to `patience.attempts` in all. */
+async function patiently<T>(patience: VerdictPatience, ask: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await ask();
+    } catch (error) {
+      const transient = error instanceof BusTimeoutError || error instanceof BusUnavailableError;
+      if (!transient || attempt >= patience.attempts) throw error;
+      await delay(Math.min(MAX_DELAY_MS, patience.firstDelayMs * 2 ** (attempt - 1)));
+    }
+  }
+}
+
+/** A transaction document's disputes: any not forgiven, else any (all forgiven), else none. */
+function disputesOf(fields: Record<string, unknown> | undefined): PaymentDisputes {
+  if (hasUnforgivenChargeback(fields)) return 'unforgiven';
+  const chargebacks = fields?.chargebacks;
+  return typeof chargebacks === 'object' && chargebacks !== null && Object.keys(chargebacks).length > 0 ? 'forgiven' : 'none';
+}
+
+/** The decided transaction's id, from the request the decision recorded (a PSP transaction's `transaction.transactionId`). */
+export function paymentIdOf(event: RecordedDecision): string | undefined {
+  const transaction = (event.context?.payload as { transaction?: { transactionId?: unknown } } | undefined)?.transaction;
+  return typeof transaction?.transactionId === 'string' && transaction.transactionId.length > 0 ? transaction.transactionId : undefined;
 }
 
 export const subjectKey = (subject: CheckpointSubject): string => `${subject.kind}:${subject.id}`;

@@ -53,7 +53,16 @@ describe(ModelBook.name, () => {
 
   async function readyModel(models: ModelRepository, tenant: RuleTenant, modelId: string, modelArtifact = artifact): Promise<void> {
     await models.create(tenant, { modelId, checkpoint: 'customer', createdBy: 'key_a', from: null, to: 1 });
-    await models.complete(tenant, modelId, { examples: 1_000, positives: 100, metrics: { auc: 1, averagePrecision: 1, precisionAtPrevent: 1, recallAtReview: 1 }, artifact: modelArtifact });
+    const metrics = { auc: 1, averagePrecision: 1, precisionAtPrevent: 1, recallAtReview: 1 };
+    await models.complete(tenant, modelId, {
+      examples: 1_000,
+      positives: 100,
+      positivesByReason: { disputedPayment: 0, customerLabelledFraudster: 0, customerFraud: 100, supplierFraudulent: 0, refundAbuse: 0 },
+      algorithm: 'gradient-boosted-trees',
+      metrics,
+      candidates: [{ algorithm: 'gradient-boosted-trees', metrics }],
+      artifact: modelArtifact,
+    });
   }
 
   it('loads the active models at start, follows activations, and keeps tenants apart', async () => {

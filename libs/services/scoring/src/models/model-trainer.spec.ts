@@ -1,5 +1,5 @@
 import type { Environment, MessageEnvelope, TrainModelRequest } from '@ringfence/contracts';
-import { type FeatureColumn, buildFeatureMatrix, modelFromJson, trainScoringModel } from '@ringfence/learning';
+import { type FeatureColumn, type ModelTrainingRequest, buildFeatureMatrix, modelFromJson, trainScoringModel } from '@ringfence/learning';
 import type { Logger } from '@ringfence/platform';
 import { useEmbeddedTestDatabase } from '@ringfence/persistence/testing';
 import type { ModelRecord } from '@ringfence/scoring-engine';
@@ -13,7 +13,7 @@ const FEATURES: FeatureColumn[] = [
 ];
 const T0 = 1_766_000_000_000;
 
-/** `rows` decisions a minute apart; every `fraudEvery`-th is fraud and has a disposable e-mail. */
+/** `rows` decisions a minute apart; every `fraudEvery`-th is fraud (a disputed payment) and has a disposable e-mail. */
 function examples(rows: number, fraudEvery: number): TrainingExamples {
   const records = Array.from({ length: rows }, (_, row) => ({ emailDisposable: row % fraudEvery === 0, amountMajorUnits: (row * 37) % 500 }));
   const labels = Uint8Array.from(records, (record) => (record.emailDisposable ? 1 : 0));
@@ -23,6 +23,7 @@ function examples(rows: number, fraudEvery: number): TrainingExamples {
     labels,
     eventTimes: Float64Array.from(records, (_, row) => T0 + row * 60_000),
     positives: labels.reduce((sum, label) => sum + label, 0),
+    positivesByReason: { disputedPayment: labels.reduce((sum, label) => sum + label, 0), customerLabelledFraudster: 0, customerFraud: 0, supplierFraudulent: 0, refundAbuse: 0 },
   };
 }
 
@@ -75,18 +76,37 @@ describe(ModelTrainer.name, () => {
 
   const tenantOf = (message: MessageEnvelope<unknown>) => ({ accountId: message.accountId, environment: message.environment });
 
-  it('answers at once with a training model, then stores it ready with its held-out metrics and a model that loads', async () => {
-    const { models, trainer: subject } = trainer(async () => examples(2_000, 10));
+  it('answers at once with a training model, then stores it ready with its positives by reason, both candidates\' held-out metrics and the served model, which loads', async () => {
+    const requests: ModelTrainingRequest[] = [];
+    const recording: TrainingRunner = (request, onProgress, signal) => {
+      requests.push(request);
+      return inProcess(request, onProgress, signal);
+    };
+    const { models, trainer: subject } = trainer(async () => examples(2_000, 10), recording);
     const message = trainRequest();
 
     const accepted = await subject.start(message);
     expect(accepted).toEqual({ modelId: expect.stringMatching(/^mdl_/), status: 'training' });
     await subject.idle();
 
+    // Both fits are asked of the runner (the worker thread), on the same examples.
+    expect(requests.map(({ algorithm, baseline }) => ({ algorithm, baseline }))).toEqual([{ algorithm: 'gradient-boosted-trees', baseline: 'logistic-regression' }]);
     const stored = (await models.find(tenantOf(message), accepted.modelId)) as ModelRecord;
-    expect(stored).toMatchObject({ status: 'ready', examples: 2_000, positives: 200, progress: null, error: null, active: false });
+    expect(stored).toMatchObject({
+      status: 'ready',
+      examples: 2_000,
+      positives: 200,
+      positivesByReason: { disputedPayment: 200, customerLabelledFraudster: 0, customerFraud: 0, supplierFraudulent: 0, refundAbuse: 0 },
+      progress: null,
+      error: null,
+      active: false,
+    });
+    expect(stored.candidates.map((candidate) => candidate.algorithm)).toEqual(['gradient-boosted-trees', 'logistic-regression']);
+    const served = stored.candidates.find((candidate) => candidate.algorithm === stored.algorithm);
+    expect(stored.metrics).toEqual({ ...served?.metrics, scale: expect.objectContaining({ review: expect.any(Number), prevent: expect.any(Number) }) });
     expect(stored.metrics?.auc).toBeGreaterThan(0.99);
     const model = modelFromJson((await models.artifact(tenantOf(message), accepted.modelId)) as string);
+    expect(model.predictor.kind).toBe(stored.algorithm);
     expect(model.scoreOf(model.vectorOf({ emailDisposable: true, amountMajorUnits: 10 }))).toBeGreaterThan(model.scoreOf(model.vectorOf({ emailDisposable: false, amountMajorUnits: 10 })));
   });
 
@@ -99,7 +119,7 @@ describe(ModelTrainer.name, () => {
 
     expect(await models.find(tenantOf(message), modelId)).toMatchObject({
       status: 'failed',
-      error: `needs at least ${MIN_EXAMPLES_PER_CLASS} positives and ${MIN_EXAMPLES_PER_CLASS} negatives; the period has 10 positives and 490 negatives`,
+      error: `needs at least ${MIN_EXAMPLES_PER_CLASS} positives and ${MIN_EXAMPLES_PER_CLASS} negatives; the period has 10 positives (disputedPayment 10) and 490 negatives`,
     });
   });
 

@@ -1,9 +1,10 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import type { MessageEnvelope, ModelProgressDto, ScoreThresholds, TrainModelAcceptedDto, TrainModelRequest } from '@ringfence/contracts';
-import { type ModelTrainingRequest, type WorkerTrainingResult, modelDocument, trainInWorker } from '@ringfence/learning';
+import { type MessageEnvelope, type ModelMetricsDto, type ModelProgressDto, POSITIVE_REASONS, type ScoreThresholds, type TrainModelAcceptedDto, type TrainModelRequest } from '@ringfence/contracts';
+import { type CandidateProgress, type HoldoutMetrics, type ModelTrainingRequest, type WorkerTrainingResult, modelDocument, trainInWorker } from '@ringfence/learning';
 import { type Logger, type RingfenceConfig, prefixedId } from '@ringfence/platform';
 import { MODEL_REPOSITORY, type ModelRepository, type RuleTenant, scoringCheckpointOf, thresholdsFor } from '@ringfence/scoring-engine';
 import { RINGFENCE_CONFIG, ROOT_LOGGER, requestAccount } from '@ringfence/service-runtime';
+import type { PositivesByReason } from '../decisions/labelling-policy';
 import { TrainingExampleReader, TrainingTooLarge } from './training-examples';
 import { TrainingSlots } from './training-slots';
 
@@ -18,9 +19,9 @@ const PROGRESS_INTERVAL_MS = 1_000;
  */
 export type TrainingRunner = (
   request: ModelTrainingRequest,
-  onProgress: (treesDone: number, treesTotal: number) => void,
+  onProgress: CandidateProgress,
   signal: AbortSignal,
-) => Promise<Pick<WorkerTrainingResult, 'model' | 'metrics'>>;
+) => Promise<Pick<WorkerTrainingResult, 'model' | 'algorithm' | 'metrics' | 'candidates'>>;
 
 export const TRAINING_RUNNER = Symbol('TrainingRunner');
 
@@ -31,11 +32,13 @@ export const workerTrainingRunner: TrainingRunner = (request, onProgress, signal
 export type TrainingBounds = Pick<RingfenceConfig, 'maxConcurrentTrainings' | 'trainingMaxSeconds' | 'trainingMaxExamples'>;
 
 /**
- * Trains the models of decisions §12 off the request path: `start` records the model as
- * training and answers at once; the training itself reads the examples page by page
- * (`TrainingExampleReader`), trains on a worker thread (the event loop keeps answering
- * checkpoints) and stores the model with its held-out metrics, or why it failed. A training
- * a restart interrupted is marked failed at the next start.
+ * Trains an account's models off the request path: `start` records the model as training and
+ * answers at once; the training itself reads the examples page by page, labelled by the
+ * labelling policy (`TrainingExampleReader`), fits the gradient-boosted trees and the logistic
+ * regression baseline on the same time split on a worker thread (the event loop keeps answering
+ * checkpoints), and stores the one that ranks the held-out fraud better (`servedAlgorithm`)
+ * with both candidates' held-out metrics and the positives by reason, or why it failed. A
+ * training a restart interrupted is marked failed at the next start.
  *
  * Bounded (decisions §16, "Tenants share fairly"): one training per account and at most
  * `maxConcurrentTrainings` at once (`TrainingSlots`; each takes a core for as long as it runs,
@@ -110,34 +113,43 @@ export class ModelTrainer implements OnModuleInit {
       const negatives = examples.labels.length - examples.positives;
       if (examples.positives < MIN_EXAMPLES_PER_CLASS || negatives < MIN_EXAMPLES_PER_CLASS) {
         throw new TrainingRefused(
-          `needs at least ${MIN_EXAMPLES_PER_CLASS} positives and ${MIN_EXAMPLES_PER_CLASS} negatives; the period has ${examples.positives} positives and ${negatives} negatives`,
+          `needs at least ${MIN_EXAMPLES_PER_CLASS} positives and ${MIN_EXAMPLES_PER_CLASS} negatives; the period has ${examples.positives} positives${reasonsOf(examples.positivesByReason)} and ${negatives} negatives`,
         );
       }
       const thresholds = thresholdsFor(scoringCheckpointOf(checkpoint), scoreThresholds);
       // Read before training: the worker takes the arrays over (they are detached here after).
       const count = examples.labels.length;
-      const { positives } = examples;
+      const { positives, positivesByReason } = examples;
       const started = Date.now();
       const result = await this.runTraining(
-        { algorithm: 'gradient-boosted-trees', features: examples.features, matrix: examples.matrix, labels: examples.labels, eventTimes: examples.eventTimes, thresholds },
-        (treesDone, treesTotal) => void progress.report({ stage: 'training', done: treesDone, total: treesTotal }),
+        {
+          algorithm: 'gradient-boosted-trees',
+          baseline: 'logistic-regression',
+          features: examples.features,
+          matrix: examples.matrix,
+          labels: examples.labels,
+          eventTimes: examples.eventTimes,
+          thresholds,
+        },
+        (done, total, _validationLoss, algorithm) =>
+          void progress.report(algorithm === 'gradient-boosted-trees' ? { stage: 'training', done, total } : { stage: 'baseline', done, total }, algorithm !== 'gradient-boosted-trees'),
         overTime,
       );
       await progress.settled();
-      const { auc, averagePrecision, precisionAtPrevent, recallAtReview } = result.metrics;
       await this.models.complete(tenant, modelId, {
         examples: count,
         positives,
-        metrics: {
-          auc: finiteOrNull(auc),
-          averagePrecision: finiteOrNull(averagePrecision),
-          precisionAtPrevent: finiteOrNull(precisionAtPrevent),
-          recallAtReview: finiteOrNull(recallAtReview),
-          scale: { ...result.model.scale },
-        },
+        positivesByReason,
+        algorithm: result.algorithm,
+        metrics: { ...metricsDto(result.metrics), scale: { ...result.model.scale } },
+        candidates: result.candidates.map(({ algorithm, metrics }) => ({ algorithm, metrics: metricsDto(metrics) })),
         artifact: JSON.stringify(modelDocument(result.model)),
       });
-      this.logger.info({ modelId, checkpoint, examples: count, positives, auc, durationMs: Date.now() - started, traceId: message.traceId }, 'model trained');
+      const judged = Object.fromEntries(result.candidates.map(({ algorithm, metrics }) => [algorithm, { auc: metrics.auc, averagePrecision: metrics.averagePrecision }]));
+      this.logger.info(
+        { modelId, checkpoint, examples: count, positives, positivesByReason, algorithm: result.algorithm, candidates: judged, durationMs: Date.now() - started, traceId: message.traceId },
+        'model trained',
+      );
     } catch (error) {
       await progress.settled();
       const detail = error instanceof Error ? error.message : String(error);
@@ -158,6 +170,17 @@ export class ModelTrainer implements OnModuleInit {
 class TrainingRefused extends Error {}
 
 const finiteOrNull = (value: number): number | null => (Number.isFinite(value) ? value : null);
+
+/** The API's form of held-out metrics: a value that could not be computed (one class only) is null. */
+function metricsDto({ auc, averagePrecision, precisionAtPrevent, recallAtReview }: HoldoutMetrics): ModelMetricsDto {
+  return { auc: finiteOrNull(auc), averagePrecision: finiteOrNull(averagePrecision), precisionAtPrevent: finiteOrNull(precisionAtPrevent), recallAtReview: finiteOrNull(recallAtReview) };
+}
+
+/** ` (disputedPayment 3, customerLabelledFraudster 1)`: the reasons that counted any, for a refusal's message. */
+function reasonsOf(byReason: PositivesByReason): string {
+  const counted = POSITIVE_REASONS.filter((reason) => byReason[reason] > 0).map((reason) => `${reason} ${byReason[reason]}`);
+  return counted.length === 0 ? '' : ` (${counted.join(', ')})`;
+}
 
 /** Writes progress at most once a second, one write at a time, always the latest value. */
 class ThrottledProgress {

@@ -1,6 +1,7 @@
 import type { MessageEnvelope } from '@ringfence/contracts';
-import type { DecisionRecord } from '@ringfence/scoring-engine';
+import type { StoredDecisionRecord } from '@ringfence/scoring-engine';
 import type { DecisionRecords } from '../decisions/decision-records';
+import type { DecisionVerdict } from '../decisions/labelling-policy';
 import type { SubjectVerdicts } from '../decisions/subject-verdicts';
 import { TrainingExampleReader, TrainingTooLarge } from './training-examples';
 
@@ -8,17 +9,21 @@ const T0 = 1_766_000_000_000;
 const MESSAGE = { accountId: 'acc_examples', environment: 'test', traceId: 'trace-examples' } as MessageEnvelope<unknown>;
 
 /** `count` decisions of customers, a second apart, each with its features (an example each). */
-function decisions(count: number): DecisionRecord[] {
+function decisions(count: number): StoredDecisionRecord[] {
   return Array.from({ length: count }, (_, index) => ({
     scoreId: `scr_${String(index).padStart(6, '0')}`,
     checkpoint: 'customer',
     timestamp: T0 + index * 1_000,
+    decidedAt: T0 + index * 1_000,
+    subjectKind: 'customer',
+    subjectId: `cus-${index}`,
+    action: 'ALLOW',
     event: { checkpoint: 'customer', subject: { kind: 'customer', id: `cus-${index}` }, features: { emailDisposable: index % 2 === 0 } },
   }));
 }
 
 /** The stored decisions, read in keyset pages as `DecisionRecords.page` reads them; counts the pages asked for. */
-function storedDecisions(records: DecisionRecord[]) {
+function storedDecisions(records: StoredDecisionRecord[]) {
   const reads = { pages: 0 };
   const store = {
     page: async (_tenant: unknown, _checkpoint: string, _from: number, _to: number, cursor: { scoreId: string } | null, limit: number) => {
@@ -30,7 +35,16 @@ function storedDecisions(records: DecisionRecord[]) {
   return { store, reads };
 }
 
-const noVerdicts = { learn: async () => undefined } as unknown as SubjectVerdicts;
+/** Judges every record with `verdictOf(record)` (unknown by default), counting the records it was asked about. */
+function verdicts(verdictOf: (record: StoredDecisionRecord) => DecisionVerdict = () => ({ verdict: 'unknown' })) {
+  const asked = { records: 0 };
+  const judge = async (_message: unknown, _checkpoint: unknown, records: StoredDecisionRecord[]) => {
+    asked.records += records.length;
+    return records.map(verdictOf);
+  };
+  return { verdicts: { judge } as unknown as SubjectVerdicts, asked };
+}
+const noVerdicts = verdicts().verdicts;
 const noProgress = async () => undefined;
 
 describe(TrainingExampleReader.name, () => {
@@ -43,18 +57,36 @@ describe(TrainingExampleReader.name, () => {
     expect(read.labels).toHaveLength(2_500);
   });
 
+  it('labels each example by its verdict and counts the positives by reason; a genuine or unknown verdict is a negative', async () => {
+    const { store } = storedDecisions(decisions(6));
+    const byIndex: DecisionVerdict[] = [
+      { verdict: 'fraud', reason: 'disputedPayment' },
+      { verdict: 'genuine' },
+      { verdict: 'fraud', reason: 'customerLabelledFraudster' },
+      { verdict: 'unknown' },
+      { verdict: 'fraud', reason: 'disputedPayment' },
+      { verdict: 'fraud', reason: 'refundAbuse' },
+    ];
+    const reader = new TrainingExampleReader(store, verdicts((record) => byIndex[Number(record.scoreId.slice(4))]).verdicts);
+
+    const read = await reader.read(MESSAGE, 'pspBeforeAuth', 0, Number.MAX_SAFE_INTEGER, noProgress, { maxExamples: 100, signal: new AbortController().signal });
+
+    expect(Array.from(read.labels)).toEqual([1, 0, 1, 0, 1, 1]);
+    expect(read.positives).toBe(4);
+    expect(read.positivesByReason).toEqual({ disputedPayment: 2, customerLabelledFraudster: 1, customerFraud: 0, supplierFraudulent: 0, refundAbuse: 1 });
+  });
+
   it('stops at the page that would pass TRAINING_MAX_EXAMPLES, before labelling it, with the reason the model shows', async () => {
     const { store, reads } = storedDecisions(decisions(5_000));
-    let labelled = 0;
-    const verdicts = { learn: async (_message: unknown, subjects: unknown[]) => void (labelled += subjects.length) } as unknown as SubjectVerdicts;
-    const reader = new TrainingExampleReader(store, verdicts);
+    const judged = verdicts();
+    const reader = new TrainingExampleReader(store, judged.verdicts);
 
     const read = reader.read(MESSAGE, 'customer', 0, Number.MAX_SAFE_INTEGER, noProgress, { maxExamples: 2_500, signal: new AbortController().signal });
 
     await expect(read).rejects.toThrow(new TrainingTooLarge(2_500));
     await expect(read).rejects.toThrow('stopped: the period holds more than TRAINING_MAX_EXAMPLES (2500) decisions; train on a shorter period (from, to)');
     expect(reads.pages).toBe(3);
-    expect(labelled).toBe(2_000);
+    expect(judged.asked.records).toBe(2_000);
   });
 
   it('stops reading once its training is out of time (the signal aborted)', async () => {

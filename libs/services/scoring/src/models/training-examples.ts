@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { MessageEnvelope, RuleCheckpoint } from '@ringfence/contracts';
 import { type FeatureColumn, type FeatureMatrix, featureVector, numericFeatures } from '@ringfence/learning';
-import { type DecisionRecord, featureDeclarations, featuresFromRecord, scoringCheckpointOf } from '@ringfence/scoring-engine';
+import { type StoredDecisionRecord, featureDeclarations, featuresFromRecord, scoringCheckpointOf } from '@ringfence/scoring-engine';
 import { DecisionRecords } from '../decisions/decision-records';
+import { type PositivesByReason, noPositives } from '../decisions/labelling-policy';
 import type { RecordedDecision } from '../decisions/recorded-decision';
-import { PATIENT, SubjectVerdicts, type Verdict, subjectKey } from '../decisions/subject-verdicts';
+import { PATIENT, SubjectVerdicts, VerdictMemo } from '../decisions/subject-verdicts';
 
 /** Decision records read per page: a page's subjects are labelled together. */
 const PAGE_SIZE = 1_000;
@@ -16,6 +17,8 @@ export interface TrainingExamples {
   labels: Uint8Array;
   eventTimes: Float64Array;
   positives: number;
+  /** Why each positive is one (`labelling-policy.ts`); the counts add up to `positives`. */
+  positivesByReason: PositivesByReason;
 }
 
 /** How far a read may go (decisions §16): past either bound it throws instead of reading on. */
@@ -35,11 +38,13 @@ export class TrainingTooLarge extends Error {
 }
 
 /**
- * Reads decisions §12's training examples: the data set's decision events of a checkpoint in
+ * Reads a checkpoint's training examples: the data set's decision events of a checkpoint in
  * [from, to), page by page, each row the features the decision recorded (so training never sees
- * the future), positive when its subject is fraud as known now (`SubjectVerdicts`: a FRAUDSTER
- * or FRAUDULENT label, an unforgiven chargeback, REFUND_ABUSE at refunds), negative otherwise.
- * The model reads the checkpoint's numeric catalogue features.
+ * the future), positive when the labelling policy (`labelling-policy.ts`, asked through
+ * `SubjectVerdicts`) judges the decision fraud as known now: at the PSP checkpoints the payment
+ * itself (disputed and not forgiven, or by a customer already labelled FRAUDSTER), elsewhere
+ * the customer or supplier; negative otherwise. The model reads the checkpoint's numeric
+ * catalogue features.
  *
  * Rows are gathered row-major in growing blocks of float32 (4 bytes a value, not a JavaScript
  * object per decision) and turned column-major once at the end, as training reads them.
@@ -66,23 +71,26 @@ export class TrainingExampleReader {
     const rows = new RowBlocks(names.length);
     const labels: number[] = [];
     const eventTimes: number[] = [];
-    const verdicts = new Map<string, Verdict>();
+    const memo = new VerdictMemo();
+    const positivesByReason = noPositives();
     let cursor: { timestamp: number; scoreId: string } | null = null;
     for (;;) {
       signal.throwIfAborted();
-      const page: DecisionRecord[] = await this.decisions.page(tenant, checkpoint, from, to, cursor, PAGE_SIZE);
+      const page: StoredDecisionRecord[] = await this.decisions.page(tenant, checkpoint, from, to, cursor, PAGE_SIZE);
       if (page.length === 0) break;
       cursor = { timestamp: page[page.length - 1].timestamp, scoreId: page[page.length - 1].scoreId };
-      const events = page.map((record) => record.event as RecordedDecision);
+      const examples = page.filter((record) => isExample(record.event as RecordedDecision));
       // Checked before the page is labelled: the labels are what costs (requests to their owners).
-      if (labels.length + events.filter(isExample).length > maxExamples) throw new TrainingTooLarge(maxExamples);
+      if (labels.length + examples.length > maxExamples) throw new TrainingTooLarge(maxExamples);
       // Off the request path: an owner slow to answer (catching up after a bulk import) is asked again.
-      await this.verdicts.learn(message, events.flatMap((event) => event.subject ?? []), checkpoint === 'refund', verdicts, PATIENT);
-      for (const [index, event] of events.entries()) {
-        if (!isExample(event)) continue;
-        featureVector(names, featuresFromRecord(event.checkpoint ?? catalogueCheckpoint, event.features), rows.next());
-        labels.push(verdicts.get(subjectKey(event.subject)) === 'fraud' ? 1 : 0);
-        eventTimes.push(page[index].timestamp);
+      const verdicts = await this.verdicts.judge(message, checkpoint, examples, memo, PATIENT);
+      for (const [index, record] of examples.entries()) {
+        const event = record.event as RecordedDecision;
+        featureVector(names, featuresFromRecord(event.checkpoint ?? catalogueCheckpoint, event.features ?? {}), rows.next());
+        const verdict = verdicts[index];
+        labels.push(verdict.verdict === 'fraud' ? 1 : 0);
+        if (verdict.verdict === 'fraud') positivesByReason[verdict.reason] += 1;
+        eventTimes.push(record.timestamp);
       }
       await onPage(labels.length);
       if (page.length < PAGE_SIZE) break;
@@ -94,6 +102,7 @@ export class TrainingExampleReader {
       labels: labelArray,
       eventTimes: Float64Array.from(eventTimes),
       positives: labelArray.reduce((sum, label) => sum + label, 0),
+      positivesByReason,
     };
   }
 }

@@ -3,7 +3,7 @@ import type { BacktestRulesRequest, BacktestRulesReply, MessageEnvelope, RuleAct
 import { AppError, type RingfenceConfig } from '@ringfence/platform';
 import {
   type CompiledRule,
-  type DecisionRecord,
+  type StoredDecisionRecord,
   RULE_REPOSITORY,
   type RuleEnvironments,
   type RuleRepository,
@@ -16,7 +16,7 @@ import {
 import { RINGFENCE_CONFIG } from '@ringfence/service-runtime';
 import { DecisionRecords } from '../decisions/decision-records';
 import type { RecordedDecision } from '../decisions/recorded-decision';
-import { SubjectVerdicts, type Verdict, subjectKey } from '../decisions/subject-verdicts';
+import { SubjectVerdicts, VerdictMemo } from '../decisions/subject-verdicts';
 import { BacktestBounds, backtestDurationMs } from './backtest-bounds';
 import { RULE_ENVIRONMENTS } from './rule-environment.provider';
 import { ruleBudgetsOf } from './rule-budgets';
@@ -32,7 +32,10 @@ const noActions = (): Record<RuleAction, number> => ({ ALLOW: 0, REVIEW: 0, PREV
  * tenant's decision records of the checkpoint in [from, to), exactly over what each decision
  * recorded (its rule context and the other sources' verdicts), page by page. `after` is the
  * action decided again with the tried rules in place of the rules of the time; "fraud" and
- * "genuine" are what the labels and chargebacks say now. Nothing is changed.
+ * "genuine" are what the labels and disputes say now, read as training reads them (the
+ * labelling policy, `labelling-policy.ts`: at the PSP checkpoints the payment itself), so a
+ * rule's labelled precision and recall and a model's held-out metrics count the same fraud.
+ * Nothing is changed.
  *
  * decisions §16: a backtest is bounded (backtest-bounds.ts). At most BACKTEST_MAX_DECISIONS
  * decisions and the time the gateway waits for it (a 400 naming `from` past either), the
@@ -75,17 +78,16 @@ export class RuleBacktest {
     const after = noActions();
     const changes = new Map<string, number>();
     const labelled = { fraud: 0, fraudTriggered: 0, genuine: 0, genuineTriggered: 0 };
-    const verdicts = new Map<string, Verdict>();
+    const memo = new VerdictMemo();
     const budgets = ruleBudgetsOf(this.config);
     let cursor: { timestamp: number; scoreId: string } | null = null;
     for (;;) {
       bounds.assertWithinBounds();
-      const page: DecisionRecord[] = await this.decisions.page(tenant, checkpoint, from, to, cursor, PAGE_SIZE);
+      const page: StoredDecisionRecord[] = await this.decisions.page(tenant, checkpoint, from, to, cursor, PAGE_SIZE);
       if (page.length === 0) break;
       cursor = { timestamp: page[page.length - 1].timestamp, scoreId: page[page.length - 1].scoreId };
-      const subjects = page.flatMap((record) => (record.event as RecordedDecision).subject ?? []);
-      await this.verdicts.learn(message, subjects, checkpoint === 'refund', verdicts);
-      for (const record of page) {
+      const verdicts = await this.verdicts.judge(message, checkpoint, page, memo);
+      for (const [index, record] of page.entries()) {
         const event = record.event as RecordedDecision;
         const answered = event.recommendation?.action;
         if (event.context === undefined || event.signals === undefined || event.checkpoint === undefined || answered === undefined) continue;
@@ -103,7 +105,7 @@ export class RuleBacktest {
         before[answered] += 1;
         after[decided] += 1;
         if (decided !== answered) changes.set(`${answered}>${decided}`, (changes.get(`${answered}>${decided}`) ?? 0) + 1);
-        const verdict = event.subject ? (verdicts.get(subjectKey(event.subject)) ?? 'unknown') : 'unknown';
+        const { verdict } = verdicts[index];
         const anyTriggered = outcome.triggered.length > 0;
         if (verdict === 'fraud') {
           labelled.fraud += 1;

@@ -1,0 +1,95 @@
+import type { CurrentLabelMessage, LabelCategory, ModelPositivesByReasonDto, PositiveReason, RuleCheckpoint } from '@ringfence/contracts';
+
+/**
+ * What a decision was, as the labels and disputes known now say: the one definition of "fraud"
+ * and "genuine" that training (its positives) and rule backtests (their labelled precision and
+ * recall) share, per checkpoint. docs/model.md ("Examples" and "Labels") states it for readers.
+ *
+ * - **Payments** (`pspBeforeAuth`, `pspAfterAuth`): the example is the payment. Fraud when THAT
+ *   transaction was disputed and the dispute is not forgiven (`disputedPayment`), or when its
+ *   customer was already labelled FRAUDSTER when it was decided (`customerLabelledFraudster`).
+ *   A genuine cardholder whose card was abused once has one positive, the disputed payment, not
+ *   every payment before and after it; a label that came after the payment does not reach back.
+ *   Genuine when its disputes were all forgiven, or its customer is labelled GENUINE.
+ * - **Refunds**: the customer labelled REFUND_ABUSE (`refundAbuse`), or a fraudster (FRAUDSTER,
+ *   or a chargeback not forgiven: `customerFraud`). Genuine: NOT_REFUND_ABUSE or GENUINE.
+ * - **Other customer checkpoints** (customer, registration, voucher redemption): the example is
+ *   the customer. Fraud when labelled FRAUDSTER or with any chargeback not forgiven
+ *   (`customerFraud`), whenever it came; genuine when labelled GENUINE.
+ * - **Supplier subjects** (payouts, a supplier's registration): labelled FRAUDULENT
+ *   (`supplierFraudulent`); genuine when labelled GENUINE.
+ *
+ * Anything else is unknown: training counts it negative, a backtest counts it neither way.
+ */
+
+/** Each positive counted once, under the reason `verdictOf` gave it (the first that holds). */
+export type PositivesByReason = ModelPositivesByReasonDto;
+
+export const noPositives = (): PositivesByReason => ({ disputedPayment: 0, customerLabelledFraudster: 0, customerFraud: 0, supplierFraudulent: 0, refundAbuse: 0 });
+
+export type DecisionVerdict = { verdict: 'fraud'; reason: PositiveReason } | { verdict: 'genuine' } | { verdict: 'unknown' };
+
+/** What a checkpoint's decisions are judged as. */
+export type JudgedUnit = 'payment' | 'refund' | 'customer';
+
+export function judgedUnitOf(checkpoint: RuleCheckpoint): JudgedUnit {
+  switch (checkpoint) {
+    case 'pspBeforeAuth':
+    case 'pspAfterAuth':
+      return 'payment';
+    case 'refund':
+      return 'refund';
+    case 'customer':
+    case 'registration':
+    case 'voucherRedemption':
+    case 'payout':
+      return 'customer';
+  }
+}
+
+/** A payment's disputes as its transaction's document holds them (`chargebacks.<disputeId>.forgiven`). */
+export type PaymentDisputes = 'none' | 'forgiven' | 'unforgiven';
+
+/** What the owners say now of a decision's subject and, at a payment, of its transaction. */
+export interface VerdictFacts {
+  subjectKind: 'customer' | 'supplier';
+  /** The subject's current labels; `eventTime` is labelling's clock when the review was applied. */
+  labels: Partial<Record<LabelCategory, Pick<CurrentLabelMessage, 'review' | 'eventTime'>>>;
+  /** A customer subject with a chargeback or dispute not forgiven, on any of its payments (not read at payments). */
+  unforgivenChargeback: boolean;
+  /** The decided payment's disputes ('none' away from payments). */
+  paymentDisputes: PaymentDisputes;
+  /**
+   * When the service decided (its clock, epoch ms): labels carry the time labelling applied them,
+   * on the same clock, so "labelled before the payment" compares these two. A backfill sends old
+   * payments today: their payload time is weeks before any label, which would make every label
+   * "after"; the service's clock orders a label between the payments sent before and after it.
+   */
+  decidedAt: number;
+}
+
+export function verdictOf(unit: JudgedUnit, facts: VerdictFacts): DecisionVerdict {
+  const reviews = Object.values(facts.labels).map((label) => label?.review);
+  if (facts.subjectKind === 'supplier') {
+    if (reviews.includes('FRAUDULENT')) return fraud('supplierFraudulent');
+    return reviews.includes('GENUINE') ? GENUINE : UNKNOWN;
+  }
+  const paymentLabel = facts.labels.PAYMENT_FRAUD;
+  switch (unit) {
+    case 'payment':
+      if (facts.paymentDisputes === 'unforgiven') return fraud('disputedPayment');
+      if (paymentLabel?.review === 'FRAUDSTER' && paymentLabel.eventTime <= facts.decidedAt) return fraud('customerLabelledFraudster');
+      return facts.paymentDisputes === 'forgiven' || paymentLabel?.review === 'GENUINE' ? GENUINE : UNKNOWN;
+    case 'refund':
+      if (facts.labels.REFUND_ABUSE?.review === 'REFUND_ABUSE') return fraud('refundAbuse');
+      if (paymentLabel?.review === 'FRAUDSTER' || facts.unforgivenChargeback) return fraud('customerFraud');
+      return reviews.includes('NOT_REFUND_ABUSE') || reviews.includes('GENUINE') ? GENUINE : UNKNOWN;
+    case 'customer':
+      if (paymentLabel?.review === 'FRAUDSTER' || facts.unforgivenChargeback) return fraud('customerFraud');
+      return paymentLabel?.review === 'GENUINE' ? GENUINE : UNKNOWN;
+  }
+}
+
+const fraud = (reason: PositiveReason): DecisionVerdict => ({ verdict: 'fraud', reason });
+const GENUINE: DecisionVerdict = { verdict: 'genuine' };
+const UNKNOWN: DecisionVerdict = { verdict: 'unknown' };

@@ -2,8 +2,9 @@
 // API in event time; a model trained through the API on the first 70 % of the time and activated;
 // the last 30 % sent and scored live by it; its scores judged against the simulator's truth.
 //
-//   npm run eval:model                       (50,000 customers, 28 days, seed 7)
-//   EVAL_CUSTOMERS=5000 EVAL_DAYS=7 EVAL_SEED=3 EVAL_FRAUD_MIX=account-takeover=40,card-testing=30 npm run eval:model
+//   npm run eval:model:marketplace           (50,000 customers, 28 days, seed 7; `npm run eval:model`
+//                                             runs the card-payments evaluation, card-payments.eval.mjs)
+//   EVAL_CUSTOMERS=5000 EVAL_DAYS=7 EVAL_SEED=3 EVAL_FRAUD_MIX=account-takeover=40,card-testing=30 npm run eval:model:marketplace
 //   EVAL_SAVE_MODEL=trees.json …  then, on another configuration,  EVAL_COMPARE_MODEL=trees.json …
 //       (the trees trained here on one simulation, judged on another's decisions)
 //   EVAL_SAVE_TRUTH_MODEL=truth.json …  the same with trees trained on all of this simulation's

@@ -1,26 +1,67 @@
+import { IDENTITY_SCALE, LogisticRegression, ScoringModel, modelDocument, numericFeatures } from '@ringfence/learning';
+import { MODEL_REPOSITORY, type ModelRepository, featureDeclarations, scoringCheckpointOf } from '@ringfence/scoring-engine';
 import { type EmbeddedService, TEST_ADMIN_KEY, eventually, startEmbeddedService } from '../support/embedded-service';
-import { customerRequest } from '../support/payload-factories';
+import { customerRequest, pspTransactionRequest } from '../support/payload-factories';
+
+// Training runs on a worker thread from the built output (test/e2e/models.int-spec.ts trains
+// there); here it runs in process, with few trees, so that the labels, the summary and the choice
+// between the trees and the baseline are tested through the API without a build. Everything
+// around the fits (reading the decisions, labelling them, storing, activating, scoring) is real.
+jest.mock('@ringfence/learning', () => {
+  const learning = jest.requireActual<typeof import('@ringfence/learning')>('@ringfence/learning');
+  return {
+    ...learning,
+    trainInWorker: async (request: Parameters<typeof learning.trainScoringModel>[0], options: { onProgress?: Parameters<typeof learning.trainScoringModel>[1] } = {}) =>
+      learning.trainScoringModel({ ...request, boosting: { trees: 10 } }, options.onProgress),
+  };
+});
 
 type Account = { accountId: string; keys: { secretTest: string; secretLive: string; publishableTest: string } };
-type Model = { modelId: string; checkpoint: string; status: string; createdAt: string; createdBy: string; from: number | null; to: number; examples: number; positives: number; active: boolean; error?: string };
+type Metrics = { auc: number | null; averagePrecision: number | null; precisionAtPrevent: number | null; recallAtReview: number | null; scale?: { review: number; prevent: number } };
+type Model = {
+  modelId: string;
+  checkpoint: string;
+  status: string;
+  createdAt: string;
+  createdBy: string;
+  from: number | null;
+  to: number;
+  examples: number;
+  positives: number;
+  positivesByReason: Record<string, number> | null;
+  algorithm: string | null;
+  metrics: Metrics | null;
+  candidates: { algorithm: string; metrics: Metrics }[];
+  active: boolean;
+  error?: string;
+};
+type ModelIdentity = { id: string; kind: string; algorithm: string };
+type Contribution = { feature: string; value: unknown; contribution: number };
+type Explanation = { modelVersion: string; model: ModelIdentity; raised: Contribution[]; lowered: Contribution[] };
+type Answer = { data: { scoreId: string; explanation: Explanation } };
+type Decision = { data: { features: { modelVersion: string; modelScore: number }; explanation: Explanation } };
 
 let sequence = 0;
 const newId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(sequence += 1)}`;
 
 /**
- * decisions §12's models API through the embedded app: the routes, their validation, and a
- * training that cannot start. Training itself runs on a worker thread from the built output, so
- * a model that trains is tested against the built process (test/e2e/models.int-spec.ts).
+ * The models API through the embedded app (docs/api.md, "Models"): the routes, their validation,
+ * a training that cannot start, a training on payments and disputes (its labels, its summary,
+ * its baseline), and which model each decision names.
  */
 describe('models API (embedded app over HTTPS)', () => {
   let service: EmbeddedService;
   let account: Account;
 
-  beforeAll(async () => {
-    service = await startEmbeddedService();
+  const newAccount = async (): Promise<Account> => {
     const created = await service.client.send<Account>({ method: 'POST', path: '/admin/accounts', body: { name: newId('models') }, apiKey: TEST_ADMIN_KEY });
     expect(created.status).toBe(201);
-    account = created.body;
+    return created.body;
+  };
+
+  beforeAll(async () => {
+    service = await startEmbeddedService();
+    account = await newAccount();
   }, 60_000);
 
   afterAll(async () => {
@@ -72,5 +113,116 @@ describe('models API (embedded app over HTTPS)', () => {
     expect(backwards.body.message).toMatch(/to: must be greater than from/);
     expect((await send('GET', '/v2/models/not-a-model-id')).status).toBe(400);
     expect((await send('GET', '/v2/models', undefined, account.keys.publishableTest)).status).toBe(403);
+  });
+
+  describe('a PSP model learns from the payments that were disputed', () => {
+    const PAYMENTS = 150;
+    /** Every fifth payment is disputed: 30 disputes, spread over the period so each part of the time split holds some. */
+    const isDisputed = (index: number) => index % 5 === 0;
+    /** The merchant won the dispute of this one: forgiven, so a negative. */
+    const FORGIVEN = 5;
+
+    it('counts as positives exactly the disputed payments not forgiven (not every payment of their customers) and a payment by a customer already labelled FRAUDSTER; reports them by reason with both candidates; the activated model names itself on the next decision', async () => {
+      const own = await newAccount();
+      const post = <T>(path: string, body?: unknown) => service.client.send<T>({ method: 'POST', path, body, apiKey: own.keys.secretTest });
+      const get = <T>(path: string) => service.client.send<T>({ method: 'GET', path, apiKey: own.keys.secretTest });
+      const start = Date.now() - (PAYMENTS + 10) * 60_000;
+      const customerOf = (index: number) => `cus-card-${Math.floor(index / 3)}`;
+      const pay = (customerId: string, transactionId: string, timestamp: number, amount: number) =>
+        post<Answer>('/psp/transaction?checkpoint=pspBeforeAuth&explain=true', pspTransactionRequest({ timestamp, transaction: { transactionId, amount }, customer: { customerId } }));
+
+      // Three payments per cardholder; the disputed ones (larger, so the models have something to learn) are one of them.
+      for (let index = 0; index < PAYMENTS; index += 1) {
+        expect((await pay(customerOf(index), `tx-card-${index}`, start + index * 60_000, isDisputed(index) ? 90_000 + index : 1_500 + index)).status).toBe(200);
+      }
+      for (let index = 0; index < PAYMENTS; index += 1) {
+        if (!isDisputed(index)) continue;
+        const dispute = { disputeId: `dsp-card-${index}`, transactionId: `tx-card-${index}`, stage: 'CHARGEBACK', ...(index === FORGIVEN ? { outcome: 'WON' } : {}) };
+        expect((await post('/psp/dispute', { timestamp: Date.now(), dispute })).status).toBe(200);
+      }
+      // A customer labelled FRAUDSTER now: its payments before the label stay negatives, the one after it is a positive.
+      const fraudster = customerOf(PAYMENTS - 1);
+      expect((await post(`/v2/customer/${fraudster}/labels`, { category: 'PAYMENT_FRAUD', review: 'FRAUDSTER' })).status).toBe(200);
+      const beforeActivation = await pay(fraudster, 'tx-after-label', Date.now(), 2_000);
+      expect(beforeActivation.status).toBe(200);
+      // No model of the account's own yet: the built-in model or the shipped default answered, and says so.
+      expect(['built-in', 'shipped']).toContain(beforeActivation.body.data.explanation.model.kind);
+
+      const started = await post<{ modelId: string }>('/v2/models/train', { checkpoint: 'pspBeforeAuth' });
+      expect(started.status).toBe(202);
+      // Training runs off the request path (asynchronous by design): its end is polled for.
+      const model = await eventually(async () => {
+        const read = (await get<Model>(`/v2/models/${started.body.modelId}`)).body;
+        return read.status === 'training' ? null : read;
+      }, 60_000);
+
+      const disputed = Array.from({ length: PAYMENTS }, (_, index) => index).filter((index) => isDisputed(index) && index !== FORGIVEN).length;
+      expect(model).toMatchObject({ status: 'ready', examples: PAYMENTS + 1, positives: disputed + 1 });
+      expect(model.positivesByReason).toEqual({ disputedPayment: disputed, customerLabelledFraudster: 1, customerFraud: 0, supplierFraudulent: 0, refundAbuse: 0 });
+      expect(model.candidates.map((candidate) => candidate.algorithm)).toEqual(['gradient-boosted-trees', 'logistic-regression']);
+      const served = model.candidates.find((candidate) => candidate.algorithm === model.algorithm);
+      expect(served).toBeDefined();
+      const [trees, regression] = model.candidates;
+      // The rule: the trees serve unless the regression's held-out average precision is strictly higher.
+      expect(model.algorithm).toBe((regression.metrics.averagePrecision ?? -1) > (trees.metrics.averagePrecision ?? -1) ? 'logistic-regression' : 'gradient-boosted-trees');
+      expect(model.metrics).toEqual({ ...served?.metrics, scale: expect.any(Object) });
+      const listed = (await get<{ data: { models: Model[] } }>('/v2/models')).body.data.models.find((each) => each.modelId === model.modelId);
+      expect(listed).toEqual(model);
+
+      expect((await post(`/v2/models/${model.modelId}/activate`)).status).toBe(200);
+      // The very next checkpoint is the activated model's, and its answer and its decision say so.
+      const next = await pay(customerOf(0), 'tx-next', Date.now(), 95_000);
+      const named = { id: model.modelId, kind: 'account', algorithm: model.algorithm };
+      expect(next.body.data.explanation).toMatchObject({ modelVersion: model.modelId, model: named });
+      const decision = (await get<Decision>(`/v2/decisions/${next.body.data.scoreId}`)).body.data;
+      expect(decision.features.modelVersion).toBe(model.modelId);
+      expect(decision.explanation.model).toEqual(named);
+    }, 120_000);
+  });
+
+  it('serves and explains an activated logistic regression at the checkpoint, naming it', async () => {
+    const own = await newAccount();
+    const post = <T>(path: string, body?: unknown) => service.client.send<T>({ method: 'POST', path, body, apiKey: own.keys.secretTest });
+    // A regression that reads only the amount: fraud rises with it (19.99 is ordinary, 1,000.00 is not).
+    const features = numericFeatures(featureDeclarations(scoringCheckpointOf('pspBeforeAuth')));
+    const names = features.map((column) => column.name);
+    const amount = names.indexOf('amountMajorUnits');
+    expect(amount).toBeGreaterThanOrEqual(0);
+    const coefficients = new Float64Array(names.length);
+    coefficients[amount] = 1;
+    const means = new Float64Array(names.length);
+    means[amount] = 20;
+    const scales = new Float64Array(names.length).fill(1);
+    scales[amount] = 10;
+    const regression = new ScoringModel(features, new LogisticRegression(names, means, scales, coefficients, -3), null, IDENTITY_SCALE);
+    const models = service.app.get<ModelRepository>(MODEL_REPOSITORY, { strict: false });
+    const tenant = { accountId: own.accountId, environment: 'test' };
+    const modelId = `mdl_${newId('regression').replace(/-/g, '_')}`;
+    const metrics = { auc: 0.9, averagePrecision: 0.5, precisionAtPrevent: 0.8, recallAtReview: 0.7 };
+    await models.create(tenant, { modelId, checkpoint: 'pspBeforeAuth', createdBy: 'key_test', from: null, to: Date.now() });
+    await models.complete(tenant, modelId, {
+      examples: 1_000,
+      positives: 50,
+      positivesByReason: { disputedPayment: 50, customerLabelledFraudster: 0, customerFraud: 0, supplierFraudulent: 0, refundAbuse: 0 },
+      algorithm: 'logistic-regression',
+      metrics,
+      candidates: [{ algorithm: 'logistic-regression', metrics }],
+      artifact: JSON.stringify(modelDocument(regression)),
+    });
+
+    expect((await post<Model>(`/v2/models/${modelId}/activate`)).body).toMatchObject({ algorithm: 'logistic-regression', active: true });
+
+    const pay = (amountMinor: number) => post<Answer>('/psp/transaction?checkpoint=pspBeforeAuth&explain=true', pspTransactionRequest({ transaction: { amount: amountMinor, currency: 'GBP' } }));
+    const large = await pay(100_000);
+    const ordinary = await pay(1_999);
+    const named = { id: modelId, kind: 'account', algorithm: 'logistic-regression' };
+    expect(large.body.data.explanation).toMatchObject({ modelVersion: modelId, model: named });
+    expect(large.body.data.explanation.raised[0]).toMatchObject({ feature: 'amountMajorUnits', value: 1_000 });
+    expect(large.body.data.explanation.raised[0].contribution).toBeCloseTo((1_000 - 20) / 10, 6);
+    expect(ordinary.body.data.explanation.lowered[0]).toMatchObject({ feature: 'amountMajorUnits', value: 19.99 });
+    const decisionOf = async (answer: { body: Answer }) => (await service.client.send<Decision>({ method: 'GET', path: `/v2/decisions/${answer.body.data.scoreId}`, apiKey: own.keys.secretTest })).body.data;
+    const [largeDecision, ordinaryDecision] = [await decisionOf(large), await decisionOf(ordinary)];
+    expect(largeDecision.features.modelScore).toBeGreaterThan(ordinaryDecision.features.modelScore);
+    expect(largeDecision.explanation.model).toEqual(named);
   });
 });

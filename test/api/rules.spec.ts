@@ -228,6 +228,8 @@ describe('rules API (embedded app over HTTPS)', () => {
       expect(plain.body.data).not.toHaveProperty('explanation');
       expect(explained.body.data.explanation).toEqual({
         modelVersion: expect.any(String),
+        // No learned model at this account's customer checkpoint: the built-in one scored, and says so.
+        model: { id: explained.body.data.explanation.modelVersion, kind: 'built-in', algorithm: 'additive' },
         modelScore: expect.any(Number),
         baseScore: expect.any(Number),
         raised: expect.arrayContaining([expect.objectContaining({ feature: 'emailLocalPartDigitRatio', contribution: expect.any(Number) })]),

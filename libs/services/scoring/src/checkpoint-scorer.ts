@@ -56,7 +56,7 @@ import type { CheckpointDefinition, CheckpointSubject, EntityReference } from '.
 import { CheckpointFacts } from './checkpoint-facts';
 import { evidenceOf, indicatorsNotIn, indicatorsOf } from './payload-indicators';
 import { RuleBook } from './rules/rule-book';
-import { type ExplainedScore, learnedScore, withShippedModel } from './models/learned-score';
+import { type ExplainedScore, learnedScore, modelIdentityOf, withShippedModel } from './models/learned-score';
 import { ModelBook } from './models/model-book';
 import { explanationSides } from './models/explanation-sides';
 import { VelocityState } from './velocity-state.service';
@@ -372,9 +372,11 @@ function triggeredRuleOf(checkpoint: string): (rule: TriggeredRule) => Triggered
  * decisions §12: the model's largest contributions either way, the triggered rules, and why the
  * source decided.
  */
-function explanationOf({ model, modelVersion, baseScore }: ExplainedScore, triggered: readonly TriggeredRule[], reason: string): DecisionExplanationDto {
+function explanationOf(scored: ExplainedScore, triggered: readonly TriggeredRule[], reason: string): DecisionExplanationDto {
+  const { model, modelVersion, baseScore } = scored;
   return {
     modelVersion,
+    model: modelIdentityOf(scored),
     modelScore: model.score,
     baseScore,
     ...explanationSides(model.contributions),

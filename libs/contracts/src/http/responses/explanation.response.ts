@@ -1,5 +1,23 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { MODEL_ALGORITHMS, type ModelAlgorithm } from '../models/model.response.dto';
 import { RULE_ACTIONS as ACTIONS, type RuleAction as Action } from '../rules/rule-vocabulary';
+
+/** Whose model scored: the account's own (activated), the default shipped with the product, or the built-in one. */
+export const SCORING_MODEL_KINDS = ['account', 'shipped', 'built-in'] as const;
+export type ScoringModelKind = (typeof SCORING_MODEL_KINDS)[number];
+/** What a scoring model is: a learned algorithm, or `additive`, the built-in model's points (docs/scoring.md). */
+export const SCORING_MODEL_ALGORITHMS = [...MODEL_ALGORITHMS, 'additive'] as const;
+export type ScoringModelAlgorithm = ModelAlgorithm | 'additive';
+
+/** The model that scored a decision. */
+export class ExplanationModelDto {
+  @ApiProperty({ example: 'mdl_4fQ2kq1ZxW0bY7nP3sTu', description: 'Its id: the `modelId` of an account\'s model (`GET /v2/models/{modelId}`), `mdl_default_…` for the shipped one, the version of the built-in one. The same as `modelVersion`.' })
+  id!: string;
+  @ApiProperty({ enum: SCORING_MODEL_KINDS, example: 'account', description: '`account`: the model this account trained and activated for the checkpoint; `shipped`: the default model shipped with the product (where it scored above the built-in one); `built-in`: the points of docs/scoring.md.' })
+  kind!: ScoringModelKind;
+  @ApiProperty({ enum: SCORING_MODEL_ALGORITHMS, example: 'gradient-boosted-trees', description: 'A learned model\'s algorithm, or `additive` for the built-in one.' })
+  algorithm!: ScoringModelAlgorithm;
+}
 
 /** One feature's part in the model's score. */
 export class ExplanationContributionDto {
@@ -9,7 +27,8 @@ export class ExplanationContributionDto {
   @ApiPropertyOptional({ example: '= true', description: 'The built-in model: its condition that matched (as docs/scoring.md lists it). Absent for a learned model.' }) condition?: string;
   @ApiProperty({
     example: 35,
-    description: 'The built-in model: the points it added (positive) or took off (negative). A learned model: its exact TreeSHAP contribution to the log-odds (docs/model.md), positive raising the score.',
+    description:
+      'The built-in model: the points it added (positive) or took off (negative). A learned model: its contribution to the log-odds (docs/model.md), positive raising the score: exact TreeSHAP for gradient-boosted trees, coefficient × standardised value for a logistic regression.',
   })
   contribution!: number;
 }
@@ -28,7 +47,12 @@ export class ExplanationRuleDto {
  * raised and lowered it most, the rules that triggered, and the source that decided.
  */
 export class DecisionExplanationDto {
-  @ApiProperty({ example: 'ringfence-additive-1', description: 'The model that scored: the built-in one (`ringfence-additive-1`) or the learned model active for the checkpoint (its `modelId`).' }) modelVersion!: string;
+  @ApiProperty({ example: 'ringfence-additive-1', description: 'The model that scored: the built-in one (`ringfence-additive-1`), the learned model active for the checkpoint (its `modelId`), or the shipped default (`mdl_default_…`). `model` says which kind.' }) modelVersion!: string;
+  @ApiPropertyOptional({
+    type: () => ExplanationModelDto,
+    description: 'The model that scored: its id, whose it is and its algorithm. Always in answers and at `GET /v2/decisions/{scoreId}`; absent only on decision events published before it existed.',
+  })
+  model?: ExplanationModelDto;
   @ApiProperty({ type: 'integer', example: 57, description: "The model's score, before a label or chargeback moved the answer's score." }) modelScore!: number;
   @ApiProperty({
     type: 'integer',

@@ -39,7 +39,7 @@ export class DefaultModels {
       const shipped = JSON.parse(text) as { model?: unknown };
       // The id names the file's content: decisions record it, and a new release's model is another id.
       const version = createHash('sha256').update(text).digest('hex').slice(0, 12);
-      byCheckpoint.set(checkpoint, loadedModel(`mdl_default_${checkpoint}_${version}`, modelFromDocument(shipped.model)));
+      byCheckpoint.set(checkpoint, loadedModel(`mdl_default_${checkpoint}_${version}`, modelFromDocument(shipped.model), 'shipped'));
     }
     return new DefaultModels(byCheckpoint);
   }

@@ -1,9 +1,12 @@
+import type { ExplanationModelDto } from '@ringfence/contracts';
 import { type ScoringModel, calibratedProbability } from '@ringfence/learning';
 import { type FeatureValue, type ModelScore, type ScoreContribution, type Thresholds, actionFor } from '@ringfence/scoring-engine';
 
-/** A learned model, loaded: the id decisions record as their `modelVersion`, and its base score. */
+/** A learned model, loaded: the id decisions record as their `modelVersion`, whose it is, and its base score. */
 export interface LoadedModel {
   modelId: string;
+  /** The account's own model, or the default shipped with the product. */
+  kind: 'account' | 'shipped';
   model: ScoringModel;
   /** The score of the model's average log-odds, where its explanations start. */
   baseScore: number;
@@ -12,24 +15,37 @@ export interface LoadedModel {
 /** A score with what explains it: which model gave it and where its contributions start. */
 export interface ExplainedScore {
   modelVersion: string;
+  /** A learned model's identity; absent: the built-in model (`modelIdentityOf`). */
+  learned?: ExplanationModelDto;
   baseScore: number;
   model: ModelScore;
+}
+
+/** The model that scored, as explanations name it: a learned one's id, kind and algorithm, or the built-in model. */
+export function modelIdentityOf({ learned, modelVersion }: Pick<ExplainedScore, 'learned' | 'modelVersion'>): ExplanationModelDto {
+  return learned ?? { id: modelVersion, kind: 'built-in', algorithm: 'additive' };
+}
+
+/** A loaded model's identity: its id, whose it is and its algorithm (the predictor's kind). */
+export function identityOfLoaded({ modelId, kind, model }: LoadedModel): ExplanationModelDto {
+  return { id: modelId, kind, algorithm: model.predictor.kind };
 }
 
 /** Contributions kept per explanation: it lists the largest five either way. */
 const KEPT_CONTRIBUTIONS = 10;
 
 /** Also builds the trees' explanation table (milliseconds), so the first checkpoint the model scores does not. */
-export function loadedModel(modelId: string, model: ScoringModel): LoadedModel {
+export function loadedModel(modelId: string, model: ScoringModel, kind: LoadedModel['kind']): LoadedModel {
   const { expectedValue } = model.explain(model.vectorOf({}), 0);
-  return { modelId, model, baseScore: model.scoreOfProbability(calibratedProbability(model.calibration, expectedValue)) };
+  return { modelId, kind, model, baseScore: model.scoreOfProbability(calibratedProbability(model.calibration, expectedValue)) };
 }
 
 /**
  * A learned model's score of a checkpoint's feature vector, the account's action for it, and its
- * exact TreeSHAP contributions, which the decision event carries (decisions §12). The trees'
- * explanation table makes them cost about half a millisecond for 300 trees (`npm run bench:model`),
- * so the checkpoint pays for them instead of every reader.
+ * contributions, which the decision event carries (docs/model.md, "Explanations"): exact TreeSHAP
+ * for trees, coefficient × standardised value for a logistic regression. The trees' explanation
+ * table makes theirs cost about half a millisecond for 300 trees (`npm run bench:model`), so the
+ * checkpoint pays for them instead of every reader.
  */
 export function learnedScore(loaded: LoadedModel, features: Readonly<Record<string, FeatureValue>>, thresholds: Thresholds): ExplainedScore {
   const vector = loaded.model.vectorOf(features);
@@ -51,16 +67,20 @@ export function withShippedModel(builtIn: ExplainedScore, shipped: LoadedModel |
 }
 
 /**
- * The exact TreeSHAP contributions (log-odds, largest first) of a learned model's score of a
- * feature vector; each shows the feature's value as the checkpoint computed it (a flag as
- * true/false, not 1/0).
+ * The contributions (log-odds, largest first) of a learned model's score of a feature vector;
+ * each shows the feature's value as the checkpoint computed it (a flag as true/false, not 1/0).
  */
 export function explainLearned(loaded: LoadedModel, features: Readonly<Record<string, FeatureValue>>): ScoreContribution[] {
   return contributionsOf(loaded, features, loaded.model.vectorOf(features));
 }
 
 function explainedScore(loaded: LoadedModel, features: Readonly<Record<string, FeatureValue>>, vector: Float32Array, score: number, thresholds: Thresholds): ExplainedScore {
-  return { modelVersion: loaded.modelId, baseScore: loaded.baseScore, model: { score, action: actionFor(score, thresholds), contributions: contributionsOf(loaded, features, vector) } };
+  return {
+    modelVersion: loaded.modelId,
+    learned: identityOfLoaded(loaded),
+    baseScore: loaded.baseScore,
+    model: { score, action: actionFor(score, thresholds), contributions: contributionsOf(loaded, features, vector) },
+  };
 }
 
 function contributionsOf({ model }: LoadedModel, features: Readonly<Record<string, FeatureValue>>, vector: Float32Array): ScoreContribution[] {

@@ -31,6 +31,19 @@ function trainedArtifact(): string {
   return JSON.stringify(modelDocument(model));
 }
 
+/** The same data learnt by a logistic regression. */
+function regressionArtifact(): string {
+  const records = Array.from({ length: 1_000 }, (_, row) => ({ emailDisposable: row % 10 === 0, amountMajorUnits: (row * 37) % 500 }));
+  const { model } = trainScoringModel({
+    algorithm: 'logistic-regression',
+    features: FEATURES,
+    matrix: buildFeatureMatrix(FEATURES, records),
+    labels: Uint8Array.from(records, (record) => (record.emailDisposable ? 1 : 0)),
+    eventTimes: Float64Array.from(records, (_, row) => row),
+  });
+  return JSON.stringify(modelDocument(model));
+}
+
 let sequence = 0;
 const newTenant = (): RuleTenant => ({ accountId: `acc_book_${(sequence += 1)}`, environment: 'test' });
 
@@ -121,7 +134,45 @@ describe(ModelBook.name, () => {
     expect(completed.explanation.raised[0]).toMatchObject({ feature: 'emailDisposable', value: true });
 
     const carried = recorded([{ feature: 'amountMajorUnits', value: 20, contribution: 0.5 }]);
-    expect(await explainer.complete(tenant, carried)).toBe(carried);
+    const named = { ...carried, explanation: { ...carried.explanation, model: { id: 'mdl_book_explained', kind: 'account', algorithm: 'gradient-boosted-trees' } } };
+    expect(await explainer.complete(tenant, named)).toBe(named);
+  });
+
+  it('names the model that decided a decision recorded before explanations named it: the account\'s (with its algorithm), the shipped one, or the built-in one', async () => {
+    const models = new TypeOrmModelRepository(database.dataSource());
+    const tenant = newTenant();
+    await readyModel(models, tenant, 'mdl_book_named');
+    const defaults = shippedDefaults();
+    const shippedId = defaults.of('customer')?.modelId as string;
+    const explainer = new DecisionExplainer(new ModelBook(models, logger, defaults));
+    const recorded = (modelVersion: string) => ({
+      checkpoint: 'customer',
+      features: { modelVersion, emailDisposable: true },
+      explanation: { modelVersion, raised: [{ feature: 'emailDisposable', value: true, contribution: 1 }], lowered: [], rules: [], reason: 'model' },
+    });
+    const modelOf = async (modelVersion: string) => ((await explainer.complete(tenant, recorded(modelVersion))) as { explanation: { model?: unknown } }).explanation.model;
+
+    expect(await modelOf('mdl_book_named')).toEqual({ id: 'mdl_book_named', kind: 'account', algorithm: 'gradient-boosted-trees' });
+    expect(await modelOf(shippedId)).toEqual({ id: shippedId, kind: 'shipped', algorithm: 'gradient-boosted-trees' });
+    expect(await modelOf('ringfence-additive-1')).toEqual({ id: 'ringfence-additive-1', kind: 'built-in', algorithm: 'additive' });
+  });
+
+  it('loads, scores and explains a logistic regression as it does trees, naming its algorithm', async () => {
+    const models = new TypeOrmModelRepository(database.dataSource());
+    const tenant = newTenant();
+    await readyModel(models, tenant, 'mdl_book_regression', regressionArtifact());
+    await models.activate(tenant, 'mdl_book_regression');
+    const book = new ModelBook(models, logger, DefaultModels.none());
+    await book.onModuleInit();
+
+    const loaded = book.modelOf(tenant, 'customer');
+    expect(loaded?.model.predictor.kind).toBe('logistic-regression');
+    const fraud = learnedScore(loaded!, { emailDisposable: true, amountMajorUnits: 20 }, DEFAULT_THRESHOLDS);
+    const genuine = learnedScore(loaded!, { emailDisposable: false, amountMajorUnits: 20 }, DEFAULT_THRESHOLDS);
+    expect(fraud.learned).toEqual({ id: 'mdl_book_regression', kind: 'account', algorithm: 'logistic-regression' });
+    expect(fraud.model.score).toBeGreaterThan(genuine.model.score);
+    expect(fraud.model.contributions[0]).toMatchObject({ feature: 'emailDisposable', value: true });
+    expect(fraud.model.contributions[0].contribution).toBeGreaterThan(0);
   });
 
   it('leaves the built-in model in charge, and says so, when an active model cannot be loaded', async () => {

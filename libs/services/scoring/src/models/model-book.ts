@@ -68,7 +68,7 @@ export class ModelBook implements OnModuleInit {
     if (cached !== undefined) return cached;
     const artifact = await this.models.artifact(tenant, modelId);
     if (artifact === null) return null;
-    const loaded = loadedModel(modelId, modelFromJson(artifact));
+    const loaded = loadedModel(modelId, modelFromJson(artifact), 'account');
     this.recent.set(key, loaded);
     return loaded;
   }
@@ -90,7 +90,7 @@ export class ModelBook implements OnModuleInit {
     }
     if (stored === null) return;
     try {
-      const loaded = loadedModel(stored.modelId, modelFromJson(stored.artifact));
+      const loaded = loadedModel(stored.modelId, modelFromJson(stored.artifact), 'account');
       this.active.set(key, loaded);
       this.activeById.set(modelKey(tenant, stored.modelId), loaded);
     } catch (error) {

@@ -4,9 +4,22 @@ import { join } from 'node:path';
 import { type ChildService, freePort, spawnService } from '../support/child-service';
 import { TestHttpClient } from '../support/https-client';
 
-type Model = { modelId: string; status: string; examples: number; positives: number; active: boolean; error?: string; metrics: { auc: number | null; averagePrecision: number | null } | null };
+type Metrics = { auc: number | null; averagePrecision: number | null };
+type Model = {
+  modelId: string;
+  status: string;
+  examples: number;
+  positives: number;
+  positivesByReason: Record<string, number> | null;
+  algorithm: string | null;
+  candidates: { algorithm: string; metrics: Metrics }[];
+  active: boolean;
+  error?: string;
+  metrics: Metrics | null;
+};
 type Contribution = { feature: string; value: unknown; contribution: number };
-type Decision = { features: { modelVersion: string; modelScore: number }; explanation: { modelVersion: string; baseScore: number; raised: Contribution[]; lowered: Contribution[] } };
+type Explanation = { modelVersion: string; model: { id: string; kind: string; algorithm: string }; baseScore: number; raised: Contribution[]; lowered: Contribution[] };
+type Decision = { features: { modelVersion: string; modelScore: number }; explanation: Explanation };
 
 const CUSTOMERS = 240;
 /** Every fourth customer is a fraudster: 60 positives, spread over the period so each part of the time split holds some. */
@@ -67,6 +80,10 @@ describe('a learned model, trained and activated through the API (embedded proce
     }
     expect(model).toMatchObject({ status: 'ready', examples: CUSTOMERS, positives: CUSTOMERS / 4, active: false });
     expect(model.metrics?.auc).toBeGreaterThan(0.95);
+    // Customer checkpoint: the example is the customer, positive for its FRAUDSTER label; both fits ran on the worker thread.
+    expect(model.positivesByReason).toEqual({ disputedPayment: 0, customerLabelledFraudster: 0, customerFraud: CUSTOMERS / 4, supplierFraudulent: 0, refundAbuse: 0 });
+    expect(model.candidates.map((candidate) => candidate.algorithm)).toEqual(['gradient-boosted-trees', 'logistic-regression']);
+    expect(model.candidates.map((candidate) => candidate.algorithm)).toContain(model.algorithm);
 
     const activated = await send<Model>('POST', `/v2/models/${modelId}/activate`);
     expect(activated.status).toBe(200);
@@ -80,16 +97,18 @@ describe('a learned model, trained and activated through the API (embedded proce
     const genuine = await decision(genuineLike.body.data.scoreId);
     expect(fraud.features.modelVersion).toBe(modelId);
     expect(fraud.explanation.modelVersion).toBe(modelId);
+    expect(fraud.explanation.model).toEqual({ id: modelId, kind: 'account', algorithm: model.algorithm });
     expect(fraud.features.modelScore).toBeGreaterThan(genuine.features.modelScore);
     expect(fraud.explanation.raised.map((item) => item.feature)).toContain('emailDisposable');
     expect(fraud.explanation.raised.find((item) => item.feature === 'emailDisposable')).toMatchObject({ value: true, contribution: expect.any(Number) });
     // The checkpoint computes them: its answer (`?explain=true`) carries them, as its decision event does.
-    const explained = await send<{ data: { explanation: Decision['explanation'] } }>('POST', '/v2/customer?explain=true', {
+    const explained = await send<{ data: { explanation: Explanation } }>('POST', '/v2/customer?explain=true', {
       timestamp: Date.now(),
       customer: { customerId: 'cus-model-next-fraud', name: 'Sam Carter', email: 'cus-model-next-fraud@mailinator.com', registrationTime: Date.now() - 60_000 },
       device: { deviceId: 'dev-cus-model-next-fraud' },
     });
     expect(explained.body.data.explanation.modelVersion).toBe(modelId);
+    expect(explained.body.data.explanation.model).toEqual({ id: modelId, kind: 'account', algorithm: model.algorithm });
     expect(explained.body.data.explanation.raised.map((item) => item.feature)).toContain('emailDisposable');
   });
 });

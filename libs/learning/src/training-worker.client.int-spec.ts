@@ -30,6 +30,17 @@ describe(trainInWorker.name, () => {
     expect(result.model.explain(vector).margin).toBeCloseTo(result.model.predictor.predictMargin(vector), 9);
   });
 
+  it('fits the baseline on the worker thread too, and returns both candidates with the one that serves', async () => {
+    const progress: string[] = [];
+    const result = await trainInWorker(request({ baseline: 'logistic-regression' }), { workerScript: BUILT_WORKER, onProgress: (_done, _total, _loss, algorithm) => progress.push(algorithm) });
+    expect(result.candidates.map((candidate) => candidate.algorithm)).toEqual(['gradient-boosted-trees', 'logistic-regression']);
+    // An interaction the regression cannot express: the trees serve.
+    expect(result.algorithm).toBe('gradient-boosted-trees');
+    expect(result.document.predictor.kind).toBe('gradient-boosted-trees');
+    expect(result.metrics).toEqual(result.candidates[0].metrics);
+    expect(progress.at(-1)).toBe('logistic-regression');
+  });
+
   it('moves the input to the worker when asked, leaving the caller without it', async () => {
     const input = request({ boosting: { trees: 5, seed: 2 } });
     await trainInWorker(input, { workerScript: BUILT_WORKER, transferInput: true });

@@ -48,10 +48,13 @@
 //   EVAL_CONCURRENCY (16): requests in flight during the imports; EVAL_KEEP=1 keeps the work
 //     directory; EVAL_REPORT: where report.json goes (default: the system's temporary directory).
 //
-// Time: the import is most of it (about 100–200 requests a second on this 2-core machine, a
-// request per payment). The default, three scenarios of 1,500 customers, 35 days, is about 52,000
-// payments each. The tester's size, 5,000 customers and 10,000 terminals, is about 175,000 payments a
-// scenario: EVAL_CARD_SCENARIOS=1 for one of them.
+// Time: the import is most of it, a request per payment (2026-11-29, this 2-core machine shared
+// with other work: about 470 requests a second for days 0–27, 380–530 for days 28–34; a training
+// through the API 18–19 s). The default, three scenarios of 2,500 customers, 5,000 terminals and 35
+// days (about 88,000 payments each), took 13 minutes in all. The tester's size, 5,000 customers and
+// 10,000 terminals (about 176,000 payments a scenario), is twice the requests: expect about half an
+// hour for the three (not measured), or EVAL_CARD_SCENARIOS=1 for the first alone. Disk: a
+// scenario's embedded database is about 2 GB at the default size, removed once it is judged.
 import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, cpSync, createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -243,6 +246,8 @@ async function runScenario(scenario) {
     return { report, judged, truthLabels, fitted };
   } finally {
     await server.stop();
+    // A scenario's database is about 2 GB at the default size: gone once judged, unless kept.
+    if (!KEEP) rmSync(directory, { recursive: true, force: true });
   }
 }
 

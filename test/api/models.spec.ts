@@ -204,6 +204,7 @@ describe('models API (embedded app over HTTPS)', () => {
       examples: 1_000,
       positives: 50,
       positivesByReason: { disputedPayment: 50, customerLabelledFraudster: 0, customerFraud: 0, supplierFraudulent: 0, refundAbuse: 0 },
+      labelMaturity: null,
       algorithm: 'logistic-regression',
       metrics,
       candidates: [{ algorithm: 'logistic-regression', metrics }],

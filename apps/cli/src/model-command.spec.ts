@@ -18,6 +18,7 @@ const modelFactory = (overrides: Partial<ModelDto> = {}): ModelDto => ({
   examples: 0,
   positives: 0,
   positivesByReason: null,
+  labelMaturity: null,
   algorithm: null,
   metrics: null,
   candidates: [],

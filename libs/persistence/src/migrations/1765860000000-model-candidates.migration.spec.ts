@@ -16,10 +16,10 @@ describe(ModelCandidates1765860000000.name, () => {
 
       await migration.up(queryRunner);
 
-      const rows = (await queryRunner.query(`SELECT model_id, algorithm, positives_by_reason, candidates FROM models WHERE account_id = 'acc_mig' ORDER BY model_id`)) as Record<string, unknown>[];
+      const rows = (await queryRunner.query(`SELECT model_id, algorithm, positives_by_reason, candidates, label_maturity FROM models WHERE account_id = 'acc_mig' ORDER BY model_id`)) as Record<string, unknown>[];
       expect(rows).toEqual([
-        { model_id: 'mdl_failed', algorithm: null, positives_by_reason: null, candidates: null },
-        { model_id: 'mdl_ready', algorithm: 'gradient-boosted-trees', positives_by_reason: null, candidates: expect.any(String) },
+        { model_id: 'mdl_failed', algorithm: null, positives_by_reason: null, candidates: null, label_maturity: null },
+        { model_id: 'mdl_ready', algorithm: 'gradient-boosted-trees', positives_by_reason: null, candidates: expect.any(String), label_maturity: null },
       ]);
       expect(JSON.parse(rows[1].candidates as string)).toEqual([{ algorithm: 'gradient-boosted-trees', metrics: JSON.parse(metrics) }]);
     } finally {

@@ -1,4 +1,4 @@
-import type { ModelAlgorithm, ModelCandidateDto, ModelMetricsDto, ModelPositivesByReasonDto, ModelProgressDto, ModelStatus, RuleCheckpoint } from '@ringfence/contracts';
+import type { ModelAlgorithm, ModelCandidateDto, ModelLabelMaturityDto, ModelMetricsDto, ModelPositivesByReasonDto, ModelProgressDto, ModelStatus, RuleCheckpoint } from '@ringfence/contracts';
 import type { RuleTenant } from '../rules/rule';
 
 /** A trained (or training) model as stored; times in epoch milliseconds. */
@@ -17,6 +17,8 @@ export interface ModelRecord {
   positivesByReason: ModelPositivesByReasonDto | null;
   /** The algorithm that serves; null until ready. */
   algorithm: ModelAlgorithm | null;
+  /** The payments left out as not labelled yet; null when none were (and until ready). */
+  labelMaturity: ModelLabelMaturityDto | null;
   /** The served model's held-out metrics. */
   metrics: ModelMetricsDto | null;
   /** Every algorithm fitted, with its held-out metrics; empty until ready. */
@@ -31,6 +33,7 @@ export interface TrainedModelResult {
   examples: number;
   positives: number;
   positivesByReason: ModelPositivesByReasonDto;
+  labelMaturity: ModelLabelMaturityDto | null;
   algorithm: ModelAlgorithm;
   metrics: ModelMetricsDto;
   candidates: ModelCandidateDto[];

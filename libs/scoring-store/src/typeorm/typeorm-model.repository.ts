@@ -1,4 +1,4 @@
-import type { ModelAlgorithm, ModelCandidateDto, ModelMetricsDto, ModelPositivesByReasonDto, ModelProgressDto, ModelStatus, RuleCheckpoint } from '@ringfence/contracts';
+import type { ModelAlgorithm, ModelCandidateDto, ModelLabelMaturityDto, ModelMetricsDto, ModelPositivesByReasonDto, ModelProgressDto, ModelStatus, RuleCheckpoint } from '@ringfence/contracts';
 import { queryRows } from '@ringfence/persistence';
 import type { ActiveModel, ModelRecord, ModelRepository, RuleTenant, TrainedModelResult } from '@ringfence/scoring-engine';
 import type { DataSource } from 'typeorm';
@@ -14,6 +14,7 @@ interface ModelRow {
   examples: number;
   positives: number;
   positives_by_reason: string | null;
+  label_maturity: string | null;
   algorithm: ModelAlgorithm | null;
   metrics: string | null;
   candidates: string | null;
@@ -23,7 +24,7 @@ interface ModelRow {
 }
 
 // Everything but the artifact, which only scoring's model book reads.
-const COLUMNS = 'model_id, checkpoint, status, created_at, created_by, period_from, period_to, examples, positives, positives_by_reason, algorithm, metrics, candidates, progress, error, active';
+const COLUMNS = 'model_id, checkpoint, status, created_at, created_by, period_from, period_to, examples, positives, positives_by_reason, label_maturity, algorithm, metrics, candidates, progress, error, active';
 const CREATE = `
   INSERT INTO models (account_id, environment, model_id, checkpoint, status, created_by, period_from, period_to)
   VALUES ($1, $2, $3, $4, 'training', $5, $6, $7)
@@ -31,7 +32,7 @@ const CREATE = `
 const PROGRESS = `UPDATE models SET progress = $4 WHERE account_id = $1 AND environment = $2 AND model_id = $3 AND status = 'training'`;
 const COMPLETE = `
   UPDATE models SET status = 'ready', progress = NULL, examples = $4, positives = $5, metrics = $6, artifact = $7,
-         positives_by_reason = $8, algorithm = $9, candidates = $10
+         positives_by_reason = $8, algorithm = $9, candidates = $10, label_maturity = $11
    WHERE account_id = $1 AND environment = $2 AND model_id = $3 AND status = 'training'`;
 const FAIL = `UPDATE models SET status = 'failed', progress = NULL, error = $4 WHERE account_id = $1 AND environment = $2 AND model_id = $3 AND status = 'training'`;
 const FIND = `SELECT ${COLUMNS} FROM models WHERE account_id = $1 AND environment = $2 AND model_id = $3`;
@@ -81,6 +82,7 @@ export class TypeOrmModelRepository implements ModelRepository {
       JSON.stringify(result.positivesByReason),
       result.algorithm,
       JSON.stringify(result.candidates),
+      result.labelMaturity === null ? null : JSON.stringify(result.labelMaturity),
     ]);
   }
 
@@ -150,6 +152,7 @@ function toModelRecord(row: ModelRow): ModelRecord {
     examples: Number(row.examples),
     positives: Number(row.positives),
     positivesByReason: row.positives_by_reason === null ? null : (JSON.parse(row.positives_by_reason) as ModelPositivesByReasonDto),
+    labelMaturity: row.label_maturity === null ? null : (JSON.parse(row.label_maturity) as ModelLabelMaturityDto),
     algorithm: row.algorithm,
     metrics: row.metrics === null ? null : (JSON.parse(row.metrics) as ModelMetricsDto),
     candidates: row.candidates === null ? [] : (JSON.parse(row.candidates) as ModelCandidateDto[]),

@@ -40,6 +40,16 @@ export class ModelProgressDto {
  * (docs/model.md, "Labels"); each positive is counted once, under the first reason that holds, so
  * they add up to `positives`.
  */
+/** Payments left out of a training because their dispute may not have arrived yet (docs/model.md, "Labels"). */
+export class ModelLabelMaturityDto {
+  @ApiProperty({ example: 9.8, description: "How long this account's disputes take: 95 % of its disputed payments in the period were disputed within this many days." })
+  horizonDays!: number;
+  @ApiProperty({ type: 'integer', example: 1767916800000, description: 'Payments made after this time (epoch ms: the newest dispute known, less the horizon) were left out of the examples: their disputes may still come.' })
+  cutoff!: number;
+  @ApiProperty({ type: 'integer', example: 5210, description: 'How many decisions of the period were left out for it.' })
+  leftOut!: number;
+}
+
 export class ModelPositivesByReasonDto {
   @ApiProperty({ type: 'integer', example: 412, description: 'PSP checkpoints: the payment itself was disputed and the dispute not forgiven.' }) disputedPayment!: number;
   @ApiProperty({ type: 'integer', example: 35, description: 'PSP checkpoints: the payment of a customer already labelled FRAUDSTER when it was decided.' }) customerLabelledFraudster!: number;
@@ -78,6 +88,13 @@ export class ModelDto {
     description: 'The algorithm that serves: the gradient-boosted trees, unless the logistic regression baseline had the strictly higher average precision on the held-out part. Null until ready.',
   })
   algorithm!: ModelAlgorithm | null;
+  @ApiProperty({
+    type: () => ModelLabelMaturityDto,
+    nullable: true,
+    description:
+      "At the PSP checkpoints, the payments left out because their dispute may not have arrived yet (from the account's own dispute delays); null when nothing was left out, with fewer than 20 disputed payments, until ready, and for models trained before it.",
+  })
+  labelMaturity!: ModelLabelMaturityDto | null;
   @ApiProperty({ type: () => ModelMetricsDto, nullable: true, description: "The served model's held-out metrics; null until the model is ready." }) metrics!: ModelMetricsDto | null;
   @ApiProperty({ type: () => [ModelCandidateDto], description: 'Every algorithm the training fitted (the trees, then the baseline), each judged on the same held-out part; empty until ready.' })
   candidates!: ModelCandidateDto[];

@@ -27,7 +27,11 @@ export type PositivesByReason = ModelPositivesByReasonDto;
 
 export const noPositives = (): PositivesByReason => ({ disputedPayment: 0, customerLabelledFraudster: 0, customerFraud: 0, supplierFraudulent: 0, refundAbuse: 0 });
 
-export type DecisionVerdict = { verdict: 'fraud'; reason: PositiveReason } | { verdict: 'genuine' } | { verdict: 'unknown' };
+/**
+ * A decision judged. A disputed payment carries when its first unforgiven dispute arrived (event
+ * time, epoch ms): training reads from those how long this account's disputes take to come.
+ */
+export type DecisionVerdict = { verdict: 'fraud'; reason: PositiveReason; disputedAt?: number } | { verdict: 'genuine' } | { verdict: 'unknown' };
 
 /** What a checkpoint's decisions are judged as. */
 export type JudgedUnit = 'payment' | 'refund' | 'customer';
@@ -59,6 +63,8 @@ export interface VerdictFacts {
   unforgivenChargeback: boolean;
   /** The decided payment's disputes ('none' away from payments). */
   paymentDisputes: PaymentDisputes;
+  /** When its first unforgiven dispute arrived (the dispute's own timestamp); undefined without one. */
+  paymentDisputedAt?: number;
   /**
    * When the service decided (its clock, epoch ms): labels carry the time labelling applied them,
    * on the same clock, so "labelled before the payment" compares these two. A backfill sends old
@@ -77,7 +83,9 @@ export function verdictOf(unit: JudgedUnit, facts: VerdictFacts): DecisionVerdic
   const paymentLabel = facts.labels.PAYMENT_FRAUD;
   switch (unit) {
     case 'payment':
-      if (facts.paymentDisputes === 'unforgiven') return fraud('disputedPayment');
+      if (facts.paymentDisputes === 'unforgiven') {
+        return facts.paymentDisputedAt === undefined ? fraud('disputedPayment') : { verdict: 'fraud', reason: 'disputedPayment', disputedAt: facts.paymentDisputedAt };
+      }
       if (paymentLabel?.review === 'FRAUDSTER' && paymentLabel.eventTime <= facts.decidedAt) return fraud('customerLabelledFraudster');
       return facts.paymentDisputes === 'forgiven' || paymentLabel?.review === 'GENUINE' ? GENUINE : UNKNOWN;
     case 'refund':

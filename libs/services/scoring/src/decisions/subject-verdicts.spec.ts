@@ -1,6 +1,7 @@
 import { BusTimeoutError } from '@ringfence/bus';
 import type { MessageEnvelope, RuleCheckpoint } from '@ringfence/contracts';
 import type { StoredDecisionRecord } from '@ringfence/scoring-engine';
+import { leafPath } from '@ringfence/entities';
 import type { CheckpointFacts } from '../checkpoint-facts';
 import type { EntityReference } from '../checkpoint-definition';
 import { ASK_ONCE, SubjectVerdicts, VerdictMemo } from './subject-verdicts';
@@ -41,7 +42,9 @@ function owners({ labels = {}, disputes = {}, chargebacked = [], labelTimeouts =
       return references.map(({ id }) => {
         const entries = disputes[id];
         if (entries === undefined) return { fields: { amount: 10 }, fieldTimestamps: {} };
-        return { fields: { chargebacks: Object.fromEntries(Object.entries(entries).map(([disputeId, forgiven]) => [disputeId, { forgiven }])) }, fieldTimestamps: {} };
+        // Each dispute recorded at its own time, as ingestion merges it: dispute n of a payment at T0 + n days.
+        const fieldTimestamps = Object.fromEntries(Object.keys(entries).map((disputeId, index) => [leafPath('chargebacks', disputeId, 'forgiven'), T0 + (index + 1) * 86_400_000]));
+        return { fields: { chargebacks: Object.fromEntries(Object.entries(entries).map(([disputeId, forgiven]) => [disputeId, { forgiven }])) }, fieldTimestamps };
       });
     },
   } as unknown as CheckpointFacts;
@@ -70,7 +73,8 @@ describe(SubjectVerdicts.name, () => {
 
     const verdicts = await judge(facts, 'pspBeforeAuth', records);
 
-    expect(verdicts).toEqual([{ verdict: 'unknown' }, { verdict: 'fraud', reason: 'disputedPayment' }, { verdict: 'unknown' }]);
+    // The dispute's own time comes with it: training reads from it how long disputes take.
+    expect(verdicts).toEqual([{ verdict: 'unknown' }, { verdict: 'fraud', reason: 'disputedPayment', disputedAt: T0 + 86_400_000 }, { verdict: 'unknown' }]);
     // The customer's chargebacks do not decide a payment: its document is not read.
     expect(asked.customerDocuments).toBe(0);
   });

@@ -2,7 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import { BusTimeoutError, BusUnavailableError } from '@ringfence/bus';
 import { type CurrentLabelMessage, type LabelCategory, MAX_ENTITY_DOCUMENTS_PER_READ, type MessageEnvelope, type RuleCheckpoint } from '@ringfence/contracts';
-import { hasUnforgivenChargeback } from '@ringfence/entities';
+import { type EntityDocument, hasUnforgivenChargeback, leafPath } from '@ringfence/entities';
 import type { StoredDecisionRecord } from '@ringfence/scoring-engine';
 import type { CheckpointSubject } from '../checkpoint-definition';
 import { CheckpointFacts } from '../checkpoint-facts';
@@ -66,17 +66,19 @@ export class SubjectVerdicts {
     const unit = judgedUnitOf(checkpoint);
     const events = records.map((record) => record.event as RecordedDecision);
     await this.learnSubjects(message, unit, events.flatMap((event) => event.subject ?? []), memo, patience);
-    const disputes = unit === 'payment' ? await this.paymentDisputes(message, events.flatMap((event) => paymentIdOf(event) ?? []), patience) : new Map<string, PaymentDisputes>();
+    const disputes = unit === 'payment' ? await this.paymentDisputes(message, events.flatMap((event) => paymentIdOf(event) ?? []), patience) : new Map<string, DisputesOfPayment>();
     return records.map((record, index) => {
       const { subject } = events[index];
       if (subject === undefined) return { verdict: 'unknown' };
       const known = memo.subjects.get(subjectKey(subject));
       const paymentId = unit === 'payment' ? paymentIdOf(events[index]) : undefined;
+      const payment = paymentId === undefined ? undefined : disputes.get(paymentId);
       return verdictOf(unit, {
         subjectKind: subject.kind,
         labels: known?.labels ?? {},
         unforgivenChargeback: known?.unforgivenChargeback ?? false,
-        paymentDisputes: paymentId === undefined ? 'none' : (disputes.get(paymentId) ?? 'none'),
+        paymentDisputes: payment?.state ?? 'none',
+        paymentDisputedAt: payment?.disputedAt,
         decidedAt: record.decidedAt,
       });
     });
@@ -103,16 +105,16 @@ export class SubjectVerdicts {
   }
 
   /** Each named transaction's disputes, as its document holds them. */
-  private async paymentDisputes(message: MessageEnvelope<unknown>, transactionIds: readonly string[], patience: VerdictPatience): Promise<Map<string, PaymentDisputes>> {
+  private async paymentDisputes(message: MessageEnvelope<unknown>, transactionIds: readonly string[], patience: VerdictPatience): Promise<Map<string, DisputesOfPayment>> {
     const ids = [...new Set(transactionIds)];
     const batches: string[][] = [];
     for (let start = 0; start < ids.length; start += MAX_ENTITY_DOCUMENTS_PER_READ) batches.push(ids.slice(start, start + MAX_ENTITY_DOCUMENTS_PER_READ));
-    const disputes = new Map<string, PaymentDisputes>();
+    const disputes = new Map<string, DisputesOfPayment>();
     for (let start = 0; start < batches.length; start += PAYMENT_READS_IN_FLIGHT) {
       await Promise.all(
         batches.slice(start, start + PAYMENT_READS_IN_FLIGHT).map(async (batch) => {
           const documents = await patiently(patience, () => this.facts.documents(message, batch.map((id) => ({ kind: 'transaction', id }))));
-          batch.forEach((id, index) => disputes.set(id, disputesOf(documents[index]?.fields)));
+          batch.forEach((id, index) => disputes.set(id, disputesOf(documents[index] ?? undefined)));
         }),
       );
     }
@@ -133,11 +135,26 @@ async function patiently<T>(patience: VerdictPatience, ask: () => Promise<T>): P
   }
 }
 
-/** A transaction document's disputes: any not forgiven, else any (all forgiven), else none. */
-function disputesOf(fields: Record<string, unknown> | undefined): PaymentDisputes {
-  if (hasUnforgivenChargeback(fields)) return 'unforgiven';
-  const chargebacks = fields?.chargebacks;
-  return typeof chargebacks === 'object' && chargebacks !== null && Object.keys(chargebacks).length > 0 ? 'forgiven' : 'none';
+/** A payment's disputes, and when the first one not forgiven arrived. */
+interface DisputesOfPayment {
+  state: PaymentDisputes;
+  disputedAt?: number;
+}
+
+/**
+ * A transaction document's disputes: any not forgiven, else any (all forgiven), else none. When
+ * a dispute arrived is the time its entry was recorded (the dispute's own timestamp: ingestion
+ * merges `chargebacks.<id>.forgiven` at it).
+ */
+function disputesOf(document: EntityDocument | undefined): DisputesOfPayment {
+  const chargebacks = document?.fields.chargebacks;
+  if (document === undefined || typeof chargebacks !== 'object' || chargebacks === null || Object.keys(chargebacks).length === 0) return { state: 'none' };
+  if (!hasUnforgivenChargeback(document.fields)) return { state: 'forgiven' };
+  const times = Object.entries(chargebacks)
+    .filter(([, entry]) => (entry as { forgiven?: unknown } | null)?.forgiven === false)
+    .map(([disputeId]) => document.fieldTimestamps[leafPath('chargebacks', disputeId, 'forgiven')])
+    .filter((time): time is number => typeof time === 'number');
+  return times.length === 0 ? { state: 'unforgiven' } : { state: 'unforgiven', disputedAt: Math.min(...times) };
 }
 
 /** The decided transaction's id, from the request the decision recorded (a PSP transaction's `transaction.transactionId`). */

@@ -71,6 +71,7 @@ describe(ModelBook.name, () => {
       examples: 1_000,
       positives: 100,
       positivesByReason: { disputedPayment: 0, customerLabelledFraudster: 0, customerFraud: 100, supplierFraudulent: 0, refundAbuse: 0 },
+      labelMaturity: null,
       algorithm: 'gradient-boosted-trees',
       metrics,
       candidates: [{ algorithm: 'gradient-boosted-trees', metrics }],

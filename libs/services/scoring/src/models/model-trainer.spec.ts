@@ -24,6 +24,7 @@ function examples(rows: number, fraudEvery: number): TrainingExamples {
     eventTimes: Float64Array.from(records, (_, row) => T0 + row * 60_000),
     positives: labels.reduce((sum, label) => sum + label, 0),
     positivesByReason: { disputedPayment: labels.reduce((sum, label) => sum + label, 0), customerLabelledFraudster: 0, customerFraud: 0, supplierFraudulent: 0, refundAbuse: 0 },
+    labelMaturity: null,
   };
 }
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { type MessageEnvelope, type ModelMetricsDto, type ModelProgressDto, POSITIVE_REASONS, type ScoreThresholds, type TrainModelAcceptedDto, type TrainModelRequest } from '@ringfence/contracts';
+import { type MessageEnvelope, type ModelLabelMaturityDto, type ModelMetricsDto, type ModelProgressDto, POSITIVE_REASONS, type ScoreThresholds, type TrainModelAcceptedDto, type TrainModelRequest } from '@ringfence/contracts';
 import { type CandidateProgress, type HoldoutMetrics, type ModelTrainingRequest, type WorkerTrainingResult, modelDocument, trainInWorker } from '@ringfence/learning';
 import { type Logger, type RingfenceConfig, prefixedId } from '@ringfence/platform';
 import { MODEL_REPOSITORY, type ModelRepository, type RuleTenant, scoringCheckpointOf, thresholdsFor } from '@ringfence/scoring-engine';
@@ -113,13 +113,13 @@ export class ModelTrainer implements OnModuleInit {
       const negatives = examples.labels.length - examples.positives;
       if (examples.positives < MIN_EXAMPLES_PER_CLASS || negatives < MIN_EXAMPLES_PER_CLASS) {
         throw new TrainingRefused(
-          `needs at least ${MIN_EXAMPLES_PER_CLASS} positives and ${MIN_EXAMPLES_PER_CLASS} negatives; the period has ${examples.positives} positives${reasonsOf(examples.positivesByReason)} and ${negatives} negatives`,
+          `needs at least ${MIN_EXAMPLES_PER_CLASS} positives and ${MIN_EXAMPLES_PER_CLASS} negatives; the period has ${examples.positives} positives${reasonsOf(examples.positivesByReason)} and ${negatives} negatives${leftOutOf(examples.labelMaturity)}`,
         );
       }
       const thresholds = thresholdsFor(scoringCheckpointOf(checkpoint), scoreThresholds);
       // Read before training: the worker takes the arrays over (they are detached here after).
       const count = examples.labels.length;
-      const { positives, positivesByReason } = examples;
+      const { positives, positivesByReason, labelMaturity } = examples;
       const started = Date.now();
       const result = await this.runTraining(
         {
@@ -140,6 +140,7 @@ export class ModelTrainer implements OnModuleInit {
         examples: count,
         positives,
         positivesByReason,
+        labelMaturity,
         algorithm: result.algorithm,
         metrics: { ...metricsDto(result.metrics), scale: { ...result.model.scale } },
         candidates: result.candidates.map(({ algorithm, metrics }) => ({ algorithm, metrics: metricsDto(metrics) })),
@@ -147,7 +148,7 @@ export class ModelTrainer implements OnModuleInit {
       });
       const judged = Object.fromEntries(result.candidates.map(({ algorithm, metrics }) => [algorithm, { auc: metrics.auc, averagePrecision: metrics.averagePrecision }]));
       this.logger.info(
-        { modelId, checkpoint, examples: count, positives, positivesByReason, algorithm: result.algorithm, candidates: judged, durationMs: Date.now() - started, traceId: message.traceId },
+        { modelId, checkpoint, examples: count, positives, positivesByReason, labelMaturity, algorithm: result.algorithm, candidates: judged, durationMs: Date.now() - started, traceId: message.traceId },
         'model trained',
       );
     } catch (error) {
@@ -180,6 +181,11 @@ function metricsDto({ auc, averagePrecision, precisionAtPrevent, recallAtReview 
 function reasonsOf(byReason: PositivesByReason): string {
   const counted = POSITIVE_REASONS.filter((reason) => byReason[reason] > 0).map((reason) => `${reason} ${byReason[reason]}`);
   return counted.length === 0 ? '' : ` (${counted.join(', ')})`;
+}
+
+/** ", after leaving out N payments whose disputes may still come", or nothing. */
+function leftOutOf(maturity: ModelLabelMaturityDto | null): string {
+  return maturity === null ? '' : `, after leaving out the ${maturity.leftOut} latest decisions, whose disputes may still come (95 % of this account's disputes came within ${maturity.horizonDays} days)`;
 }
 
 /** Writes progress at most once a second, one write at a time, always the latest value. */

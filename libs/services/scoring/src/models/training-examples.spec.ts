@@ -101,4 +101,40 @@ describe(TrainingExampleReader.name, () => {
     await expect(read).rejects.toThrow('out of time');
     expect(reads.pages).toBe(1);
   });
+
+  it('leaves out the latest payments, whose disputes may still come, by how long the account\'s own disputes took', async () => {
+    // 3,000 payments a minute apart; every 50th is fraud, disputed 1,000 minutes after it, and the
+    // disputes known now are those up to the last payment's time: the last 1,000 minutes' fraud is not disputed yet.
+    const minute = 60_000;
+    const records = decisions(3_000).map((record, index) => ({ ...record, timestamp: T0 + index * minute }));
+    const last = T0 + 2_999 * minute;
+    const reader = new TrainingExampleReader(
+      storedDecisions(records).store,
+      verdicts(({ timestamp }) => {
+        const disputedAt = timestamp + 1_000 * minute;
+        return (timestamp - T0) % (50 * minute) === 0 && disputedAt <= last ? { verdict: 'fraud', reason: 'disputedPayment', disputedAt } : { verdict: 'unknown' };
+      }).verdicts,
+    );
+
+    const read = await reader.read(MESSAGE, 'pspBeforeAuth', 0, Number.MAX_SAFE_INTEGER, noProgress, { maxExamples: 10_000, signal: new AbortController().signal });
+
+    // The newest dispute came at minute 2,950 (for the payment of minute 1,950): payments after minute 1,950 are left out.
+    expect(read.labels).toHaveLength(1_951);
+    expect(read.eventTimes[read.eventTimes.length - 1]).toBe(T0 + 1_950 * minute);
+    expect(read.positives).toBe(40);
+    expect(read.positivesByReason.disputedPayment).toBe(40);
+    expect(read.matrix.rowCount).toBe(1_951);
+    expect(read.labelMaturity).toEqual({ horizonDays: 0.69, cutoff: T0 + 1_950 * minute, leftOut: 1_049 });
+  });
+
+  it('leaves nothing out with fewer than 20 disputed payments, or at checkpoints whose labels are not disputes', async () => {
+    const records = decisions(1_000);
+    const fraudEvery100 = verdicts(({ timestamp }) => ((timestamp - T0) % 100_000 === 0 ? { verdict: 'fraud', reason: 'disputedPayment', disputedAt: timestamp + 5_000 } : { verdict: 'unknown' }));
+    const read = await new TrainingExampleReader(storedDecisions(records).store, fraudEvery100.verdicts).read(MESSAGE, 'pspBeforeAuth', 0, Number.MAX_SAFE_INTEGER, noProgress, {
+      maxExamples: 10_000,
+      signal: new AbortController().signal,
+    });
+    expect(read.labels).toHaveLength(1_000);
+    expect(read.labelMaturity).toBeNull();
+  });
 });

@@ -3,9 +3,11 @@ import type { MessageEnvelope, RuleCheckpoint } from '@ringfence/contracts';
 import { type FeatureColumn, type FeatureMatrix, featureVector, numericFeatures } from '@ringfence/learning';
 import { type StoredDecisionRecord, featureDeclarations, featuresFromRecord, scoringCheckpointOf } from '@ringfence/scoring-engine';
 import { DecisionRecords } from '../decisions/decision-records';
+import type { ModelLabelMaturityDto, PositiveReason } from '@ringfence/contracts';
 import { type PositivesByReason, noPositives } from '../decisions/labelling-policy';
 import type { RecordedDecision } from '../decisions/recorded-decision';
 import { PATIENT, SubjectVerdicts, VerdictMemo } from '../decisions/subject-verdicts';
+import { type DisputedPayment, labelMaturity } from './label-maturity';
 
 /** Decision records read per page: a page's subjects are labelled together. */
 const PAGE_SIZE = 1_000;
@@ -19,6 +21,8 @@ export interface TrainingExamples {
   positives: number;
   /** Why each positive is one (`labelling-policy.ts`); the counts add up to `positives`. */
   positivesByReason: PositivesByReason;
+  /** The latest payments, left out because their disputes may still come (`label-maturity.ts`); null when none were. */
+  labelMaturity: ModelLabelMaturityDto | null;
 }
 
 /** How far a read may go (decisions §16): past either bound it throws instead of reading on. */
@@ -70,9 +74,10 @@ export class TrainingExampleReader {
     const names = features.map((column) => column.name);
     const rows = new RowBlocks(names.length);
     const labels: number[] = [];
+    const reasons: Array<PositiveReason | null> = [];
     const eventTimes: number[] = [];
+    const disputed: DisputedPayment[] = [];
     const memo = new VerdictMemo();
-    const positivesByReason = noPositives();
     let cursor: { timestamp: number; scoreId: string } | null = null;
     for (;;) {
       signal.throwIfAborted();
@@ -89,22 +94,41 @@ export class TrainingExampleReader {
         featureVector(names, featuresFromRecord(event.checkpoint ?? catalogueCheckpoint, event.features ?? {}), rows.next());
         const verdict = verdicts[index];
         labels.push(verdict.verdict === 'fraud' ? 1 : 0);
-        if (verdict.verdict === 'fraud') positivesByReason[verdict.reason] += 1;
+        reasons.push(verdict.verdict === 'fraud' ? verdict.reason : null);
+        if (verdict.verdict === 'fraud' && verdict.disputedAt !== undefined) disputed.push({ paidAt: record.timestamp, disputedAt: verdict.disputedAt });
         eventTimes.push(record.timestamp);
       }
       await onPage(labels.length);
       if (page.length < PAGE_SIZE) break;
     }
-    const labelArray = Uint8Array.from(labels);
+    // Rows come in event time (pages are read in timestamp order): the immature ones are the last.
+    const maturity = labelMaturity(disputed);
+    const kept = maturity === null ? labels.length : countUpTo(eventTimes, maturity.cutoff);
+    const labelArray = Uint8Array.from(labels.slice(0, kept));
+    const positivesByReason = noPositives();
+    for (const reason of reasons.slice(0, kept)) if (reason !== null) positivesByReason[reason] += 1;
     return {
       features,
-      matrix: { rowCount: labels.length, featureNames: names, values: rows.columnMajor(labels.length) },
+      matrix: { rowCount: kept, featureNames: names, values: rows.columnMajor(kept) },
       labels: labelArray,
-      eventTimes: Float64Array.from(eventTimes),
+      eventTimes: Float64Array.from(eventTimes.slice(0, kept)),
       positives: labelArray.reduce((sum, label) => sum + label, 0),
       positivesByReason,
+      labelMaturity: maturity === null || kept === labels.length ? null : { ...maturity, leftOut: labels.length - kept },
     };
   }
+}
+
+/** How many of the ascending `times` are at or before `limit`. */
+function countUpTo(times: readonly number[], limit: number): number {
+  let low = 0;
+  let high = times.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (times[middle] <= limit) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /** A decision that becomes a row: it recorded its features and its subject. */

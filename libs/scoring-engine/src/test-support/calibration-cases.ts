@@ -171,6 +171,38 @@ export const CALIBRATION_CASES: readonly CalibrationCase[] = [
     },
   },
   {
+    name: 'A card whose payments of the last month averaged 50 GBP pays 250 GBP, at a merchant it knows',
+    expected: 'REVIEW',
+    inputs: {
+      ...transaction({ device: { deviceId: 'dev-home', ipAddress: IP_IN.GBR }, transaction: { amount: 25_000 } }),
+      velocity: {
+        cardTransactionCount30d: 20,
+        cardTransactionSum30d: 1_000,
+        cardTransactionSquareSum30d: 52_000,
+        customerTransactionCount30d: 20,
+        customerTransactionSum30d: 1_000,
+        customerTransactionSquareSum30d: 52_000,
+        cardMerchantTransactionCount30d: 3,
+      },
+    },
+  },
+  {
+    name: 'An ordinary payment at a terminal a quarter of whose payments this month were disputed, on a card with no dispute',
+    expected: 'REVIEW',
+    inputs: {
+      ...transaction({ device: { deviceId: 'dev-home', ipAddress: IP_IN.GBR }, transaction: { amount: 5_000 } }),
+      velocity: { merchantTransactionCount30d: 40, merchantDisputeCount30d: 10, cardDisputeCount30d: 0 },
+    },
+  },
+  {
+    name: 'An ordinary payment at an ordinary merchant on a card one of whose payments was disputed last month',
+    expected: 'ALLOW',
+    inputs: {
+      ...transaction({ device: { deviceId: 'dev-home', ipAddress: IP_IN.GBR }, transaction: { amount: 5_000 } }),
+      velocity: { merchantTransactionCount30d: 400, merchantDisputeCount30d: 2, cardDisputeCount30d: 1 },
+    },
+  },
+  {
     name: 'An established customer asks back three times what the order cost',
     expected: 'REVIEW',
     inputs: featureInputs({

@@ -1,8 +1,9 @@
 /**
  * How a learned model's calibrated probability becomes its 0–100 score. The raw score is the
- * probability in percent (`riskScore`); the scale then stretches it piecewise linearly so that the
- * raw score the model's training chose for REVIEW lands on 50 and the one chose for PREVENT on 80,
- * the product's default thresholds (`suggestScoreScale` says how they are chosen).
+ * probability in percent, unrounded (`ScoringModel.scoreOfProbability`: rounded first, most
+ * payments would tie); the scale then stretches it piecewise linearly so that the raw score the
+ * model's training chose for REVIEW (a whole percent) lands on 50 and the one chose for PREVENT
+ * on 80, the product's default thresholds (`suggestScoreScale` says how they are chosen).
  *
  * Why not the probability itself: with fraud at a few per cent, most fraud has a probability far
  * below 50 %, so thresholds of 50 and 80 on probabilities review almost nothing (the evaluation

@@ -61,7 +61,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { Agent, request } from 'node:https';
+import { Agent } from 'node:https';
+import { call, collect, round, waitFor } from './eval-support.mjs';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'ringfence-card-eval-'));
@@ -439,11 +440,6 @@ async function* exportTopic(url, dataDir, topic) {
   rmSync(file);
 }
 
-async function collect(lines) {
-  const all = [];
-  for await (const line of lines) all.push(line);
-  return all;
-}
 
 function countBy(rows, keyOf) {
   const counts = {};
@@ -455,32 +451,5 @@ function dayIso(day) {
   return new Date(START + day * DAY_MS).toISOString();
 }
 
-function round(value) {
-  return value === null || value === undefined || Number.isNaN(value) ? null : Math.round(value * 1000) / 1000;
-}
 
-/** Polls `probe` until it gives a value: only for what is asynchronous by design (a server starting, a training). */
-async function waitFor(probe, timeoutMs, intervalMs = 250) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== null && value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('eval: timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}
 
-function call({ url, method, path, body, key, agent }) {
-  return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = request(`${url}${path}`, { method, agent, headers: { authorization: `token ${key}`, ...(payload ? { 'content-type': 'application/json' } : {}) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode, body: text ? JSON.parse(text) : undefined }));
-    });
-    req.on('error', reject);
-    if (payload) req.write(payload);
-    req.end();
-  });
-}

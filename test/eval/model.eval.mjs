@@ -33,7 +33,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { Agent, request } from 'node:https';
+import { call, collect, round, waitFor } from './eval-support.mjs';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const require = (await import('node:module')).createRequire(import.meta.url);
@@ -96,7 +96,7 @@ const stopServer = () => new Promise((resolve) => (server.exitCode !== null ? re
 try {
   const key = await waitFor(() => (existsSync(join(dataDir, 'bootstrap-key')) ? readFileSync(join(dataDir, 'bootstrap-key'), 'utf8').trim() : null), 60_000);
   const ca = await waitFor(() => (existsSync(join(dataDir, 'tls', 'cert.pem')) ? readFileSync(join(dataDir, 'tls', 'cert.pem')) : null), 60_000);
-  const api = (method, path, body) => call({ method, path, body, key, ca });
+  const api = (method, path, body) => call({ url, method, path, body, key, ca });
   await waitFor(async () => ((await api('GET', '/health/ready').catch(() => ({ status: 0 }))).status === 200 ? true : null), 120_000);
 
   const split = START + Math.round(0.7 * DAYS * DAY_MS);
@@ -313,41 +313,10 @@ async function* exportTopic(topic) {
   rmSync(file);
 }
 
-async function collect(lines) {
-  const all = [];
-  for await (const line of lines) all.push(line);
-  return all;
-}
 
 function count(rows, field) {
   return rows.filter((row) => row[field]).length;
 }
 
-function round(value) {
-  return value === null || value === undefined || Number.isNaN(value) ? null : Math.round(value * 1000) / 1000;
-}
 
-async function waitFor(probe, timeoutMs, intervalMs = 250) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== null && value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('eval: timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}
 
-function call({ method, path, body, key, ca }) {
-  return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = request(`${url}${path}`, { method, ca, agent: new Agent({ ca }), headers: { authorization: `token ${key}`, ...(payload ? { 'content-type': 'application/json' } : {}) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode, body: text ? JSON.parse(text) : undefined }));
-    });
-    req.on('error', reject);
-    if (payload) req.write(payload);
-    req.end();
-  });
-}

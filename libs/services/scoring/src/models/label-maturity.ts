@@ -31,3 +31,14 @@ export function labelMaturity(disputed: readonly DisputedPayment[]): Pick<ModelL
   const newestDispute = Math.max(...disputed.map(({ disputedAt }) => disputedAt));
   return { cutoff: newestDispute - horizon, horizonDays: Math.round((horizon / DAY_MS) * 100) / 100 };
 }
+
+/**
+ * Whether leaving out the payments after `cutoff` keeps at least `MIN_DISPUTES_FOR_MATURITY`
+ * disputed payments. When it would not, the delays measured are more likely a batch of disputes
+ * sent at once (a backfill stamped with the day it was sent) than how long this account's disputes
+ * take, and the cut would leave nothing to learn from: it is not made.
+ */
+export function keepsEnoughDisputes(disputed: readonly DisputedPayment[], cutoff: number | undefined): boolean {
+  if (cutoff === undefined) return false;
+  return disputed.filter(({ paidAt }) => paidAt <= cutoff).length >= MIN_DISPUTES_FOR_MATURITY;
+}

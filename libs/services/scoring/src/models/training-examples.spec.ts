@@ -127,6 +127,19 @@ describe(TrainingExampleReader.name, () => {
     expect(read.labelMaturity).toEqual({ horizonDays: 0.69, cutoff: T0 + 1_950 * minute, leftOut: 1_049 });
   });
 
+  it('leaves nothing out when the cut would keep fewer than 20 disputed payments (disputes sent in one batch, stamped when sent)', async () => {
+    const records = decisions(1_000);
+    const sentAtOnce = T0 + 1_000 * 1_000;
+    const everyTenth = verdicts(({ timestamp }) => ((timestamp - T0) % 10_000 === 0 ? { verdict: 'fraud', reason: 'disputedPayment', disputedAt: sentAtOnce } : { verdict: 'unknown' }));
+    const read = await new TrainingExampleReader(storedDecisions(records).store, everyTenth.verdicts).read(MESSAGE, 'pspBeforeAuth', 0, Number.MAX_SAFE_INTEGER, noProgress, {
+      maxExamples: 10_000,
+      signal: new AbortController().signal,
+    });
+    expect(read.labels).toHaveLength(1_000);
+    expect(read.positives).toBe(100);
+    expect(read.labelMaturity).toBeNull();
+  });
+
   it('leaves nothing out with fewer than 20 disputed payments, or at checkpoints whose labels are not disputes', async () => {
     const records = decisions(1_000);
     const fraudEvery100 = verdicts(({ timestamp }) => ((timestamp - T0) % 100_000 === 0 ? { verdict: 'fraud', reason: 'disputedPayment', disputedAt: timestamp + 5_000 } : { verdict: 'unknown' }));

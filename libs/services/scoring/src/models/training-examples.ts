@@ -7,7 +7,7 @@ import type { ModelLabelMaturityDto, PositiveReason } from '@ringfence/contracts
 import { type PositivesByReason, noPositives } from '../decisions/labelling-policy';
 import type { RecordedDecision } from '../decisions/recorded-decision';
 import { PATIENT, SubjectVerdicts, VerdictMemo } from '../decisions/subject-verdicts';
-import { type DisputedPayment, labelMaturity } from './label-maturity';
+import { type DisputedPayment, keepsEnoughDisputes, labelMaturity } from './label-maturity';
 
 /** Decision records read per page: a page's subjects are labelled together. */
 const PAGE_SIZE = 1_000;
@@ -103,7 +103,8 @@ export class TrainingExampleReader {
     }
     // Rows come in event time (pages are read in timestamp order): the immature ones are the last.
     const maturity = labelMaturity(disputed);
-    const kept = maturity === null ? labels.length : countUpTo(eventTimes, maturity.cutoff);
+    const cut = maturity === null ? labels.length : countUpTo(eventTimes, maturity.cutoff);
+    const kept = keepsEnoughDisputes(disputed, maturity?.cutoff) ? cut : labels.length;
     const labelArray = Uint8Array.from(labels.slice(0, kept));
     const positivesByReason = noPositives();
     for (const reason of reasons.slice(0, kept)) if (reason !== null) positivesByReason[reason] += 1;

@@ -28,10 +28,13 @@
 //   - what answers with no model activated: the built-in model (docs/scoring.md) or the shipped
 //     default model where it scores higher; and the built-in model alone;
 //   - a logistic regression and gradient-boosted trees fitted here with the product's learning
-//     code (dist/libs/learning) on the decisions before the end of day 21, labelled by transaction:
-//     positive when that payment's dispute (not forgiven) had been received when training began.
-//     The training's own report (GET /v2/models/:id: its held-out metrics, and its baseline when it
-//     reports one) is printed beside them.
+//     code (dist/libs/learning) on the examples the API's training kept (the decisions before the
+//     end of day 21, less those it left out as not labelled yet: its `labelMaturity`), labelled by
+//     transaction: positive when that payment's dispute (not forgiven) had been received when
+//     training began. So the logistic regression here is the API's baseline, trained on the same
+//     examples and judged on the scored week (the API keeps its baseline's model to itself). The
+//     training's own report (GET /v2/models/:id: both candidates' held-out metrics) is printed
+//     beside them.
 // Generalisation: the trees and the logistic regression fitted here on the first scenario are
 // judged on every other scenario's days 28–34 (each scenario has its own seed, fraud mix, fraud
 // rate and dispute delay; the models API has no export, so the first scenario's API model itself
@@ -198,7 +201,9 @@ async function runScenario(scenario) {
 
     const truth = await readTruth(truthFile);
     const decisions = await readDecisions(exportTopic(url, dataDir, 'ringfence.decision.transaction.scored.v1'), truth);
-    const trainingDecisions = decisions.filter((decision) => decision.timestamp < trainTo);
+    // The examples the API's training kept: before `to`, less the payments it left out as not labelled yet (its labelMaturity).
+    const labelledUpTo = apiModel.labelMaturity?.cutoff ?? Number.POSITIVE_INFINITY;
+    const trainingDecisions = decisions.filter((decision) => decision.timestamp < trainTo && decision.timestamp <= labelledUpTo);
     const judged = decisions.filter((decision) => decision.timestamp >= scoreFrom && decision.timestamp < end);
     const scoredByApiModel = judged.filter((decision) => decision.modelVersion === apiModel.modelId).length;
     const disputed = disputedTransactions(disputesAtTraining);
@@ -238,7 +243,7 @@ async function runScenario(scenario) {
         judgedFraudByPattern: countBy(fraudJudged, (decision) => truth.patternOf.get(decision.transactionId)),
         judgedScoredByApiModel: scoredByApiModel,
       },
-      apiModel: pick(apiModel, ['modelId', 'status', 'algorithm', 'examples', 'positives', 'positivesByReason', 'metrics', 'candidates', 'error']),
+      apiModel: pick(apiModel, ['modelId', 'status', 'algorithm', 'examples', 'positives', 'positivesByReason', 'labelMaturity', 'metrics', 'candidates', 'error']),
       fittedHere: Object.fromEntries(Object.entries(fitted).map(([algorithm, trained]) => [algorithm, trained.metrics])),
       results,
       imports: { beforeScoring: importedBefore, scored: importedAfter },

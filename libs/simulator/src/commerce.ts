@@ -13,22 +13,9 @@ import {
   personName,
   telephone,
 } from './entities';
-import {
-  ANALYSTS,
-  type AuthorisationOutcome,
-  type Body,
-  type PaymentDetails,
-  dispute,
-  labelBody,
-  payoutRequest,
-  pspAfterAuth,
-  pspBeforeAuth,
-  pspCapture,
-  refundRequest,
-  supplierRegistrationRequest,
-  supplierRequest,
-  voucherRedemptionRequest,
-} from './payloads';
+import { ANALYSTS, labelBody, payoutRequest, refundRequest, voucherRedemptionRequest } from './payloads/order-payloads';
+import { type Body, supplierRegistrationRequest, supplierRequest } from './payloads/party-payloads';
+import { type AuthorisationOutcome, type PaymentDetails, dispute, pspAfterAuth, pspBeforeAuth, pspCapture } from './payloads/psp-payloads';
 import type { SeededRandom } from './seeded-random';
 import { DAY_MS, type FraudActor, HOUR_MS, MINUTE_MS, type Marketplace, type World } from './world';
 
@@ -115,23 +102,7 @@ export class Commerce {
       [PRIMARY_GATEWAY.gateway, 70],
       [SECONDARY_GATEWAY.gateway, 30],
     ] as const);
-    let threeds: Body | undefined;
-    let authenticationEnd = start + random.int(800, 2500);
-    if (behaviour.threeDs !== 'none') {
-      const challenged = behaviour.threeDs.startsWith('challenge');
-      authenticationEnd = start + (challenged ? random.int(25_000, 120_000) : random.int(1_500, 4_000));
-      const transStatus = { frictionless: 'Y', 'challenge-pass': 'Y', 'challenge-fail': 'N', attempted: 'A' }[behaviour.threeDs];
-      threeds = {
-        version: '2.2.0',
-        deviceChannel: '02',
-        transStatus,
-        ...(transStatus === 'N' ? { transStatusReason: '01' } : {}),
-        liabilityShifted: transStatus !== 'N',
-        requestorChallengeIndList: challenged ? ['04'] : [],
-        startTime: start + 500,
-        endTime: authenticationEnd,
-      };
-    }
+    const { threeds, authenticationEnd } = authenticate(random, behaviour.threeDs, start);
     const authenticationFailed = behaviour.threeDs === 'challenge-fail';
     const approved = !authenticationFailed && behaviour.declineCode === undefined;
     const order: OrderRecord = {
@@ -155,13 +126,7 @@ export class Commerce {
     };
     const details: PaymentDetails = { order, account, device: request.device, ipAddress: request.ipAddress };
     world.emit(start, '/psp/transaction', pspBeforeAuth(start, details), { checkpoint: 'pspBeforeAuth' });
-    const outcome: AuthorisationOutcome = {
-      success: approved,
-      ...(approved ? {} : { declineCode: authenticationFailed ? 'AUTHENTICATION_FAILED' : behaviour.declineCode }),
-      avs: behaviour.avs,
-      cvv: behaviour.cvv,
-      ...(threeds ? { threeds } : {}),
-    };
+    const outcome = authorisationOutcome(behaviour, approved, threeds);
     const authorisedAt = authenticationEnd + random.int(300, 1500);
     world.emit(authorisedAt, '/psp/transaction', pspAfterAuth(authorisedAt, details, outcome), { checkpoint: 'pspAfterAuth' });
     if (approved) {
@@ -170,13 +135,7 @@ export class Commerce {
       if (supplier) supplier.pendingEarningsMinor += order.supplierFeeMinor;
       account.orderCount += 1;
     }
-    if (request.fraud) {
-      request.fraud.acted(start);
-      request.fraud.transactionIds.add(order.transactionId);
-      request.fraud.instrumentIds.add(request.card.instrumentId);
-      request.fraud.deviceIds.add(request.device.deviceId);
-      request.fraud.customerIds.add(account.customerId);
-    }
+    if (request.fraud) recordFraudulentPayment(request.fraud, request, order);
     return order;
   }
 
@@ -297,6 +256,46 @@ export class Commerce {
   deviceFor(random: SeededRandom, profile: SimDevice['profile'], market: Market, ipPrefixes = market.ipPrefixes): SimDevice {
     return device(random, profile, market.language, ipPrefixes);
   }
+}
+
+/** 3-D Secure when the payment uses it (its result and timing), and when authentication ends. */
+function authenticate(random: SeededRandom, threeDs: PaymentBehaviour['threeDs'], start: number): { threeds?: Body; authenticationEnd: number } {
+  let authenticationEnd = start + random.int(800, 2500);
+  if (threeDs === 'none') return { authenticationEnd };
+  const challenged = threeDs.startsWith('challenge');
+  authenticationEnd = start + (challenged ? random.int(25_000, 120_000) : random.int(1_500, 4_000));
+  const transStatus = { frictionless: 'Y', 'challenge-pass': 'Y', 'challenge-fail': 'N', attempted: 'A' }[threeDs];
+  const threeds: Body = {
+    version: '2.2.0',
+    deviceChannel: '02',
+    transStatus,
+    ...(transStatus === 'N' ? { transStatusReason: '01' } : {}),
+    liabilityShifted: transStatus !== 'N',
+    requestorChallengeIndList: challenged ? ['04'] : [],
+    startTime: start + 500,
+    endTime: authenticationEnd,
+  };
+  return { threeds, authenticationEnd };
+}
+
+function authorisationOutcome(behaviour: PaymentBehaviour, approved: boolean, threeds: Body | undefined): AuthorisationOutcome {
+  const authenticationFailed = behaviour.threeDs === 'challenge-fail';
+  return {
+    success: approved,
+    ...(approved ? {} : { declineCode: authenticationFailed ? 'AUTHENTICATION_FAILED' : behaviour.declineCode }),
+    avs: behaviour.avs,
+    cvv: behaviour.cvv,
+    ...(threeds ? { threeds } : {}),
+  };
+}
+
+/** Credits a fraudulent payment to its actor's ground truth. */
+function recordFraudulentPayment(fraud: FraudActor, request: PaymentRequest, order: OrderRecord): void {
+  fraud.acted(order.creationTime);
+  fraud.transactionIds.add(order.transactionId);
+  fraud.instrumentIds.add(request.card.instrumentId);
+  fraud.deviceIds.add(request.device.deviceId);
+  fraud.customerIds.add(request.account.customerId);
 }
 
 function splitItems(random: SeededRandom, category: CategoryProfile, amountMinor: number, count: number): OrderRecord['items'] {

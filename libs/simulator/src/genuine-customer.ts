@@ -1,7 +1,8 @@
 import { GENUINE_CATEGORY_WEIGHTS, GENUINE_DEVICES, type Market, ipAddress } from './catalogue';
 import { type Commerce, type PaymentBehaviour, basketMinor } from './commerce';
 import { type Card, type CustomerAccount, type EmailBook, type SimDevice, address } from './entities';
-import { customerRequest, registrationRequest, voucherRequest } from './payloads';
+import { voucherRequest } from './payloads/order-payloads';
+import { customerRequest, registrationRequest } from './payloads/party-payloads';
 import type { SeededRandom } from './seeded-random';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from './world';
 

@@ -1,9 +1,10 @@
 import { GENUINE_DEVICES, MARKET_WEIGHTS } from './catalogue';
 import { Commerce } from './commerce';
 import { EmailBook, type SupplierAccount } from './entities';
-import { FRAUD_MIX, FRAUD_STARTERS, accountsPerActor } from './fraud-actors';
+import { FRAUD_MIX, accountsPerActor } from './fraud/fraud-mix';
+import { FRAUD_STARTERS } from './fraud/fraud-starters';
 import { GenuineCustomer, WELCOME_VOUCHERS } from './genuine-customer';
-import { voucherRequest } from './payloads';
+import { voucherRequest } from './payloads/order-payloads';
 import { FRAUD_KINDS, type FraudKind, type TrafficRecord, type TruthRecord } from './traffic-record';
 import { DAY_MS, HOUR_MS, type Marketplace, World, type WorldStats } from './world';
 

@@ -39,7 +39,13 @@ export interface Terminal {
  * daily rate uniform from 0 to twice the mean asked for; it pays at the terminals within radius 5.
  * Added here: each customer's own time of day (the handbook draws every time around noon).
  */
-export function placeCardWorld(random: SeededRandom, idTag: string, customers: number, terminals: number, paymentsPerDay: number): { customers: CardCustomer[]; terminals: Terminal[] } {
+/** The customers and terminals placed on the grid. */
+export interface CardWorld {
+  customers: CardCustomer[];
+  terminals: Terminal[];
+}
+
+export function placeCardWorld(random: SeededRandom, idTag: string, customers: number, terminals: number, paymentsPerDay: number): CardWorld {
   const terminalRandom = random.derive('terminals');
   const placedTerminals: Terminal[] = [];
   for (let index = 0; index < terminals; index += 1) {

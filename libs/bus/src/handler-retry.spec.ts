@@ -1,16 +1,16 @@
-import { deliverUntilHandled, retryDelayMs } from './handler-retry';
+import { deliverUntilHandled, handlerRetryDelayMs } from './handler-retry';
 
-describe(retryDelayMs.name, () => {
+describe(handlerRetryDelayMs.name, () => {
   const options = { initialDelayMs: 100, maxDelayMs: 1_000 };
 
   it('doubles from the initial delay and stops at the ceiling', () => {
     const withoutJitter = () => 1;
-    expect([1, 2, 3, 4, 5, 50].map((attempt) => retryDelayMs(attempt, options, withoutJitter))).toEqual([100, 200, 400, 800, 1_000, 1_000]);
+    expect([1, 2, 3, 4, 5, 50].map((attempt) => handlerRetryDelayMs(attempt, options, withoutJitter))).toEqual([100, 200, 400, 800, 1_000, 1_000]);
   });
 
   it('takes at most 20 % off for jitter', () => {
-    expect(retryDelayMs(1, options, () => 0)).toBe(80);
-    expect(retryDelayMs(60, options, () => 0)).toBe(800);
+    expect(handlerRetryDelayMs(1, options, () => 0)).toBe(80);
+    expect(handlerRetryDelayMs(60, options, () => 0)).toBe(800);
   });
 });
 

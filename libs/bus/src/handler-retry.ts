@@ -1,4 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
+import { exponentialBackoffMs } from '@ringfence/platform';
 
 /**
  * How a consumer retries an event whose handler threw. It retries the same event, never the
@@ -15,12 +16,12 @@ export interface HandlerRetryOptions {
 
 export const DEFAULT_HANDLER_RETRY: HandlerRetryOptions = { initialDelayMs: 200, maxDelayMs: 10_000 };
 
-/** Exponential delay before retry number `attempt` (1-based), capped, with up to 20 % jitter. */
-export function retryDelayMs(attempt: number, options: HandlerRetryOptions, random: () => number = Math.random): number {
-  const exponential = options.initialDelayMs * 2 ** Math.min(attempt - 1, 30);
-  const capped = Math.min(exponential, options.maxDelayMs);
-  // Jitter spreads the retries of many consumers that failed on the same outage.
-  return Math.round(capped * (0.8 + 0.2 * random()));
+/** The share of a retry's delay that is random: it spreads the retries of consumers that failed on one outage. */
+const HANDLER_RETRY_JITTER = 0.2;
+
+/** Exponential delay before retry number `attempt` (1-based), capped, with up to 20 % off for jitter. */
+export function handlerRetryDelayMs(attempt: number, options: HandlerRetryOptions, random: () => number = Math.random): number {
+  return exponentialBackoffMs(attempt, { initialDelayMs: options.initialDelayMs, maxDelayMs: options.maxDelayMs, jitter: HANDLER_RETRY_JITTER }, random);
 }
 
 export interface DeliverUntilHandledOptions {
@@ -40,7 +41,7 @@ export async function deliverUntilHandled(options: DeliverUntilHandledOptions): 
       await options.handle();
       return true;
     } catch (error) {
-      const nextDelayMs = retryDelayMs(attempt, options.retry);
+      const nextDelayMs = handlerRetryDelayMs(attempt, options.retry);
       options.onFailure(error, attempt, nextDelayMs);
       if (!(await sleep(nextDelayMs, options.signal))) return false;
       await options.beforeRetry?.();

@@ -1,31 +1,31 @@
-import { type CallbackRetryPolicy, DEFAULT_CALLBACK_RETRY_POLICY, nextAttemptAt, retryDelayMs } from './retry-schedule';
+import { type CallbackRetryPolicy, DEFAULT_CALLBACK_RETRY_POLICY, nextAttemptAt, callbackRetryDelayMs } from './retry-schedule';
 
 const POLICY: CallbackRetryPolicy = { baseDelayMs: 1_000, maxDelayMs: 60_000, windowMs: 600_000 };
 const noJitter = () => 1;
 const fullJitter = () => 0;
 
-describe(retryDelayMs.name, () => {
+describe(callbackRetryDelayMs.name, () => {
   it('doubles from the base after each failure', () => {
-    expect([1, 2, 3, 4, 5].map((failures) => retryDelayMs(failures, POLICY, noJitter))).toEqual([1_000, 2_000, 4_000, 8_000, 16_000]);
+    expect([1, 2, 3, 4, 5].map((failures) => callbackRetryDelayMs(failures, POLICY, noJitter))).toEqual([1_000, 2_000, 4_000, 8_000, 16_000]);
   });
 
   it('stops growing at the maximum, however many failures', () => {
-    expect([7, 8, 50, 10_000].map((failures) => retryDelayMs(failures, POLICY, noJitter))).toEqual([60_000, 60_000, 60_000, 60_000]);
+    expect([7, 8, 50, 10_000].map((failures) => callbackRetryDelayMs(failures, POLICY, noJitter))).toEqual([60_000, 60_000, 60_000, 60_000]);
   });
 
   it('jitters each delay between half and all of it', () => {
-    expect(retryDelayMs(3, POLICY, fullJitter)).toBe(2_000);
-    expect(retryDelayMs(3, POLICY, () => 0.5)).toBe(3_000);
+    expect(callbackRetryDelayMs(3, POLICY, fullJitter)).toBe(2_000);
+    expect(callbackRetryDelayMs(3, POLICY, () => 0.5)).toBe(3_000);
     for (let sample = 0; sample < 200; sample += 1) {
-      const delay = retryDelayMs(2, POLICY);
+      const delay = callbackRetryDelayMs(2, POLICY);
       expect(delay).toBeGreaterThanOrEqual(1_000);
       expect(delay).toBeLessThanOrEqual(2_000);
     }
   });
 
   it('by default starts at 10 s and caps at an hour', () => {
-    expect(retryDelayMs(1, DEFAULT_CALLBACK_RETRY_POLICY, noJitter)).toBe(10_000);
-    expect(retryDelayMs(30, DEFAULT_CALLBACK_RETRY_POLICY, noJitter)).toBe(3_600_000);
+    expect(callbackRetryDelayMs(1, DEFAULT_CALLBACK_RETRY_POLICY, noJitter)).toBe(10_000);
+    expect(callbackRetryDelayMs(30, DEFAULT_CALLBACK_RETRY_POLICY, noJitter)).toBe(3_600_000);
   });
 });
 

@@ -1,3 +1,5 @@
+import { exponentialBackoffMs } from '@ringfence/platform';
+
 /** How a failed delivery is retried (docs/api.md, "Review callbacks"). */
 export interface CallbackRetryPolicy {
   /** The delay after the first failed attempt; it doubles after each further failure. */
@@ -14,16 +16,17 @@ export const DEFAULT_CALLBACK_RETRY_POLICY: CallbackRetryPolicy = {
   windowMs: 24 * 60 * 60_000,
 };
 
+/** A random point between half and all of each delay ("equal jitter"). */
+const CALLBACK_RETRY_JITTER = 0.5;
+
 /**
  * The delay before the next attempt once `failedAttempts` (1 or more) have failed: the base
  * doubled per failure, capped, then "equal jitter" (a random point between half and all of it),
  * so the retries of many deliveries that failed together on one receiver's outage spread out
  * instead of arriving together when it comes back.
  */
-export function retryDelayMs(failedAttempts: number, policy: CallbackRetryPolicy, random: () => number = Math.random): number {
-  const exponential = policy.baseDelayMs * 2 ** Math.min(Math.max(failedAttempts, 1) - 1, 40);
-  const capped = Math.min(exponential, policy.maxDelayMs);
-  return Math.round(capped / 2 + (capped / 2) * random());
+export function callbackRetryDelayMs(failedAttempts: number, policy: CallbackRetryPolicy, random: () => number = Math.random): number {
+  return exponentialBackoffMs(failedAttempts, { initialDelayMs: policy.baseDelayMs, maxDelayMs: policy.maxDelayMs, jitter: CALLBACK_RETRY_JITTER }, random);
 }
 
 /**
@@ -40,5 +43,5 @@ export function nextAttemptAt(
 ): number | null {
   const giveUpAt = changedAt + policy.windowMs;
   if (now >= giveUpAt) return null;
-  return Math.min(now + retryDelayMs(failedAttempts, policy, random), giveUpAt);
+  return Math.min(now + callbackRetryDelayMs(failedAttempts, policy, random), giveUpAt);
 }

@@ -10,3 +10,4 @@ export * from './write-behind/row-writer';
 export * from './write-behind/set-aside-rows';
 export * from './write-behind/in-memory-set-aside.store';
 export * from './cache/account-share-lru';
+export * from './retry/exponential-backoff';

@@ -13,7 +13,7 @@ import { BusTimeoutError, BusUnavailableError } from '../bus-errors';
 import { BusLifecycle } from '../bus-lifecycle';
 import { type BusLogger, SILENT_BUS_LOGGER } from '../bus-logger';
 import type { EventLogStore, LoggedEvent } from '../event-log';
-import { DEFAULT_HANDLER_RETRY, deliverUntilHandled, type HandlerRetryOptions, retryDelayMs, sleep } from '../handler-retry';
+import { DEFAULT_HANDLER_RETRY, deliverUntilHandled, type HandlerRetryOptions, handlerRetryDelayMs, sleep } from '../handler-retry';
 import type { EventHandler, MessageBus, ReadDependency, RequestOptions, RespondOptions, RpcContext, RpcHandler, SubscribeOptions } from '../message-bus';
 import { RequestAbandonment } from '../request-abandonment';
 import { ABANDONED_REQUEST, answerRequest, remoteErrorFrom } from '../rpc-failure';
@@ -275,7 +275,7 @@ class ConsumerLane implements CommittableLane {
         failedReads = 0;
       } catch (error) {
         failedReads += 1;
-        const retryInMs = retryDelayMs(failedReads, this.settings.retry);
+        const retryInMs = handlerRetryDelayMs(failedReads, this.settings.retry);
         this.settings.logger.error({ group: this.group, topic: this.topic, retryInMs, err: error }, 'could not read the event log; retrying');
         await sleep(retryInMs, signal);
         continue;

@@ -1,3 +1,4 @@
+import { exponentialBackoffMs } from '@ringfence/platform';
 import type { BusLogger } from '../bus-logger';
 import type { EventLogStore } from '../event-log';
 
@@ -34,7 +35,8 @@ export class OffsetCommitter {
   private lastCommitAt = 0;
   private stopping = false;
   private retryTimer: NodeJS.Timeout | undefined;
-  private retryDelayMs = 0;
+  /** Commit rounds that failed since the last one that caught up; the backoff grows with them. */
+  private failedRounds = 0;
 
   constructor(
     private readonly eventLog: EventLogStore,
@@ -70,16 +72,18 @@ export class OffsetCommitter {
         return;
       }
     }
-    this.retryDelayMs = 0;
+    this.failedRounds = 0;
   }
 
   private retryLater(): void {
     if (this.stopping || this.retryTimer !== undefined) return;
-    this.retryDelayMs = Math.min(Math.max(this.intervalMs, 1, this.retryDelayMs * 2), MAX_RETRY_DELAY_MS);
+    this.failedRounds += 1;
+    // No jitter: one committer per process, so there are no retries of others to spread out.
+    const retryInMs = exponentialBackoffMs(this.failedRounds, { initialDelayMs: Math.max(this.intervalMs, 1), maxDelayMs: MAX_RETRY_DELAY_MS, jitter: 0 });
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
       this.progressed();
-    }, this.retryDelayMs).unref();
+    }, retryInMs).unref();
   }
 
   /** False when some lane could not be committed (tried again later, with the next progress, or at the stop). */

@@ -1,0 +1,74 @@
+import type { AccountSettings } from '@ringfence/accounts';
+import { type CheckpointRpcTopic, type MessageEnvelope, type RpcTopicMap, type RuleCheckpoint, toWireJson } from '@ringfence/contracts';
+import { type EntityDocument, type EntityUpdate, mergeDocument } from '@ringfence/entities';
+import { type CheckpointLookupPolicy, type KnownIndicatorQuery, checkpointLookupPolicy } from '@ringfence/lookup';
+import { merchantOfEvent } from '@ringfence/scoring-engine';
+import { requestAccount } from '@ringfence/service-runtime';
+import type { CheckpointDefinition, CheckpointSubject, EntityReference } from '../checkpoint-definition';
+import { indicatorsOf } from '../payload-indicators';
+
+/** What a checkpoint request says by itself, read once before anything is asked of the owners. */
+export interface CheckpointRequest<R extends CheckpointRpcTopic = CheckpointRpcTopic> {
+  payload: RpcTopicMap[R]['request'];
+  /** The payload's time: "now" of the features, the lookup and the graph. */
+  timestamp: number;
+  subject: CheckpointSubject;
+  /** The payload's wire form: generic walks read the open objects as the client sent them. */
+  json: Record<string, unknown>;
+  /** The entities the payload describes, as ingestion will store them. */
+  updates: EntityUpdate[];
+  references: EntityReference[];
+  /** The merchant whose fraud rate the graph is asked for. */
+  merchantId: string | undefined;
+  /** The account's settings as the gateway authenticated the request (it owns the accounts). */
+  settings: AccountSettings;
+  lookupPolicy: CheckpointLookupPolicy;
+  /** The checkpoint as rules name it; null for a PSP transaction sent to no rule checkpoint. */
+  ruleCheckpoint: RuleCheckpoint | null;
+  /**
+   * The known-fraud indicators the request itself names (its subject's e-mail and telephone, the
+   * device's IP, the instruments): the lookup is asked about them at once, beside the other facts.
+   */
+  indicators: KnownIndicatorQuery;
+}
+
+export function readCheckpointRequest<R extends CheckpointRpcTopic>(
+  definition: CheckpointDefinition<R>,
+  message: MessageEnvelope<RpcTopicMap[R]['request']>,
+): CheckpointRequest<R> {
+  const { payload } = message;
+  const timestamp = (payload as { timestamp: number }).timestamp;
+  const subject = definition.subject(payload);
+  const json = toWireJson(payload);
+  const updates = definition.updates(json);
+  const { settings } = requestAccount(message);
+  return {
+    payload,
+    timestamp,
+    subject,
+    json,
+    updates,
+    references: definition.references(payload),
+    merchantId: merchantOfEvent(definition.ingestTopic, json),
+    settings,
+    lookupPolicy: checkpointLookupPolicy(settings),
+    ruleCheckpoint: ruleCheckpointOf(definition.checkpoint, json),
+    indicators: indicatorsOf(ownDocument(null, updates, subject, timestamp)?.fields ?? {}, json),
+  };
+}
+
+/** The subject as stored, with this request's fields merged the way ingestion will merge them (read your own writes). */
+export function subjectWithRequest(stored: EntityDocument | null, { updates, subject, timestamp }: CheckpointRequest): EntityDocument | null {
+  return ownDocument(stored, updates, subject, timestamp);
+}
+
+function ownDocument(stored: EntityDocument | null, updates: readonly EntityUpdate[], subject: CheckpointSubject, timestamp: number): EntityDocument | null {
+  const own = updates.find((update) => update.kind === subject.kind && update.entityId === subject.id);
+  return own ? (mergeDocument(stored, own.fields, timestamp) ?? stored) : stored;
+}
+
+/** The checkpoint as rules name it: a PSP transaction's by the checkpoint it was sent to; null without one. */
+function ruleCheckpointOf(checkpoint: string, json: Record<string, unknown>): RuleCheckpoint | null {
+  if (checkpoint !== 'transaction') return checkpoint as RuleCheckpoint;
+  return json.checkpoint === 'pspBeforeAuth' || json.checkpoint === 'pspAfterAuth' ? json.checkpoint : null;
+}

@@ -108,3 +108,6 @@ export * from './messages/rules.message';
 export * from './http/models/model.request.dto';
 export * from './http/models/model.response.dto';
 export * from './messages/models.message';
+export * from './payload-facts/payload-values';
+export * from './payload-facts/payload-facts.types';
+export * from './payload-facts/payload-facts';

@@ -42,55 +42,59 @@ export function Models({ api }: { api: Api }) {
       </div>
       <ErrorNotice error={models.error ?? actionError} />
       {models.data && models.data.length === 0 ? <p class="empty">No model trained yet: the built-in model scores every checkpoint.</p> : null}
-      {models.data && models.data.length > 0 ? (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Model</th>
-              <th scope="col">Checkpoint</th>
-              <th scope="col">Status</th>
-              <th scope="col">Examples (positives)</th>
-              <th scope="col">AUC</th>
-              <th scope="col">Average precision</th>
-              <th scope="col">Precision at PREVENT</th>
-              <th scope="col">Recall at REVIEW</th>
-              <th scope="col">Asked</th>
-              <th scope="col">Active</th>
-            </tr>
-          </thead>
-          <tbody>
-            {models.data.map((model) => (
-              <tr key={model.modelId}>
-                <td class="mono">{model.modelId}</td>
-                <td>{model.checkpoint}</td>
-                <td>
-                  <ModelStatus model={model} />
-                </td>
-                <td>
-                  {model.examples} ({model.positives})
-                </td>
-                <td>{model.metrics?.auc?.toFixed(3) ?? '—'}</td>
-                <td>{model.metrics?.averagePrecision?.toFixed(3) ?? '—'}</td>
-                <td>{formatRatio(model.metrics?.precisionAtPrevent)}</td>
-                <td>{formatRatio(model.metrics?.recallAtReview)}</td>
-                <td>{formatTime(model.createdAt)}</td>
-                <td>
-                  {model.active ? (
-                    <strong>active</strong>
-                  ) : model.status === 'ready' ? (
-                    <button type="button" onClick={() => void activate(model)} aria-label={`Activate ${model.modelId}`}>
-                      Activate
-                    </button>
-                  ) : (
-                    '—'
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
+      {models.data && models.data.length > 0 ? <ModelsTable models={models.data} onActivate={(model) => void activate(model)} /> : null}
     </main>
+  );
+}
+
+function ModelsTable({ models, onActivate }: { models: Model[]; onActivate: (model: Model) => void }) {
+  return (
+    <table>
+      <thead>
+        <tr>
+          <th scope="col">Model</th>
+          <th scope="col">Checkpoint</th>
+          <th scope="col">Status</th>
+          <th scope="col">Examples (positives)</th>
+          <th scope="col">AUC</th>
+          <th scope="col">Average precision</th>
+          <th scope="col">Precision at PREVENT</th>
+          <th scope="col">Recall at REVIEW</th>
+          <th scope="col">Asked</th>
+          <th scope="col">Active</th>
+        </tr>
+      </thead>
+      <tbody>
+        {models.map((model) => (
+          <tr key={model.modelId}>
+            <td class="mono">{model.modelId}</td>
+            <td>{model.checkpoint}</td>
+            <td>
+              <ModelStatus model={model} />
+            </td>
+            <td>
+              {model.examples} ({model.positives})
+            </td>
+            <td>{model.metrics?.auc?.toFixed(3) ?? '—'}</td>
+            <td>{model.metrics?.averagePrecision?.toFixed(3) ?? '—'}</td>
+            <td>{formatRatio(model.metrics?.precisionAtPrevent)}</td>
+            <td>{formatRatio(model.metrics?.recallAtReview)}</td>
+            <td>{formatTime(model.createdAt)}</td>
+            <td>
+              {model.active ? (
+                <strong>active</strong>
+              ) : model.status === 'ready' ? (
+                <button type="button" onClick={() => onActivate(model)} aria-label={`Activate ${model.modelId}`}>
+                  Activate
+                </button>
+              ) : (
+                '—'
+              )}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 

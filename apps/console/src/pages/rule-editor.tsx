@@ -21,6 +21,16 @@ const draftOf = (rule: Rule): RuleDraft => ({
   state: rule.state === 'disabled' || rule.state === 'suspended' ? 'passive' : rule.state,
 });
 
+/** The draft being edited: the stored rule's fields once read, or an empty rule. */
+function useDraft(stored: Rule | undefined, ruleId: number | 'new') {
+  const [draft, setDraft] = useState<RuleDraft>(EMPTY);
+  useEffect(() => {
+    if (stored) setDraft(draftOf(stored));
+    else if (ruleId === 'new') setDraft(EMPTY);
+  }, [stored, ruleId]);
+  return [draft, setDraft] as const;
+}
+
 /** Create or edit one rule: its fields with the live type-check, its versions, a backtest. */
 export function RuleEditor({ api, ruleId }: { api: Api; ruleId: number | 'new' }) {
   const [generation, setGeneration] = useState(0);
@@ -28,14 +38,9 @@ export function RuleEditor({ api, ruleId }: { api: Api; ruleId: number | 'new' }
     async () => (ruleId === 'new' ? null : dataOf(await api.get<{ data: { rule: Rule; versions: Rule[] } }>(`/v2/rules/${ruleId}`))),
     `${ruleId}#${generation}`,
   );
-  const [draft, setDraft] = useState<RuleDraft>(EMPTY);
+  const [draft, setDraft] = useDraft(stored.data?.rule, ruleId);
   const [saveError, setSaveError] = useState<unknown>(null);
   const [saved, setSaved] = useState('');
-
-  useEffect(() => {
-    if (stored.data) setDraft(draftOf(stored.data.rule));
-    else if (ruleId === 'new') setDraft(EMPTY);
-  }, [stored.data, ruleId]);
 
   async function save(event: Event) {
     event.preventDefault();
@@ -69,52 +74,9 @@ export function RuleEditor({ api, ruleId }: { api: Api; ruleId: number | 'new' }
     <main id="main" tabIndex={-1}>
       <h1>{ruleId === 'new' ? 'New rule' : `Rule ${ruleId}${current ? `: ${current.name}` : ''}`}</h1>
       <ErrorNotice error={stored.error} />
-      {current?.suspension ? (
-        <p class="notice error" role="alert">
-          Suspended since {formatTime(current.suspension.suspendedAt)}: {current.suspension.reason}. It is not evaluated until it is edited: saving a new version lifts the suspension.
-        </p>
-      ) : null}
-      {current ? (
-        <p class="muted">
-          Version {current.ruleVersion}, {current.state}, saved {formatTime(current.createdAt)}
-        </p>
-      ) : null}
+      {current ? <RuleStatus rule={current} /> : null}
       <form class="rule-form" onSubmit={(event) => void save(event)}>
-        <label for="rule-name">Name</label>
-        <input id="rule-name" required maxLength={200} value={draft.name} onInput={(event) => setDraft({ ...draft, name: event.currentTarget.value })} />
-        <label for="rule-description">Description</label>
-        <input id="rule-description" maxLength={1000} value={draft.description} onInput={(event) => setDraft({ ...draft, description: event.currentTarget.value })} />
-        <label for="rule-checkpoint">Checkpoint</label>
-        <CheckpointSelect id="rule-checkpoint" value={draft.checkpoint} onChange={(checkpoint) => setDraft({ ...draft, checkpoint })} />
-        <label for="rule-expression">Expression (CEL)</label>
-        <textarea
-          id="rule-expression"
-          class="mono"
-          rows={4}
-          maxLength={4096}
-          required
-          spellcheck={false}
-          aria-describedby="rule-check"
-          value={draft.expression}
-          onInput={(event) => setDraft({ ...draft, expression: event.currentTarget.value })}
-        />
-        <TypeCheck api={api} checkpoint={draft.checkpoint} expression={draft.expression} />
-        <label for="rule-action">Action</label>
-        <select id="rule-action" value={draft.action} onChange={(event) => setDraft({ ...draft, action: event.currentTarget.value as Action })}>
-          {ACTIONS.map((action) => (
-            <option key={action} value={action}>
-              {action}
-            </option>
-          ))}
-        </select>
-        <label for="rule-state">State</label>
-        <select id="rule-state" value={draft.state} onChange={(event) => setDraft({ ...draft, state: event.currentTarget.value as RuleState })}>
-          {EDITABLE_STATES.map((state) => (
-            <option key={state} value={state}>
-              {state}
-            </option>
-          ))}
-        </select>
+        <RuleFields api={api} draft={draft} onChange={setDraft} />
         <div class="buttons">
           <button type="submit">{ruleId === 'new' ? 'Create rule' : 'Save new version'}</button>
           {ruleId !== 'new' && current?.state !== 'disabled' ? (
@@ -131,6 +93,64 @@ export function RuleEditor({ api, ruleId }: { api: Api; ruleId: number | 'new' }
       {stored.data && stored.data.versions.length > 1 ? <Versions versions={stored.data.versions} /> : null}
       <BacktestForm api={api} draft={draft} />
     </main>
+  );
+}
+
+function RuleStatus({ rule }: { rule: Rule }) {
+  return (
+    <>
+      {rule.suspension ? (
+        <p class="notice error" role="alert">
+          Suspended since {formatTime(rule.suspension.suspendedAt)}: {rule.suspension.reason}. It is not evaluated until it is edited: saving a new version lifts the suspension.
+        </p>
+      ) : null}
+      <p class="muted">
+        Version {rule.ruleVersion}, {rule.state}, saved {formatTime(rule.createdAt)}
+      </p>
+    </>
+  );
+}
+
+/** The rule's fields, with the server's type-check of the expression under it. */
+function RuleFields({ api, draft, onChange }: { api: Api; draft: RuleDraft; onChange: (draft: RuleDraft) => void }) {
+  return (
+    <>
+      <label for="rule-name">Name</label>
+      <input id="rule-name" required maxLength={200} value={draft.name} onInput={(event) => onChange({ ...draft, name: event.currentTarget.value })} />
+      <label for="rule-description">Description</label>
+      <input id="rule-description" maxLength={1000} value={draft.description} onInput={(event) => onChange({ ...draft, description: event.currentTarget.value })} />
+      <label for="rule-checkpoint">Checkpoint</label>
+      <CheckpointSelect id="rule-checkpoint" value={draft.checkpoint} onChange={(checkpoint) => onChange({ ...draft, checkpoint })} />
+      <label for="rule-expression">Expression (CEL)</label>
+      <textarea
+        id="rule-expression"
+        class="mono"
+        rows={4}
+        maxLength={4096}
+        required
+        spellcheck={false}
+        aria-describedby="rule-check"
+        value={draft.expression}
+        onInput={(event) => onChange({ ...draft, expression: event.currentTarget.value })}
+      />
+      <TypeCheck api={api} checkpoint={draft.checkpoint} expression={draft.expression} />
+      <label for="rule-action">Action</label>
+      <select id="rule-action" value={draft.action} onChange={(event) => onChange({ ...draft, action: event.currentTarget.value as Action })}>
+        {ACTIONS.map((action) => (
+          <option key={action} value={action}>
+            {action}
+          </option>
+        ))}
+      </select>
+      <label for="rule-state">State</label>
+      <select id="rule-state" value={draft.state} onChange={(event) => onChange({ ...draft, state: event.currentTarget.value as RuleState })}>
+        {EDITABLE_STATES.map((state) => (
+          <option key={state} value={state}>
+            {state}
+          </option>
+        ))}
+      </select>
+    </>
   );
 }
 

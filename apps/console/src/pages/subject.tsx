@@ -196,44 +196,58 @@ function NetworkSection({ api, base, subjectKey }: { api: Api; base: string; sub
             </span>
           </p>
           <NetworkGraph network={data} />
-          <details>
-            <summary>The nodes as a table</summary>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Kind</th>
-                  <th scope="col">Value</th>
-                  <th scope="col">Hops</th>
-                  <th scope="col">Marked</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.nodes.map((node) => (
-                  <tr key={node.id}>
-                    <td>{node.type}</td>
-                    <td class="mono">
-                      {node.type === 'customer' || node.type === 'supplier' ? <a href={`#/${node.type}/${encodeURIComponent(node.value)}`}>{node.value}</a> : node.value}
-                    </td>
-                    <td>{node.depth ?? ''}</td>
-                    <td>{[node.subject ? 'subject' : '', node.fraudster ? 'fraudster' : ''].filter(Boolean).join(', ')}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </details>
-          <h3>Connect statistics</h3>
-          <FieldList fields={KEY_STATISTICS.filter((name) => name in (data.statistics ?? {})).map((name) => [name, statistic(data.statistics[name])])} />
-          <details>
-            <summary>Every statistic</summary>
-            <FieldList
-              fields={Object.entries(data.statistics ?? {})
-                .filter(([, value]) => value !== null && typeof value !== 'object')
-                .map(([name, value]) => [name, statistic(value)])}
-            />
-          </details>
+          <NetworkNodes nodes={data.nodes} />
+          <NetworkStatistics statistics={data.statistics} />
         </>
       ) : null}
     </Section>
+  );
+}
+
+function NetworkNodes({ nodes }: { nodes: Network['nodes'] }) {
+  return (
+    <details>
+      <summary>The nodes as a table</summary>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Kind</th>
+            <th scope="col">Value</th>
+            <th scope="col">Hops</th>
+            <th scope="col">Marked</th>
+          </tr>
+        </thead>
+        <tbody>
+          {nodes.map((node) => (
+            <tr key={node.id}>
+              <td>{node.type}</td>
+              <td class="mono">
+                {node.type === 'customer' || node.type === 'supplier' ? <a href={`#/${node.type}/${encodeURIComponent(node.value)}`}>{node.value}</a> : node.value}
+              </td>
+              <td>{node.depth ?? ''}</td>
+              <td>{[node.subject ? 'subject' : '', node.fraudster ? 'fraudster' : ''].filter(Boolean).join(', ')}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </details>
+  );
+}
+
+function NetworkStatistics({ statistics }: { statistics: Network['statistics'] }) {
+  return (
+    <>
+      <h3>Connect statistics</h3>
+      <FieldList fields={KEY_STATISTICS.filter((name) => name in (statistics ?? {})).map((name) => [name, statistic(statistics[name])])} />
+      <details>
+        <summary>Every statistic</summary>
+        <FieldList
+          fields={Object.entries(statistics ?? {})
+            .filter(([, value]) => value !== null && typeof value !== 'object')
+            .map(([name, value]) => [name, statistic(value)])}
+        />
+      </details>
+    </>
   );
 }
 

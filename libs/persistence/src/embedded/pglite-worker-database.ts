@@ -1,146 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { BackendMessage } from 'pg-protocol/dist/messages';
 import { Parser } from 'pg-protocol/dist/parser';
 import { BACKGROUND_STATEMENT } from '../sql';
 import type { ProtocolExecutor } from './pglite-statement-batcher';
-
-/**
- * The worker's program: open PGlite on the data directory and run raw wire-protocol bytes for
- * several client sessions over PGlite's one. Only buffers cross threads (the answers are
- * transferred, not copied). Plain JavaScript run with `eval`, so it needs no build step of its
- * own and loads PGlite natively (also under jest, whose module sandbox PGlite's WebAssembly
- * loading does not survive).
- *
- * Batches run one after another without waiting for the main thread between them. Before each,
- * the worker takes every batch already posted (receiveMessageOnPort: while PGlite runs, the
- * thread's event loop does not turn, so they queue in the port unseen) and runs the oldest that
- * is not marked background (`BACKGROUND_STATEMENT`): a write-behind flush must not hold a
- * request's statement, an event-log append above all, behind tens of milliseconds of
- * projections. A background batch runs when nothing else waits, or once it has waited
- * backgroundMaxWaitMs, so none starves. Each session has at most one batch in flight (a pg
- * connection sends its next statement after the answer), so a session's own order is kept.
- *
- * A batch that leaves a transaction open (its ReadyForQuery status is not 'I') makes its
- * session the owner: other sessions' batches wait until the owner's transaction ends, so a
- * transaction never sees another session's statements.
- *
- * An owner that sends nothing for ownerWaitMs while other sessions wait has its transaction
- * rolled back and its session ended, as PostgreSQL's idle_in_transaction_session_timeout does:
- * its later batches fail, and the others run. Without it, a client that died inside a
- * transaction, or a caller that queries outside its own transaction while holding it, would
- * stop every statement of the process for good.
- *
- * With `initialiseOnly` (`initialiseDataDirectory`) it only creates the database, closes it and
- * says so; the thread is then ended.
- */
-const WORKER_SOURCE = `
-const { parentPort, receiveMessageOnPort, workerData } = require('node:worker_threads');
-const { PGlite } = require(workerData.pglitePath);
-const describe = (error) => String((error && error.message) || error);
-const READY_FOR_QUERY = 0x5a;
-const IDLE = 0x49;
-/** The transaction status of the batch's last ReadyForQuery, when it ends with one. */
-const transactionStatus = (bytes) =>
-  bytes.length >= 6 && bytes[bytes.length - 6] === READY_FOR_QUERY ? bytes[bytes.length - 1] : undefined;
-// A simple-query ROLLBACK: type 'Q', the length (itself and the text), the text, NUL.
-const ROLLBACK = Buffer.concat([Buffer.from([0x51, 0, 0, 0, 13]), Buffer.from('ROLLBACK\\0', 'latin1')]);
-const BACKGROUND = Buffer.from(workerData.backgroundMark, 'latin1');
-/** Whether the batch's statement text starts with the background mark: a Parse (after its name) or a simple Query. */
-const isBackground = (bytes) => {
-  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const type = view[0];
-  const text = type === 0x50 ? view.indexOf(0, 5) + 1 : type === 0x51 ? 5 : -1;
-  return text > 0 && text + BACKGROUND.length <= view.length && view.compare(BACKGROUND, 0, BACKGROUND.length, text, text + BACKGROUND.length) === 0;
-};
-PGlite.create(workerData.dataDir).then(
-  (db) => {
-    if (workerData.initialiseOnly) {
-      db.close().then(() => parentPort.postMessage({ type: 'initialised' }), (error) => parentPort.postMessage({ type: 'open-failed', message: describe(error) }));
-      return;
-    }
-    const waiting = [];
-    const ended = new Set();
-    let owner = null;
-    let ownerActiveAt = 0;
-    let running = false;
-    let closing = false;
-    const accept = (message) => {
-      if (message.type === 'close') {
-        closing = true;
-        return;
-      }
-      // Stamped when sent: while PGlite runs, a batch waits in the port before the worker sees it.
-      waiting.push({ ...message, background: isBackground(message.bytes) });
-    };
-    const takePosted = () => {
-      for (let posted = receiveMessageOnPort(parentPort); posted !== undefined; posted = receiveMessageOnPort(parentPort)) accept(posted.message);
-    };
-    /** The owner's next batch; else the oldest foreground one, unless the oldest batch is background and has waited its limit. */
-    const nextIndex = () => {
-      if (owner !== null) return waiting.findIndex((batch) => batch.session === owner);
-      if (waiting.length === 0) return -1;
-      if (!waiting[0].background || Date.now() - waiting[0].at >= workerData.backgroundMaxWaitMs) return 0;
-      const foreground = waiting.findIndex((batch) => !batch.background);
-      return foreground < 0 ? 0 : foreground;
-    };
-    const run = async () => {
-      if (running) return;
-      running = true;
-      for (;;) {
-        takePosted();
-        const index = nextIndex();
-        if (index < 0) break;
-        const [batch] = waiting.splice(index, 1);
-        if (ended.has(batch.session)) {
-          parentPort.postMessage({ type: 'failed', id: batch.id, message: 'this session was ended: its transaction sat idle for ' + workerData.ownerWaitMs + ' ms while other sessions waited, and was rolled back' });
-          continue;
-        }
-        try {
-          const answer = (await db.execProtocolRaw(batch.bytes)).slice();
-          const status = transactionStatus(answer);
-          if (status !== undefined) owner = status === IDLE ? null : batch.session;
-          ownerActiveAt = Date.now();
-          parentPort.postMessage({ type: 'answer', id: batch.id, bytes: answer }, [answer.buffer]);
-        } catch (error) {
-          parentPort.postMessage({ type: 'failed', id: batch.id, message: describe(error) });
-        }
-      }
-      running = false;
-      if (closing && waiting.length === 0) close();
-    };
-    const close = async () => {
-      await db.close().catch(() => undefined);
-      parentPort.postMessage({ type: 'closed' });
-    };
-    const endIdleOwner = async () => {
-      const now = Date.now();
-      if (running || owner === null || now - ownerActiveAt < workerData.ownerWaitMs) return;
-      if (!waiting.some((batch) => batch.session !== owner && now - batch.at >= workerData.ownerWaitMs)) return;
-      running = true;
-      try {
-        await db.execProtocolRaw(ROLLBACK);
-      } catch {
-        // Nothing to roll back any more: the session is ended all the same.
-      }
-      ended.add(owner);
-      owner = null;
-      running = false;
-      void run();
-    };
-    setInterval(() => void endIdleOwner(), Math.max(50, Math.floor(workerData.ownerWaitMs / 4))).unref();
-    parentPort.postMessage({ type: 'ready' });
-    parentPort.on('message', (message) => {
-      accept(message);
-      if (running) return;
-      if (closing) close();
-      else void run();
-    });
-  },
-  (error) => parentPort.postMessage({ type: 'open-failed', message: describe(error) }),
-);
-`;
+import { startPGliteWorker } from './pglite-worker.loader';
+import type { PGliteWorkerData, WorkerReply, WorkerRequest } from './pglite-worker.messages';
 
 /**
  * How long a background batch may wait while foreground ones run: past it, it runs in its turn.
@@ -149,8 +15,8 @@ PGlite.create(workerData.dataDir).then(
  */
 const BACKGROUND_MAX_WAIT_MS = 250;
 
-/** What the worker program reads from `workerData`. */
-function workerOptions(dataDir: string, ownerWaitMs: number, backgroundMaxWaitMs: number, initialiseOnly: boolean) {
+/** What the worker program (`pglite.worker.ts`) reads from `workerData`. */
+function workerOptions(dataDir: string, ownerWaitMs: number, backgroundMaxWaitMs: number, initialiseOnly: boolean): PGliteWorkerData {
   return { dataDir, ownerWaitMs, backgroundMaxWaitMs, initialiseOnly, backgroundMark: BACKGROUND_STATEMENT, pglitePath: require.resolve('@electric-sql/pglite') };
 }
 
@@ -165,10 +31,10 @@ function workerOptions(dataDir: string, ownerWaitMs: number, backgroundMaxWaitMs
  */
 export async function initialiseDataDirectory(dataDir: string): Promise<void> {
   if (existsSync(join(dataDir, 'PG_VERSION'))) return;
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: workerOptions(dataDir, 0, 0, true) });
+  const worker = startPGliteWorker(workerOptions(dataDir, 0, 0, true));
   try {
     await new Promise<void>((resolve, reject) => {
-      worker.on('message', (message: WorkerMessage) => {
+      worker.on('message', (message: WorkerReply) => {
         if (message.type === 'initialised') resolve();
         else if (message.type === 'open-failed') reject(new Error(message.message));
       });
@@ -179,12 +45,6 @@ export async function initialiseDataDirectory(dataDir: string): Promise<void> {
     await worker.terminate();
   }
 }
-
-type WorkerMessage =
-  | { type: 'ready' | 'closed' | 'initialised' }
-  | { type: 'open-failed'; message: string }
-  | { type: 'answer'; id: number; bytes: Uint8Array }
-  | { type: 'failed'; id: number; message: string };
 
 interface Pending {
   resolve: (bytes: Uint8Array) => void;
@@ -214,9 +74,9 @@ export class PGliteWorkerDatabase {
    *   while others run before it runs in its turn.
    */
   constructor(dataDir: string, ownerWaitMs: number, backgroundMaxWaitMs = BACKGROUND_MAX_WAIT_MS) {
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: workerOptions(dataDir, ownerWaitMs, backgroundMaxWaitMs, false) });
+    this.worker = startPGliteWorker(workerOptions(dataDir, ownerWaitMs, backgroundMaxWaitMs, false));
     this.waitReady = new Promise((resolve, reject) => {
-      this.worker.on('message', (message: WorkerMessage) => {
+      this.worker.on('message', (message: WorkerReply) => {
         if (message.type === 'ready') resolve();
         else if (message.type === 'open-failed') reject(new Error(message.message));
         else this.settle(message);
@@ -253,10 +113,10 @@ export class PGliteWorkerDatabase {
     this.closing ??= new Promise<void>((resolve) => {
       if (this.failure) return resolve();
       this.worker.once('exit', () => resolve());
-      this.worker.on('message', (message: WorkerMessage) => {
+      this.worker.on('message', (message: WorkerReply) => {
         if (message.type === 'closed') void this.worker.terminate();
       });
-      this.worker.postMessage({ type: 'close' });
+      this.worker.postMessage({ type: 'close' } satisfies WorkerRequest);
     });
     return this.closing;
   }
@@ -270,11 +130,11 @@ export class PGliteWorkerDatabase {
     const exact = new Uint8Array(bytes);
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ type: 'query', id, session, bytes: exact, at: Date.now() }, [exact.buffer]);
+      this.worker.postMessage({ type: 'query', id, session, bytes: exact, at: Date.now() } satisfies WorkerRequest, [exact.buffer]);
     });
   }
 
-  private settle(message: WorkerMessage): void {
+  private settle(message: WorkerReply): void {
     if (message.type !== 'answer' && message.type !== 'failed') return;
     const pending = this.pending.get(message.id);
     this.pending.delete(message.id);

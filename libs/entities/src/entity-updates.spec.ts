@@ -3,6 +3,7 @@ import type { EntityDocument } from './entity-document';
 import {
   type EntityUpdate,
   connectPayloadUpdates,
+  customerPayloadUpdates,
   payoutPayloadUpdates,
   pspDisputePayloadUpdates,
   pspTransactionPayloadUpdates,
@@ -121,5 +122,13 @@ describe('entity updates of each payload', () => {
         expect(applyAll([...batches, ...batches])).toEqual(inOrder);
       }),
     );
+  });
+});
+
+describe('blank identifiers', () => {
+  it('takes a device id of spaces as no device (as the graph and velocity do): no device record, no lastDeviceId', () => {
+    const payload = { timestamp: T, customer: { customerId: 'c1' }, device: { deviceId: '   ', ipAddress: '203.0.113.7' } };
+    expect(customerPayloadUpdates(payload)).toEqual([{ kind: 'customer', entityId: 'c1', fields: {} }]);
+    expect(customerPayloadUpdates({ timestamp: T, customer: { customerId: '  ' }, deviceId: ' ' })).toEqual([]);
   });
 });

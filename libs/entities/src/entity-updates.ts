@@ -1,3 +1,4 @@
+import { type DeviceFacts, type PayloadFacts, type PaymentMethodFacts, type WireObject, payloadFacts } from '@ringfence/contracts';
 import { type ChargebackState, chargebackEntry } from './chargebacks';
 import type { EntityKind } from './entity-document';
 
@@ -9,26 +10,12 @@ export interface EntityUpdate {
 }
 
 type Fields = Record<string, unknown>;
-type Identified<K extends string> = { [key in K]?: unknown } & Fields;
 
-/**
- * The structural shapes the extractors read. The request DTOs of `@ringfence/contracts` satisfy
- * them; only the identifiers are named, every other field is kept as sent.
- */
-export interface IngestPayload extends Fields {
-  timestamp: number;
-}
-
-function withoutKey<T extends Fields>(object: T | undefined, key: string): Fields {
+function withoutKey(object: WireObject | undefined, key: string): Fields {
   if (!object) return {};
   const { [key]: _dropped, ...rest } = object;
   return rest;
 }
-
-const asId = (value: unknown): string | undefined => (typeof value === 'string' && value.length > 0 ? value : undefined);
-const object = (value: unknown): Fields | undefined =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Fields) : undefined;
-const objects = (value: unknown): Fields[] => (Array.isArray(value) ? value.map(object).filter((item) => item !== undefined) : []);
 
 /** Collects updates, skipping entities without an identifier (nothing to upsert them by). */
 class Updates {
@@ -39,22 +26,20 @@ class Updates {
     return this;
   }
 
-  /** The device object (or bare deviceId) of a payload; returns its id for the owner's record. */
-  device(payload: Fields): string | undefined {
-    const device = object(payload.device);
-    const deviceId = asId(payload.deviceId) ?? asId(device?.deviceId);
-    if (device) this.add('device', deviceId, withoutKey(device, 'deviceId'));
-    return deviceId;
+  /** The payload's device object, by the payload's device id; returns that id for the owner's record. */
+  device({ id, fields }: DeviceFacts): string | undefined {
+    if (fields) this.add('device', id, withoutKey(fields, 'deviceId'));
+    return id;
   }
 
   /** Payment methods keep their owner, so a method is never mistaken for another's. */
-  paymentMethods(methods: Fields[], owner: Fields): string[] {
+  paymentMethods(methods: readonly PaymentMethodFacts[], owner: Fields): string[] {
     const ids: string[] = [];
     for (const method of methods) {
-      const id = asId(method.paymentMethodId);
+      const id = method.paymentMethodId;
       if (!id) continue;
       ids.push(id);
-      this.add('paymentMethod', id, { ...withoutKey(method, 'paymentMethodId'), ...owner });
+      this.add('paymentMethod', id, { ...withoutKey(method.fields, 'paymentMethodId'), ...owner });
     }
     return ids;
   }
@@ -70,6 +55,7 @@ function chargebackEntries(items: Array<[string | undefined, ChargebackState | u
 }
 
 const lastDevice = (deviceId: string | undefined): Fields => (deviceId ? { lastDeviceId: deviceId } : {});
+const ownedBy = (customerId: string | undefined): Fields => (customerId ? { customerId } : {});
 
 /**
  * A transaction's customer: `customerId` (the newest), and `customerIds`, every customer the
@@ -78,29 +64,29 @@ const lastDevice = (deviceId: string | undefined): Fields => (deviceId ? { lastD
  */
 const transactionCustomer = (customerId: string | undefined): Fields => (customerId ? { customerId, customerIds: { [customerId]: true } } : {});
 
+/** `nationalIdentifications` and `vehicles` as sent, kept whole on the owner's record. */
+function documentsSent({ wire }: PayloadFacts): Fields {
+  return {
+    ...(wire.nationalIdentifications ? { nationalIdentifications: wire.nationalIdentifications } : {}),
+    ...(wire.vehicles ? { vehicles: wire.vehicles } : {}),
+  };
+}
+
 /** POST /v2/customer: the customer and its device; from POST /v2/order, also the order it placed. */
-export function customerPayloadUpdates(payload: Identified<'customer' | 'device' | 'deviceId' | 'order'>): EntityUpdate[] {
+export function customerFactsUpdates(facts: PayloadFacts): EntityUpdate[] {
   const updates = new Updates();
-  const customer = object(payload.customer);
-  const customerId = asId(customer?.customerId);
-  const deviceId = updates.device(payload);
-  updates.add('customer', customerId, { ...withoutKey(customer, 'customerId'), ...lastDevice(deviceId) });
-  const order = object(payload.order);
-  updates.add('order', asId(order?.orderId), { ...withoutKey(order, 'orderId'), ...(customerId ? { customerId } : {}) });
+  const { customerId } = facts;
+  const deviceId = updates.device(facts.device);
+  updates.add('customer', customerId, { ...withoutKey(facts.customer?.fields, 'customerId'), ...lastDevice(deviceId) });
+  updates.add('order', facts.order?.id, { ...withoutKey(facts.order?.fields, 'orderId'), ...ownedBy(customerId) });
   return updates.list;
 }
 
 /** POST /v2/supplier: the supplier, its device, identifications and vehicles. */
-export function supplierPayloadUpdates(payload: Fields): EntityUpdate[] {
+export function supplierFactsUpdates(facts: PayloadFacts): EntityUpdate[] {
   const updates = new Updates();
-  const supplier = object(payload.supplier);
-  const deviceId = updates.device(payload);
-  updates.add('supplier', asId(supplier?.supplierId), {
-    ...withoutKey(supplier, 'supplierId'),
-    ...lastDevice(deviceId),
-    ...(payload.nationalIdentifications ? { nationalIdentifications: payload.nationalIdentifications } : {}),
-    ...(payload.vehicles ? { vehicles: payload.vehicles } : {}),
-  });
+  const deviceId = updates.device(facts.device);
+  updates.add('supplier', facts.supplier?.id, { ...withoutKey(facts.supplier?.fields, 'supplierId'), ...lastDevice(deviceId), ...documentsSent(facts) });
   return updates.list;
 }
 
@@ -108,18 +94,16 @@ export function supplierPayloadUpdates(payload: Fields): EntityUpdate[] {
  * POST /v2/registration: the attempt (by the registration id the gateway assigned), the customer
  * or supplier registering and the device. The payload never holds a password hash.
  */
-export function registrationPayloadUpdates(payload: Fields & { registrationId: string }): EntityUpdate[] {
+export function registrationFactsUpdates(facts: PayloadFacts): EntityUpdate[] {
   const updates = new Updates();
-  const customer = object(payload.customer);
-  const supplier = object(payload.supplier);
-  const deviceId = updates.device(payload);
-  const customerId = asId(customer?.customerId);
-  const supplierId = asId(supplier?.supplierId);
-  updates.add('customer', customerId, { ...withoutKey(customer, 'customerId'), ...lastDevice(deviceId) });
-  updates.add('supplier', supplierId, { ...withoutKey(supplier, 'supplierId'), ...lastDevice(deviceId) });
-  updates.add('registration', payload.registrationId, {
-    ...(object(payload.registration) ?? {}),
-    ...(customerId ? { customerId } : {}),
+  const deviceId = updates.device(facts.device);
+  const customerId = facts.customer?.id;
+  const supplierId = facts.supplier?.id;
+  updates.add('customer', customerId, { ...withoutKey(facts.customer?.fields, 'customerId'), ...lastDevice(deviceId) });
+  updates.add('supplier', supplierId, { ...withoutKey(facts.supplier?.fields, 'supplierId'), ...lastDevice(deviceId) });
+  updates.add('registration', facts.registration.id, {
+    ...(facts.registration.fields ?? {}),
+    ...ownedBy(customerId),
     ...(supplierId ? { supplierId } : {}),
     ...(deviceId ? { deviceId } : {}),
   });
@@ -127,16 +111,15 @@ export function registrationPayloadUpdates(payload: Fields & { registrationId: s
 }
 
 /** POST /v2/payout: the payout, its recipient and the payment methods it goes to. */
-export function payoutPayloadUpdates(payload: Fields): EntityUpdate[] {
+export function payoutFactsUpdates(facts: PayloadFacts): EntityUpdate[] {
   const updates = new Updates();
-  const supplier = object(payload.supplier);
-  const payout = object(payload.payout);
-  const supplierId = asId(supplier?.supplierId);
-  updates.add('supplier', supplierId, withoutKey(supplier, 'supplierId'));
+  const supplierId = facts.supplier?.id;
+  updates.add('supplier', supplierId, withoutKey(facts.supplier?.fields, 'supplierId'));
   const owner = supplierId ? { supplierId } : {};
-  const methodIds = updates.paymentMethods([...objects([payload.paymentMethod]), ...objects(payload.paymentMethods)], owner);
-  updates.add('payout', asId(payout?.payoutId), {
-    ...withoutKey(payout, 'payoutId'),
+  const methods = facts.paymentMethod ? [facts.paymentMethod, ...facts.paymentMethods] : facts.paymentMethods;
+  const methodIds = updates.paymentMethods(methods, owner);
+  updates.add('payout', facts.payout?.id, {
+    ...withoutKey(facts.payout?.fields, 'payoutId'),
     ...owner,
     ...(methodIds.length ? { paymentMethodIds: methodIds } : {}),
   });
@@ -144,27 +127,24 @@ export function payoutPayloadUpdates(payload: Fields): EntityUpdate[] {
 }
 
 /** POST /v2/refund: the customer, the refund, the order it returns, payment methods and refund transactions. */
-export function refundPayloadUpdates(payload: Fields): EntityUpdate[] {
+export function refundFactsUpdates(facts: PayloadFacts): EntityUpdate[] {
   const updates = new Updates();
-  const customer = object(payload.customer);
-  const refund = object(payload.refund);
-  const order = object(payload.order);
-  const customerId = asId(customer?.customerId);
-  const orderId = asId(order?.orderId);
-  const owner = customerId ? { customerId } : {};
-  const deviceId = updates.device(payload);
-  updates.add('customer', customerId, { ...withoutKey(customer, 'customerId'), ...lastDevice(deviceId) });
-  updates.add('order', orderId, { ...withoutKey(order, 'orderId'), ...owner });
-  const methodIds = updates.paymentMethods(objects(payload.paymentMethods), owner);
-  for (const transaction of objects(payload.transactions)) {
-    updates.add('transaction', asId(transaction.transactionId), {
-      ...withoutKey(transaction, 'transactionId'),
+  const { customerId } = facts;
+  const orderId = facts.order?.id;
+  const owner = ownedBy(customerId);
+  const deviceId = updates.device(facts.device);
+  updates.add('customer', customerId, { ...withoutKey(facts.customer?.fields, 'customerId'), ...lastDevice(deviceId) });
+  updates.add('order', orderId, { ...withoutKey(facts.order?.fields, 'orderId'), ...owner });
+  const methodIds = updates.paymentMethods(facts.paymentMethods, owner);
+  for (const transaction of facts.transactions) {
+    updates.add('transaction', transaction.id, {
+      ...withoutKey(transaction.fields, 'transactionId'),
       ...transactionCustomer(customerId),
       ...(orderId ? { orderId } : {}),
     });
   }
-  updates.add('refund', asId(refund?.refundId), {
-    ...withoutKey(refund, 'refundId'),
+  updates.add('refund', facts.refund?.id, {
+    ...withoutKey(facts.refund?.fields, 'refundId'),
     ...owner,
     ...(orderId ? { orderId } : {}),
     ...(methodIds.length ? { paymentMethodIds: methodIds } : {}),
@@ -173,9 +153,8 @@ export function refundPayloadUpdates(payload: Fields): EntityUpdate[] {
 }
 
 /** POST /v2/voucher: the voucher, by its code. */
-export function voucherPayloadUpdates(payload: Fields): EntityUpdate[] {
-  const voucher = object(payload.voucher);
-  return new Updates().add('voucher', asId(voucher?.voucherCode), withoutKey(voucher, 'voucherCode')).list;
+export function voucherFactsUpdates(facts: PayloadFacts): EntityUpdate[] {
+  return new Updates().add('voucher', facts.voucher?.code, withoutKey(facts.voucher?.fields, 'voucherCode')).list;
 }
 
 /**
@@ -186,18 +165,23 @@ export function voucherRedemptionId(customerId: string, voucherCode: string, red
   return JSON.stringify([customerId, voucherCode, redemptionTime]);
 }
 
+/**
+ * The identity a redemption payload is stored under: its customer, its code and its
+ * `redemptionTime` (else the payload's time). Undefined without a customer or a code.
+ */
+export function voucherRedemptionIdOf(facts: PayloadFacts): string | undefined {
+  const { customerId, voucherRedemption } = facts;
+  if (!customerId || !voucherRedemption?.code) return undefined;
+  // JSON has no NaN: a payload without a time is stored under a null time, as it always was.
+  return voucherRedemptionId(customerId, voucherRedemption.code, voucherRedemption.redemptionTimeMs ?? facts.timestampMs ?? Number.NaN);
+}
+
 /** POST /v2/paymentmethod/voucher: the redemption and the customer redeeming. */
-export function voucherRedemptionPayloadUpdates(payload: Fields & { timestamp: number }): EntityUpdate[] {
+export function voucherRedemptionFactsUpdates(facts: PayloadFacts): EntityUpdate[] {
   const updates = new Updates();
-  const customer = object(payload.customer);
-  const redemption = object(payload.voucherRedemption);
-  const customerId = asId(payload.customerId) ?? asId(customer?.customerId);
-  const voucherCode = asId(redemption?.voucherCode);
-  if (customer) updates.add('customer', customerId, withoutKey(customer, 'customerId'));
-  if (customerId && voucherCode) {
-    const redeemedAt = typeof redemption?.redemptionTime === 'number' ? redemption.redemptionTime : payload.timestamp;
-    updates.add('voucherRedemption', voucherRedemptionId(customerId, voucherCode, redeemedAt), { ...redemption, customerId });
-  }
+  const { customerId, customer, voucherRedemption } = facts;
+  if (customer) updates.add('customer', customerId, withoutKey(customer.fields, 'customerId'));
+  updates.add('voucherRedemption', voucherRedemptionIdOf(facts), { ...voucherRedemption?.fields, ...ownedBy(customerId) });
   return updates.list;
 }
 
@@ -206,23 +190,19 @@ export function voucherRedemptionPayloadUpdates(payload: Fields & { timestamp: n
  * its 3-D Secure result and addresses, the customer, the card (by instrument) and the device;
  * from /v2/checkout and /v2/transaction, also the order paid for.
  */
-export function pspTransactionPayloadUpdates(payload: Fields): EntityUpdate[] {
+export function pspTransactionFactsUpdates(facts: PayloadFacts): EntityUpdate[] {
   const updates = new Updates();
-  const { transaction, customer, paymentMethod, device, order, timestamp: _time, ...context } = payload;
-  const transactionFields = object(transaction);
-  const customerFields = object(customer);
-  const method = object(paymentMethod);
-  const orderFields = object(order);
-  const customerId = asId(customerFields?.customerId);
-  const instrumentId = asId(method?.instrumentId);
-  const orderId = asId(orderFields?.orderId);
-  const deviceId = updates.device({ device });
-  updates.add('customer', customerId, withoutKey(customerFields, 'customerId'));
-  if (method) updates.add('paymentMethod', instrumentId, { ...method, ...(customerId ? { customerId } : {}) });
+  const { transaction: _transaction, customer: _customer, paymentMethod: _method, device: _device, order: _order, timestamp: _time, ...context } = facts.wire;
+  const { customerId } = facts;
+  const method = facts.paymentMethod?.fields;
+  const orderId = facts.order?.id;
+  const deviceId = updates.device(facts.device);
+  updates.add('customer', customerId, withoutKey(facts.customer?.fields, 'customerId'));
+  if (method) updates.add('paymentMethod', facts.paymentMethod?.instrumentId, { ...method, ...ownedBy(customerId) });
   // The order of a checkout or /v2/transaction: its own record, as a refund's order is.
-  updates.add('order', orderId, { ...withoutKey(orderFields, 'orderId'), ...(customerId ? { customerId } : {}) });
-  updates.add('transaction', asId(transactionFields?.transactionId), {
-    ...withoutKey(transactionFields, 'transactionId'),
+  updates.add('order', orderId, { ...withoutKey(facts.order?.fields, 'orderId'), ...ownedBy(customerId) });
+  updates.add('transaction', facts.transaction?.id, {
+    ...withoutKey(facts.transaction?.fields, 'transactionId'),
     ...context,
     ...(method ? { paymentMethod: method } : {}),
     ...transactionCustomer(customerId),
@@ -239,12 +219,10 @@ export function pspTransactionPayloadUpdates(payload: Fields): EntityUpdate[] {
  * transaction's customers (`transactionChargebacksForCustomers`), in whichever order the dispute
  * and the transaction arrive.
  */
-export function pspDisputePayloadUpdates(payload: Fields): EntityUpdate[] {
+export function pspDisputeFactsUpdates({ dispute }: PayloadFacts): EntityUpdate[] {
   const updates = new Updates();
-  const dispute = object(payload.dispute);
-  const disputeId = asId(dispute?.disputeId);
-  updates.add('dispute', disputeId, withoutKey(dispute, 'disputeId'));
-  if (dispute && disputeId) updates.add('transaction', asId(dispute.transactionId), chargebackEntry(disputeId, dispute));
+  updates.add('dispute', dispute?.id, withoutKey(dispute?.fields, 'disputeId'));
+  if (dispute?.id) updates.add('transaction', dispute.transactionId, chargebackEntry(dispute.id, dispute.fields));
   return updates.list;
 }
 
@@ -252,31 +230,36 @@ export function pspDisputePayloadUpdates(payload: Fields): EntityUpdate[] {
  * POST /v2/connect: the customer with its identifications, vehicles and custom nodes, its
  * device, its cards, and a chargeback or dispute linked to it.
  */
-export function connectPayloadUpdates(payload: Fields): EntityUpdate[] {
+export function connectFactsUpdates(facts: PayloadFacts): EntityUpdate[] {
   const updates = new Updates();
-  const customer = object(payload.customer);
-  const customerId = asId(payload.customerId) ?? asId(customer?.customerId);
-  const owner = customerId ? { customerId } : {};
-  const deviceId = updates.device(payload);
-  const cards = objects(payload.paymentMethods).map((method) => object(method.card)).filter((card) => card !== undefined);
-  updates.paymentMethods(cards, { ...owner, methodType: 'card' });
-  const chargeback = object(payload.chargeback);
-  const chargebackId = asId(chargeback?.chargebackId);
-  updates.add('dispute', chargebackId, { ...withoutKey(chargeback, 'chargebackId'), ...owner, kind: 'chargeback' });
-  const dispute = object(payload.dispute);
-  const disputeId = asId(dispute?.disputeId);
-  updates.add('dispute', disputeId, { ...withoutKey(dispute, 'disputeId'), ...owner });
-  const customNodes = [...objects([payload.customNode]), ...objects(payload.customNodes)];
+  const { customerId, chargeback, dispute } = facts;
+  const owner = ownedBy(customerId);
+  const deviceId = updates.device(facts.device);
+  updates.paymentMethods(facts.connectCards, { ...owner, methodType: 'card' });
+  updates.add('dispute', chargeback?.id, { ...withoutKey(chargeback?.fields, 'chargebackId'), ...owner, kind: 'chargeback' });
+  updates.add('dispute', dispute?.id, { ...withoutKey(dispute?.fields, 'disputeId'), ...owner });
+  const customNodes = facts.customNodes.map((node) => node.fields);
   updates.add('customer', customerId, {
-    ...withoutKey(customer, 'customerId'),
+    ...withoutKey(facts.customer?.fields, 'customerId'),
     ...lastDevice(deviceId),
-    ...(payload.nationalIdentifications ? { nationalIdentifications: payload.nationalIdentifications } : {}),
-    ...(payload.vehicles ? { vehicles: payload.vehicles } : {}),
+    ...documentsSent(facts),
     ...(customNodes.length ? { customNodes } : {}),
     ...chargebackEntries([
-      [chargebackId, chargeback],
-      [disputeId, dispute],
+      [chargeback?.id, chargeback?.fields],
+      [dispute?.id, dispute?.fields],
     ]),
   });
   return updates.list;
 }
+
+/** The same extractions of a payload in wire JSON (read into its facts once per payload object). */
+export const customerPayloadUpdates = (payload: WireObject): EntityUpdate[] => customerFactsUpdates(payloadFacts(payload));
+export const supplierPayloadUpdates = (payload: WireObject): EntityUpdate[] => supplierFactsUpdates(payloadFacts(payload));
+export const registrationPayloadUpdates = (payload: WireObject): EntityUpdate[] => registrationFactsUpdates(payloadFacts(payload));
+export const payoutPayloadUpdates = (payload: WireObject): EntityUpdate[] => payoutFactsUpdates(payloadFacts(payload));
+export const refundPayloadUpdates = (payload: WireObject): EntityUpdate[] => refundFactsUpdates(payloadFacts(payload));
+export const voucherPayloadUpdates = (payload: WireObject): EntityUpdate[] => voucherFactsUpdates(payloadFacts(payload));
+export const voucherRedemptionPayloadUpdates = (payload: WireObject): EntityUpdate[] => voucherRedemptionFactsUpdates(payloadFacts(payload));
+export const pspTransactionPayloadUpdates = (payload: WireObject): EntityUpdate[] => pspTransactionFactsUpdates(payloadFacts(payload));
+export const pspDisputePayloadUpdates = (payload: WireObject): EntityUpdate[] => pspDisputeFactsUpdates(payloadFacts(payload));
+export const connectPayloadUpdates = (payload: WireObject): EntityUpdate[] => connectFactsUpdates(payloadFacts(payload));

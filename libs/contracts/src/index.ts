@@ -90,6 +90,7 @@ export * from './validation/nested.decorator';
 export * from './validation/scalar-fields.decorator';
 export * from './http/responses/customer-recommendation.response';
 export * from './http/responses/rules.response';
+export * from './http/responses/checkpoint-answers';
 export * from './http/responses/explanation.response';
 export * from './validation/patterns';
 export * from './validation/mutually-exclusive.decorator';

@@ -1,4 +1,4 @@
-import type { Checkpoint, CheckpointRecommendation, CheckpointRpcTopic, EventTopic, GraphSourceTopic, LabelCategory, RpcTopicMap, RulesBlockDto, TransactionOptimisationDto, WarningDto } from '@ringfence/contracts';
+import type { Checkpoint, CheckpointRecommendation, CheckpointRpcTopic, EventTopic, GraphSourceTopic, LabelCategory, RpcTopicMap, ScoredAnswerParts } from '@ringfence/contracts';
 import type { EntityKind, EntityUpdate } from '@ringfence/entities';
 import type { Decision } from '@ringfence/scoring-engine';
 import type { InputClass } from '@ringfence/service-runtime';
@@ -22,15 +22,9 @@ export interface VoucherUse {
 }
 
 /** What the scorer worked out, for the definition to shape into its checkpoint's reply. */
-export interface CheckpointOutcome {
+export interface CheckpointOutcome extends ScoredAnswerParts {
   /** Its `reason` is for the decision event only: replies take action, source and score. */
   decision: Decision;
-  scoreId: string;
-  warnings: WarningDto[];
-  /** The rules block of the answer (decisions §11): triggered rules and, when it differs, passiveAction. */
-  rules: RulesBlockDto;
-  /** A PSP transaction's 3-D Secure advice at pspBeforeAuth; null elsewhere. */
-  transactionOptimisation: TransactionOptimisationDto | null;
 }
 
 /**
@@ -56,6 +50,6 @@ export interface CheckpointDefinition<R extends CheckpointRpcTopic = CheckpointR
   customerLabelCategories?: readonly LabelCategory[];
   /** The voucher a redemption uses, whose network abuse count the answer considers. */
   voucherUse?(payload: RpcTopicMap[R]['request']): VoucherUse | null;
-  /** The recommendation: the `data` of the HTTP answer. */
+  /** The recommendation: the `data` of the HTTP answer (the contracts' `CHECKPOINT_ANSWERS`, which the gateway's unscored answers share). */
   reply(payload: RpcTopicMap[R]['request'], outcome: CheckpointOutcome): CheckpointRecommendation<R>;
 }

@@ -1,4 +1,4 @@
-import { type CheckpointRouteName, PAYLOAD_ROUTES, type RpcTopics, redeemingCustomerId } from '@ringfence/contracts';
+import { CHECKPOINT_ANSWERS, type CheckpointRouteName, PAYLOAD_ROUTES, type RpcTopics, redeemingCustomerId } from '@ringfence/contracts';
 import { ENTITY_UPDATES_BY_TOPIC } from '@ringfence/entities';
 import type { CheckpointDefinition, EntityReference } from './checkpoint-definition';
 
@@ -27,15 +27,7 @@ export const customerCheckpoint: CheckpointDefinition<typeof RpcTopics.customerC
   ...fromPayloadTable('customer'),
   subject: (payload) => ({ kind: 'customer', id: payload.customer.customerId }),
   references: (payload) => reference('customer', payload.customer.customerId, onlyIdentifies(payload.customer, 'customerId')),
-  reply: (payload, { decision, scoreId, warnings, rules }) => ({
-    action: decision.action,
-    score: decision.score,
-    source: decision.source,
-    customerId: payload.customer.customerId,
-    scoreId,
-    warnings,
-    rules,
-  }),
+  reply: CHECKPOINT_ANSWERS.customer.scored,
 };
 
 export const voucherRedemptionCheckpoint: CheckpointDefinition<typeof RpcTopics.voucherRedemptionCheckpoint> = {
@@ -46,15 +38,7 @@ export const voucherRedemptionCheckpoint: CheckpointDefinition<typeof RpcTopics.
     ...reference('paymentMethod', payload.voucherRedemption.paymentMethodId),
   ],
   voucherUse: (payload) => ({ voucherCode: payload.voucherRedemption.voucherCode, voucherType: payload.voucherRedemption.voucherType }),
-  reply: (payload, { decision, scoreId, warnings, rules }) => ({
-    action: decision.action,
-    score: decision.score,
-    source: decision.source,
-    customerId: redeemingCustomerId(payload),
-    scoreId,
-    warnings,
-    rules,
-  }),
+  reply: CHECKPOINT_ANSWERS.voucherRedemption.scored,
 };
 
 export const registrationCheckpoint: CheckpointDefinition<typeof RpcTopics.registrationCheckpoint> = {
@@ -65,31 +49,14 @@ export const registrationCheckpoint: CheckpointDefinition<typeof RpcTopics.regis
       ? { kind: 'supplier', id: payload.supplier.supplierId }
       : { kind: 'customer', id: payload.customer?.customerId ?? `registration:${payload.registrationId}` },
   references: () => [],
-  reply: (payload, { decision, scoreId, rules }) => ({
-    action: decision.action,
-    source: decision.source,
-    score: decision.score,
-    scoreId,
-    ...(payload.customer ? { customerId: payload.customer.customerId } : {}),
-    ...(payload.supplier ? { supplierId: payload.supplier.supplierId } : {}),
-    registrationId: payload.registrationId,
-    rules,
-  }),
+  reply: CHECKPOINT_ANSWERS.registration.scored,
 };
 
 export const payoutCheckpoint: CheckpointDefinition<typeof RpcTopics.payoutCheckpoint> = {
   ...fromPayloadTable('payout'),
   subject: (payload) => ({ kind: 'supplier', id: payload.supplier.supplierId }),
   references: (payload) => reference('supplier', payload.supplier.supplierId, onlyIdentifies(payload.supplier, 'supplierId')),
-  reply: (payload, { decision, scoreId, rules }) => ({
-    supplierId: payload.supplier.supplierId,
-    payoutId: payload.payout.payoutId,
-    action: decision.action,
-    source: decision.source,
-    score: decision.score,
-    scoreId,
-    rules,
-  }),
+  reply: CHECKPOINT_ANSWERS.payout.scored,
 };
 
 export const refundCheckpoint: CheckpointDefinition<typeof RpcTopics.refundCheckpoint> = {
@@ -101,14 +68,7 @@ export const refundCheckpoint: CheckpointDefinition<typeof RpcTopics.refundCheck
   ],
   // A refund abuser's refunds are prevented; NOT_REFUND_ABUSE allows them (the most severe label wins).
   customerLabelCategories: ['REFUND_ABUSE'],
-  reply: (payload, { decision, scoreId, rules }) => ({
-    customerId: payload.customer.customerId,
-    action: decision.action,
-    source: decision.source,
-    score: decision.score,
-    scoreId,
-    rules,
-  }),
+  reply: CHECKPOINT_ANSWERS.refund.scored,
 };
 
 export const transactionCheckpoint: CheckpointDefinition<typeof RpcTopics.transactionCheckpoint> = {
@@ -116,15 +76,7 @@ export const transactionCheckpoint: CheckpointDefinition<typeof RpcTopics.transa
   // Without a customer the transaction is scored on its own signals; its id stands in as subject.
   subject: (payload) => ({ kind: 'customer', id: payload.customer?.customerId ?? `transaction:${payload.transaction.transactionId}` }),
   references: (payload) => reference('transaction', payload.transaction.parentTransactionId),
-  reply: (payload, { decision, scoreId, rules, transactionOptimisation }) => ({
-    action: decision.action,
-    source: decision.source,
-    rules,
-    score: decision.score,
-    scoreId,
-    transactionId: payload.transaction.transactionId,
-    ...(transactionOptimisation === null ? {} : { transactionOptimisation }),
-  }),
+  reply: CHECKPOINT_ANSWERS.transaction.scored,
 };
 
 /** Every checkpoint the scoring service answers. */

@@ -1,11 +1,6 @@
-import { type CheckpointRouteName, type EventTopics, PAYLOAD_ROUTES, type RpcTopics, type WarningDto, redeemingCustomerId } from '@ringfence/contracts';
+import { CHECKPOINT_ANSWERS, type CheckpointRouteName, type EventTopics, PAYLOAD_ROUTES, type RpcTopics } from '@ringfence/contracts';
 import { prefixedId } from '@ringfence/platform';
 import type { CheckpointRoute } from './event-intake.service';
-
-const noRules = { triggered: [] };
-
-/** Answers that do not list warnings carry them only when there is one to give (a degraded answer). */
-const withWarnings = (warnings: WarningDto[]) => (warnings.length > 0 ? { warnings } : {});
 
 /** A checkpoint's topics, from the contracts' payload table. */
 function fromPayloadTable<K extends CheckpointRouteName>(name: K): Pick<(typeof PAYLOAD_ROUTES)[K], 'checkpoint' | 'ingestTopic' | 'rpcTopic' | 'decisionTopic'> {
@@ -16,16 +11,16 @@ function fromPayloadTable<K extends CheckpointRouteName>(name: K): Pick<(typeof 
 /**
  * The gateway's side of each checkpoint: its row of the payload table (where the payload is
  * ingested, which request topic scores it, where decisions go) and its answer without a score
- * (rate limited or degraded).
+ * (rate limited or degraded), shaped by the contracts' `CHECKPOINT_ANSWERS` as scoring's is.
  */
 export const CheckpointRoutes = {
   customer: {
     ...fromPayloadTable('customer'),
-    fallbackReply: (payload, decision) => ({ ...decision, customerId: payload.customer.customerId, scoreId: prefixedId('scr') }),
+    fallbackReply: (payload, decision) => CHECKPOINT_ANSWERS.customer.unscored(payload, decision, prefixedId('scr')),
   } satisfies CheckpointRoute<typeof EventTopics.customerUpdated, typeof RpcTopics.customerCheckpoint, typeof EventTopics.customerScored>,
   voucherRedemption: {
     ...fromPayloadTable('voucherRedemption'),
-    fallbackReply: (payload, decision) => ({ ...decision, customerId: redeemingCustomerId(payload), scoreId: prefixedId('scr') }),
+    fallbackReply: (payload, decision) => CHECKPOINT_ANSWERS.voucherRedemption.unscored(payload, decision, prefixedId('scr')),
   } satisfies CheckpointRoute<
     typeof EventTopics.voucherRedemptionSubmitted,
     typeof RpcTopics.voucherRedemptionCheckpoint,
@@ -33,53 +28,18 @@ export const CheckpointRoutes = {
   >,
   registration: {
     ...fromPayloadTable('registration'),
-    fallbackReply: (payload, { action, source, score, warnings }) => ({
-      action,
-      source,
-      score,
-      scoreId: prefixedId('scr'),
-      ...(payload.customer ? { customerId: payload.customer.customerId } : {}),
-      ...(payload.supplier ? { supplierId: payload.supplier.supplierId } : {}),
-      registrationId: payload.registrationId,
-      rules: noRules,
-      ...withWarnings(warnings),
-    }),
+    fallbackReply: (payload, decision) => CHECKPOINT_ANSWERS.registration.unscored(payload, decision, prefixedId('scr')),
   } satisfies CheckpointRoute<typeof EventTopics.registrationSubmitted, typeof RpcTopics.registrationCheckpoint, typeof EventTopics.registrationScored>,
   payout: {
     ...fromPayloadTable('payout'),
-    fallbackReply: (payload, { action, source, score, warnings }) => ({
-      supplierId: payload.supplier.supplierId,
-      payoutId: payload.payout.payoutId,
-      action,
-      source,
-      score,
-      scoreId: prefixedId('scr'),
-      rules: noRules,
-      ...withWarnings(warnings),
-    }),
+    fallbackReply: (payload, decision) => CHECKPOINT_ANSWERS.payout.unscored(payload, decision, prefixedId('scr')),
   } satisfies CheckpointRoute<typeof EventTopics.payoutRequested, typeof RpcTopics.payoutCheckpoint, typeof EventTopics.payoutScored>,
   refund: {
     ...fromPayloadTable('refund'),
-    fallbackReply: (payload, { action, source, score, warnings }) => ({
-      customerId: payload.customer.customerId,
-      action,
-      source,
-      score,
-      scoreId: prefixedId('scr'),
-      rules: noRules,
-      ...withWarnings(warnings),
-    }),
+    fallbackReply: (payload, decision) => CHECKPOINT_ANSWERS.refund.unscored(payload, decision, prefixedId('scr')),
   } satisfies CheckpointRoute<typeof EventTopics.refundRequested, typeof RpcTopics.refundCheckpoint, typeof EventTopics.refundScored>,
   transaction: {
     ...fromPayloadTable('transaction'),
-    fallbackReply: (payload, { action, source, score, warnings }) => ({
-      action,
-      source,
-      rules: noRules,
-      score,
-      scoreId: prefixedId('scr'),
-      transactionId: payload.transaction.transactionId,
-      ...withWarnings(warnings),
-    }),
+    fallbackReply: (payload, decision) => CHECKPOINT_ANSWERS.transaction.unscored(payload, decision, prefixedId('scr')),
   } satisfies CheckpointRoute<typeof EventTopics.transactionUpdated, typeof RpcTopics.transactionCheckpoint, typeof EventTopics.transactionScored>,
 };

@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Principal } from '@ringfence/accounts';
 import { BusRemoteError, type MessageBus } from '@ringfence/bus';
 import {
-  type Action,
   type Checkpoint,
   type CheckpointRecommendation,
   type CheckpointRpcTopic,
@@ -13,6 +12,7 @@ import {
   type MessageEnvelope,
   type RpcTopic,
   type RpcTopicMap,
+  type UnscoredDecision,
   type WarningDto,
   warningHelpUrl,
 } from '@ringfence/contracts';
@@ -38,11 +38,8 @@ export interface Submission<T> {
  * when its data was kept but scoring missed the time budget (source RINGFENCE, with a `degraded`
  * warning, the account's default action).
  */
-export interface FallbackDecision {
-  action: Action;
+export interface FallbackDecision extends UnscoredDecision {
   source: Extract<DecisionSource, 'RATE_LIMIT' | 'RINGFENCE'>;
-  score: number;
-  warnings: WarningDto[];
 }
 
 /** How a checkpoint is asked and answered beyond its payload. */

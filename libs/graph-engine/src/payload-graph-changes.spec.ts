@@ -532,3 +532,11 @@ describe('payload graph changes of arbitrary payloads', () => {
     );
   });
 });
+
+describe('blank identifiers', () => {
+  it('take a device id of spaces as no device (as entities and velocity do)', () => {
+    expect(customerPayloadGraphChanges({ timestamp: T, customer: { customerId: 'c1' }, deviceId: '   ' })).toEqual([node(customer('c1'))]);
+    expect(customerPayloadGraphChanges({ timestamp: T, customer: { customerId: 'c1' }, device: { deviceId: ' \t' } })).toEqual([node(customer('c1'))]);
+    expect(customerPayloadGraphChanges({ timestamp: T, customer: { customerId: '  ' }, deviceId: 'd1' })).toEqual([]);
+  });
+});

@@ -1,6 +1,6 @@
-import type { LabelCategory, LabelReview, LabelSubjectKind } from '@ringfence/contracts';
+import { type LabelCategory, type LabelReview, type LabelSubjectKind, type PayloadFacts, type WireObject, payloadFacts } from '@ringfence/contracts';
 import type { GraphChange } from './graph-change';
-import { type Fields, asId, changesOf, object, objects } from './payload-graph-changes/payload-changes';
+import { changesOf } from './payload-graph-changes/payload-changes';
 
 /**
  * What each payload adds to a tenant's graph (decisions §4). Pure: the payload is wire JSON,
@@ -33,48 +33,43 @@ import { type Fields, asId, changesOf, object, objects } from './payload-graph-c
  */
 
 /** A payload as wire JSON; its `timestamp` (epoch ms) is always there once validated. */
-export type WirePayload = Fields;
+export type WirePayload = Record<string, unknown>;
 
 /** POST /v2/customer. */
-export function customerPayloadGraphChanges(payload: WirePayload): GraphChange[] {
-  return changesOf(payload, (changes) => {
-    const fields = object(payload.customer);
-    const customer = changes.customer(asId(fields?.customerId), fields);
-    changes.device([customer], payload);
-    changes.order(customer, object(payload.order));
+export function customerGraphChanges(facts: PayloadFacts): GraphChange[] {
+  return changesOf(facts, (changes) => {
+    const customer = changes.customer(facts.customerId, facts.customer);
+    changes.device([customer], facts.device);
+    changes.order(customer, facts.order);
   });
 }
 
 /** POST /v2/supplier. */
-export function supplierPayloadGraphChanges(payload: WirePayload): GraphChange[] {
-  return changesOf(payload, (changes) => {
-    const fields = object(payload.supplier);
-    const supplier = changes.supplier(asId(fields?.supplierId), fields);
-    changes.device([supplier], payload);
-    changes.identifications(supplier, payload.nationalIdentifications);
-    changes.vehicles(supplier, payload.vehicles);
+export function supplierGraphChanges(facts: PayloadFacts): GraphChange[] {
+  return changesOf(facts, (changes) => {
+    const supplier = changes.supplier(facts.supplier?.id, facts.supplier);
+    changes.device([supplier], facts.device);
+    changes.identifications(supplier, facts.identifications);
+    changes.vehicles(supplier, facts.vehicles);
   });
 }
 
 /** POST /v2/registration: the customer or supplier registering, and the device they used. */
-export function registrationPayloadGraphChanges(payload: WirePayload): GraphChange[] {
-  return changesOf(payload, (changes) => {
-    const customerFields = object(payload.customer);
-    const supplierFields = object(payload.supplier);
-    const customer = changes.customer(asId(customerFields?.customerId), customerFields);
-    const supplier = changes.supplier(asId(supplierFields?.supplierId), supplierFields);
-    changes.device([customer, supplier], payload);
+export function registrationGraphChanges(facts: PayloadFacts): GraphChange[] {
+  return changesOf(facts, (changes) => {
+    const customer = changes.customer(facts.customer?.id, facts.customer);
+    const supplier = changes.supplier(facts.supplier?.id, facts.supplier);
+    changes.device([customer, supplier], facts.device);
   });
 }
 
 /** POST /v2/payout: the recipient and the cards the payout goes to (the deprecated array too). */
-export function payoutPayloadGraphChanges(payload: WirePayload): GraphChange[] {
-  return changesOf(payload, (changes) => {
-    const fields = object(payload.supplier);
-    const supplier = changes.supplier(asId(fields?.supplierId), fields);
-    changes.paymentMethodCards(supplier, [...objects([payload.paymentMethod]), ...objects(payload.paymentMethods)]);
+export function payoutGraphChanges(facts: PayloadFacts): GraphChange[] {
+  return changesOf(facts, (changes) => {
+    const supplier = changes.supplier(facts.supplier?.id, facts.supplier);
+    changes.paymentMethodCards(supplier, facts.paymentMethod ? [facts.paymentMethod, ...facts.paymentMethods] : facts.paymentMethods);
     // A payout names no customer: an order's suppliers are nodes, linked to nobody.
-    changes.order(undefined, object(payload.order));
+    changes.order(undefined, facts.order);
   });
 }
 
@@ -83,16 +78,15 @@ export function payoutPayloadGraphChanges(payload: WirePayload): GraphChange[] {
  * `paymentMethods` carry with their cards; their customer is the refund's, so a dispute of one
  * of them reaches it (as the entity store keeps them: transactions with their customer).
  */
-export function refundPayloadGraphChanges(payload: WirePayload): GraphChange[] {
-  return changesOf(payload, (changes) => {
-    const fields = object(payload.customer);
-    const customer = changes.customer(asId(fields?.customerId), fields);
-    changes.device([customer], payload);
-    changes.paymentMethodCards(customer, objects(payload.paymentMethods));
-    changes.order(customer, object(payload.order));
-    for (const transaction of objects(payload.transactions)) {
-      changes.transactionOwner(customer, asId(transaction.transactionId));
-      changes.merchantCustomer(customer, asId(transaction.mid));
+export function refundGraphChanges(facts: PayloadFacts): GraphChange[] {
+  return changesOf(facts, (changes) => {
+    const customer = changes.customer(facts.customerId, facts.customer);
+    changes.device([customer], facts.device);
+    changes.paymentMethodCards(customer, facts.paymentMethods);
+    changes.order(customer, facts.order);
+    for (const transaction of facts.transactions) {
+      changes.transactionOwner(customer, transaction.id);
+      changes.merchantCustomer(customer, transaction.merchantId);
     }
   });
 }
@@ -102,9 +96,9 @@ export function refundPayloadGraphChanges(payload: WirePayload): GraphChange[] {
  * not a node kind, and joining the referrer to whoever redeems would be a customer–customer edge,
  * which decisions §4 does not have (the voucher check counts redemptions instead).
  */
-export function voucherPayloadGraphChanges(payload: WirePayload): GraphChange[] {
-  return changesOf(payload, (changes) => {
-    changes.customer(asId(object(payload.voucher)?.referrerId), undefined);
+export function voucherGraphChanges(facts: PayloadFacts): GraphChange[] {
+  return changesOf(facts, (changes) => {
+    changes.customer(facts.voucher?.referrerId, undefined);
   });
 }
 
@@ -113,17 +107,12 @@ export function voucherPayloadGraphChanges(payload: WirePayload): GraphChange[] 
  * `customer.customerId`, as `redeemingCustomerId` of the contracts) and the redemption. A guest's
  * customerId is often its e-mail address; it stays an identifier, not an e-mail node.
  */
-export function voucherRedemptionPayloadGraphChanges(payload: WirePayload): GraphChange[] {
-  return changesOf(payload, (changes) => {
-    const fields = object(payload.customer);
-    const customerId = asId(payload.customerId) ?? asId(fields?.customerId);
-    changes.customer(customerId, fields);
-    const redemption = object(payload.voucherRedemption);
-    const voucherCode = asId(redemption?.voucherCode);
-    if (customerId && redemption && voucherCode) {
-      const { redemptionTime } = redemption;
-      const redemptionTimeMs = typeof redemptionTime === 'number' && Number.isFinite(redemptionTime) ? redemptionTime : changes.timestampMs;
-      changes.redemption(customerId, voucherCode, redemptionTimeMs, redemption.success !== false);
+export function voucherRedemptionGraphChanges(facts: PayloadFacts): GraphChange[] {
+  return changesOf(facts, (changes) => {
+    const { customerId, voucherRedemption: redemption } = facts;
+    changes.customer(customerId, facts.customer);
+    if (customerId && redemption?.code) {
+      changes.redemption(customerId, redemption.code, redemption.redemptionTimeMs ?? changes.timestampMs, redemption.success !== false);
     }
   });
 }
@@ -134,16 +123,14 @@ export function voucherRedemptionPayloadGraphChanges(payload: WirePayload): Grap
  * card's and its methodType values are not shown). Without a customer nothing links. With one,
  * the transaction's owner, which its disputes reach (`pspDisputePayloadGraphChanges`).
  */
-export function pspTransactionPayloadGraphChanges(payload: WirePayload): GraphChange[] {
-  return changesOf(payload, (changes) => {
-    const fields = object(payload.customer);
-    const customer = changes.customer(asId(fields?.customerId), fields);
-    changes.device([customer], payload);
-    changes.card(customer, object(payload.paymentMethod));
-    changes.order(customer, object(payload.order));
-    const transaction = object(payload.transaction);
-    changes.transactionOwner(customer, asId(transaction?.transactionId));
-    changes.merchantCustomer(customer, asId(transaction?.mid));
+export function pspTransactionGraphChanges(facts: PayloadFacts): GraphChange[] {
+  return changesOf(facts, (changes) => {
+    const customer = changes.customer(facts.customerId, facts.customer);
+    changes.device([customer], facts.device);
+    changes.card(customer, facts.paymentMethod);
+    changes.order(customer, facts.order);
+    changes.transactionOwner(customer, facts.transaction?.id);
+    changes.merchantCustomer(customer, facts.transaction?.merchantId);
   });
 }
 
@@ -152,29 +139,39 @@ export function pspTransactionPayloadGraphChanges(payload: WirePayload): GraphCh
  * dispute names no customer: `TenantGraph` links the chargeback to the transaction's customer
  * once it knows both, whichever of the dispute and the transaction came first.
  */
-export function pspDisputePayloadGraphChanges(payload: WirePayload): GraphChange[] {
-  return changesOf(payload, (changes) => {
-    const dispute = object(payload.dispute);
-    if (dispute) changes.dispute(asId(dispute.disputeId), asId(dispute.transactionId), dispute);
+export function pspDisputeGraphChanges(facts: PayloadFacts): GraphChange[] {
+  return changesOf(facts, (changes) => {
+    const { dispute } = facts;
+    if (dispute) changes.dispute(dispute.id, dispute.transactionId, dispute.fields);
   });
 }
 
 /** POST /v2/connect: everything in the body joins the customer (`customerId`, else `customer.customerId`). */
-export function connectPayloadGraphChanges(payload: WirePayload): GraphChange[] {
-  return changesOf(payload, (changes) => {
-    const fields = object(payload.customer);
-    const customer = changes.customer(asId(payload.customerId) ?? asId(fields?.customerId), fields);
-    changes.device([customer], payload);
-    for (const method of objects(payload.paymentMethods)) changes.card(customer, object(method.card));
-    changes.identifications(customer, payload.nationalIdentifications);
-    changes.vehicles(customer, payload.vehicles);
-    changes.customNodes(customer, [...objects([payload.customNode]), ...objects(payload.customNodes)]);
-    const chargeback = object(payload.chargeback);
-    if (chargeback) changes.chargeback(customer, asId(chargeback.chargebackId), chargeback);
-    const dispute = object(payload.dispute);
-    if (dispute) changes.chargeback(customer, asId(dispute.disputeId), dispute);
+export function connectGraphChanges(facts: PayloadFacts): GraphChange[] {
+  return changesOf(facts, (changes) => {
+    const customer = changes.customer(facts.customerId, facts.customer);
+    changes.device([customer], facts.device);
+    for (const card of facts.connectCards) changes.card(customer, card);
+    changes.identifications(customer, facts.identifications);
+    changes.vehicles(customer, facts.vehicles);
+    changes.customNodes(customer, facts.customNodes);
+    const { chargeback, dispute } = facts;
+    if (chargeback) changes.chargeback(customer, chargeback.id, chargeback.fields);
+    if (dispute) changes.chargeback(customer, dispute.id, dispute.fields);
   });
 }
+
+/** The same changes of a payload in wire JSON (read into its facts once per payload object). */
+export const customerPayloadGraphChanges = (payload: WireObject): GraphChange[] => customerGraphChanges(payloadFacts(payload));
+export const supplierPayloadGraphChanges = (payload: WireObject): GraphChange[] => supplierGraphChanges(payloadFacts(payload));
+export const registrationPayloadGraphChanges = (payload: WireObject): GraphChange[] => registrationGraphChanges(payloadFacts(payload));
+export const payoutPayloadGraphChanges = (payload: WireObject): GraphChange[] => payoutGraphChanges(payloadFacts(payload));
+export const refundPayloadGraphChanges = (payload: WireObject): GraphChange[] => refundGraphChanges(payloadFacts(payload));
+export const voucherPayloadGraphChanges = (payload: WireObject): GraphChange[] => voucherGraphChanges(payloadFacts(payload));
+export const voucherRedemptionPayloadGraphChanges = (payload: WireObject): GraphChange[] => voucherRedemptionGraphChanges(payloadFacts(payload));
+export const pspTransactionPayloadGraphChanges = (payload: WireObject): GraphChange[] => pspTransactionGraphChanges(payloadFacts(payload));
+export const pspDisputePayloadGraphChanges = (payload: WireObject): GraphChange[] => pspDisputeGraphChanges(payloadFacts(payload));
+export const connectPayloadGraphChanges = (payload: WireObject): GraphChange[] => connectGraphChanges(payloadFacts(payload));
 
 /** A stored label, as the labelling service publishes it (`LabelUpdatedEvent` satisfies this). */
 export interface GraphLabelEvent {

@@ -8,6 +8,7 @@ import type {
   PayloadFacts,
   PayloadMoney,
   PaymentMethodFacts,
+  RegistrationFacts,
   TransactionFacts,
   VehicleFacts,
   VoucherRedemptionFacts,
@@ -101,6 +102,21 @@ function voucherRedemptionOf(value: unknown): VoucherRedemptionFacts | undefined
   };
 }
 
+/**
+ * The `registration` object may hold a password hash: nothing in it is read until a reader asks
+ * for its `success` (the graph never does).
+ */
+function registrationOf(payload: WireObject): RegistrationFacts {
+  const fields = objectOf(payload.registration);
+  return {
+    id: namedText(payload.registrationId),
+    get success() {
+      return booleanOf(fields?.success);
+    },
+    fields,
+  };
+}
+
 function identificationsOf(value: unknown): IdentificationFacts[] {
   return objectsOf(value).flatMap((item) =>
     Object.entries(item).flatMap(([documentKind, document]) => {
@@ -172,7 +188,6 @@ function occurrencesOf(payload: WireObject) {
 function readPayloadFacts(payload: WireObject): PayloadFacts {
   const customer = partyOf(payload.customer, 'customerId');
   const paymentMethodFields = objectOf(payload.paymentMethod);
-  const registrationFields = objectOf(payload.registration);
   const facts: Omit<PayloadFacts, 'money'> = {
     wire: payload,
     timestampMs: finiteNumber(payload.timestamp),
@@ -185,7 +200,7 @@ function readPayloadFacts(payload: WireObject): PayloadFacts {
     connectCards: objectsOf(payload.paymentMethods).flatMap((method) => objectsOf([method.card])).map(paymentMethodOf),
     order: orderOf(payload.order),
     ...occurrencesOf(payload),
-    registration: { id: namedText(payload.registrationId), success: booleanOf(registrationFields?.success), fields: registrationFields },
+    registration: registrationOf(payload),
     dispute: disputeOf(payload.dispute, 'disputeId'),
     chargeback: disputeOf(payload.chargeback, 'chargebackId'),
     identifications: identificationsOf(payload.nationalIdentifications),

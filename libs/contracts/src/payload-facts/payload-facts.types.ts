@@ -86,7 +86,7 @@ export interface PayoutFacts {
 export interface RegistrationFacts {
   id?: string;
   success?: boolean;
-  /** The `registration` object (never read for identities: it may hold a password hash). */
+  /** The `registration` object, kept whole and never read for identities (it may hold a password hash). */
   fields?: WireObject;
 }
 

@@ -1,9 +1,7 @@
-import type { PaymentMethodType } from '@ringfence/contracts';
+import type { CustomNodeFacts, DeviceFacts, IdentificationFacts, OrderFacts, PartyFacts, PayloadFacts, PaymentMethodFacts, PaymentMethodType, VehicleFacts } from '@ringfence/contracts';
 import { type ChargebackState, isChargebackForgiven } from '@ringfence/entities';
 import type { FixedNodeKind, GraphChange, GraphNodeRef } from '../graph-change';
 import { cardIdentity, customNodeIdentity, emailIdentity, identificationIdentity, phoneIdentity, vehicleIdentity } from '../node-identity';
-
-export type Fields = Record<string, unknown>;
 
 /** The node a payload is about: every link has one of these as an endpoint (decisions §4). */
 export interface Subject {
@@ -11,12 +9,8 @@ export interface Subject {
   identity: string;
 }
 
-// The payloads are validated, but open objects may hold anything: every read tolerates any value.
-export const asId = (value: unknown): string | undefined => (typeof value === 'string' && value.length > 0 ? value : undefined);
-const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-export const object = (value: unknown): Fields | undefined =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Fields) : undefined;
-export const objects = (value: unknown): Fields[] => (Array.isArray(value) ? value.map(object).filter((item) => item !== undefined) : []);
+/** Whose e-mail and telephone: a customer, a supplier or an order. */
+type Contact = Pick<PartyFacts, 'email' | 'telephone' | 'telephoneCountry'>;
 
 /**
  * The payout and refund payment-method variants that are cards (specification §2.2): `card`,
@@ -38,9 +32,9 @@ const nodeKey = (node: GraphNodeRef): string => JSON.stringify(node.kind === 'cu
  * one without a numeric time could date none of its edges, so it adds nothing (ingestion must
  * not fail on it).
  */
-export function changesOf(payload: Fields, describe: (changes: PayloadChanges) => void): GraphChange[] {
-  if (typeof payload.timestamp !== 'number' || !Number.isFinite(payload.timestamp)) return [];
-  const changes = new PayloadChanges(payload.timestamp);
+export function changesOf(facts: PayloadFacts, describe: (changes: PayloadChanges) => void): GraphChange[] {
+  if (facts.timestampMs === undefined) return [];
+  const changes = new PayloadChanges(facts.timestampMs);
   describe(changes);
   return changes.list;
 }
@@ -59,82 +53,60 @@ export class PayloadChanges {
   constructor(readonly timestampMs: number) {}
 
   /** A customer object (customer, connect, registration, refund, redemption, PSP): node, contact, tags. */
-  customer(customerId: string | undefined, fields: Fields | undefined): Subject | undefined {
+  customer(customerId: string | undefined, party: PartyFacts | undefined): Subject | undefined {
     if (!customerId) return undefined;
     const customer: Subject = { kind: 'customer', identity: customerId };
     this.node(customer);
-    this.contact(customer, fields);
-    this.tags(customerId, object(fields?.tags));
+    this.contact(customer, party);
+    this.tags(customerId, party?.tags);
     return customer;
   }
 
   /** A supplier object: node and contact. Supplier tags have no place in the graph (only customers carry tags there). */
-  supplier(supplierId: string | undefined, fields: Fields | undefined): Subject | undefined {
+  supplier(supplierId: string | undefined, party: PartyFacts | undefined): Subject | undefined {
     if (!supplierId) return undefined;
     const supplier: Subject = { kind: 'supplier', identity: supplierId };
     this.node(supplier);
-    this.contact(supplier, fields);
+    this.contact(supplier, party);
     return supplier;
   }
 
   /** E-mail and telephone (read with the object's `telephoneCountry`) of a customer, supplier or order. */
-  contact(subject: Subject | undefined, fields: Fields | undefined): void {
-    if (!fields) return;
-    this.link(subject, attribute('email', emailIdentity(text(fields.email))));
-    this.link(subject, attribute('phone', phoneIdentity(text(fields.telephone), text(fields.telephoneCountry))));
+  contact(subject: Subject | undefined, contact: Contact | undefined): void {
+    if (!contact) return;
+    this.link(subject, attribute('email', emailIdentity(contact.email)));
+    this.link(subject, attribute('phone', phoneIdentity(contact.telephone, contact.telephoneCountry)));
   }
 
   /** The payload's device (`deviceId`, else `device.deviceId`), used by whoever the payload is about. */
-  device(subjects: ReadonlyArray<Subject | undefined>, payload: Fields): void {
-    const deviceId = asId(payload.deviceId) ?? asId(object(payload.device)?.deviceId);
-    for (const subject of subjects) this.link(subject, attribute('device', deviceId));
+  device(subjects: ReadonlyArray<Subject | undefined>, device: DeviceFacts): void {
+    for (const subject of subjects) this.link(subject, attribute('device', device.id));
   }
 
   /** Payout and refund payment methods: only the card variants (`CARD_METHOD_TYPES`). */
-  paymentMethodCards(subject: Subject | undefined, methods: Fields[]): void {
+  paymentMethodCards(subject: Subject | undefined, methods: readonly PaymentMethodFacts[]): void {
     for (const method of methods) if (CARD_METHOD_TYPES.has(method.methodType)) this.card(subject, method);
   }
 
   /** A card by its instrumentId, else by its paymentMethodId scoped to the subject. */
-  card(subject: Subject | undefined, card: Fields | undefined): void {
+  card(subject: Subject | undefined, card: PaymentMethodFacts | undefined): void {
     if (!subject || !card) return;
     const owner = { kind: subject.kind, id: subject.identity };
-    this.link(subject, attribute('card', cardIdentity({ instrumentId: asId(card.instrumentId), paymentMethodId: asId(card.paymentMethodId) }, owner)));
+    this.link(subject, attribute('card', cardIdentity({ instrumentId: card.instrumentId, paymentMethodId: card.paymentMethodId }, owner)));
   }
 
-  /** `nationalIdentifications`: each item maps a document kind (`driversLicense`, …) to the document. */
-  identifications(subject: Subject | undefined, items: unknown): void {
-    for (const item of objects(items)) {
-      for (const [documentKind, value] of Object.entries(item)) {
-        const document = object(value);
-        if (!document) continue;
-        const identity = identificationIdentity(documentKind, {
-          idNumber: asId(document.idNumber),
-          jurisdictionCountry: text(document.jurisdictionCountry),
-          jurisdictionState: text(document.jurisdictionState),
-        });
-        this.link(subject, attribute('identification', identity));
-      }
-    }
+  /** `nationalIdentifications`: a document kind (`driversLicense`, …) with its document. */
+  identifications(subject: Subject | undefined, documents: readonly IdentificationFacts[]): void {
+    for (const { documentKind, ...document } of documents) this.link(subject, attribute('identification', identificationIdentity(documentKind, document)));
   }
 
-  vehicles(subject: Subject | undefined, items: unknown): void {
-    for (const vehicle of objects(items)) {
-      const identity = vehicleIdentity({
-        vin: asId(vehicle.vin),
-        plate: asId(vehicle.plate),
-        jurisdictionCountry: text(vehicle.jurisdictionCountry),
-        jurisdictionState: text(vehicle.jurisdictionState),
-      });
-      this.link(subject, attribute('vehicle', identity));
-    }
+  vehicles(subject: Subject | undefined, vehicles: readonly VehicleFacts[]): void {
+    for (const vehicle of vehicles) this.link(subject, attribute('vehicle', vehicleIdentity(vehicle)));
   }
 
   /** Custom nodes; which customNodeN slot a type takes is the index's business (decisions §4). */
-  customNodes(subject: Subject | undefined, items: Fields[]): void {
-    for (const item of items) {
-      const nodeType = asId(item.nodeType);
-      const nodeId = asId(item.nodeId);
+  customNodes(subject: Subject | undefined, nodes: readonly CustomNodeFacts[]): void {
+    for (const { nodeType, nodeId } of nodes) {
       if (nodeType && nodeId) this.link(subject, { kind: 'custom', nodeType, identity: customNodeIdentity(nodeType, nodeId) });
     }
   }
@@ -143,12 +115,10 @@ export class PayloadChanges {
    * An order: its contact e-mail and telephone are the customer's, and each of its suppliers is
    * a node linked to the customer (the customer–supplier edge of decisions §4).
    */
-  order(customer: Subject | undefined, order: Fields | undefined): void {
+  order(customer: Subject | undefined, order: OrderFacts | undefined): void {
     if (!order) return;
     this.contact(customer, order);
-    for (const item of objects(order.suppliers)) {
-      const supplierId = asId(item.supplierId);
-      if (!supplierId) continue;
+    for (const supplierId of order.supplierIds) {
       const supplier: Subject = { kind: 'supplier', identity: supplierId };
       this.node(supplier);
       this.link(customer, supplier);
@@ -192,10 +162,9 @@ export class PayloadChanges {
     this.once(`node:${nodeKey(node)}`, { type: 'node', node });
   }
 
-  /** Only tag values that are booleans; a map without one changes nothing and is left out. */
-  private tags(customerId: string, tags: Fields | undefined): void {
-    const booleans = Object.entries(tags ?? {}).filter((entry): entry is [string, boolean] => typeof entry[1] === 'boolean');
-    if (booleans.length > 0) this.list.push({ type: 'tags', customerId, tags: Object.fromEntries(booleans), atMs: this.timestampMs });
+  /** Only tag values that are booleans (`PartyFacts.tags`); a map without one changes nothing and is left out. */
+  private tags(customerId: string, tags: Readonly<Record<string, boolean>> | undefined): void {
+    if (tags !== undefined && Object.keys(tags).length > 0) this.list.push({ type: 'tags', customerId, tags: { ...tags }, atMs: this.timestampMs });
   }
 
   /**

@@ -125,3 +125,11 @@ describe(merchantOfEvent.name, () => {
     expect(merchantOfEvent(EventTopics.supplierUpdated, { timestamp: T, transaction: { mid: 'm1' } })).toBeUndefined();
   });
 });
+
+describe('blank identifiers', () => {
+  it('take a device id of spaces as no device, bare or in the device object (as entities and the graph do)', () => {
+    expect(eventOf(EventTopics.customerUpdated, { timestamp: T, customer: { customerId: 'c1' }, deviceId: '   ' })?.keys.device).toBeUndefined();
+    expect(eventOf(EventTopics.customerUpdated, { timestamp: T, customer: { customerId: 'c1' }, device: { deviceId: ' ' } })?.keys.device).toBeUndefined();
+    expect(eventOf(EventTopics.customerUpdated, { timestamp: T, customer: { customerId: '  ' }, deviceId: 'd1' })?.keys).toMatchObject({ customer: undefined, device: 'd1' });
+  });
+});

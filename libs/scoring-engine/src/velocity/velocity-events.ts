@@ -1,5 +1,5 @@
-import { EventTopics } from '@ringfence/contracts';
-import { isChargebackForgiven, voucherRedemptionId } from '@ringfence/entities';
+import { EventTopics, type PartyFacts, type PayloadFacts, type PayloadMoney, type PaymentMethodFacts, namedText, objectOf, payloadFacts } from '@ringfence/contracts';
+import { isChargebackForgiven, voucherRedemptionIdOf } from '@ringfence/entities';
 import { canonicalIpAddress, normaliseEmail, normalisePaymentIdentifier, normaliseTelephone } from '@ringfence/lookup';
 import type { Money } from '../currency-amounts';
 import type { VelocityOccurrenceKind } from './velocity-dimensions';
@@ -41,166 +41,108 @@ export interface VelocityEvent {
 
 type Wire = Record<string, unknown>;
 
-const object = (value: unknown): Wire | undefined => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Wire) : undefined);
-const objects = (value: unknown): Wire[] => (Array.isArray(value) ? value.map(object).filter((item) => item !== undefined) : []);
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
-const amountOf = (minorUnits: unknown, currency: unknown): Money | undefined =>
-  typeof minorUnits === 'number' && Number.isFinite(minorUnits) ? { minorUnits, currency: text(currency) ?? null } : undefined;
+const amountOf = (money: PayloadMoney | undefined): Money | undefined => money && { minorUnits: money.minorUnits, currency: money.currency ?? null };
 
-function email(value: unknown): string | undefined {
-  const raw = text(value);
-  return raw === undefined ? undefined : normaliseEmail(raw) || undefined;
+function email(value: string | undefined): string | undefined {
+  return value === undefined ? undefined : normaliseEmail(value) || undefined;
 }
 
 /** E.164 as the graph and lookup read it; a country code that cannot be read is ignored, never an error. */
-function phone(value: unknown, country: unknown): string | undefined {
-  const raw = text(value);
-  if (raw === undefined) return undefined;
+function phone(value: string | undefined, country: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
   let normalised: string;
   try {
-    normalised = normaliseTelephone(raw, text(country));
+    normalised = normaliseTelephone(value, country);
   } catch {
-    normalised = normaliseTelephone(raw);
+    normalised = normaliseTelephone(value);
   }
   return normalised || undefined;
 }
 
-function ipAddress(value: unknown): string | undefined {
-  const raw = text(value)?.trim();
+function ipAddress(value: string | undefined): string | undefined {
+  const raw = value?.trim();
   return raw === undefined ? undefined : (canonicalIpAddress(raw) ?? raw.toLowerCase());
 }
 
-const card = (value: unknown): string | undefined => {
-  const raw = text(value);
-  return raw === undefined ? undefined : normalisePaymentIdentifier(raw);
-};
+const card = (instrumentId: string | undefined): string | undefined => (instrumentId === undefined ? undefined : normalisePaymentIdentifier(instrumentId));
 
 /** The instrumentIds of a payload's card payment methods (v2 payment-method variants). */
-function cardsOf(methods: Wire[]): string[] {
+function cardsOf(methods: readonly PaymentMethodFacts[]): string[] {
   const cards = methods.filter((method) => method.methodType === 'card').map((method) => card(method.instrumentId));
   return [...new Set(cards.filter((instrument) => instrument !== undefined))];
 }
 
-/** A device object or a bare `deviceId`, as the v2 payloads send it. */
-function deviceKeys(payload: Wire): Pick<VelocityKeys, 'device' | 'ipAddress'> {
-  const device = object(payload.device);
-  return { device: text(payload.deviceId) ?? text(device?.deviceId), ipAddress: ipAddress(device?.ipAddress) };
-}
+/** The e-mail and telephone of a customer or supplier, normalised. */
+const contactKeys = (party: PartyFacts | undefined): Pick<VelocityKeys, 'email' | 'phone'> => ({
+  email: email(party?.email),
+  phone: phone(party?.telephone, party?.telephoneCountry),
+});
+
+/** The payload's device and its IP address. */
+const deviceKeys = ({ device }: PayloadFacts): Pick<VelocityKeys, 'device' | 'ipAddress'> => ({ device: device.id, ipAddress: ipAddress(device.ipAddress) });
 
 /** PSP transaction steps that are not a payment attempt (value set not fixed by the specification). */
 const NOT_AN_ATTEMPT = new Set(['refund', 'reversal', 'void', 'cancel', 'cancellation', 'chargeback', 'credit']);
 
-type Extractor = (payload: Wire, eventId: string) => Omit<VelocityEvent, 'eventId' | 'timestampMillis'>;
+type Extractor = (facts: PayloadFacts) => Omit<VelocityEvent, 'eventId' | 'timestampMillis'>;
 
 /**
- * What each ingest topic feeds (the velocity README has the table). Supplier updates, vouchers,
- * disputes and connect carry no activity of a customer, card, device or merchant at a time:
- * connect declares links, disputes arrive weeks later about an old transaction.
+ * What each ingest topic feeds (the velocity README has the table), from the payload's facts.
+ * Supplier updates, vouchers, disputes and connect carry no activity of a customer, card, device
+ * or merchant at a time: connect declares links, disputes arrive weeks later about an old transaction.
  */
 const EXTRACTORS = {
-  [EventTopics.transactionUpdated]: (payload) => {
-    const transaction = object(payload.transaction) ?? {};
-    const customer = object(payload.customer);
-    const device = object(payload.device);
-    const method = object(payload.paymentMethod);
-    const instrument = card(method?.instrumentId);
-    const type = text(transaction.type)?.trim().toLowerCase();
+  [EventTopics.transactionUpdated]: (facts) => {
+    const { transaction } = facts;
+    const instrument = card(facts.paymentMethod?.instrumentId);
+    const type = transaction?.type?.trim().toLowerCase();
     return {
       keys: {
-        customer: text(customer?.customerId),
+        customer: facts.customerId,
         cards: instrument === undefined ? [] : [instrument],
-        device: text(device?.deviceId),
-        email: email(customer?.email),
-        phone: phone(customer?.telephone, undefined),
-        ipAddress: ipAddress(device?.ipAddress),
-        merchant: text(transaction.mid),
+        ...deviceKeys(facts),
+        email: email(facts.customer?.email),
+        // A PSP customer's telephone is read without a country (its open object may carry one).
+        phone: phone(facts.customer?.telephone, undefined),
+        merchant: facts.merchantId,
       },
       occurrence: {
         kind: 'transaction',
-        id: text(transaction.transactionId),
+        id: transaction?.id,
         counts: type === undefined || !NOT_AN_ATTEMPT.has(type),
-        failed: transaction.success === false || text(transaction.declineCode) !== undefined,
-        amount: amountOf(transaction.amount, transaction.currency),
+        failed: transaction?.success === false || transaction?.declineCode !== undefined,
+        amount: amountOf(facts.money),
       },
     };
   },
-  [EventTopics.customerUpdated]: (payload) => {
-    const customer = object(payload.customer);
-    return {
-      keys: {
-        customer: text(customer?.customerId),
-        cards: [],
-        ...deviceKeys(payload),
-        email: email(customer?.email),
-        phone: phone(customer?.telephone, customer?.telephoneCountry),
-      },
-    };
-  },
-  [EventTopics.registrationSubmitted]: (payload) => {
-    const customer = object(payload.customer);
+  [EventTopics.customerUpdated]: (facts) => ({
+    keys: { customer: facts.customerId, cards: [], ...deviceKeys(facts), ...contactKeys(facts.customer) },
+  }),
+  [EventTopics.registrationSubmitted]: (facts) => ({
     // A supplier's registration counts for its device, IP, e-mail and phone; suppliers are not customers.
-    const registrant = customer ?? object(payload.supplier);
-    return {
-      keys: {
-        customer: text(customer?.customerId),
-        cards: [],
-        ...deviceKeys(payload),
-        email: email(registrant?.email),
-        phone: phone(registrant?.telephone, registrant?.telephoneCountry),
-      },
-      occurrence: { kind: 'registration', id: text(payload.registrationId), counts: true, failed: object(payload.registration)?.success === false },
-    };
-  },
-  [EventTopics.voucherRedemptionSubmitted]: (payload) => {
-    const customer = object(payload.customer);
-    const redemption = object(payload.voucherRedemption) ?? {};
-    const customerId = text(payload.customerId) ?? text(customer?.customerId);
-    const code = text(redemption.voucherCode);
-    const redeemedAt = typeof redemption.redemptionTime === 'number' ? redemption.redemptionTime : (payload.timestamp as number);
-    return {
-      keys: { customer: customerId, cards: [], email: email(customer?.email), phone: phone(customer?.telephone, customer?.telephoneCountry) },
-      occurrence: {
-        kind: 'voucherRedemption',
-        // The identity ingestion stores it under: one customer redeeming one code at one time.
-        id: customerId !== undefined && code !== undefined ? voucherRedemptionId(customerId, code, redeemedAt) : undefined,
-        counts: true,
-        failed: redemption.success === false,
-        amount: amountOf(redemption.value, redemption.currency),
-      },
-    };
-  },
-  [EventTopics.refundRequested]: (payload) => {
-    const customer = object(payload.customer);
-    const refund = object(payload.refund) ?? {};
-    const order = object(payload.order);
-    const transactions = objects(payload.transactions);
-    return {
-      keys: {
-        customer: text(customer?.customerId),
-        cards: cardsOf(objects(payload.paymentMethods)),
-        ...deviceKeys(payload),
-        email: email(customer?.email),
-        phone: phone(customer?.telephone, customer?.telephoneCountry),
-        merchant: transactions.map((transaction) => text(transaction.mid)).find((mid) => mid !== undefined),
-      },
-      occurrence: {
-        kind: 'refund',
-        id: text(refund.refundId),
-        counts: true,
-        failed: false,
-        // A refund without a currency is in its order's (as the refund checkpoint reads it).
-        amount: amountOf(refund.amount, refund.currency ?? order?.currency),
-      },
-    };
-  },
-  [EventTopics.payoutRequested]: (payload) => {
-    const payout = object(payload.payout) ?? {};
-    const earnings = object(payout.earnings);
-    return {
-      keys: { cards: cardsOf([...objects([payload.paymentMethod]), ...objects(payload.paymentMethods)]) },
-      occurrence: { kind: 'payout', id: text(payout.payoutId), counts: true, failed: false, amount: amountOf(earnings?.totalNetAmount, earnings?.currency) },
-    };
-  },
+    keys: { customer: facts.customer?.id, cards: [], ...deviceKeys(facts), ...contactKeys(facts.customer ?? facts.supplier) },
+    occurrence: { kind: 'registration', id: facts.registration.id, counts: true, failed: facts.registration.success === false },
+  }),
+  [EventTopics.voucherRedemptionSubmitted]: (facts) => ({
+    keys: { customer: facts.customerId, cards: [], ...contactKeys(facts.customer) },
+    occurrence: {
+      kind: 'voucherRedemption',
+      // The identity ingestion stores it under: one customer redeeming one code at one time.
+      id: voucherRedemptionIdOf(facts),
+      counts: true,
+      failed: facts.voucherRedemption?.success === false,
+      amount: amountOf(facts.money),
+    },
+  }),
+  [EventTopics.refundRequested]: (facts) => ({
+    keys: { customer: facts.customerId, cards: cardsOf(facts.paymentMethods), ...deviceKeys(facts), ...contactKeys(facts.customer), merchant: facts.merchantId },
+    // A refund without a currency is in its order's (`PayloadFacts.money`, as the refund checkpoint reads it).
+    occurrence: { kind: 'refund', id: facts.refund?.id, counts: true, failed: false, amount: amountOf(facts.money) },
+  }),
+  [EventTopics.payoutRequested]: (facts) => ({
+    keys: { cards: cardsOf(facts.paymentMethod ? [facts.paymentMethod, ...facts.paymentMethods] : facts.paymentMethods) },
+    occurrence: { kind: 'payout', id: facts.payout?.id, counts: true, failed: false, amount: amountOf(facts.money) },
+  }),
 } as const satisfies Record<string, Extractor>;
 
 /** The ingest topics velocity reads: the checkpoints' (PAYLOAD_ROUTES rows with a checkpoint). */
@@ -212,15 +154,18 @@ export function isVelocityTopic(topic: string): topic is VelocityTopic {
 }
 
 /**
- * The velocity event of an ingest event: its payload in wire JSON (times in epoch ms, as on the
- * bus), and its event id. Null for a topic velocity does not read or a payload without a time.
+ * The velocity event of an ingest event: the facts of its payload, and its event id. Null for a
+ * topic velocity does not read or a payload without a time.
  */
-export function velocityEventOf(topic: string, payload: Wire, eventId: string): VelocityEvent | null {
-  if (!isVelocityTopic(topic)) return null;
-  const timestampMillis = payload.timestamp;
-  if (typeof timestampMillis !== 'number' || !Number.isFinite(timestampMillis)) return null;
+export function velocityEventOfFacts(topic: string, facts: PayloadFacts, eventId: string): VelocityEvent | null {
+  if (!isVelocityTopic(topic) || facts.timestampMs === undefined) return null;
   const extractor: Extractor = EXTRACTORS[topic];
-  return { eventId, timestampMillis, ...extractor(payload, eventId) };
+  return { eventId, timestampMillis: facts.timestampMs, ...extractor(facts) };
+}
+
+/** `velocityEventOfFacts` of a payload in wire JSON (times in epoch ms, as on the bus). */
+export function velocityEventOf(topic: string, payload: Wire, eventId: string): VelocityEvent | null {
+  return velocityEventOfFacts(topic, payloadFacts(payload), eventId);
 }
 
 /**
@@ -228,7 +173,7 @@ export function velocityEventOf(topic: string, payload: Wire, eventId: string): 
  * merchant fraud rate is asked about the same one. Undefined when the event names none.
  */
 export function merchantOfEvent(topic: string, payload: Wire): string | undefined {
-  return isVelocityTopic(topic) ? (EXTRACTORS[topic] as Extractor)(payload, '').keys.merchant : undefined;
+  return isVelocityTopic(topic) ? (EXTRACTORS[topic] as Extractor)(payloadFacts(payload)).keys.merchant : undefined;
 }
 
 /** What a `/psp/dispute` event says of its transaction, for counting it against the transaction's card, customer and merchant. */
@@ -240,32 +185,34 @@ export interface TransactionDispute {
 }
 
 /**
- * The dispute of an ingest event on the dispute topic (wire JSON); undefined for another topic or
- * a dispute without its disputeId or transactionId. A dispute names only its transaction, so its
- * keys come from the transaction as stored (`disputeVelocityEvent`).
+ * The dispute of an ingest event on the dispute topic; undefined for another topic or a dispute
+ * without its disputeId or transactionId. A dispute names only its transaction, so its keys come
+ * from the transaction as stored (`disputeVelocityEvent`).
  */
+export function transactionDisputeOfFacts(topic: string, { dispute }: PayloadFacts): TransactionDispute | undefined {
+  if (topic !== EventTopics.disputeUpdated || dispute?.id === undefined || dispute.transactionId === undefined) return undefined;
+  return { disputeId: dispute.id, transactionId: dispute.transactionId, forgiven: isChargebackForgiven(dispute.fields) };
+}
+
+/** `transactionDisputeOfFacts` of a payload in wire JSON. */
 export function transactionDisputeOf(topic: string, payload: Wire): TransactionDispute | undefined {
-  if (topic !== EventTopics.disputeUpdated) return undefined;
-  const dispute = object(payload.dispute);
-  const disputeId = text(dispute?.disputeId);
-  const transactionId = text(dispute?.transactionId);
-  if (dispute === undefined || disputeId === undefined || transactionId === undefined) return undefined;
-  return { disputeId, transactionId, forgiven: isChargebackForgiven(dispute) };
+  return transactionDisputeOfFacts(topic, payloadFacts(payload));
 }
 
 /**
  * The velocity event of a dispute, counted at the dispute's own time (when it became known)
  * against the card, the customer and the merchant of its transaction's stored fields (as
- * ingestion keeps them: `mid`, `paymentMethod.instrumentId`, `customerId`). Null when the
- * transaction is not stored (a dispute ahead of its payment counts nothing) or names none of them.
+ * ingestion keeps them: `mid`, `paymentMethod.instrumentId`, `customerId`; a stored document,
+ * not a payload, read with the payloads' rule for blank strings). Null when the transaction is
+ * not stored (a dispute ahead of its payment counts nothing) or names none of them.
  */
 export function disputeVelocityEvent(eventId: string, timestampMillis: number, dispute: TransactionDispute, transactionFields: Wire | undefined): VelocityEvent | null {
   if (transactionFields === undefined) return null;
-  const instrument = card(object(transactionFields.paymentMethod)?.instrumentId);
+  const instrument = card(namedText(objectOf(transactionFields.paymentMethod)?.instrumentId));
   const keys: VelocityKeys = {
-    customer: text(transactionFields.customerId),
+    customer: namedText(transactionFields.customerId),
     cards: instrument === undefined ? [] : [instrument],
-    merchant: text(transactionFields.mid),
+    merchant: namedText(transactionFields.mid),
   };
   if (keys.customer === undefined && keys.merchant === undefined && keys.cards.length === 0) return null;
   return { eventId, timestampMillis, keys, countsOnly: true, occurrence: { kind: 'dispute', id: dispute.disputeId, counts: !dispute.forgiven, failed: false } };

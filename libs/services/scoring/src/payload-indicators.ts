@@ -1,14 +1,13 @@
+import { type PayloadFacts, type WireObject, namedText, payloadFacts } from '@ringfence/contracts';
 import { type CheckpointIndicatorEvidence, type KnownIndicatorQuery, canonicalIpAddress, knownIndicatorRefs, normaliseEmail, normaliseTelephone } from '@ringfence/lookup';
 
 type Fields = Record<string, unknown>;
-const object = (value: unknown): Fields => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Fields) : {});
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim().length > 0 ? value : undefined);
 
 function telephoneOf(subject: Fields): string[] {
-  const number = text(subject.telephone);
+  const number = namedText(subject.telephone);
   if (!number) return [];
   try {
-    return [normaliseTelephone(number, text(subject.telephoneCountry))];
+    return [normaliseTelephone(number, namedText(subject.telephoneCountry))];
   } catch {
     // A country code the lookup cannot read: the number cannot be matched, which is no reason to fail the checkpoint.
     return [];
@@ -17,20 +16,25 @@ function telephoneOf(subject: Fields): string[] {
 
 /**
  * The known-fraud indicators a checkpoint can check, normalised as the lookup stores them: the
- * subject's email and telephone, the device's IP address, the payment instruments.
+ * subject's email and telephone (of its record, read with the payloads' rule for blank strings),
+ * the device's IP address and the payment instruments the payload names.
  */
-export function indicatorsOf(subject: Fields, payload: object): KnownIndicatorQuery {
-  const request = payload as Fields;
-  const email = text(subject.email);
-  const ip = text(object(request.device).ipAddress);
+export function indicatorsOfFacts(subject: Fields, facts: PayloadFacts): KnownIndicatorQuery {
+  const email = namedText(subject.email);
+  const ip = facts.device.ipAddress;
   const canonicalIp = ip ? canonicalIpAddress(ip) : null;
-  const methods = [object(request.paymentMethod), ...(Array.isArray(request.paymentMethods) ? request.paymentMethods.map(object) : [])];
+  const methods = facts.paymentMethod ? [facts.paymentMethod, ...facts.paymentMethods] : facts.paymentMethods;
   return {
     emails: email ? [normaliseEmail(email)] : [],
     phones: telephoneOf(subject),
     ips: canonicalIp ? [canonicalIp] : [],
-    instrumentIds: methods.map((method) => text(method.instrumentId)).filter((id): id is string => id !== undefined),
+    instrumentIds: methods.map((method) => method.instrumentId).filter((id) => id !== undefined),
   };
+}
+
+/** `indicatorsOfFacts` of a payload in wire JSON (read into its facts once per payload object). */
+export function indicatorsOf(subject: Fields, payload: object): KnownIndicatorQuery {
+  return indicatorsOfFacts(subject, payloadFacts(payload as WireObject));
 }
 
 const refKey = ({ kind, value }: { kind: string; value: string }): string => `${kind}\u0000${value}`;

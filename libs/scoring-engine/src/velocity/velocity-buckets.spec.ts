@@ -1,5 +1,7 @@
 import { distinctHash } from './distinct-hash';
-import { type BucketLayout, VelocityBuckets, type VelocityBucketsJson } from './velocity-buckets';
+import type { BucketLayout } from './velocity-bucket-tiers';
+import { VelocityBuckets } from './velocity-buckets';
+import type { VelocityBucketsJson } from './velocity-buckets-snapshot';
 import { LATE_QUERY_ALLOWANCE_MILLIS, VELOCITY_WINDOWS } from './velocity-window-definitions';
 
 const MINUTE = 60_000;

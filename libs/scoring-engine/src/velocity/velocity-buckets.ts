@@ -1,43 +1,6 @@
-import { DistinctUnion, type DistinctSketch, type DistinctSketchJson, addDistinct, distinctFromJson, distinctToJson, mergeDistinct } from './distinct-sketch';
-import { LATE_QUERY_ALLOWANCE_MILLIS, VELOCITY_WINDOWS } from './velocity-window-definitions';
-
-const MINUTE_MILLIS = 60_000;
-const WINDOWS = VELOCITY_WINDOWS.length;
-/** Bucket width of each tier, in minutes: tier k is counted by window k (1, 15, 60, 240). */
-const WIDTH_MINUTES = VELOCITY_WINDOWS.map((window) => window.bucketMillis / MINUTE_MILLIS);
-const LENGTH_MINUTES = VELOCITY_WINDOWS.map((window) => window.lengthMillis / MINUTE_MILLIS);
-const ALLOWANCE_MINUTES = LATE_QUERY_ALLOWANCE_MILLIS / MINUTE_MILLIS;
-
-/** What one key's buckets hold: `numbers` counts or sums, `distincts` distinct-value sketches. */
-export interface BucketLayout {
-  readonly numbers: number;
-  readonly distincts: number;
-}
-
-/** Some of a key's buckets as plain JSON (`VelocityBuckets.snapshotBetween`). */
-export interface VelocityBucketsPart {
-  /** Each bucket's start minute (since the epoch) × 4 + its tier, ascending. */
-  buckets: number[];
-  /** `layout.numbers` values per bucket, bucket after bucket. */
-  numbers: number[];
-  /** The buckets' non-empty sketches: [bucket position in the part, distinct field, sketch]. */
-  distincts?: Array<[number, number, DistinctSketchJson]>;
-}
-
-/** One key's buckets as plain JSON (`VelocityBuckets.snapshot`). */
-export interface VelocityBucketsJson extends VelocityBucketsPart {
-  /** The newest event time recorded, epoch ms. */
-  newest: number;
-}
-
-const floorTo = (value: number, width: number): number => Math.floor(value / width) * width;
-const startOf = (encoded: number): number => (encoded - (encoded & 3)) / 4;
-
-/**
- * The start minute of the oldest bucket of tier (and window) k that a query at `minute` counts:
- * the window (t − w, t] with its old end moved up to the next bucket edge.
- */
-const oldestCountedMinute = (minute: number, k: number): number => floorTo(minute, WIDTH_MINUTES[k]) - LENGTH_MINUTES[k] + WIDTH_MINUTES[k];
+import { DistinctUnion, type DistinctSketch, type DistinctSketchJson, addDistinct, distinctToJson, mergeDistinct } from './distinct-sketch';
+import { ALLOWANCE_MINUTES, type BucketLayout, MINUTE_MILLIS, WIDTH_MINUTES, WINDOWS, floorTo, oldestCountedMinute, startOf } from './velocity-bucket-tiers';
+import { type VelocityBucketsJson, type VelocityBucketsPart, readBucketsSnapshot } from './velocity-buckets-snapshot';
 
 /** Scratch of `totalsAt`, reused by every query (queries are synchronous): no allocation per query. */
 const oldestCounted = new Float64Array(WINDOWS);
@@ -236,56 +199,13 @@ export class VelocityBuckets {
 
   /** Reads back `snapshot`; throws a RangeError on anything it could not have written. */
   static restore(layout: BucketLayout, json: unknown, into = new VelocityBuckets(layout)): VelocityBuckets {
-    const fail = (why: string): never => {
-      throw new RangeError(`velocity buckets snapshot: ${why}`);
-    };
-    if (typeof json !== 'object' || json === null) return fail('must be an object');
-    const { newest, buckets, numbers, distincts } = json as Partial<Record<keyof VelocityBucketsJson, unknown>>;
-    if (!Array.isArray(buckets) || !Array.isArray(numbers)) return fail('buckets and numbers must be arrays');
-    if (buckets.length === 0 ? newest !== -Infinity && newest !== null : typeof newest !== 'number' || !Number.isFinite(newest)) {
-      return fail('newest must be the finite time of the newest event');
-    }
-    let previous = -1;
-    for (const encoded of buckets) {
-      if (!Number.isSafeInteger(encoded) || (encoded as number) <= previous) return fail('buckets must be increasing non-negative integers');
-      const start = ((encoded as number) - ((encoded as number) & 3)) / 4;
-      if (start % WIDTH_MINUTES[(encoded as number) & 3] !== 0) return fail('a bucket must start on an edge of its tier');
-      previous = encoded as number;
-    }
-    // A snapshot written before the layout gained number fields (they come last) holds fewer per bucket: the rest counted nothing then.
-    const storedFields = buckets.length === 0 ? (numbers.length === 0 ? layout.numbers : Number.NaN) : numbers.length / buckets.length;
-    if (!Number.isInteger(storedFields) || storedFields < 1 || storedFields > layout.numbers || !numbers.every((value) => typeof value === 'number' && Number.isFinite(value))) {
-      return fail(`numbers must hold ${layout.numbers} finite numbers per bucket`);
-    }
-    const restored = into;
-    restored.newestMillis = buckets.length === 0 ? -Infinity : (newest as number);
-    restored.buckets = [...(buckets as number[])];
-    restored.numbers = storedFields === layout.numbers ? [...(numbers as number[])] : padFields(numbers as number[], storedFields, layout.numbers);
-    if (distincts !== undefined) {
-      if (!Array.isArray(distincts) || restored.sketches === undefined) return fail('distincts must be an array, for a layout with distinct fields');
-      restored.sketches = new Array<DistinctSketch | undefined>(buckets.length * layout.distincts).fill(undefined);
-      for (const entry of distincts as unknown[]) {
-        if (!Array.isArray(entry) || entry.length !== 3) return fail('a distinct entry is [bucket, field, sketch]');
-        const [position, field, sketch] = entry as [unknown, unknown, unknown];
-        if (!Number.isInteger(position) || (position as number) < 0 || (position as number) >= buckets.length || !Number.isInteger(field) || (field as number) < 0 || (field as number) >= layout.distincts) {
-          return fail('a distinct entry names a bucket and field that do not exist');
-        }
-        restored.sketches[(position as number) * layout.distincts + (field as number)] = distinctFromJson(sketch);
-      }
-    } else if (restored.sketches !== undefined) {
-      restored.sketches = new Array<DistinctSketch | undefined>(buckets.length * layout.distincts).fill(undefined);
-    }
-    const keptFrom = Math.floor(restored.newestMillis / MINUTE_MILLIS) - ALLOWANCE_MINUTES;
-    for (let position = 0; position < restored.buckets.length; position += 1) {
-      const tier = restored.buckets[position] & 3;
-      const start = (restored.buckets[position] - tier) / 4;
-      if (position > 0 && tier > (restored.buckets[position - 1] & 3)) return fail('a newer bucket cannot be of a coarser tier');
-      // A coarser tier holds only what the finer one no longer keeps, and nothing is newer than `newest`.
-      if (tier > 0 && start >= oldestCountedMinute(keptFrom, tier - 1)) return fail(`a tier-${tier} bucket starts where tier ${tier - 1} still keeps events`);
-      if (start > keptFrom + ALLOWANCE_MINUTES) return fail('a bucket starts after the newest event');
-    }
-    restored.compact();
-    return restored;
+    const stored = readBucketsSnapshot(layout, json, into.sketches !== undefined);
+    into.newestMillis = stored.newestMillis;
+    into.buckets = stored.buckets;
+    into.numbers = stored.numbers;
+    if (stored.sketches !== undefined) into.sketches = stored.sketches;
+    into.compact();
+    return into;
   }
 
   /**
@@ -446,13 +366,4 @@ export class VelocityBuckets {
       for (let window = fromWindow; window < toWindow; window += 1) out[offset + window * stride + numberFields + field] = count;
     }
   }
-}
-
-/** Bucket after bucket, `from` fields widened to `to` with zeros after them. */
-function padFields(numbers: readonly number[], from: number, to: number): number[] {
-  const padded = new Array<number>((numbers.length / from) * to).fill(0);
-  for (let bucket = 0; bucket < numbers.length / from; bucket += 1) {
-    for (let field = 0; field < from; field += 1) padded[bucket * to + field] = numbers[bucket * from + field];
-  }
-  return padded;
 }

@@ -1,5 +1,5 @@
 import type { Checkpoint } from '@ringfence/contracts';
-import type { BucketLayout } from './velocity-buckets';
+import type { BucketLayout } from './velocity-bucket-tiers';
 import { VELOCITY_WINDOWS, type VelocityWindowName } from './velocity-window-definitions';
 
 /** What velocity is counted per (decisions §12): each event's values of these. */

@@ -3,7 +3,9 @@ import { runInNewContext } from 'node:vm';
 import { EventTopics } from '@ringfence/contracts';
 import { VELOCITY_DIMENSIONS, VELOCITY_FEATURE_DEFINITIONS, VELOCITY_MEASURES_BY_DIMENSION, type VelocityDimension } from './velocity-dimensions';
 import { type VelocityEvent, type VelocityKeys, velocityEventOf } from './velocity-events';
-import { VelocityFeatures, type VelocityKeySnapshot, type VelocityScope, type VelocityTenantChanges } from './velocity-features';
+import { VelocityFeatures } from './velocity-features';
+import type { VelocityKeySnapshot, VelocityTenantChanges } from './velocity-key-changes';
+import type { VelocityScope } from './velocity-scope';
 import { VELOCITY_KEY_RETENTION_MILLIS, VELOCITY_WINDOWS } from './velocity-window-definitions';
 
 const MINUTE = 60_000;

@@ -1,99 +1,13 @@
-import { minorUnitDigits } from '../currency-amounts';
 import { distinctHash } from './distinct-hash';
 import { OccurrenceFlags, type OccurrenceRecord, OccurrenceRegistry } from './occurrence-registry';
 import { RecordedEventIds } from './recorded-event-ids';
-import { VelocityBuckets, type VelocityBucketsPart } from './velocity-buckets';
-import {
-  type DimensionPlan,
-  VELOCITY_DIMENSION_PLANS,
-  VELOCITY_DIMENSION_PLAN,
-  VELOCITY_FEATURE_DEFINITIONS,
-  VELOCITY_MEASURES,
-  type VelocityDimension,
-  type VelocityMeasureName,
-} from './velocity-dimensions';
+import { type DimensionPlan, VELOCITY_DIMENSION_PLANS, VELOCITY_DIMENSION_PLAN, VELOCITY_FEATURE_DEFINITIONS, VELOCITY_MEASURES, type VelocityDimension } from './velocity-dimensions';
 import type { VelocityEvent, VelocityKeys, VelocityOccurrence } from './velocity-events';
+import type { RecordOutcome, VelocityFeaturesOptions } from './velocity-features-options';
+import { VelocityKey, increment } from './velocity-key';
+import { type VelocityKeyChange, type VelocityTenantChanges, restoreVelocityKey, snapshotOf } from './velocity-key-changes';
+import { type VelocityScope, scopeKey } from './velocity-scope';
 import { VELOCITY_KEY_RETENTION_MILLIS, VELOCITY_WINDOWS } from './velocity-window-definitions';
-
-/** One account and environment (data set): velocity never mixes two. */
-export interface VelocityScope {
-  accountId: string;
-  environment: string;
-}
-
-export interface VelocityFeaturesOptions {
-  /**
-   * Keys held in memory at most, over every tenant and dimension. Past it, keys not recorded
-   * since the last sweep went by are forgotten first (a CLOCK approximation of least recently
-   * used). Keys idle for 30 days + the late allowance are forgotten anyway. Default 2,000,000.
-   */
-  maxKeys?: number;
-  /**
-   * Keys one account may hold, both its data sets together (decisions §16, "Tenants share
-   * fairly"). An event of an account that holds this many adds to its existing keys but makes
-   * no new one (`record` says so), and nothing of another account's is evicted for it. Keys
-   * loaded at start are always loaded (accepted data is kept). Default: `maxKeys` (no share).
-   */
-  accountMaxKeys?: number;
-  /** The wall clock (epoch ms): the age of remembered event ids, the future guard below. */
-  now?: () => number;
-  /** How long the ids of recorded events are remembered to drop redeliveries (processing time). Default 5 min. */
-  recordedEventMemoryMillis?: number;
-  /** How long the ids loaded by `restoreRecordedEventIds` are remembered: the replay after a restart must pass them. Default 1 h. */
-  restoredEventMemoryMillis?: number;
-  /**
-   * Events stamped further ahead of the wall clock than this are counted but do not move their
-   * tenant's clock, so one wrong timestamp cannot make every key look idle. Default one day.
-   */
-  futureToleranceMillis?: number;
-}
-
-/**
- * The result of `record`. `recorded-without-new-keys`: recorded into the keys the account
- * holds, but a key the event names was not made, because the account holds its share.
- */
-export type RecordOutcome = 'recorded' | 'recorded-without-new-keys' | 'duplicate';
-
-/**
- * One key as stored, in two parts so that a busy key (hundreds of buckets, written at every
- * flush) rewrites only what changed: `older`, its buckets starting before `freshFrom` (which
- * change about once a minute, when old buckets merge), and `fresh`, the others with the newest
- * time and the currency. `older` is absent from a write when it is the same as the one stored.
- */
-export interface VelocityKeySnapshot {
-  older?: VelocityBucketsPart & { freshFrom: number };
-  fresh: VelocityBucketsPart & { newest: number; currency?: string };
-}
-
-/** A key to write (its snapshot) or to delete (null: forgotten, nothing left to count). */
-export interface VelocityKeyChange {
-  dimension: VelocityDimension;
-  key: string;
-  snapshot: VelocityKeySnapshot | null;
-}
-
-/** What changed in one tenant since the last `takeChanges`: one write's worth. */
-export interface VelocityTenantChanges {
-  scope: VelocityScope;
-  keys: VelocityKeyChange[];
-  occurrences: OccurrenceRecord[];
-  /** The store may forget occurrences of days before this one. */
-  occurrencesForgottenBefore: number | undefined;
-  /** The events this write covers: a replay of any of them must not count again. */
-  recordedEventIds: string[];
-}
-
-/** A key in memory: its buckets, the currency of its sums, the CLOCK bit of the eviction, and what the store holds of it. */
-class VelocityKey extends VelocityBuckets {
-  currency: string | undefined = undefined;
-  recentlyUsed = true;
-  /** The `changeVersion` and fresh boundary of the `older` part last handed over; -1: none (write it whole). */
-  writtenVersion = -1;
-  writtenFreshFrom = Number.NEGATIVE_INFINITY;
-}
-
-/** A fresh part of more buckets than this is written with a new `older` part, to keep writes small. */
-const MAX_FRESH_BUCKETS = 8;
 
 /** What one account holds over its data sets: the count its share bounds. */
 interface AccountHolding {
@@ -323,11 +237,7 @@ export class VelocityFeatures {
   restoreKey(scope: VelocityScope, dimension: VelocityDimension, key: string, snapshot: unknown): void {
     const plan = VELOCITY_DIMENSION_PLAN[dimension];
     if (plan === undefined) throw new RangeError(`velocity: no dimension ${String(dimension)}`);
-    const { older, fresh } = (typeof snapshot === 'object' && snapshot !== null ? snapshot : {}) as Partial<VelocityKeySnapshot>;
-    const state = VelocityBuckets.restore(plan.layout, joinParts(older, fresh), new VelocityKey(plan.layout)) as VelocityKey;
-    const currency = fresh?.currency;
-    if (currency !== undefined && (typeof currency !== 'string' || minorUnitDigits(currency) === null)) throw new RangeError('velocity key snapshot: currency must be an ISO 4217 code');
-    state.currency = currency;
+    const state = restoreVelocityKey(plan.layout, snapshot);
     const tenant = this.tenantOf(scope);
     const dimensionKeys = tenant.keys[PLAN_INDEX.get(dimension) as number];
     if (!dimensionKeys.has(key)) {
@@ -475,86 +385,6 @@ export class VelocityFeatures {
   }
 }
 
-/** One number field's increment by an event: counts and failures 1, sums the amount in major units, squares its square. */
-function increment(name: VelocityMeasureName, state: VelocityKey, occurrence: VelocityOccurrence, granted: number): number {
-  const measure = VELOCITY_MEASURES[name];
-  if (measure.kind === 'distinct' || measure.occurrence !== occurrence.kind) return 0;
-  switch (measure.kind) {
-    case 'count':
-      return granted & OccurrenceFlags.COUNTED ? 1 : 0;
-    case 'failures':
-      return granted & OccurrenceFlags.FAILED ? 1 : 0;
-    case 'sum':
-      return granted & OccurrenceFlags.SUMMED ? majorUnitsIn(state, occurrence) : 0;
-    case 'squares':
-      return granted & OccurrenceFlags.SUMMED ? majorUnitsIn(state, occurrence) ** 2 : 0;
-  }
-}
-
-/**
- * The occurrence's amount in major units when it is in the key's currency; the key takes the
- * currency of the first amount it sums. Zero for an amount without a currency, in a currency that
- * is not ISO 4217, or in another currency than the key's.
- */
-function majorUnitsIn(state: VelocityKey, { amount }: VelocityOccurrence): number {
-  if (amount?.currency == null) return 0;
-  const currency = amount.currency.trim().toUpperCase();
-  const digits = minorUnitDigits(currency);
-  if (digits === null) return 0;
-  state.currency ??= currency;
-  return state.currency === currency ? amount.minorUnits / 10 ** digits : 0;
-}
-
-/**
- * The key's snapshot for the store: only the fresh part while the older part stored is still
- * right and the fresh part small, else both, split at the current fresh boundary.
- */
-function snapshotOf(state: VelocityKey): VelocityKeySnapshot {
-  const freshOf = (from: number) => ({
-    ...state.snapshotBetween(from, Number.POSITIVE_INFINITY),
-    newest: state.newestMillis,
-    ...(state.currency === undefined ? {} : { currency: state.currency }),
-  });
-  if (state.writtenVersion === state.changeVersion) {
-    const fresh = freshOf(state.writtenFreshFrom);
-    if (fresh.buckets.length <= MAX_FRESH_BUCKETS) return { fresh };
-  }
-  const freshFrom = state.freshFromMinute;
-  state.writtenVersion = state.changeVersion;
-  state.writtenFreshFrom = freshFrom;
-  return { older: { ...state.snapshotBetween(Number.NEGATIVE_INFINITY, freshFrom), freshFrom }, fresh: freshOf(freshFrom) };
-}
-
-/** The stored parts of a key as one `VelocityBuckets` snapshot; throws a RangeError when they do not fit together. */
-function joinParts(older: unknown, fresh: unknown): unknown {
-  const part = (value: unknown, name: string): VelocityBucketsPart => {
-    const candidate = value as Partial<VelocityBucketsPart> | null | undefined;
-    if (typeof candidate !== 'object' || candidate === null || !Array.isArray(candidate.buckets) || !Array.isArray(candidate.numbers)) {
-      throw new RangeError(`velocity key snapshot: ${name} must hold buckets and numbers`);
-    }
-    if (candidate.distincts !== undefined && !Array.isArray(candidate.distincts)) throw new RangeError(`velocity key snapshot: ${name}.distincts must be an array`);
-    return candidate as VelocityBucketsPart;
-  };
-  const olderPart = part(older, 'older');
-  const freshPart = part(fresh, 'fresh');
-  const freshFrom = (older as { freshFrom?: unknown }).freshFrom;
-  const startOf = (encoded: number) => Math.floor(encoded / 4);
-  if (typeof freshFrom !== 'number' || olderPart.buckets.some((encoded) => startOf(encoded) >= freshFrom) || freshPart.buckets.some((encoded) => startOf(encoded) < freshFrom)) {
-    throw new RangeError('velocity key snapshot: the older part must hold the buckets before freshFrom, the fresh part the others');
-  }
-  const shift = olderPart.buckets.length;
-  const distincts = [
-    ...(olderPart.distincts ?? []),
-    ...(freshPart.distincts ?? []).map((entry) => (Array.isArray(entry) && typeof entry[0] === 'number' ? [entry[0] + shift, ...entry.slice(1)] : entry)),
-  ];
-  return {
-    newest: (fresh as { newest?: unknown }).newest,
-    buckets: [...olderPart.buckets, ...freshPart.buckets],
-    numbers: [...olderPart.numbers, ...freshPart.numbers],
-    ...(distincts.length > 0 ? { distincts } : {}),
-  };
-}
-
 /** A vector of `featureVectorAt` as named features: NaN becomes null. */
 export function velocityFeatureRecord(vector: Float64Array): Record<string, number | null> {
   const features: Record<string, number | null> = {};
@@ -564,6 +394,3 @@ export function velocityFeatureRecord(vector: Float64Array): Record<string, numb
   });
   return features;
 }
-
-// JSON of the pair: no separator character can make two tenants collide.
-const scopeKey = (scope: VelocityScope): string => JSON.stringify([scope.accountId, scope.environment]);

@@ -1,7 +1,7 @@
-import type { Checkpoint } from '@ringfence/contracts';
+import type { Checkpoint, PayloadFacts } from '@ringfence/contracts';
 import { sameCurrency } from '../currency-amounts';
 import { type FeatureDefinition, type FeatureInputs, defineFeature } from './feature-definition';
-import { HOUR_MS, numberAt, objectAt, objectsAt, rounded, textAt } from './payload-values';
+import { HOUR_MS, objectAt, rounded, textAt, trimmed } from './payload-values';
 import { largeAmountRatio } from './payment-features';
 
 const REFUND: readonly Checkpoint[] = ['refund'];
@@ -10,13 +10,11 @@ const REGISTRATION: readonly Checkpoint[] = ['registration'];
 const VOUCHER_REDEMPTION: readonly Checkpoint[] = ['voucherRedemption'];
 
 /** Refund amount ÷ order price, when both are known and in one currency (or one names none). */
-function refundToOrderRatio(inputs: FeatureInputs): number | null {
-  const refund = objectAt(inputs.payload.refund);
-  const order = objectAt(inputs.payload.order);
-  const amount = numberAt(refund.amount);
-  const price = numberAt(order.price);
-  if (amount === null || price === null || price <= 0) return null;
-  if (!sameCurrency({ minorUnits: amount, currency: textAt(refund.currency) }, { minorUnits: price, currency: textAt(order.currency) })) return null;
+function refundToOrderRatio({ refund, order }: PayloadFacts): number | null {
+  const amount = refund?.amount;
+  const price = order?.price;
+  if (amount === undefined || price === undefined || price <= 0) return null;
+  if (!sameCurrency({ minorUnits: amount, currency: trimmed(refund?.currency) }, { minorUnits: price, currency: trimmed(order?.currency) })) return null;
   return amount / price;
 }
 
@@ -37,8 +35,8 @@ export const CHECKPOINT_FEATURES: readonly FeatureDefinition[] = [
     type: 'double',
     description: 'Refund amount ÷ order price (three decimals), when both are sent in one currency (or one of them names none). Null otherwise.',
     checkpoints: REFUND,
-    compute: ({ inputs }) => {
-      const ratio = refundToOrderRatio(inputs);
+    compute: ({ facts }) => {
+      const ratio = refundToOrderRatio(facts);
       return ratio === null ? null : rounded(ratio, 3);
     },
   }),
@@ -47,8 +45,8 @@ export const CHECKPOINT_FEATURES: readonly FeatureDefinition[] = [
     type: 'bool',
     description: 'The refund asks back more than the order cost (`refundToOrderRatio` > 1); null when they cannot be compared.',
     checkpoints: REFUND,
-    compute: ({ inputs }) => {
-      const ratio = refundToOrderRatio(inputs);
+    compute: ({ facts }) => {
+      const ratio = refundToOrderRatio(facts);
       return ratio === null ? null : ratio > 1;
     },
   }),
@@ -57,9 +55,9 @@ export const CHECKPOINT_FEATURES: readonly FeatureDefinition[] = [
     type: 'double',
     description: 'Hours from the order\'s `creationTime` to the refund request (never negative, two decimals); null when not sent.',
     checkpoints: REFUND,
-    compute: ({ inputs }) => {
-      const created = numberAt(objectAt(inputs.payload.order).creationTime);
-      return created === null ? null : rounded(Math.max(0, inputs.eventTimeMs - created) / HOUR_MS, 2);
+    compute: ({ inputs, facts }) => {
+      const created = facts.order?.creationTimeMs;
+      return created === undefined ? null : rounded(Math.max(0, inputs.eventTimeMs - created) / HOUR_MS, 2);
     },
   }),
   defineFeature({
@@ -94,15 +92,15 @@ export const CHECKPOINT_FEATURES: readonly FeatureDefinition[] = [
     type: 'bool',
     description: 'The payout names where the money goes (`paymentMethod`, or the deprecated `paymentMethods`).',
     checkpoints: PAYOUT,
-    compute: ({ inputs }) => Object.keys(objectAt(inputs.payload.paymentMethod)).length > 0 || objectsAt(inputs.payload.paymentMethods).length > 0,
+    compute: ({ facts }) => Object.keys(facts.paymentMethod?.fields ?? {}).length > 0 || facts.paymentMethods.length > 0,
   }),
   defineFeature({
     name: 'payoutNotificationEmailMatchesSupplier',
     type: 'bool',
     description: 'The payout\'s `notificationEmail` is the supplier\'s own e-mail (case-insensitive): notices redirected elsewhere are a takeover sign. Null unless both are known.',
     checkpoints: PAYOUT,
-    compute: ({ inputs }) => {
-      const notification = textAt(objectAt(inputs.payload.payout).notificationEmail);
+    compute: ({ inputs, facts }) => {
+      const notification = trimmed(facts.payout?.notificationEmail);
       const own = textAt(inputs.subject.email);
       return notification === null || own === null ? null : notification.toLowerCase() === own.toLowerCase();
     },
@@ -112,9 +110,9 @@ export const CHECKPOINT_FEATURES: readonly FeatureDefinition[] = [
     type: 'bool',
     description: 'The registration attempt failed (`registration.success` false); null when not said.',
     checkpoints: REGISTRATION,
-    compute: ({ inputs }) => {
-      const success = objectAt(inputs.payload.registration).success;
-      return typeof success === 'boolean' ? !success : null;
+    compute: ({ facts }) => {
+      const { success } = facts.registration;
+      return success === undefined ? null : !success;
     },
   }),
   defineFeature({

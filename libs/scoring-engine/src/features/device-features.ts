@@ -1,6 +1,6 @@
 import type { Checkpoint } from '@ringfence/contracts';
 import { ALL_CHECKPOINTS, type FeatureDefinition, defineFeature } from './feature-definition';
-import { objectAt, textAt } from './payload-values';
+import { textAt } from './payload-values';
 
 /** The checkpoints whose payload carries a device (voucher redemptions and payouts carry none). */
 export const DEVICE_CHECKPOINTS: readonly Checkpoint[] = ['customer', 'registration', 'refund', 'transaction'];
@@ -15,8 +15,8 @@ export const DEVICE_FEATURES: readonly FeatureDefinition[] = [
     type: 'bool',
     description: 'A device is known: the request names or describes one, or the subject has one on record (`lastDeviceId`).',
     checkpoints: ALL_CHECKPOINTS,
-    compute: ({ inputs, deviceId }) =>
-      deviceId !== null || Object.keys(objectAt(inputs.payload.device)).length > 0 || textAt(inputs.subject.lastDeviceId) !== null,
+    compute: ({ inputs, facts, deviceId }) =>
+      deviceId !== null || Object.keys(facts.device.fields ?? {}).length > 0 || textAt(inputs.subject.lastDeviceId) !== null,
   }),
   defineFeature({
     name: 'deviceNewForSubject',
@@ -37,7 +37,7 @@ export const DEVICE_FEATURES: readonly FeatureDefinition[] = [
     type: 'bool',
     description: 'The request\'s device has an IP address.',
     checkpoints: DEVICE_CHECKPOINTS,
-    compute: ({ inputs }) => textAt(objectAt(inputs.payload.device).ipAddress) !== null,
+    compute: ({ facts }) => facts.device.ipAddress !== undefined,
   }),
   defineFeature({
     name: 'ipCountry',

@@ -1,4 +1,4 @@
-import type { Checkpoint, GraphNetworkFeaturesReply } from '@ringfence/contracts';
+import type { Checkpoint, GraphNetworkFeaturesReply, PayloadFacts } from '@ringfence/contracts';
 import type { CheckpointLookupFeatures } from '@ringfence/lookup';
 import type { VoucherNetworkSignal } from '../decision';
 import type { LocalTime } from './local-time';
@@ -73,6 +73,8 @@ export interface FeatureDefinition<T extends FeatureType = FeatureType> {
 /** What `compute` reads: the inputs, and what is derived from them once per checkpoint. */
 export interface FeatureSourceReader {
   readonly inputs: FeatureInputs;
+  /** What the payload names (`payloadFacts` of `@ringfence/contracts`), read once per payload. */
+  readonly facts: PayloadFacts;
   readonly email: ParsedEmail | null;
   readonly userAgent: ParsedUserAgent | null;
   /** The request device's IP address country (ISO alpha-3), null when unknown. */

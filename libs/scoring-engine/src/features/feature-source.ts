@@ -1,6 +1,7 @@
+import { type PayloadFacts, payloadFacts } from '@ringfence/contracts';
 import type { FeatureInputs, FeatureSourceReader, ParsedEmail, ParsedUserAgent } from './feature-definition';
 import { type LocalTime, localTimeOf } from './local-time';
-import { objectAt, textAt } from './payload-values';
+import { textAt, trimmed } from './payload-values';
 import { ipAddressCountry, parseUserAgent } from './reference-data';
 
 const NOT_YET = Symbol('not computed yet');
@@ -20,6 +21,10 @@ export class FeatureSource implements FeatureSourceReader {
 
   constructor(readonly inputs: FeatureInputs) {}
 
+  get facts(): PayloadFacts {
+    return payloadFacts(this.inputs.payload);
+  }
+
   get email(): ParsedEmail | null {
     if (this.parsedEmail === NOT_YET) this.parsedEmail = splitEmail(textAt(this.inputs.subject.email));
     return this.parsedEmail;
@@ -27,7 +32,7 @@ export class FeatureSource implements FeatureSourceReader {
 
   get userAgent(): ParsedUserAgent | null {
     if (this.parsedUserAgent === NOT_YET) {
-      const userAgent = textAt(objectAt(this.inputs.payload.device).userAgent);
+      const userAgent = trimmed(this.facts.device.userAgent);
       this.parsedUserAgent = userAgent === null ? null : parseUserAgent(userAgent);
     }
     return this.parsedUserAgent;
@@ -35,7 +40,7 @@ export class FeatureSource implements FeatureSourceReader {
 
   get ipCountry(): string | null {
     if (this.country === NOT_YET) {
-      const address = textAt(objectAt(this.inputs.payload.device).ipAddress);
+      const address = trimmed(this.facts.device.ipAddress);
       this.country = address === null ? null : ipAddressCountry(address);
     }
     return this.country;
@@ -47,7 +52,7 @@ export class FeatureSource implements FeatureSourceReader {
   }
 
   get deviceId(): string | null {
-    if (this.device === NOT_YET) this.device = textAt(this.inputs.payload.deviceId) ?? textAt(objectAt(this.inputs.payload.device).deviceId);
+    if (this.device === NOT_YET) this.device = trimmed(this.facts.device.id);
     return this.device;
   }
 }

@@ -18,6 +18,11 @@ export function textAt(value: unknown): string | null {
   return trimmed.length > 0 ? trimmed : null;
 }
 
+/** A named text of the payload's facts (never blank), trimmed; null without one. */
+export function trimmed(value: string | undefined): string | null {
+  return value === undefined ? null : value.trim();
+}
+
 /** The finite number at `value`; null otherwise. */
 export function numberAt(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;

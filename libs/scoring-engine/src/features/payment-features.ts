@@ -1,7 +1,7 @@
-import type { Checkpoint } from '@ringfence/contracts';
+import { type Checkpoint, type PayloadFacts, type PaymentMethodFacts, payloadFacts } from '@ringfence/contracts';
 import { LARGE_PAYOUT_FACTOR, largeAmountThreshold, minorUnitDigits } from '../currency-amounts';
 import { type FeatureDefinition, type FeatureInputs, defineFeature } from './feature-definition';
-import { type Fields, booleanAt, numberAt, objectAt, objectsAt, rounded, textAt } from './payload-values';
+import { booleanAt, objectAt, rounded, textAt, trimmed } from './payload-values';
 import { alpha3Country, continentOf } from './reference-data';
 
 const TRANSACTION: readonly Checkpoint[] = ['transaction'];
@@ -17,7 +17,8 @@ const FRAUD_DECLINE = /STOLEN|LOST|FRAUD|PICK_?UP|SECURITY|RESTRICTED/;
 const THREE_DS_AUTHENTICATED = new Set(['Y', 'A']);
 const THREE_DS_FAILED = new Set(['N', 'R']);
 
-const transaction = (inputs: FeatureInputs) => objectAt(inputs.payload.transaction);
+/** The PSP transaction as sent, for the processor's checks no other reader needs (CVV, AVS). */
+const transaction = (inputs: FeatureInputs) => objectAt(payloadFacts(inputs.payload).transaction?.fields);
 const threeDs = (inputs: FeatureInputs) => (typeof inputs.payload.threeds === 'object' && inputs.payload.threeds !== null ? objectAt(inputs.payload.threeds) : null);
 const upper = (value: unknown) => textAt(value)?.toUpperCase() ?? null;
 
@@ -29,28 +30,29 @@ interface CheckpointMoney {
   largeFactor: number;
 }
 
+/** The checkpoint's money: the payload's (`PayloadFacts.money`: a refund's in its order's currency when it names none). */
 function moneyOf(inputs: FeatureInputs): CheckpointMoney | null {
-  const { payload } = inputs;
+  const facts = payloadFacts(inputs.payload);
   switch (inputs.checkpoint) {
     case 'transaction':
-      return { minorUnits: numberAt(transaction(inputs).amount), currency: textAt(transaction(inputs).currency), largeFactor: 1 };
-    case 'refund': {
-      const refund = objectAt(payload.refund);
-      return { minorUnits: numberAt(refund.amount), currency: textAt(refund.currency) ?? textAt(objectAt(payload.order).currency), largeFactor: 1 };
-    }
-    case 'payout': {
-      const earnings = objectAt(objectAt(payload.payout).earnings);
-      return { minorUnits: numberAt(earnings.totalNetAmount), currency: textAt(earnings.currency), largeFactor: LARGE_PAYOUT_FACTOR };
-    }
-    case 'voucherRedemption': {
-      const redemption = objectAt(payload.voucherRedemption);
-      return { minorUnits: numberAt(redemption.value), currency: textAt(redemption.currency), largeFactor: 1 };
-    }
+      return sentMoney(facts.transaction?.amount, facts.transaction?.currency, 1);
+    case 'refund':
+      return sentMoney(facts.refund?.amount, facts.refund?.currency ?? facts.order?.currency, 1);
+    case 'payout':
+      return sentMoney(facts.payout?.amount, facts.payout?.currency, LARGE_PAYOUT_FACTOR);
+    case 'voucherRedemption':
+      return sentMoney(facts.voucherRedemption?.value, facts.voucherRedemption?.currency, 1);
     case 'customer':
     case 'registration':
       return null;
   }
 }
+
+const sentMoney = (minorUnits: number | undefined, currency: string | undefined, largeFactor: number): CheckpointMoney => ({
+  minorUnits: minorUnits ?? null,
+  currency: trimmed(currency),
+  largeFactor,
+});
 
 /** The checkpoint's amount in major units of its currency; null without an amount and a known currency. */
 export function amountInMajorUnits(inputs: FeatureInputs): number | null {
@@ -69,22 +71,22 @@ export function largeAmountRatio(inputs: FeatureInputs): number | null {
 }
 
 /** The card the PSP transaction was paid with; its issuing country as alpha-3. */
-const cardCountry = (inputs: FeatureInputs) => {
-  const issued = textAt(objectAt(inputs.payload.paymentMethod).countryIssued);
+const cardCountry = (facts: PayloadFacts) => {
+  const issued = trimmed(facts.paymentMethod?.countryIssued);
   return issued === null ? null : alpha3Country(issued);
 };
 
 /** The saved cards of a payout (`paymentMethod`, deprecated `paymentMethods`) or refund (`paymentMethods`). */
-function cardMethods(inputs: FeatureInputs): Fields[] {
-  const methods = [objectAt(inputs.payload.paymentMethod), ...objectsAt(inputs.payload.paymentMethods)];
+function cardMethods(facts: PayloadFacts): PaymentMethodFacts[] {
+  const methods = facts.paymentMethod ? [facts.paymentMethod, ...facts.paymentMethods] : facts.paymentMethods;
   return methods.filter((method) => method.methodType === 'card');
 }
 
 /** True when any card says true, false when some say false and none true, null when none says. */
-function anyCardFlag(inputs: FeatureInputs, flag: string): boolean | null {
+function anyCardFlag(facts: PayloadFacts, flag: string): boolean | null {
   let seen: boolean | null = null;
-  for (const card of cardMethods(inputs)) {
-    const value = booleanAt(card[flag]);
+  for (const card of cardMethods(facts)) {
+    const value = booleanAt(card.fields[flag]);
     if (value === true) return true;
     if (value === false) seen = false;
   }
@@ -101,15 +103,15 @@ export const PAYMENT_FEATURES: readonly FeatureDefinition[] = [
     type: 'string',
     description: 'Issuing country of the card paid with (`paymentMethod.countryIssued`, as alpha-3); null when not sent or not a country.',
     checkpoints: TRANSACTION,
-    compute: ({ inputs }) => cardCountry(inputs),
+    compute: ({ facts }) => cardCountry(facts),
   }),
   defineFeature({
     name: 'cardIpCountryMismatch',
     type: 'bool',
     description: 'The card was issued in another country than the device\'s IP address is in; null unless both are known.',
     checkpoints: TRANSACTION,
-    compute: ({ inputs, ipCountry }) => {
-      const card = cardCountry(inputs);
+    compute: ({ facts, ipCountry }) => {
+      const card = cardCountry(facts);
       return card === null || ipCountry === null ? null : card !== ipCountry;
     },
   }),
@@ -118,8 +120,8 @@ export const PAYMENT_FEATURES: readonly FeatureDefinition[] = [
     type: 'bool',
     description: 'The card\'s country and the IP address\'s country are on different continents (continents of `countries-list`): far apart, not a trip across a border. Null unless both are known.',
     checkpoints: TRANSACTION,
-    compute: ({ inputs, ipCountry }) => {
-      const card = cardCountry(inputs);
+    compute: ({ facts, ipCountry }) => {
+      const card = cardCountry(facts);
       if (card === null || ipCountry === null) return null;
       const [cardContinent, ipContinent] = [continentOf(card), continentOf(ipCountry)];
       return cardContinent === null || ipContinent === null ? null : cardContinent !== ipContinent;
@@ -141,14 +143,14 @@ export const PAYMENT_FEATURES: readonly FeatureDefinition[] = [
     type: 'bool',
     description: 'A card the money goes to is virtual (`virtualCard` of a card payment method); null when no card says.',
     checkpoints: CARD_METHOD_CHECKPOINTS,
-    compute: ({ inputs }) => anyCardFlag(inputs, 'virtualCard'),
+    compute: ({ facts }) => anyCardFlag(facts, 'virtualCard'),
   }),
   defineFeature({
     name: 'cardCorporate',
     type: 'bool',
     description: 'A card the money goes to is a corporate card (`corporateCard`); null when no card says.',
     checkpoints: CARD_METHOD_CHECKPOINTS,
-    compute: ({ inputs }) => anyCardFlag(inputs, 'corporateCard'),
+    compute: ({ facts }) => anyCardFlag(facts, 'corporateCard'),
   }),
   defineFeature({
     name: 'cvvResult',
@@ -224,22 +226,22 @@ export const PAYMENT_FEATURES: readonly FeatureDefinition[] = [
     type: 'string',
     description: 'Why the processor declined, as sent, upper case; null when not declined with a code.',
     checkpoints: TRANSACTION,
-    compute: ({ inputs }) => upper(transaction(inputs).declineCode),
+    compute: ({ facts }) => trimmed(facts.transaction?.declineCode)?.toUpperCase() ?? null,
   }),
   defineFeature({
     name: 'declined',
     type: 'bool',
     description: 'The step was declined: it carries a decline code, or `success` is false.',
     checkpoints: TRANSACTION,
-    compute: ({ inputs }) => textAt(transaction(inputs).declineCode) !== null || transaction(inputs).success === false,
+    compute: ({ facts }) => facts.transaction?.declineCode !== undefined || facts.transaction?.success === false,
   }),
   defineFeature({
     name: 'declineCodeFraud',
     type: 'bool',
     description: 'The decline code says the card is lost or stolen, to be picked up, restricted, or suspected of fraud (rather than, say, short of funds); null without a code.',
     checkpoints: TRANSACTION,
-    compute: ({ inputs }) => {
-      const code = upper(transaction(inputs).declineCode);
+    compute: ({ facts }) => {
+      const code = trimmed(facts.transaction?.declineCode)?.toUpperCase() ?? null;
       return code === null ? null : FRAUD_DECLINE.test(code);
     },
   }),
@@ -248,7 +250,7 @@ export const PAYMENT_FEATURES: readonly FeatureDefinition[] = [
     type: 'string',
     description: 'The kind of processor step (`auth`, `capture`, `refund`, …) as sent, lower case; null when not sent.',
     checkpoints: TRANSACTION,
-    compute: ({ inputs }) => textAt(transaction(inputs).type)?.toLowerCase() ?? null,
+    compute: ({ facts }) => trimmed(facts.transaction?.type)?.toLowerCase() ?? null,
   }),
   defineFeature({
     name: 'currency',

@@ -180,117 +180,156 @@ export function isFraudster(view: GraphView, node: number): boolean {
 export function traverse(view: GraphView, scratch: TraversalScratch, start: number, maxDepth: number, caps: GraphCaps, stats: TraversalStatistics | null = null): void {
   // `start` may be the scratch node for an unknown customer, one beyond the real ones.
   scratch.begin(Math.max(view.nodeCount, start + 1));
-  const { neighbours, firstSeen, offset, degree } = view.arena;
   const { visit, queue, epoch } = scratch;
-  const maxNodes = caps.maxNodes;
-  const maxDegree = caps.maxDegree;
   // Edges with an endpoint deeper than this count nowhere; -1 gathers no edges at all.
   const deepest = stats === null ? -1 : Math.max(caps.generalEdgeDepth, caps.localEdgeDepth);
   visit[2 * start] = epoch;
   visit[2 * start + 1] = 0;
   queue[0] = start;
-  if (stats !== null) stats.addNode(view, start, degree[start]);
-  let visited = 1;
-  let hops = isFraudster(view, start) ? 0 : -1;
-  let maxDegreeHit = false;
-  let maxNodesHit = false;
+  if (stats !== null) stats.addNode(view, start, view.arena.degree[start]);
+  const expansion: Expansion = { visited: 1, hops: isFraudster(view, start) ? 0 : -1, maxDegreeHit: false, cutNode: -1, cutDepth: 0, cutAt: 0 };
   let maxDepthReached = false;
   let head = 0;
-  let cutNode = -1;
-  let cutDepth = 0;
-  let cutAt = 0;
-  expansion: while (head < visited) {
+  while (head < expansion.visited && expansion.cutNode === -1) {
     const node = queue[head];
     head += 1;
     const nodeDepth = visit[2 * node + 1];
-    const from = offset[node];
-    const end = from + degree[node];
-    if (nodeDepth >= maxDepth) {
-      // Not expanded. Every shallower node was, so all its visited neighbours are known.
-      let lookForMore = hops === -1 && !maxDepthReached;
-      const countEdges = nodeDepth <= deepest;
-      if (!lookForMore && !countEdges) continue;
-      for (let i = from; i < end; i += 1) {
-        const next = neighbours[i];
-        if (visit[2 * next] !== epoch) {
-          if (lookForMore && degree[next] <= maxDegree) {
-            maxDepthReached = true;
-            lookForMore = false;
-            if (!countEdges) break;
-          }
-          continue;
-        }
-        if (countEdges && next > node) {
-          // Expanded neighbours carry EXPANDED, above `deepest`: they counted the edge.
-          const nextDepth = visit[2 * next + 1];
-          if (nextDepth <= deepest) stats?.addEdge(firstSeen[i], nextDepth > nodeDepth ? nextDepth : nodeDepth);
-        }
+    if (nodeDepth < maxDepth) expandNode(view, scratch, stats, node, deepest, caps, expansion);
+    // Not expanded. Every shallower node was, so all its visited neighbours are known.
+    else if (lookAtDepthLimitNode(view, scratch, stats, node, expansion.hops === -1 && !maxDepthReached, deepest, caps.maxDegree)) maxDepthReached = true;
+  }
+  if (stats !== null && expansion.cutNode !== -1) countEdgesOfUnexpanded(view, scratch, stats, deepest, expansion, head);
+  scratch.visited = expansion.visited;
+  scratch.hopsToFraud = expansion.hops;
+  scratch.maxNodesHit = expansion.cutNode !== -1;
+  scratch.maxDegreeHit = expansion.maxDegreeHit;
+  scratch.maxDepthReached = maxDepthReached;
+}
+
+/** Where a traversal's expansion stands: what `expandNode` moves on. */
+interface Expansion {
+  visited: number;
+  /** Depth of the first fraudster visited; -1: none yet. */
+  hops: number;
+  maxDegreeHit: boolean;
+  /** The node whose expansion `maxNodes` cut short (-1: none), its depth, and where in its list. */
+  cutNode: number;
+  cutDepth: number;
+  cutAt: number;
+}
+
+/**
+ * Expands one node short of the depth limit: visits its eligible unvisited neighbours one deeper
+ * (until `maxNodes`, where it records the cut), and, within the edge depth, counts its edges to
+ * visited nodes not yet expanded. Measured: as a function it costs the traversal nothing.
+ */
+function expandNode(view: GraphView, scratch: TraversalScratch, stats: TraversalStatistics | null, node: number, deepest: number, caps: GraphCaps, expansion: Expansion): void {
+  const { neighbours, firstSeen, offset, degree } = view.arena;
+  const { visit, queue, epoch } = scratch;
+  const { maxNodes, maxDegree } = caps;
+  const nodeDepth = visit[2 * node + 1];
+  visit[2 * node + 1] = nodeDepth | EXPANDED;
+  const countEdges = nodeDepth <= deepest;
+  const childDepth = nodeDepth + 1;
+  let visited = expansion.visited;
+  let hops = expansion.hops;
+  const end = offset[node] + degree[node];
+  for (let i = offset[node]; i < end; i += 1) {
+    const next = neighbours[i];
+    if (visit[2 * next] === epoch) {
+      if (countEdges) {
+        const nextDepth = visit[2 * next + 1];
+        if (nextDepth <= deepest) stats?.addEdge(firstSeen[i], nextDepth > nodeDepth ? nextDepth : nodeDepth);
       }
       continue;
     }
-    visit[2 * node + 1] = nodeDepth | EXPANDED;
-    const countEdges = nodeDepth <= deepest;
-    const childDepth = nodeDepth + 1;
-    for (let i = from; i < end; i += 1) {
+    const nextDegree = degree[next];
+    if (nextDegree > maxDegree) {
+      expansion.maxDegreeHit = true;
+      continue;
+    }
+    if (visited >= maxNodes) {
+      expansion.cutNode = node;
+      expansion.cutDepth = nodeDepth;
+      expansion.cutAt = i + 1;
+      break;
+    }
+    visit[2 * next] = epoch;
+    visit[2 * next + 1] = childDepth;
+    queue[visited] = next;
+    visited += 1;
+    if (stats !== null) {
+      stats.addNode(view, next, nextDegree);
+      if (childDepth <= deepest) stats.addEdge(firstSeen[i], childDepth);
+    }
+    if (hops === -1 && isFraudster(view, next)) hops = childDepth;
+  }
+  expansion.visited = visited;
+  expansion.hops = hops;
+}
+
+/**
+ * A node at the depth limit, not expanded: whether it has an eligible unvisited neighbour (looked
+ * for only while `lookForMore`: a further hop would have visited more), and, within the edge
+ * depth, its edges to visited neighbours not expanded (expanded ones counted the edge). Measured:
+ * as a function it costs the traversal nothing.
+ */
+function lookAtDepthLimitNode(view: GraphView, scratch: TraversalScratch, stats: TraversalStatistics | null, node: number, lookForMore: boolean, deepest: number, maxDegree: number): boolean {
+  const { neighbours, firstSeen, offset, degree } = view.arena;
+  const { visit, epoch } = scratch;
+  const nodeDepth = visit[2 * node + 1];
+  const countEdges = nodeDepth <= deepest;
+  if (!lookForMore && !countEdges) return false;
+  let reached = false;
+  const end = offset[node] + degree[node];
+  for (let i = offset[node]; i < end; i += 1) {
+    const next = neighbours[i];
+    if (visit[2 * next] !== epoch) {
+      if (lookForMore && degree[next] <= maxDegree) {
+        reached = true;
+        lookForMore = false;
+        if (!countEdges) break;
+      }
+      continue;
+    }
+    if (countEdges && next > node) {
+      // Expanded neighbours carry EXPANDED, above `deepest`: they counted the edge.
+      const nextDepth = visit[2 * next + 1];
+      if (nextDepth <= deepest) stats?.addEdge(firstSeen[i], nextDepth > nodeDepth ? nextDepth : nodeDepth);
+    }
+  }
+  return reached;
+}
+
+/**
+ * After `maxNodesHit`, the edges `traverse` has not counted: the rest of the list whose expansion
+ * was cut (its visited, unexpanded neighbours; the others counted the edge), then the edges among
+ * the visited nodes never expanded (`queue[head .. visited)`, in non-decreasing depth), each from
+ * its endpoint with the smaller id. Runs once per traversal.
+ */
+function countEdgesOfUnexpanded(view: GraphView, scratch: TraversalScratch, stats: TraversalStatistics, deepest: number, cut: Expansion, head: number): void {
+  const { neighbours, firstSeen, offset, degree } = view.arena;
+  const { visit, queue, epoch } = scratch;
+  const { visited, cutDepth } = cut;
+  if (cutDepth <= deepest) {
+    const end = offset[cut.cutNode] + degree[cut.cutNode];
+    for (let i = cut.cutAt; i < end; i += 1) {
       const next = neighbours[i];
-      if (visit[2 * next] === epoch) {
-        if (countEdges) {
-          const nextDepth = visit[2 * next + 1];
-          if (nextDepth <= deepest) stats?.addEdge(firstSeen[i], nextDepth > nodeDepth ? nextDepth : nodeDepth);
-        }
-        continue;
-      }
-      const nextDegree = degree[next];
-      if (nextDegree > maxDegree) {
-        maxDegreeHit = true;
-        continue;
-      }
-      if (visited >= maxNodes) {
-        maxNodesHit = true;
-        cutNode = node;
-        cutDepth = nodeDepth;
-        cutAt = i + 1;
-        break expansion;
-      }
-      visit[2 * next] = epoch;
-      visit[2 * next + 1] = childDepth;
-      queue[visited] = next;
-      visited += 1;
-      if (stats !== null) {
-        stats.addNode(view, next, nextDegree);
-        if (childDepth <= deepest) stats.addEdge(firstSeen[i], childDepth);
-      }
-      if (hops === -1 && isFraudster(view, next)) hops = childDepth;
+      if (visit[2 * next] !== epoch) continue;
+      const nextDepth = visit[2 * next + 1];
+      if (nextDepth <= deepest) stats.addEdge(firstSeen[i], nextDepth > cutDepth ? nextDepth : cutDepth);
     }
   }
-  if (stats !== null && cutNode !== -1) {
-    // The rest of the cut list: its visited, unexpanded neighbours (the others counted the edge).
-    if (cutDepth <= deepest) {
-      const end = offset[cutNode] + degree[cutNode];
-      for (let i = cutAt; i < end; i += 1) {
-        const next = neighbours[i];
-        if (visit[2 * next] !== epoch) continue;
-        const nextDepth = visit[2 * next + 1];
-        if (nextDepth <= deepest) stats.addEdge(firstSeen[i], nextDepth > cutDepth ? nextDepth : cutDepth);
-      }
-    }
-    // The visited nodes never expanded (in non-decreasing depth), among themselves.
-    for (let k = head; k < visited; k += 1) {
-      const node = queue[k];
-      const nodeDepth = visit[2 * node + 1];
-      if (nodeDepth > deepest) break;
-      const end = offset[node] + degree[node];
-      for (let i = offset[node]; i < end; i += 1) {
-        const next = neighbours[i];
-        if (next < node || visit[2 * next] !== epoch) continue;
-        const nextDepth = visit[2 * next + 1];
-        if (nextDepth <= deepest) stats.addEdge(firstSeen[i], nextDepth > nodeDepth ? nextDepth : nodeDepth);
-      }
+  for (let k = head; k < visited; k += 1) {
+    const node = queue[k];
+    const nodeDepth = visit[2 * node + 1];
+    if (nodeDepth > deepest) break;
+    const end = offset[node] + degree[node];
+    for (let i = offset[node]; i < end; i += 1) {
+      const next = neighbours[i];
+      if (next < node || visit[2 * next] !== epoch) continue;
+      const nextDepth = visit[2 * next + 1];
+      if (nextDepth <= deepest) stats.addEdge(firstSeen[i], nextDepth > nodeDepth ? nextDepth : nodeDepth);
     }
   }
-  scratch.visited = visited;
-  scratch.hopsToFraud = hops;
-  scratch.maxNodesHit = maxNodesHit;
-  scratch.maxDegreeHit = maxDegreeHit;
-  scratch.maxDepthReached = maxDepthReached;
 }

@@ -59,13 +59,12 @@
 // hour for the three (not measured), or EVAL_CARD_SCENARIOS=1 for the first alone. Disk: a
 // scenario's embedded database is about 2 GB at the default size, removed once it is judged.
 import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, cpSync, createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { Agent } from 'node:https';
-import { call, collect, round, waitFor } from './eval-support.mjs';
+import { call, collect, exportedLines, fileLines, readDecisions, round, splitTraffic, waitFor } from './eval-support.mjs';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'ringfence-card-eval-'));
@@ -166,7 +165,7 @@ async function runScenario(scenario) {
   const end = START + DAYS * DAY_MS;
   const trainTo = START + TRAIN_DAYS * DAY_MS;
   const [before, after] = [join(directory, 'days-before-scoring.jsonl'), join(directory, 'days-scored.jsonl')];
-  const split = await splitTraffic(trafficFile, [before, after], (time) => (time < scoreFrom ? 0 : time < end ? 1 : -1));
+  const split = await splitTraffic(fileLines(trafficFile), [before, after], (time) => (time < scoreFrom ? 0 : time < end ? 1 : -1));
   log(`${scenario.name}: ${generated.payments} payments, ${generated.fraudulentPayments} fraudulent (${JSON.stringify(generated.fraudByPattern)}); ${split[0]} requests before day ${SCORE_FROM_DAY}, ${split[1]} after`);
 
   const server = await startServer(dataDir);
@@ -200,7 +199,11 @@ async function runScenario(scenario) {
     const importedAfter = await timed(`import days ${SCORE_FROM_DAY}–${DAYS - 1}`, () => importFile(after));
 
     const truth = await readTruth(truthFile);
-    const decisions = await readDecisions(exportTopic(url, dataDir, 'ringfence.decision.transaction.scored.v1'), truth);
+    const decisions = await readDecisions(exportTopic(url, dataDir, 'ringfence.decision.transaction.scored.v1'), {
+      checkpoint: CHECKPOINT,
+      featuresOf: (record) => engine.featuresFromRecord('transaction', record),
+      isFraud: (transactionId) => truth.patternOf.has(transactionId),
+    });
     // The examples the API's training kept: before `to`, less the payments it left out as not labelled yet (its labelMaturity).
     const labelledUpTo = apiModel.labelMaturity?.cutoff ?? Number.POSITIVE_INFINITY;
     const trainingDecisions = decisions.filter((decision) => decision.timestamp < trainTo && decision.timestamp <= labelledUpTo);
@@ -348,7 +351,7 @@ function heldOut(apiModel) {
 /** The fraudulent payments of the truth file, and the pattern of each. */
 async function readTruth(file) {
   const patternOf = new Map();
-  for await (const line of createInterface({ input: createReadStream(file) })) {
+  for await (const line of fileLines(file)) {
     if (!line) continue;
     const fraud = JSON.parse(line);
     patternOf.set(fraud.transactionId, fraud.pattern);
@@ -364,45 +367,6 @@ function disputedTransactions(lines) {
     if (dispute?.transactionId !== undefined) disputes.set(dispute.disputeId, dispute);
   }
   return new Set([...disputes.values()].filter((dispute) => !entities.isChargebackForgiven(dispute)).map((dispute) => dispute.transactionId));
-}
-
-/**
- * The checkpoint's exported decision events, oldest first, one per transaction (its first
- * decision): the features it recorded (completed with their zeros), the model that scored it and
- * the score it answered, and whether the truth calls the payment fraud.
- */
-async function readDecisions(lines, truth) {
-  const byTransaction = new Map();
-  for await (const line of lines) {
-    const event = JSON.parse(line).payload;
-    if (event.ruleCheckpoint !== CHECKPOINT || event.features === undefined) continue;
-    const transactionId = event.recommendation?.transactionId;
-    if (transactionId === undefined || byTransaction.has(transactionId)) continue;
-    byTransaction.set(transactionId, {
-      transactionId,
-      timestamp: event.timestamp,
-      features: engine.featuresFromRecord('transaction', event.features),
-      modelScore: event.features.modelScore,
-      modelVersion: event.features.modelVersion,
-      fraud: truth.patternOf.has(transactionId),
-    });
-  }
-  return [...byTransaction.values()].sort((left, right) => left.timestamp - right.timestamp);
-}
-
-/** Writes each traffic line to the part `partOf(time)` names (-1: none); the lines written to each. */
-async function splitTraffic(file, parts, partOf) {
-  const outputs = parts.map((part) => createWriteStream(part));
-  const counts = parts.map(() => 0);
-  for await (const line of createInterface({ input: createReadStream(file) })) {
-    if (!line) continue;
-    const part = partOf(JSON.parse(line).time);
-    if (part < 0) continue;
-    counts[part] += 1;
-    if (!outputs[part].write(`${line}\n`)) await new Promise((resolve) => outputs[part].once('drain', resolve));
-  }
-  await Promise.all(outputs.map((output) => new Promise((resolve) => output.end(resolve))));
-  return counts;
 }
 
 /** The embedded server as a user runs it, with the per-customer and per-account limits raised as for a backfill. */
@@ -433,18 +397,9 @@ async function startServer(dataDir) {
 }
 
 /** A feed topic's events as they stand now, written to a file (a run's decisions are large), read back line by line. */
-async function* exportTopic(url, dataDir, topic) {
-  const file = join(work, `${topic}.${Date.now()}.jsonl`);
-  const out = openSync(file, 'w');
-  try {
-    cli(['--url', url, 'feed', 'export', topic], dataDir, ['ignore', out, 'inherit']);
-  } finally {
-    closeSync(out);
-  }
-  for await (const line of createInterface({ input: createReadStream(file) })) if (line.length > 0) yield line;
-  rmSync(file);
+function exportTopic(url, dataDir, topic) {
+  return exportedLines(join(work, `${topic}.${Date.now()}.jsonl`), (out) => cli(['--url', url, 'feed', 'export', topic], dataDir, ['ignore', out, 'inherit']));
 }
-
 
 function countBy(rows, keyOf) {
   const counts = {};

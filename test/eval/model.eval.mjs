@@ -27,13 +27,11 @@
 // The last 30 % is judged by the truth: a payment is fraud when the simulator lists it among the
 // payments no genuine cardholder authorised.
 import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, createReadStream, createWriteStream, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createGunzip } from 'node:zlib';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { call, collect, round, waitFor } from './eval-support.mjs';
+import { call, collect, exportedLines, fileLines, readDecisions, round, splitTraffic, waitFor } from './eval-support.mjs';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const require = (await import('node:module')).createRequire(import.meta.url);
@@ -101,7 +99,10 @@ try {
 
   const split = START + Math.round(0.7 * DAYS * DAY_MS);
   const parts = [join(work, 'first-70.jsonl'), join(work, 'last-30.jsonl')];
-  const [firstPart, lastPart] = parts.every((part) => existsSync(part)) ? parts : await timed('split the traffic at 70 % of the time', () => splitTraffic(trafficFile, split, parts));
+  const [firstPart, lastPart] = parts.every((part) => existsSync(part)) ? parts : await timed('split the traffic at 70 % of the time', async () => {
+        await splitTraffic(fileLines(trafficFile, { gunzip: true }), parts, (time) => (time < split ? 0 : 1));
+        return parts;
+      });
   await timed('import the first 70 %', () => cli(['--url', url, 'import', firstPart, '--key', key, '--concurrency', CONCURRENCY]));
   // What the back office had sent by the split: accepted before the first 70 % was all in (the
   // import's state file says when; a resumed run reads it back).
@@ -127,7 +128,11 @@ try {
 
   await timed('import the last 30 %', () => cli(['--url', url, 'import', lastPart, '--key', key, '--concurrency', CONCURRENCY]));
   const truth = await readTruth(truthFile);
-  const decisions = await readDecisions(exportTopic('ringfence.decision.transaction.scored.v1'), truth);
+  const decisions = await readDecisions(exportTopic('ringfence.decision.transaction.scored.v1'), {
+    checkpoint: CHECKPOINT,
+    featuresOf: (record) => engine.featuresFromRecord('transaction', record),
+    isFraud: (transactionId) => truth.fraudulentTransactions.has(transactionId),
+  });
   const before = decisions.filter((decision) => decision.timestamp < split);
   const after = decisions.filter((decision) => decision.timestamp >= split && decision.modelVersion === apiModel.modelId);
   const atSplit = async (topic) => (await collect(exportTopic(topic))).filter((line) => JSON.parse(line).acceptedAt <= splitAcceptedBy);
@@ -226,36 +231,11 @@ function table(rows) {
 /** The fraudulent payments (no genuine cardholder authorised them) of the simulator's truth. */
 async function readTruth(file) {
   const fraudulentTransactions = new Set();
-  for await (const line of createInterface({ input: createReadStream(file) })) {
+  for await (const line of fileLines(file)) {
     if (!line) continue;
     for (const transactionId of JSON.parse(line).transactionIds ?? []) fraudulentTransactions.add(transactionId);
   }
   return { fraudulentTransactions };
-}
-
-/**
- * The exported decision events of the checkpoint, oldest first, one per transaction (its first
- * decision): the features it recorded (completed with their zeros), the model that scored it and
- * its score, its customer, and whether the truth calls the payment fraud.
- */
-async function readDecisions(lines, truth) {
-  const byTransaction = new Map();
-  for await (const line of lines) {
-    const event = JSON.parse(line).payload;
-    if (event.ruleCheckpoint !== CHECKPOINT || event.features === undefined) continue;
-    const transactionId = event.recommendation?.transactionId;
-    if (transactionId === undefined || byTransaction.has(transactionId)) continue;
-    byTransaction.set(transactionId, {
-      transactionId,
-      customerId: event.subject?.id,
-      timestamp: event.timestamp,
-      features: engine.featuresFromRecord('transaction', event.features),
-      modelScore: event.features.modelScore,
-      modelVersion: event.features.modelVersion,
-      fraud: truth.fraudulentTransactions.has(transactionId),
-    });
-  }
-  return [...byTransaction.values()].sort((a, b) => a.timestamp - b.timestamp);
 }
 
 /**
@@ -284,33 +264,14 @@ function labelledAtSplit(labelLines, disputeLines, decisions) {
   return (decision) => fraudsters.has(decision.customerId);
 }
 
-/** Splits the traffic into what happened before `split` (event time) and after, as two files. */
-async function splitTraffic(file, split, parts) {
-  const outputs = parts.map((part) => createWriteStream(part));
-  const input = createInterface({ input: createReadStream(file).pipe(createGunzip()) });
-  for await (const line of input) {
-    if (!line) continue;
-    const output = outputs[JSON.parse(line).time < split ? 0 : 1];
-    if (!output.write(`${line}\n`)) await new Promise((resolve) => output.once('drain', resolve));
-  }
-  await Promise.all(outputs.map((output) => new Promise((resolve) => output.end(resolve))));
-  return parts;
-}
-
 /** A feed topic's events as they stand now, written to a file (a run's decisions are gigabytes), read back line by line. */
-async function* exportTopic(topic) {
-  const file = join(work, `${topic}.${Date.now()}.jsonl`);
-  const out = openSync(file, 'w');
-  try {
+function exportTopic(topic) {
+  return exportedLines(join(work, `${topic}.${Date.now()}.jsonl`), (out) =>
     execFileSync(process.execPath, [join(ROOT, 'bin/ringfence.js'), '--url', url, 'feed', 'export', topic], {
       env: { ...process.env, DATA_DIR: dataDir, ADMIN_API_KEY: ADMIN_KEY },
       stdio: ['ignore', out, 'inherit'],
-    });
-  } finally {
-    closeSync(out);
-  }
-  for await (const line of createInterface({ input: createReadStream(file) })) if (line.length > 0) yield line;
-  rmSync(file);
+    }),
+  );
 }
 
 

@@ -48,7 +48,7 @@ export function labelChoiceFor(subjectType: SubjectType, checkpoint?: string): L
   return { category: 'PAYMENT_FRAUD', reviews: ['FRAUDSTER', 'GENUINE'] };
 }
 
-/** The checkpoints of decision lists, rules and models (docs/api.md "Rules"). */
-export const RULE_CHECKPOINTS = ['customer', 'voucherRedemption', 'registration', 'refund', 'payout', 'pspBeforeAuth', 'pspAfterAuth'] as const;
-/** The checkpoints score thresholds are set for (docs/api.md "Score thresholds"). */
-export const THRESHOLD_CHECKPOINTS = ['customer', 'registration', 'payout', 'refund', 'voucherRedemption', 'transaction'] as const;
+/** The checkpoints of decision lists, rules and models (docs/api.md "Rules"): the server's one list. */
+export { RULE_CHECKPOINTS } from '@ringfence/contracts/checkpoints';
+/** The checkpoints score thresholds are set for (docs/api.md "Score thresholds"): every checkpoint. */
+export { CHECKPOINTS as THRESHOLD_CHECKPOINTS } from '@ringfence/contracts/checkpoints';

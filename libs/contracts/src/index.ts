@@ -112,3 +112,4 @@ export * from './messages/models.message';
 export * from './payload-facts/payload-values';
 export * from './payload-facts/payload-facts.types';
 export * from './payload-facts/payload-facts';
+export * from './checkpoints/checkpoint-names';

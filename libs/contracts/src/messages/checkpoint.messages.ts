@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { RULE_CHECKPOINTS, type RuleCheckpoint } from '../http/rules/rule-vocabulary';
+import { CHECKPOINTS, RULE_CHECKPOINTS, type RuleCheckpoint } from '../checkpoints/checkpoint-names';
 import { TriggeredRuleDto } from '../http/responses/rules.response';
 import { RuleTransactionOptimisationDto } from '../http/rules/rule.request.dto';
 import { DecisionExplanationDto } from '../http/responses/explanation.response';
@@ -8,7 +8,7 @@ import { PayoutRecommendationDto } from '../http/responses/payout.response';
 import { PspTransactionRecommendationDto } from '../http/responses/psp-transaction.response';
 import { RefundRecommendationDto } from '../http/responses/refund.response';
 import type { RegistrationRecommendationDto } from '../http/responses/registration.response';
-import { CHECKPOINTS, type Checkpoint } from './payload-routes';
+import type { Checkpoint } from './payload-routes';
 
 /*
  * Checkpoint requests (`ringfence.rpc.scoring.<checkpoint>-checkpoint.v1`) carry the same

@@ -1,7 +1,8 @@
 import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { IsIntegerInRange } from '../http/shared/integer-range';
-import { RULE_ACTIONS, RULE_CHECKPOINTS, type RuleAction, type RuleCheckpoint } from '../http/rules/rule-vocabulary';
+import { RULE_CHECKPOINTS, type RuleCheckpoint } from '../checkpoints/checkpoint-names';
+import { RULE_ACTIONS, type RuleAction } from '../http/rules/rule-vocabulary';
 import type { RulesBlockDto } from '../http/responses/rules.response';
 import type { DecisionExplanationDto } from '../http/responses/explanation.response';
 import { MAX_IDENTIFIER_LENGTH } from '../validation/patterns';

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { TrainModelRequestDto } from '../http/models/model.request.dto';
 import type { ModelDto } from '../http/models/model.response.dto';
-import { RULE_CHECKPOINTS, type RuleCheckpoint } from '../http/rules/rule-vocabulary';
+import { RULE_CHECKPOINTS, type RuleCheckpoint } from '../checkpoints/checkpoint-names';
 import { MAX_IDENTIFIER_LENGTH } from '../validation/patterns';
 
 const MODEL_ID = /^mdl_[A-Za-z0-9_-]{1,64}$/;

@@ -1,4 +1,5 @@
-import { CHECKPOINTS, ENTITY_INGEST_TOPICS, PAYLOAD_ROUTES, PAYLOAD_ROUTE_LIST, StateGroups } from './payload-routes';
+import { CHECKPOINTS } from '../checkpoints/checkpoint-names';
+import { ENTITY_INGEST_TOPICS, PAYLOAD_ROUTES, PAYLOAD_ROUTE_LIST, StateGroups } from './payload-routes';
 import { EVENT_PAYLOAD_CLASSES } from './topic-payloads';
 import { EventTopics, RpcTopics } from './topics';
 

@@ -11,6 +11,7 @@ import {
 } from './ingest-events';
 import { EventTopics, RpcTopics } from './topics';
 import { TransactionUpdatedEvent } from './transaction-updated.event';
+import type { CheckpointName } from '../checkpoints/checkpoint-names';
 
 /** Every kind of entity the payloads carry (decisions §5), each upserted by its identifier. */
 export const ENTITY_KINDS = [
@@ -149,8 +150,11 @@ export type EntityIngestTopic = Routes[PayloadRouteName]['ingestTopic'];
 /** Every row of the table, for services that subscribe to each. */
 export const PAYLOAD_ROUTE_LIST: ReadonlyArray<Routes[PayloadRouteName]> = Object.values(PAYLOAD_ROUTES);
 
-/** Every checkpoint, in the table's order. */
-export const CHECKPOINTS: readonly Checkpoint[] = PAYLOAD_ROUTE_LIST.flatMap((route) => ('checkpoint' in route ? [route.checkpoint] : []));
+/**
+ * The checkpoint rows of the table are the checkpoint list's (`CHECKPOINTS`, which the console
+ * imports too): a checkpoint added to one and not the other does not compile.
+ */
+const _SAME_CHECKPOINTS: [Checkpoint] extends [CheckpointName] ? ([CheckpointName] extends [Checkpoint] ? true : never) : never = true;
 
 /** The ingest topics of the table (every one carries entities). */
 export const ENTITY_INGEST_TOPICS: readonly EntityIngestTopic[] = PAYLOAD_ROUTE_LIST.map((route) => route.ingestTopic);

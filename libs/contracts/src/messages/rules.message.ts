@@ -3,7 +3,8 @@ import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { BacktestRequestDto, RuleRequestDto, RuleTransactionOptimisationDto, ValidateRuleRequestDto } from '../http/rules/rule.request.dto';
 import type { BacktestResultDto, ValidateRuleResponseDto } from '../http/rules/rule.response.dto';
-import { MAX_RULE_ID, RULE_ACTIONS, RULE_CHECKPOINTS, RULE_STATES_STORED, type RuleAction, type RuleCheckpoint, type StoredRuleState } from '../http/rules/rule-vocabulary';
+import { RULE_CHECKPOINTS, type RuleCheckpoint } from '../checkpoints/checkpoint-names';
+import { MAX_RULE_ID, RULE_ACTIONS, RULE_STATES_STORED, type RuleAction, type StoredRuleState } from '../http/rules/rule-vocabulary';
 import { MAX_IDENTIFIER_LENGTH } from '../validation/patterns';
 
 /** decisions §16: why and since when a rule version is not evaluated. */

@@ -3,9 +3,7 @@ import { IsIn, IsOptional } from 'class-validator';
 import { OrderDto } from '../http/order/order.dto';
 import { PspTransactionRequestDto } from '../http/psp/psp-transaction.request.dto';
 import { IsOptionalNested } from '../validation/nested.decorator';
-
-export const PSP_CHECKPOINTS = ['pspBeforeAuth', 'pspAfterAuth'] as const;
-export type PspCheckpoint = (typeof PSP_CHECKPOINTS)[number];
+import { PSP_CHECKPOINTS, type PspCheckpoint } from '../checkpoints/checkpoint-names';
 
 /**
  * `ringfence.ingest.transaction.updated.v1`: one update of a payment-processor transaction, as

@@ -1,4 +1,4 @@
-import type { Checkpoint, GraphNetworkFeaturesReply, PayloadFacts } from '@ringfence/contracts';
+import { CHECKPOINTS, type Checkpoint, type GraphNetworkFeaturesReply, type PayloadFacts } from '@ringfence/contracts';
 import type { CheckpointLookupFeatures } from '@ringfence/lookup';
 import type { VoucherNetworkSignal } from '../decision';
 import type { LocalTime } from './local-time';
@@ -20,8 +20,8 @@ export interface FeatureTypeValues {
   string: string;
 }
 
-/** Every checkpoint, in the contracts' order (`CHECKPOINTS`; a spec keeps the two equal). */
-export const ALL_CHECKPOINTS = ['customer', 'registration', 'payout', 'refund', 'voucherRedemption', 'transaction'] as const satisfies readonly Checkpoint[];
+/** Every checkpoint: the contracts' one list (`CHECKPOINTS`). */
+export const ALL_CHECKPOINTS = CHECKPOINTS;
 
 /** What a checkpoint knows when its features are computed. Nothing here is state kept across events. */
 export interface FeatureInputs {

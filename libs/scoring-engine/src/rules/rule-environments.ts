@@ -1,12 +1,9 @@
-import type { Checkpoint, RuleCheckpoint } from '@ringfence/contracts';
-import { RULE_CHECKPOINTS } from '@ringfence/contracts';
+import { RULE_CHECKPOINTS, type RuleCheckpoint, scoringCheckpointOf } from '@ringfence/contracts';
 import { featureDeclarations } from '../features';
 import { RuleEnvironment } from './rule-environment';
 
-/** The scoring checkpoint a rule checkpoint runs at: both PSP ones are the transaction checkpoint. */
-export function scoringCheckpointOf(checkpoint: RuleCheckpoint): Checkpoint {
-  return checkpoint === 'pspBeforeAuth' || checkpoint === 'pspAfterAuth' ? 'transaction' : checkpoint;
-}
+// Where the services find it with the rule environments (the list and its mapping live in the contracts).
+export { scoringCheckpointOf };
 
 /**
  * One CEL environment per rule checkpoint, each declaring the features its checkpoint computes

@@ -11,7 +11,8 @@ import { MAX_IDENTIFIER_LENGTH } from '../../validation/patterns';
 import { DecisionExplanationDto } from '../responses/explanation.response';
 import { DECISION_SOURCES } from '../responses/customer-recommendation.response';
 import { RulesBlockDto } from '../responses/rules.response';
-import { RULE_ACTIONS, RULE_CHECKPOINTS, type RuleAction, type RuleCheckpoint } from '../rules/rule-vocabulary';
+import { RULE_CHECKPOINTS, type RuleCheckpoint } from '../../checkpoints/checkpoint-names';
+import { RULE_ACTIONS, type RuleAction } from '../rules/rule-vocabulary';
 import { IsOptionalQueryBoolean, IsOptionalQueryInteger } from '../shared/query-parameters';
 
 const oneOf = (values: readonly string[]) => ({ message: `must be one of ${values.join(', ')}` });

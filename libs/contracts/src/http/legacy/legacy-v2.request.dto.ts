@@ -6,7 +6,7 @@ import { IsOptionalNested, IsRequiredNested } from '../../validation/nested.deco
 import { IsObjectWhenSent } from '../shared/object-when-sent';
 import { MAX_IDENTIFIER_LENGTH } from '../../validation/patterns';
 import { IsOptionalTimestamp, IsTimestamp } from '../../validation/timestamp.decorator';
-import { PSP_CHECKPOINTS, type PspCheckpoint } from '../../messages/transaction-updated.event';
+import { PSP_CHECKPOINTS, type PspCheckpoint } from '../../checkpoints/checkpoint-names';
 import { ConnectChargebackDto } from '../connect/connect-chargeback.dto';
 import { CustomerDto } from '../customer/customer.dto';
 import { OrderDto } from '../order/order.dto';

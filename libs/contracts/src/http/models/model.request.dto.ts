@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
-import { RULE_CHECKPOINTS, type RuleCheckpoint } from '../rules/rule-vocabulary';
+import { RULE_CHECKPOINTS, type RuleCheckpoint } from '../../checkpoints/checkpoint-names';
 
 /** POST /v2/models/train (decisions §12): a model of one checkpoint from the data set's decisions of a period. */
 export class TrainModelRequestDto {

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { RULE_CHECKPOINTS, type RuleCheckpoint } from '../rules/rule-vocabulary';
+import { RULE_CHECKPOINTS, type RuleCheckpoint } from '../../checkpoints/checkpoint-names';
 
 export const MODEL_STATUSES = ['training', 'ready', 'failed'] as const;
 export type ModelStatus = (typeof MODEL_STATUSES)[number];

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { ExplainQueryDto } from '../shared/query-parameters';
-import { PSP_CHECKPOINTS, type PspCheckpoint } from '../../messages/transaction-updated.event';
+import { PSP_CHECKPOINTS, type PspCheckpoint } from '../../checkpoints/checkpoint-names';
 
 /** The query of POST /psp/transaction and /psp/transaction/async (specification §4.3). */
 export class PspTransactionQueryDto extends ExplainQueryDto {

@@ -1,10 +1,3 @@
-/**
- * decisions §11: the checkpoints a rule can be written for. The PSP transaction checkpoint is
- * two: before and after authorisation (the `checkpoint` query parameter of /psp/transaction).
- */
-export const RULE_CHECKPOINTS = ['customer', 'voucherRedemption', 'registration', 'refund', 'payout', 'pspBeforeAuth', 'pspAfterAuth'] as const;
-export type RuleCheckpoint = (typeof RULE_CHECKPOINTS)[number];
-
 /** What a triggered rule asks for. */
 export const RULE_ACTIONS = ['ALLOW', 'REVIEW', 'PREVENT'] as const;
 export type RuleAction = (typeof RULE_ACTIONS)[number];

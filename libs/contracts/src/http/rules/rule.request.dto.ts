@@ -9,14 +9,13 @@ import {
   MAX_RULE_EXPRESSION_LENGTH,
   MAX_RULE_NAME_LENGTH,
   RULE_ACTIONS,
-  RULE_CHECKPOINTS,
   RULE_STATES_STORED,
   SCA_EXEMPTIONS,
   type ScaExemption,
   type RuleAction,
-  type RuleCheckpoint,
   type StoredRuleState,
 } from './rule-vocabulary';
+import { RULE_CHECKPOINTS, type RuleCheckpoint } from '../../checkpoints/checkpoint-names';
 
 const oneOf = (values: readonly string[]) => ({ message: `must be one of ${values.join(', ')}` });
 

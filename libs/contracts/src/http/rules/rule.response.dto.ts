@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { RuleTransactionOptimisationDto } from './rule.request.dto';
-import { RULE_ACTIONS, RULE_CHECKPOINTS, RULE_STATES_SHOWN, type RuleAction, type RuleCheckpoint, type ShownRuleState } from './rule-vocabulary';
+import { RULE_CHECKPOINTS, type RuleCheckpoint } from '../../checkpoints/checkpoint-names';
+import { RULE_ACTIONS, RULE_STATES_SHOWN, type RuleAction, type ShownRuleState } from './rule-vocabulary';
 
 /** decisions §16: why a rule is suspended. */
 export class RuleSuspensionDto {

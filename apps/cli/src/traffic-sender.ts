@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { exponentialBackoffMs } from '@ringfence/platform';
 import { build as buildHistogram } from 'hdr-histogram-js';
 
 /** One request of a traffic file: `{path, query?, time?, body}` (libs/simulator's TrafficRecord). */
@@ -101,6 +102,63 @@ export class CompletionWatermark {
   }
 }
 
+/** The running summary of one `send`: answers by status, rejections (the lowest lines), actions, latency. */
+class SendTally {
+  readonly latency = buildHistogram({ lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: 3 });
+  readonly summary: SendSummary = {
+    sent: 0,
+    answered: {},
+    rejected: { count: 0, first: [] },
+    actions: { ALLOW: 0, REVIEW: 0, PREVENT: 0 },
+    latencyMs: { p50: 0, p99: 0, max: 0 },
+    retries: { rateLimited: 0, serverErrors: 0, networkErrors: 0 },
+    elapsedSeconds: 0,
+    requestsPerSecond: 0,
+    interrupted: false,
+  };
+  private readonly started = Date.now();
+
+  /** A final answer: counted by status, and as a rejection (4xx, 5xx) or by the decision's action. */
+  answered(line: number, answer: Answer): void {
+    const { summary } = this;
+    const status = String(answer.status);
+    summary.answered[status] = (summary.answered[status] ?? 0) + 1;
+    if (answer.status >= 400) {
+      const message = (answer.body as { message?: unknown } | null)?.message;
+      this.reject(line, answer.status, typeof message === 'string' ? message : `HTTP ${answer.status}`);
+    } else {
+      const action = (answer.body as { data?: { action?: unknown } } | null)?.data?.action;
+      if (action === 'ALLOW' || action === 'REVIEW' || action === 'PREVENT') summary.actions[action] += 1;
+    }
+  }
+
+  reject(line: number, status: number, message: string): void {
+    this.summary.rejected.count += 1;
+    // The lowest line numbers, whatever order the answers came in.
+    const first = this.summary.rejected.first;
+    if (first.length < FIRST_REJECTIONS_KEPT || line < (first.at(-1)?.line ?? Number.POSITIVE_INFINITY)) {
+      first.push({ line, status, message });
+      first.sort((left, right) => left.line - right.line);
+      if (first.length > FIRST_REJECTIONS_KEPT) first.pop();
+    }
+  }
+
+  /** The summary with its elapsed time, rate and latency brought up to date. */
+  refresh(): SendSummary {
+    const { summary, latency } = this;
+    summary.elapsedSeconds = Math.round((Date.now() - this.started) / 10) / 100;
+    summary.requestsPerSecond = summary.elapsedSeconds > 0 ? Math.round((summary.sent / summary.elapsedSeconds) * 10) / 10 : 0;
+    if (latency.totalCount > 0) {
+      summary.latencyMs = {
+        p50: latency.getValueAtPercentile(50) / 1000,
+        p99: latency.getValueAtPercentile(99) / 1000,
+        max: latency.maxValue / 1000,
+      };
+    }
+    return summary;
+  }
+}
+
 /**
  * Sends traffic (simulated or imported) through the public API, in the order given, with at
  * most `concurrency` requests in flight and at most `ratePerSecond` started per second. 429 (and
@@ -126,42 +184,9 @@ export class TrafficSender {
   }
 
   async send(lines: AsyncIterable<TrafficLine> | Iterable<TrafficLine>, hooks: SendHooks = {}, completedThroughLine = 0): Promise<SendSummary> {
-    const started = Date.now();
-    const latency = buildHistogram({ lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: 3 });
-    const summary: SendSummary = {
-      sent: 0,
-      answered: {},
-      rejected: { count: 0, first: [] },
-      actions: { ALLOW: 0, REVIEW: 0, PREVENT: 0 },
-      latencyMs: { p50: 0, p99: 0, max: 0 },
-      retries: { rateLimited: 0, serverErrors: 0, networkErrors: 0 },
-      elapsedSeconds: 0,
-      requestsPerSecond: 0,
-      interrupted: false,
-    };
-    const refresh = () => {
-      summary.elapsedSeconds = Math.round((Date.now() - started) / 10) / 100;
-      summary.requestsPerSecond = summary.elapsedSeconds > 0 ? Math.round((summary.sent / summary.elapsedSeconds) * 10) / 10 : 0;
-      if (latency.totalCount > 0) {
-        summary.latencyMs = {
-          p50: latency.getValueAtPercentile(50) / 1000,
-          p99: latency.getValueAtPercentile(99) / 1000,
-          max: latency.maxValue / 1000,
-        };
-      }
-      return summary;
-    };
+    const tally = new SendTally();
+    const { summary } = tally;
     const watermark = new CompletionWatermark(completedThroughLine);
-    const reject = (line: number, status: number, message: string) => {
-      summary.rejected.count += 1;
-      // The lowest line numbers, whatever order the answers came in.
-      const first = summary.rejected.first;
-      if (first.length < FIRST_REJECTIONS_KEPT || line < (first.at(-1)?.line ?? Number.POSITIVE_INFINITY)) {
-        first.push({ line, status, message });
-        first.sort((left, right) => left.line - right.line);
-        if (first.length > FIRST_REJECTIONS_KEPT) first.pop();
-      }
-    };
     const inFlight = new Set<Promise<void>>();
     let failure: TrafficSendError | undefined;
     const interval = this.options.ratePerSecond > 0 ? 1000 / this.options.ratePerSecond : 0;
@@ -178,7 +203,7 @@ export class TrafficSender {
         if ('invalid' in item) {
           watermark.start(item.line);
           watermark.finish(item.line);
-          reject(item.line, 0, item.invalid);
+          tally.reject(item.line, 0, item.invalid);
           continue;
         }
         while (inFlight.size >= this.options.concurrency) await Promise.race(inFlight);
@@ -191,19 +216,11 @@ export class TrafficSender {
         const { line, request } = item;
         watermark.start(line);
         summary.sent += 1;
-        const task = this.deliver(request, summary, latency)
+        const task = this.deliver(request, summary, tally.latency)
           .then((answer) => {
-            const status = String(answer.status);
-            summary.answered[status] = (summary.answered[status] ?? 0) + 1;
-            if (answer.status >= 400) {
-              const message = (answer.body as { message?: unknown } | null)?.message;
-              reject(line, answer.status, typeof message === 'string' ? message : `HTTP ${answer.status}`);
-            } else {
-              const action = (answer.body as { data?: { action?: unknown } } | null)?.data?.action;
-              if (action === 'ALLOW' || action === 'REVIEW' || action === 'PREVENT') summary.actions[action] += 1;
-            }
+            tally.answered(line, answer);
             watermark.finish(line);
-            hooks.onAnswered?.(watermark.completedThroughLine, refresh());
+            hooks.onAnswered?.(watermark.completedThroughLine, tally.refresh());
           })
           .catch((error: unknown) => {
             failure ??= new TrafficSendError(`line ${line}: ${error instanceof Error ? error.message : String(error)}`, line, watermark.completedThroughLine);
@@ -215,12 +232,13 @@ export class TrafficSender {
       await Promise.allSettled([...inFlight]);
     }
     if (failure) throw new TrafficSendError(failure.message, failure.line, watermark.completedThroughLine);
-    return refresh();
+    return tally.refresh();
   }
 
   private async deliver(request: TrafficRequest, summary: SendSummary, latency: ReturnType<typeof buildHistogram>): Promise<Answer> {
     const maxAttempts = this.options.maxAttempts ?? 8;
     const backoffMs = this.options.backoffMs ?? 250;
+    const backoff = { initialDelayMs: backoffMs, maxDelayMs: MAX_BACKOFF_MS, jitter: 0 };
     let failures = 0;
     for (;;) {
       const startedAt = process.hrtime.bigint();
@@ -231,7 +249,7 @@ export class TrafficSender {
         failures += 1;
         summary.retries.networkErrors += 1;
         if (failures >= maxAttempts) throw error;
-        await sleep(Math.min(MAX_BACKOFF_MS, backoffMs * 2 ** (failures - 1)));
+        await sleep(exponentialBackoffMs(failures, backoff));
         continue;
       }
       const retryAfter = Number(answer.headers['retry-after']);
@@ -245,7 +263,7 @@ export class TrafficSender {
         failures += 1;
         summary.retries.serverErrors += 1;
         if (failures >= maxAttempts) throw new Error(`HTTP ${answer.status} after ${failures} attempts`);
-        await sleep(Math.min(MAX_BACKOFF_MS, backoffMs * 2 ** (failures - 1)));
+        await sleep(exponentialBackoffMs(failures, backoff));
         continue;
       }
       latency.recordValue(Math.max(1, Number((process.hrtime.bigint() - startedAt) / 1000n)));

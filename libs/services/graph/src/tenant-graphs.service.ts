@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import type { MessageEnvelope } from '@ringfence/contracts';
 import { GRAPH_STORE, type GraphChange, type GraphScope, type GraphStore, TenantGraph } from '@ringfence/graph-engine';
-import { type Logger, RateLimitedError, type RingfenceConfig, accountShareOf } from '@ringfence/platform';
+import { type Logger, RateLimitedError, type RingfenceConfig, accountShareOf, exponentialBackoffMs } from '@ringfence/platform';
 import { READINESS_CHECKS, RINGFENCE_CONFIG, ROOT_LOGGER, type ReadinessCheck } from '@ringfence/service-runtime';
 import { LRUCache } from 'lru-cache';
 import { graphNodesRefused, graphRebuildSeconds, measureGraphSize } from './graph-metrics';
@@ -35,6 +35,8 @@ const OVER_SHARE_RETRY_AFTER_SECONDS = 60;
  * whose query never comes (an ingest-only route) expires.
  */
 const REFUSED_REQUESTS = { max: 4_096, ttl: 60_000 };
+/** Waits between rebuild attempts: 0.5 s doubling to 30 s. */
+const REBUILD_BACKOFF = { initialDelayMs: 500, maxDelayMs: 30_000, jitter: 0 };
 
 /**
  * The in-memory graph of every tenant, rebuilt from the store of record when the service
@@ -108,7 +110,7 @@ export class TenantGraphs implements OnModuleInit, OnApplicationBootstrap {
       } catch (error) {
         this.graphs.clear();
         this.accountNodes.clear();
-        const retryInMs = Math.min(30_000, 500 * 2 ** (attempt - 1));
+        const retryInMs = exponentialBackoffMs(attempt, REBUILD_BACKOFF);
         this.logger.error({ err: error, attempt, retryInMs }, 'could not rebuild the graph index from the store of record; retrying');
         await new Promise((resolve) => setTimeout(resolve, retryInMs));
       }

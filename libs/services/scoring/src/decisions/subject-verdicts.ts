@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { BusTimeoutError, BusUnavailableError } from '@ringfence/bus';
 import { type CurrentLabelMessage, type LabelCategory, MAX_ENTITY_DOCUMENTS_PER_READ, type MessageEnvelope, type RuleCheckpoint } from '@ringfence/contracts';
 import { type EntityDocument, hasUnforgivenChargeback, leafPath } from '@ringfence/entities';
+import { exponentialBackoffMs } from '@ringfence/platform';
 import type { StoredDecisionRecord } from '@ringfence/scoring-engine';
 import type { CheckpointSubject } from '../checkpoint-definition';
 import { CheckpointFacts } from '../checkpoint-facts';
@@ -130,7 +131,7 @@ async function patiently<T>(patience: VerdictPatience, ask: () => Promise<T>): P
     } catch (error) {
       const transient = error instanceof BusTimeoutError || error instanceof BusUnavailableError;
       if (!transient || attempt >= patience.attempts) throw error;
-      await delay(Math.min(MAX_DELAY_MS, patience.firstDelayMs * 2 ** (attempt - 1)));
+      await delay(exponentialBackoffMs(attempt, { initialDelayMs: patience.firstDelayMs, maxDelayMs: MAX_DELAY_MS, jitter: 0 }));
     }
   }
 }

@@ -28,6 +28,8 @@ export interface FeatureInputs {
   checkpoint: Checkpoint;
   /** The request payload in its wire JSON form (open objects as the client sent them). */
   payload: Record<string, unknown>;
+  /** What the payload names, when the caller has read it already; else read here (`payloadFacts`). */
+  facts?: PayloadFacts;
   /** Whose checkpoint it is: a customer's, or a supplier's (payouts, supplier registrations). */
   subjectKind: 'customer' | 'supplier';
   /** The subject's stored fields merged with this request's (as ingestion merges them). */

@@ -1,7 +1,7 @@
-import { type PayloadFacts, payloadFacts } from '@ringfence/contracts';
+import type { PayloadFacts } from '@ringfence/contracts';
 import type { FeatureInputs, FeatureSourceReader, ParsedEmail, ParsedUserAgent } from './feature-definition';
 import { type LocalTime, localTimeOf } from './local-time';
-import { textAt, trimmed } from './payload-values';
+import { factsOf, textAt, trimmed } from './payload-values';
 import { ipAddressCountry, parseUserAgent } from './reference-data';
 
 const NOT_YET = Symbol('not computed yet');
@@ -22,7 +22,7 @@ export class FeatureSource implements FeatureSourceReader {
   constructor(readonly inputs: FeatureInputs) {}
 
   get facts(): PayloadFacts {
-    return payloadFacts(this.inputs.payload);
+    return factsOf(this.inputs);
   }
 
   get email(): ParsedEmail | null {

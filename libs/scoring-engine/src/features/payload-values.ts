@@ -1,3 +1,6 @@
+import { type PayloadFacts, payloadFacts } from '@ringfence/contracts';
+import type { FeatureInputs } from './feature-definition';
+
 /**
  * Readers of wire JSON: a payload is what a client sent (open objects included), so every value
  * is checked for its type before it is used, and anything else reads as absent.
@@ -16,6 +19,11 @@ export function textAt(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   const trimmed = value.trim();
   return trimmed.length > 0 ? trimmed : null;
+}
+
+/** The facts of a checkpoint's payload: those the caller handed over, else read once from the payload. */
+export function factsOf(inputs: FeatureInputs): PayloadFacts {
+  return inputs.facts ?? payloadFacts(inputs.payload);
 }
 
 /** A named text of the payload's facts (never blank), trimmed; null without one. */

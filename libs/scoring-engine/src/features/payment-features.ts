@@ -1,7 +1,7 @@
-import { type Checkpoint, type PayloadFacts, type PaymentMethodFacts, payloadFacts } from '@ringfence/contracts';
+import type { Checkpoint, PayloadFacts, PaymentMethodFacts } from '@ringfence/contracts';
 import { LARGE_PAYOUT_FACTOR, largeAmountThreshold, minorUnitDigits } from '../currency-amounts';
 import { type FeatureDefinition, type FeatureInputs, defineFeature } from './feature-definition';
-import { booleanAt, objectAt, rounded, textAt, trimmed } from './payload-values';
+import { booleanAt, factsOf, objectAt, rounded, textAt, trimmed } from './payload-values';
 import { alpha3Country, continentOf } from './reference-data';
 
 const TRANSACTION: readonly Checkpoint[] = ['transaction'];
@@ -18,7 +18,7 @@ const THREE_DS_AUTHENTICATED = new Set(['Y', 'A']);
 const THREE_DS_FAILED = new Set(['N', 'R']);
 
 /** The PSP transaction as sent, for the processor's checks no other reader needs (CVV, AVS). */
-const transaction = (inputs: FeatureInputs) => objectAt(payloadFacts(inputs.payload).transaction?.fields);
+const transaction = (inputs: FeatureInputs) => objectAt(factsOf(inputs).transaction?.fields);
 const threeDs = (inputs: FeatureInputs) => (typeof inputs.payload.threeds === 'object' && inputs.payload.threeds !== null ? objectAt(inputs.payload.threeds) : null);
 const upper = (value: unknown) => textAt(value)?.toUpperCase() ?? null;
 
@@ -32,7 +32,7 @@ interface CheckpointMoney {
 
 /** The checkpoint's money: the payload's (`PayloadFacts.money`: a refund's in its order's currency when it names none). */
 function moneyOf(inputs: FeatureInputs): CheckpointMoney | null {
-  const facts = payloadFacts(inputs.payload);
+  const facts = factsOf(inputs);
   switch (inputs.checkpoint) {
     case 'transaction':
       return sentMoney(facts.transaction?.amount, facts.transaction?.currency, 1);

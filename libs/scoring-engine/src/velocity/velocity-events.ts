@@ -172,8 +172,13 @@ export function velocityEventOf(topic: string, payload: Wire, eventId: string): 
  * The merchant (`transaction.mid`) an ingest event is about, as velocity keys it: the graph's
  * merchant fraud rate is asked about the same one. Undefined when the event names none.
  */
+export function merchantOfFacts(topic: string, facts: PayloadFacts): string | undefined {
+  return isVelocityTopic(topic) ? (EXTRACTORS[topic] as Extractor)(facts).keys.merchant : undefined;
+}
+
+/** `merchantOfFacts` of a payload in wire JSON. */
 export function merchantOfEvent(topic: string, payload: Wire): string | undefined {
-  return isVelocityTopic(topic) ? (EXTRACTORS[topic] as Extractor)(payloadFacts(payload)).keys.merchant : undefined;
+  return merchantOfFacts(topic, payloadFacts(payload));
 }
 
 /** What a `/psp/dispute` event says of its transaction, for counting it against the transaction's card, customer and merchant. */

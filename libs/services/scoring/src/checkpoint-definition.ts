@@ -1,4 +1,4 @@
-import type { Checkpoint, CheckpointRecommendation, CheckpointRpcTopic, EventTopic, GraphSourceTopic, LabelCategory, RpcTopicMap, ScoredAnswerParts } from '@ringfence/contracts';
+import type { Checkpoint, CheckpointRecommendation, CheckpointRpcTopic, EventTopic, GraphSourceTopic, LabelCategory, PayloadFacts, RpcTopicMap, ScoredAnswerParts } from '@ringfence/contracts';
 import type { EntityKind, EntityUpdate } from '@ringfence/entities';
 import type { Decision } from '@ringfence/scoring-engine';
 import type { InputClass } from '@ringfence/service-runtime';
@@ -40,8 +40,8 @@ export interface CheckpointDefinition<R extends CheckpointRpcTopic = CheckpointR
   decisionTopic: EventTopic;
   payloadClass: InputClass<RpcTopicMap[R]['request']>;
   subject(payload: RpcTopicMap[R]['request']): CheckpointSubject;
-  /** The entities the payload (in its wire JSON form) describes: the extraction ingestion stores. */
-  updates(wire: Record<string, unknown>): EntityUpdate[];
+  /** The entities the payload describes, from its facts: the extraction ingestion stores. */
+  updates(facts: PayloadFacts): EntityUpdate[];
   references(payload: RpcTopicMap[R]['request']): EntityReference[];
   /**
    * Label categories that decide this checkpoint besides the subject's fraud category

@@ -1,5 +1,5 @@
 import { CHECKPOINT_ANSWERS, type CheckpointRouteName, PAYLOAD_ROUTES, type RpcTopics, redeemingCustomerId } from '@ringfence/contracts';
-import { ENTITY_UPDATES_BY_TOPIC } from '@ringfence/entities';
+import { ENTITY_FACTS_UPDATES_BY_TOPIC } from '@ringfence/entities';
 import type { CheckpointDefinition, EntityReference } from './checkpoint-definition';
 
 type Fields = Record<string, unknown>;
@@ -16,7 +16,7 @@ function fromPayloadTable<K extends CheckpointRouteName>(
   name: K,
 ): Pick<(typeof PAYLOAD_ROUTES)[K], 'checkpoint' | 'rpcTopic' | 'ingestTopic' | 'decisionTopic' | 'payloadClass'> & Pick<CheckpointDefinition, 'updates'> {
   const { checkpoint, rpcTopic, ingestTopic, decisionTopic, payloadClass } = PAYLOAD_ROUTES[name];
-  return { checkpoint, rpcTopic, ingestTopic, decisionTopic, payloadClass, updates: ENTITY_UPDATES_BY_TOPIC[ingestTopic] };
+  return { checkpoint, rpcTopic, ingestTopic, decisionTopic, payloadClass, updates: ENTITY_FACTS_UPDATES_BY_TOPIC[ingestTopic] };
 }
 
 function reference(kind: EntityReference['kind'], id: string | undefined, when = true): EntityReference[] {

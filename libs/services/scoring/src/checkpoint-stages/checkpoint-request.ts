@@ -1,11 +1,11 @@
 import type { AccountSettings } from '@ringfence/accounts';
-import { type CheckpointRpcTopic, type MessageEnvelope, type RpcTopicMap, type RuleCheckpoint, toWireJson } from '@ringfence/contracts';
+import { type CheckpointRpcTopic, type MessageEnvelope, type PayloadFacts, type RpcTopicMap, type RuleCheckpoint, payloadFacts, toWireJson } from '@ringfence/contracts';
 import { type EntityDocument, type EntityUpdate, mergeDocument } from '@ringfence/entities';
 import { type CheckpointLookupPolicy, type KnownIndicatorQuery, checkpointLookupPolicy } from '@ringfence/lookup';
-import { merchantOfEvent } from '@ringfence/scoring-engine';
+import { merchantOfFacts } from '@ringfence/scoring-engine';
 import { requestAccount } from '@ringfence/service-runtime';
 import type { CheckpointDefinition, CheckpointSubject, EntityReference } from '../checkpoint-definition';
-import { indicatorsOf } from '../payload-indicators';
+import { indicatorsOfFacts } from '../payload-indicators';
 
 /** What a checkpoint request says by itself, read once before anything is asked of the owners. */
 export interface CheckpointRequest<R extends CheckpointRpcTopic = CheckpointRpcTopic> {
@@ -15,6 +15,8 @@ export interface CheckpointRequest<R extends CheckpointRpcTopic = CheckpointRpcT
   subject: CheckpointSubject;
   /** The payload's wire form: generic walks read the open objects as the client sent them. */
   json: Record<string, unknown>;
+  /** What the payload names, read once and handed to every reader (entities, lookup, graph question, features). */
+  facts: PayloadFacts;
   /** The entities the payload describes, as ingestion will store them. */
   updates: EntityUpdate[];
   references: EntityReference[];
@@ -40,20 +42,22 @@ export function readCheckpointRequest<R extends CheckpointRpcTopic>(
   const timestamp = (payload as { timestamp: number }).timestamp;
   const subject = definition.subject(payload);
   const json = toWireJson(payload);
-  const updates = definition.updates(json);
+  const facts = payloadFacts(json);
+  const updates = definition.updates(facts);
   const { settings } = requestAccount(message);
   return {
     payload,
     timestamp,
     subject,
     json,
+    facts,
     updates,
     references: definition.references(payload),
-    merchantId: merchantOfEvent(definition.ingestTopic, json),
+    merchantId: merchantOfFacts(definition.ingestTopic, facts),
     settings,
     lookupPolicy: checkpointLookupPolicy(settings),
     ruleCheckpoint: ruleCheckpointOf(definition.checkpoint, json),
-    indicators: indicatorsOf(ownDocument(null, updates, subject, timestamp)?.fields ?? {}, json),
+    indicators: indicatorsOfFacts(ownDocument(null, updates, subject, timestamp)?.fields ?? {}, facts),
   };
 }
 

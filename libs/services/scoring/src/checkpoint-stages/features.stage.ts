@@ -21,6 +21,7 @@ export function checkpointFeatures(
   return computeFeatures({
     checkpoint,
     payload: request.json,
+    facts: request.facts,
     subjectKind: request.subject.kind,
     subject: fields,
     subjectFieldTimestamps: subject?.fieldTimestamps ?? {},

@@ -1,7 +1,7 @@
 import { type Server, createServer } from 'node:http';
 import { type Server as TcpServer, type Socket, createServer as createTcpServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { eventually } from '../support/eventually';
+import { eventually } from '../tools/eventually';
 import { AdversarialServer, type Tenant } from './support/adversarial-server';
 import { expectDecisionsUsable, trainingEnd } from './support/decisions-usable';
 import { CLIENT_BUDGET_MS, expectStillDeciding } from './support/still-deciding';

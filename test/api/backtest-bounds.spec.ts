@@ -1,5 +1,5 @@
 import { type EmbeddedService, TEST_ADMIN_KEY, startEmbeddedService } from '../support/embedded-service';
-import { eventually } from '../support/eventually';
+import { eventually } from '../tools/eventually';
 import { customerRequest } from '../support/payload-factories';
 
 type Account = { accountId: string; keys: { secretTest: string } };

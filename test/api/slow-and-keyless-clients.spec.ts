@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type TLSSocket, connect as tlsConnect } from 'node:tls';
 import { customerRequest } from '../support/payload-factories';
 import { type EmbeddedService, TEST_ADMIN_KEY, TEST_BOOTSTRAP_KEY, startEmbeddedService } from '../support/embedded-service';
+import { eventually } from '../tools/eventually';
 
 const HEADERS_TIMEOUT_MS = 1_000;
 const BODY_TIMEOUT_MS = 2_000;
@@ -96,14 +97,15 @@ describe('slow and keyless clients (decisions §16)', () => {
    * taken, or given back, is seen only from outside.
    */
   async function untilProbeAnswers(from: string, status: number): Promise<{ message: string }> {
-    const deadline = Date.now() + 5_000;
-    for (;;) {
+    let answered = 0;
+    const probe = async () => {
       const answer = await keylessProbe(from);
-      if (answer.status === status) return answer.body;
-      if (Date.now() > deadline) throw new Error(`a keyless request from ${from} was answered ${answer.status}, never ${status}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+      answered = answer.status;
+      return answer.status === status ? answer.body : undefined;
+    };
+    return eventually(probe, 5_000, { failure: () => `a keyless request from ${from} was answered ${answered}, never ${status}` });
   }
+
 
   async function timedCheckpoint(): Promise<{ status: number; elapsedMs: number; data: { source: string; scoreId: string; warnings?: unknown[] } }> {
     const startedAt = Date.now();

@@ -91,4 +91,4 @@ export async function defaultAccountId(service: EmbeddedService): Promise<string
   return account.accountId;
 }
 
-export { eventually } from './eventually';
+export { eventually } from '../tools/eventually';

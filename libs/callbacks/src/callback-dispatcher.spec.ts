@@ -4,6 +4,7 @@ import { SettingsCallbackTargets } from './callback-targets';
 import { type CallbackRequest, type CallbackResponse } from './callback-sender';
 import { verifyCallbackSignature } from './callback-signature';
 import { InMemoryCallbackDeliveryRepository } from './test-support/in-memory-callback-delivery.repository';
+import { until as pollUntil } from '../../../test/tools/eventually';
 
 const SECRET = 'a-callback-secret-of-some-length';
 const POLICY = { baseDelayMs: 20, maxDelayMs: 40, windowMs: 60_000 };
@@ -64,13 +65,7 @@ function setup(sender: CallbackDispatcherOptions['sender'], overrides: Partial<C
 }
 
 /** Delivery is asynchronous by design: the tests wait for the store to show the outcome. */
-async function until(condition: () => boolean, timeoutMs = 3_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+const until = (condition: () => boolean, timeoutMs = 3_000): Promise<void> => pollUntil(condition, timeoutMs, { intervalMs: 5 });
 
 describe(CallbackDispatcher.name, () => {
   it('POSTs the body with a signature the secret verifies, and marks a 2xx answer delivered', async () => {

@@ -6,6 +6,7 @@ import { describeMessageBusConformance } from '../test-support/message-bus.confo
 import { InMemoryEventLogStore } from '../test-support/in-memory-event-log.store';
 import { delay, eventEnvelope, Inbox, markerOf, RecordingBusLogger, requestEnvelope } from '../test-support/message-envelope.factory';
 import { InProcessMessageBus, type InProcessMessageBusOptions } from './in-process-message-bus';
+import { until as pollUntil } from '../../../../test/tools/eventually';
 
 const TOPIC = EventTopics.customerUpdated;
 const GROUP = 'ingestion';
@@ -18,13 +19,8 @@ function gate() {
   return { opened, open };
 }
 
-async function until(condition: () => boolean, timeoutMs = 2_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await delay(5);
-  }
-}
+/** Handling is asynchronous by design (off the publisher's call): the tests wait for what the handlers did. */
+const until = (condition: () => boolean, timeoutMs = 2_000): Promise<void> => pollUntil(condition, timeoutMs, { intervalMs: 5 });
 
 describe(InProcessMessageBus.name, () => {
   const buses: InProcessMessageBus[] = [];

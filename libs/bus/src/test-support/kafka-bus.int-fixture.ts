@@ -1,8 +1,8 @@
 import { ALL_TOPICS, type RpcTopicMap, EventTopics, RpcTopics } from '@ringfence/contracts';
 // The mock launcher is repo test tooling, not a library: no Nx project or alias to import it by.
+import { until } from '../../../../test/tools/eventually';
 import { type KafkaMock, startKafkaMock } from '../../../../test/tools/kafka-mock/kafka-mock';
 import { KafkaMessageBus, type KafkaMessageBusOptions } from '../kafka/kafka-message-bus';
-import { delay } from './message-envelope.factory';
 
 /** A stand-in reply: the bus carries any JSON, and these tests only look at the marker. */
 export type CheckpointReply = RpcTopicMap[typeof RpcTopics.customerCheckpoint]['reply'];
@@ -31,13 +31,8 @@ export async function timed<T>(work: () => Promise<T>): Promise<{ outcome: T | u
   return { outcome, elapsedMs: Date.now() - startedAt };
 }
 
-export async function eventually(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`not true within ${timeoutMs} ms`);
-    await delay(100);
-  }
-}
+/** Polls `check` until it holds, every 100 ms: delivery through the broker is asynchronous by design. */
+export const eventually = (check: () => Promise<boolean>, timeoutMs: number): Promise<void> => until(check, timeoutMs, { intervalMs: 100 });
 
 export interface KafkaBusFixture {
   /** The shared mock's bootstrap addresses. */

@@ -9,6 +9,7 @@ import { DEFAULT_ROW_ATTEMPTS, InMemorySetAsideStore, SetAsideRows, createLogger
 import { MESSAGE_BUS, RINGFENCE_CONFIG, ROOT_LOGGER } from '@ringfence/service-runtime';
 import { ReviewCallbacksController } from './review-callbacks.controller';
 import { CALLBACK_DELIVERIES_WRITER, CALLBACK_SENDER, ReviewCallbacks } from './review-callbacks.service';
+import { until as pollUntil } from '../../../../../test/tools/eventually';
 
 type Handler = (message: MessageEnvelope<unknown>) => Promise<unknown>;
 
@@ -86,13 +87,7 @@ async function setup() {
 }
 
 /** Sending is asynchronous by design (off the consumer): the tests wait for the store to show it. */
-async function until(condition: () => boolean, timeoutMs = 3_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+const until = (condition: () => boolean, timeoutMs = 3_000): Promise<void> => pollUntil(condition, timeoutMs, { intervalMs: 5 });
 
 describe(ReviewCallbacksController.name, () => {
   it('consumes both label topics in the callbacks group, and answers the deliveries read in the labelling group once that group has caught up', async () => {

@@ -137,111 +137,140 @@ export function needsNewCustomSlots(known: readonly string[], appearing: readonl
  * integer number of milliseconds (a caller bug; nothing of the batch is written).
  */
 export function toWriteRows(changes: readonly GraphChange[], customNodeTypes: readonly string[]): GraphWriteRows {
-  const nodes = new Map<string, NodeRow>();
-  const links = new Map<string, LinkRow>();
-  const labels = new Map<string, LabelRow>();
-  const chargebacks = new Map<string, ChargebackRow>();
-  const tags = new Map<string, TagRow>();
-  const redemptions = new Map<string, RedemptionRow>();
-  const transactionOwners = new Map<string, TransactionOwnerRow>();
-  const disputes = new Map<string, DisputeRow>();
-  const merchantCustomers = new Map<string, MerchantCustomerRow>();
+  const rows = new WriteRowsBuilder(customNodeTypes);
+  for (const change of changes) rows.add(change);
+  return rows.sorted();
+}
 
-  const addNode = (row: NodeRow) => {
-    nodes.set(nodeKey(row), row);
-  };
-  const rowOf = (node: GraphNodeRef): NodeRow | null => {
-    const kind = kindOf(node, customNodeTypes);
-    return kind === null ? null : { kind, identity: node.identity };
-  };
+type ChangeOf<Type extends GraphChange['type']> = Extract<GraphChange, { type: Type }>;
 
-  for (const change of changes) {
+/** A batch's rows as they collect: one map per table, by the row's key. */
+class WriteRowsBuilder {
+  private readonly nodes = new Map<string, NodeRow>();
+  private readonly links = new Map<string, LinkRow>();
+  private readonly labels = new Map<string, LabelRow>();
+  private readonly chargebacks = new Map<string, ChargebackRow>();
+  private readonly tags = new Map<string, TagRow>();
+  private readonly redemptions = new Map<string, RedemptionRow>();
+  private readonly transactionOwners = new Map<string, TransactionOwnerRow>();
+  private readonly disputes = new Map<string, DisputeRow>();
+  private readonly merchantCustomers = new Map<string, MerchantCustomerRow>();
+
+  constructor(private readonly customNodeTypes: readonly string[]) {}
+
+  add(change: GraphChange): void {
     switch (change.type) {
       case 'node': {
-        const row = rowOf(change.node);
-        if (row !== null) addNode(row);
+        const row = this.rowOf(change.node);
+        if (row !== null) this.addNode(row);
         break;
       }
-      case 'link': {
-        const a = rowOf(change.a);
-        const b = rowOf(change.b);
-        if (a === null || b === null) break;
-        const firstSeenMs = epochMs(change.firstSeenMs, 'firstSeenMs');
-        addNode(a);
-        addNode(b);
-        const order = compareNodes(a, b);
-        if (order === 0) break;
-        const [first, second] = order < 0 ? [a, b] : [b, a];
-        const key = JSON.stringify([first.kind, first.identity, second.kind, second.identity]);
-        const known = links.get(key);
-        if (known === undefined) links.set(key, { kindA: first.kind, identityA: first.identity, kindB: second.kind, identityB: second.identity, firstSeenMs });
-        else if (firstSeenMs < known.firstSeenMs) known.firstSeenMs = firstSeenMs;
+      case 'link':
+        this.addLink(change);
         break;
-      }
       case 'label':
-        addNode({ kind: 'customer', identity: change.customerId });
-        keepNewest(labels, change.customerId, { customerId: change.customerId, label: change.label, atMs: epochMs(change.atMs, 'atMs') });
+        this.addNode({ kind: 'customer', identity: change.customerId });
+        keepNewest(this.labels, change.customerId, { customerId: change.customerId, label: change.label, atMs: epochMs(change.atMs, 'atMs') });
         break;
       case 'chargeback':
-        addNode({ kind: 'chargeback', identity: change.chargebackId });
-        keepNewest(chargebacks, change.chargebackId, { chargebackId: change.chargebackId, forgiven: change.forgiven, atMs: epochMs(change.atMs, 'atMs') });
+        this.addNode({ kind: 'chargeback', identity: change.chargebackId });
+        keepNewest(this.chargebacks, change.chargebackId, { chargebackId: change.chargebackId, forgiven: change.forgiven, atMs: epochMs(change.atMs, 'atMs') });
         break;
-      case 'tags': {
-        addNode({ kind: 'customer', identity: change.customerId });
-        const atMs = epochMs(change.atMs, 'atMs');
-        for (const [name, value] of Object.entries(change.tags)) {
-          // As GraphIndex.setTags: a value that is not a boolean is no tag.
-          if (typeof value !== 'boolean') continue;
-          keepNewest(tags, JSON.stringify([change.customerId, name]), { customerId: change.customerId, name, value, atMs });
-        }
+      case 'tags':
+        this.addTags(change);
         break;
-      }
-      case 'redemption': {
-        addNode({ kind: 'customer', identity: change.customerId });
-        const row: RedemptionRow = {
-          customerId: change.customerId,
-          voucherCode: change.voucherCode,
-          redemptionTimeMs: epochMs(change.redemptionTimeMs, 'redemptionTimeMs'),
-          success: change.success,
-          atMs: epochMs(change.atMs, 'atMs'),
-        };
-        keepNewest(redemptions, JSON.stringify([row.customerId, row.voucherCode, row.redemptionTimeMs]), row);
+      case 'redemption':
+        this.addRedemption(change);
         break;
-      }
-      case 'transaction-owner': {
-        addNode({ kind: 'customer', identity: change.customerId });
-        const row = { transactionId: change.transactionId, customerId: change.customerId, firstSeenMs: epochMs(change.firstSeenMs, 'firstSeenMs') };
-        keepEarliest(transactionOwners, JSON.stringify([row.transactionId, row.customerId]), row);
+      case 'transaction-owner':
+      case 'dispute':
+      case 'merchant-customer':
+        this.addFirstSeen(change);
         break;
-      }
-      case 'dispute': {
-        addNode({ kind: 'chargeback', identity: change.chargebackId });
-        const row = { transactionId: change.transactionId, chargebackId: change.chargebackId, firstSeenMs: epochMs(change.firstSeenMs, 'firstSeenMs') };
-        keepEarliest(disputes, JSON.stringify([row.transactionId, row.chargebackId]), row);
-        break;
-      }
-      case 'merchant-customer': {
-        addNode({ kind: 'customer', identity: change.customerId });
-        const row = { merchantId: change.merchantId, customerId: change.customerId, firstSeenMs: epochMs(change.firstSeenMs, 'firstSeenMs') };
-        keepEarliest(merchantCustomers, JSON.stringify([row.merchantId, row.customerId]), row);
-        break;
-      }
     }
   }
 
-  return {
-    nodes: [...nodes.values()].sort(compareNodes),
-    links: [...links.values()].sort(compareLinks),
-    labels: [...labels.values()].sort((x, y) => compareText(x.customerId, y.customerId)),
-    chargebacks: [...chargebacks.values()].sort((x, y) => compareText(x.chargebackId, y.chargebackId)),
-    tags: [...tags.values()].sort((x, y) => compareText(x.customerId, y.customerId) || compareText(x.name, y.name)),
-    redemptions: [...redemptions.values()].sort(
-      (x, y) => compareText(x.customerId, y.customerId) || compareText(x.voucherCode, y.voucherCode) || x.redemptionTimeMs - y.redemptionTimeMs,
-    ),
-    transactionOwners: [...transactionOwners.values()].sort((x, y) => compareText(x.transactionId, y.transactionId) || compareText(x.customerId, y.customerId)),
-    disputes: [...disputes.values()].sort((x, y) => compareText(x.transactionId, y.transactionId) || compareText(x.chargebackId, y.chargebackId)),
-    merchantCustomers: [...merchantCustomers.values()].sort((x, y) => compareText(x.merchantId, y.merchantId) || compareText(x.customerId, y.customerId)),
-  };
+  sorted(): GraphWriteRows {
+    return {
+      nodes: [...this.nodes.values()].sort(compareNodes),
+      links: [...this.links.values()].sort(compareLinks),
+      labels: [...this.labels.values()].sort((x, y) => compareText(x.customerId, y.customerId)),
+      chargebacks: [...this.chargebacks.values()].sort((x, y) => compareText(x.chargebackId, y.chargebackId)),
+      tags: [...this.tags.values()].sort((x, y) => compareText(x.customerId, y.customerId) || compareText(x.name, y.name)),
+      redemptions: [...this.redemptions.values()].sort(
+        (x, y) => compareText(x.customerId, y.customerId) || compareText(x.voucherCode, y.voucherCode) || x.redemptionTimeMs - y.redemptionTimeMs,
+      ),
+      transactionOwners: [...this.transactionOwners.values()].sort((x, y) => compareText(x.transactionId, y.transactionId) || compareText(x.customerId, y.customerId)),
+      disputes: [...this.disputes.values()].sort((x, y) => compareText(x.transactionId, y.transactionId) || compareText(x.chargebackId, y.chargebackId)),
+      merchantCustomers: [...this.merchantCustomers.values()].sort((x, y) => compareText(x.merchantId, y.merchantId) || compareText(x.customerId, y.customerId)),
+    };
+  }
+
+  private addNode(row: NodeRow): void {
+    this.nodes.set(nodeKey(row), row);
+  }
+
+  private rowOf(node: GraphNodeRef): NodeRow | null {
+    const kind = kindOf(node, this.customNodeTypes);
+    return kind === null ? null : { kind, identity: node.identity };
+  }
+
+  private addLink(change: ChangeOf<'link'>): void {
+    const a = this.rowOf(change.a);
+    const b = this.rowOf(change.b);
+    if (a === null || b === null) return;
+    const firstSeenMs = epochMs(change.firstSeenMs, 'firstSeenMs');
+    this.addNode(a);
+    this.addNode(b);
+    const order = compareNodes(a, b);
+    if (order === 0) return;
+    const [first, second] = order < 0 ? [a, b] : [b, a];
+    const key = JSON.stringify([first.kind, first.identity, second.kind, second.identity]);
+    const known = this.links.get(key);
+    if (known === undefined) this.links.set(key, { kindA: first.kind, identityA: first.identity, kindB: second.kind, identityB: second.identity, firstSeenMs });
+    else if (firstSeenMs < known.firstSeenMs) known.firstSeenMs = firstSeenMs;
+  }
+
+  private addTags(change: ChangeOf<'tags'>): void {
+    this.addNode({ kind: 'customer', identity: change.customerId });
+    const atMs = epochMs(change.atMs, 'atMs');
+    for (const [name, value] of Object.entries(change.tags)) {
+      // As GraphIndex.setTags: a value that is not a boolean is no tag.
+      if (typeof value !== 'boolean') continue;
+      keepNewest(this.tags, JSON.stringify([change.customerId, name]), { customerId: change.customerId, name, value, atMs });
+    }
+  }
+
+  private addRedemption(change: ChangeOf<'redemption'>): void {
+    this.addNode({ kind: 'customer', identity: change.customerId });
+    const row: RedemptionRow = {
+      customerId: change.customerId,
+      voucherCode: change.voucherCode,
+      redemptionTimeMs: epochMs(change.redemptionTimeMs, 'redemptionTimeMs'),
+      success: change.success,
+      atMs: epochMs(change.atMs, 'atMs'),
+    };
+    keepNewest(this.redemptions, JSON.stringify([row.customerId, row.voucherCode, row.redemptionTimeMs]), row);
+  }
+
+  /** The relations kept with the time they were first seen: transaction owners, disputes, merchants' customers. */
+  private addFirstSeen(change: ChangeOf<'transaction-owner' | 'dispute' | 'merchant-customer'>): void {
+    const firstSeenMs = epochMs(change.firstSeenMs, 'firstSeenMs');
+    switch (change.type) {
+      case 'transaction-owner':
+        this.addNode({ kind: 'customer', identity: change.customerId });
+        keepEarliest(this.transactionOwners, JSON.stringify([change.transactionId, change.customerId]), { transactionId: change.transactionId, customerId: change.customerId, firstSeenMs });
+        break;
+      case 'dispute':
+        this.addNode({ kind: 'chargeback', identity: change.chargebackId });
+        keepEarliest(this.disputes, JSON.stringify([change.transactionId, change.chargebackId]), { transactionId: change.transactionId, chargebackId: change.chargebackId, firstSeenMs });
+        break;
+      case 'merchant-customer':
+        this.addNode({ kind: 'customer', identity: change.customerId });
+        keepEarliest(this.merchantCustomers, JSON.stringify([change.merchantId, change.customerId]), { merchantId: change.merchantId, customerId: change.customerId, firstSeenMs });
+        break;
+    }
+  }
 }
 
 /** The stored kind of a node: its slot kind for a custom node (null without a slot). */

@@ -45,6 +45,61 @@ interface LoadRecord {
   get(key: string): unknown;
 }
 
+/** Each part of a load: its ordered statement and how one of its records becomes a change. */
+const LOAD_PARTS: ReadonlyArray<readonly [string, (record: LoadRecord) => GraphChange]> = [
+  [LOAD_NODES, (record) => ({ type: 'node', node: nodeRef(record.get('kind'), record.get('identity'), record.get('nodeType')) })],
+  [LOAD_LINKS, (record) => ({
+    type: 'link',
+    a: nodeRef(record.get('kindA'), record.get('identityA'), record.get('nodeTypeA')),
+    b: nodeRef(record.get('kindB'), record.get('identityB'), record.get('nodeTypeB')),
+    firstSeenMs: fromNeo4jInteger(record.get('firstSeenMs'), 'firstSeenMs'),
+  })],
+  [LOAD_LABELS, (record) => ({
+    type: 'label',
+    customerId: String(record.get('customerId')),
+    label: (record.get('label') as string | null) ?? null,
+    atMs: fromNeo4jInteger(record.get('atMs'), 'labelAtMs'),
+  })],
+  [LOAD_CHARGEBACKS, (record) => ({
+    type: 'chargeback',
+    chargebackId: String(record.get('chargebackId')),
+    forgiven: record.get('forgiven') === true,
+    atMs: fromNeo4jInteger(record.get('atMs'), 'stateAtMs'),
+  })],
+  [LOAD_TAGS, (record) => ({
+    type: 'tags',
+    customerId: String(record.get('customerId')),
+    tags: { [String(record.get('name'))]: record.get('value') === true },
+    atMs: fromNeo4jInteger(record.get('atMs'), 'atMs'),
+  })],
+  [LOAD_REDEMPTIONS, (record) => ({
+    type: 'redemption',
+    customerId: String(record.get('customerId')),
+    voucherCode: String(record.get('voucherCode')),
+    redemptionTimeMs: fromNeo4jInteger(record.get('redemptionTimeMs'), 'redemptionTimeMs'),
+    success: record.get('success') === true,
+    atMs: fromNeo4jInteger(record.get('atMs'), 'atMs'),
+  })],
+  [LOAD_TRANSACTION_OWNERS, (record) => ({
+    type: 'transaction-owner',
+    transactionId: String(record.get('transactionId')),
+    customerId: String(record.get('customerId')),
+    firstSeenMs: fromNeo4jInteger(record.get('firstSeenMs'), 'firstSeenMs'),
+  })],
+  [LOAD_DISPUTES, (record) => ({
+    type: 'dispute',
+    chargebackId: String(record.get('chargebackId')),
+    transactionId: String(record.get('transactionId')),
+    firstSeenMs: fromNeo4jInteger(record.get('firstSeenMs'), 'firstSeenMs'),
+  })],
+  [LOAD_MERCHANT_CUSTOMERS, (record) => ({
+    type: 'merchant-customer',
+    merchantId: String(record.get('merchantId')),
+    customerId: String(record.get('customerId')),
+    firstSeenMs: fromNeo4jInteger(record.get('firstSeenMs'), 'firstSeenMs'),
+  })],
+];
+
 /**
  * The graph's store of record in Neo4j (distributed mode), with the merge rules of
  * `TenantGraph.apply` (see `GraphStore`); the model is described in `graph-cypher.ts`.
@@ -111,57 +166,7 @@ export class Neo4jGraphStore implements GraphStore {
     const stream = (query: string, toChange: (record: LoadRecord) => GraphChange) =>
       batches(session.run(query, { accountId: scope.accountId, environment: scope.environment }), batchSize, toChange);
     try {
-      yield* stream(LOAD_NODES, (record) => ({ type: 'node', node: nodeRef(record.get('kind'), record.get('identity'), record.get('nodeType')) }));
-      yield* stream(LOAD_LINKS, (record) => ({
-        type: 'link',
-        a: nodeRef(record.get('kindA'), record.get('identityA'), record.get('nodeTypeA')),
-        b: nodeRef(record.get('kindB'), record.get('identityB'), record.get('nodeTypeB')),
-        firstSeenMs: fromNeo4jInteger(record.get('firstSeenMs'), 'firstSeenMs'),
-      }));
-      yield* stream(LOAD_LABELS, (record) => ({
-        type: 'label',
-        customerId: String(record.get('customerId')),
-        label: (record.get('label') as string | null) ?? null,
-        atMs: fromNeo4jInteger(record.get('atMs'), 'labelAtMs'),
-      }));
-      yield* stream(LOAD_CHARGEBACKS, (record) => ({
-        type: 'chargeback',
-        chargebackId: String(record.get('chargebackId')),
-        forgiven: record.get('forgiven') === true,
-        atMs: fromNeo4jInteger(record.get('atMs'), 'stateAtMs'),
-      }));
-      yield* stream(LOAD_TAGS, (record) => ({
-        type: 'tags',
-        customerId: String(record.get('customerId')),
-        tags: { [String(record.get('name'))]: record.get('value') === true },
-        atMs: fromNeo4jInteger(record.get('atMs'), 'atMs'),
-      }));
-      yield* stream(LOAD_REDEMPTIONS, (record) => ({
-        type: 'redemption',
-        customerId: String(record.get('customerId')),
-        voucherCode: String(record.get('voucherCode')),
-        redemptionTimeMs: fromNeo4jInteger(record.get('redemptionTimeMs'), 'redemptionTimeMs'),
-        success: record.get('success') === true,
-        atMs: fromNeo4jInteger(record.get('atMs'), 'atMs'),
-      }));
-      yield* stream(LOAD_TRANSACTION_OWNERS, (record) => ({
-        type: 'transaction-owner',
-        transactionId: String(record.get('transactionId')),
-        customerId: String(record.get('customerId')),
-        firstSeenMs: fromNeo4jInteger(record.get('firstSeenMs'), 'firstSeenMs'),
-      }));
-      yield* stream(LOAD_DISPUTES, (record) => ({
-        type: 'dispute',
-        chargebackId: String(record.get('chargebackId')),
-        transactionId: String(record.get('transactionId')),
-        firstSeenMs: fromNeo4jInteger(record.get('firstSeenMs'), 'firstSeenMs'),
-      }));
-      yield* stream(LOAD_MERCHANT_CUSTOMERS, (record) => ({
-        type: 'merchant-customer',
-        merchantId: String(record.get('merchantId')),
-        customerId: String(record.get('customerId')),
-        firstSeenMs: fromNeo4jInteger(record.get('firstSeenMs'), 'firstSeenMs'),
-      }));
+      for (const [query, toChange] of LOAD_PARTS) yield* stream(query, toChange);
     } finally {
       await session.close();
     }

@@ -119,6 +119,12 @@ export class TypeOrmGraphStore implements GraphStore {
       ([firstSeenMs, kindA, identityA, kindB, identityB]) => ({ type: 'link', a: slots.ref(kindA, identityA), b: slots.ref(kindB, identityB), firstSeenMs }),
       (rows) => slots.cover(rows.flatMap(([, kindA, , kindB]) => [kindA, kindB])),
     );
+    yield* this.statePages(scope, batchSize);
+    yield* this.relationPages(scope, batchSize);
+  }
+
+  /** The customers' labels and tags, the chargebacks' states and the redemptions, as `load` pages them. */
+  private async *statePages(scope: GraphScope, batchSize: number): AsyncIterable<GraphChange[]> {
     yield* this.pages<LabelTuple>(
       scope,
       PAGE_LABELS,
@@ -147,6 +153,10 @@ export class TypeOrmGraphStore implements GraphStore {
       ([customerId, voucherCode, redemptionTimeMs]) => [customerId, voucherCode, redemptionTimeMs],
       ([customerId, voucherCode, redemptionTimeMs, success, atMs]) => ({ type: 'redemption', customerId, voucherCode, redemptionTimeMs, success, atMs }),
     );
+  }
+
+  /** Transaction owners, disputes and merchants' customers, as `load` pages them. */
+  private async *relationPages(scope: GraphScope, batchSize: number): AsyncIterable<GraphChange[]> {
     yield* this.pages<TransactionOwnerTuple>(
       scope,
       PAGE_TRANSACTION_OWNERS,

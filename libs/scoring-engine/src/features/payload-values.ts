@@ -2,8 +2,10 @@ import { type PayloadFacts, payloadFacts } from '@ringfence/contracts';
 import type { FeatureInputs } from './feature-definition';
 
 /**
- * Readers of wire JSON: a payload is what a client sent (open objects included), so every value
- * is checked for its type before it is used, and anything else reads as absent.
+ * Readers of the subject's record and of the payload details only features read (3-D Secure,
+ * AVS, CVV, billing country, password outcome): what a client sent, so every value is checked
+ * for its type before it is used, and anything else reads as absent. What the payload names
+ * comes from its facts (`factsOf`).
  */
 export type Fields = Record<string, unknown>;
 
@@ -39,11 +41,6 @@ export function numberAt(value: unknown): number | null {
 /** The boolean at `value`; null otherwise. */
 export function booleanAt(value: unknown): boolean | null {
   return typeof value === 'boolean' ? value : null;
-}
-
-/** The objects of the array at `value` (other items skipped). */
-export function objectsAt(value: unknown): Fields[] {
-  return Array.isArray(value) ? value.filter((item): item is Fields => typeof item === 'object' && item !== null && !Array.isArray(item)) : [];
 }
 
 /** `value` rounded to `digits` decimals, so feed values stay readable (0.6842 rather than 0.68421052…). */

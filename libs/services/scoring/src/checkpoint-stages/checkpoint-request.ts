@@ -1,5 +1,5 @@
 import type { AccountSettings } from '@ringfence/accounts';
-import { type CheckpointRpcTopic, type MessageEnvelope, type PayloadFacts, type RpcTopicMap, type RuleCheckpoint, payloadFacts, toWireJson } from '@ringfence/contracts';
+import { type CheckpointRpcTopic, type MessageEnvelope, PSP_CHECKPOINTS, type PayloadFacts, type RpcTopicMap, type RuleCheckpoint, payloadFacts, toWireJson } from '@ringfence/contracts';
 import { type EntityDocument, type EntityUpdate, mergeDocument } from '@ringfence/entities';
 import { type CheckpointLookupPolicy, type KnownIndicatorQuery, checkpointLookupPolicy } from '@ringfence/lookup';
 import { merchantOfFacts } from '@ringfence/scoring-engine';
@@ -74,5 +74,5 @@ function ownDocument(stored: EntityDocument | null, updates: readonly EntityUpda
 /** The checkpoint as rules name it: a PSP transaction's by the checkpoint it was sent to; null without one. */
 function ruleCheckpointOf(checkpoint: string, json: Record<string, unknown>): RuleCheckpoint | null {
   if (checkpoint !== 'transaction') return checkpoint as RuleCheckpoint;
-  return json.checkpoint === 'pspBeforeAuth' || json.checkpoint === 'pspAfterAuth' ? json.checkpoint : null;
+  return PSP_CHECKPOINTS.find((name) => name === json.checkpoint) ?? null;
 }

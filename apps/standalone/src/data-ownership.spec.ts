@@ -1,63 +1,45 @@
 import 'reflect-metadata';
 import { MODULE_METADATA, SELF_DECLARED_DEPS_METADATA } from '@nestjs/common/constants';
-import { ACCOUNT_REPOSITORY, API_KEY_REPOSITORY } from '@ringfence/accounts';
-import { EVENT_LOG_STORE } from '@ringfence/bus';
-import { CALLBACK_DELIVERY_REPOSITORY } from '@ringfence/callbacks';
-import { BREACHED_CREDENTIALS_REPOSITORY } from '@ringfence/credentials';
-import { ENTITY_DOCUMENT_REPOSITORY } from '@ringfence/entities';
-import { GRAPH_STORE } from '@ringfence/graph-engine';
-import { LABEL_REPOSITORY } from '@ringfence/labels';
-import { LOOKUP_INDICATOR_REPOSITORY } from '@ringfence/lookup';
-import { VELOCITY_SNAPSHOT_STORE } from '@ringfence/persistence';
-import { DECISION_RECORD_REPOSITORY, RULE_REPOSITORY } from '@ringfence/scoring-engine';
-import { GatewayModule } from '@ringfence/service-gateway';
-import { GraphModule } from '@ringfence/service-graph';
-import { IngestionModule } from '@ringfence/service-ingestion';
-import { CallbacksModule, LabellingModule } from '@ringfence/service-labelling';
-import { LookupModule } from '@ringfence/service-lookup';
-import { ScoringModule, VelocityModule } from '@ringfence/service-scoring';
-import { DataSource } from 'typeorm';
+import { ownedSchemaOf } from '@ringfence/persistence';
+import { standaloneService } from './standalone.service';
 
 /**
- * Each service owns its data (docs/architecture.md, "Each service owns its data"): the stores
- * each service module may inject. Another service's facts are asked of their owner over the bus
- * (scoring asks ingestion, labelling, lookup and the graph), never read from its tables.
- *
- * The account registry is the gateway's alone: every request it sends carries the account's
- * facts (`AccountFacts`: its industry and settings, without the callback secret), and the
- * services ask it for the rest (`ringfence.rpc.gateway.*`: the facts of an event's account, a
- * review callback's URL and signature).
+ * Each service owns its data (docs/architecture.md, "Each service owns its data"), by structure:
+ * a service's tables, migrations and repositories are in its own store library (scope-tagged, so
+ * lint refuses another scope's import), whose Nest module (`OwnsTables`) the service module
+ * imports; an app migrates and provides only the stores of the modules it runs. This checks,
+ * from the modules themselves, that no service module injects a store its own store modules do
+ * not provide, and that no store has two owners. Another service's facts are asked of their
+ * owner over the bus, never read from its tables.
  */
-const OWNED_STORES = new Map<object, readonly unknown[]>([
-  [GatewayModule, [ACCOUNT_REPOSITORY, API_KEY_REPOSITORY, EVENT_LOG_STORE, BREACHED_CREDENTIALS_REPOSITORY]],
-  [IngestionModule, [ENTITY_DOCUMENT_REPOSITORY]],
-  // Scoring's own tables (rule_versions, decision_records), through @ringfence/scoring-store on the connection.
-  [ScoringModule, [RULE_REPOSITORY, DECISION_RECORD_REPOSITORY, DataSource]],
-  // Scoring's velocity counters, written behind its own consumer (imported by ScoringModule).
-  [VelocityModule, [VELOCITY_SNAPSHOT_STORE]],
-  [GraphModule, [GRAPH_STORE, DataSource]],
-  [LabellingModule, [LABEL_REPOSITORY]],
-  // Review callbacks are the labelling service's deliveries; their URL and signatures are asked of the gateway.
-  [CallbacksModule, [CALLBACK_DELIVERY_REPOSITORY]],
-  [LookupModule, [LOOKUP_INDICATOR_REPOSITORY]],
-]);
+type ModuleClass = { new (...args: never[]): unknown; name: string };
 
-/** Every store, by the token the persistence module provides it under. */
-const STORES: readonly unknown[] = [
-  ACCOUNT_REPOSITORY,
-  API_KEY_REPOSITORY,
-  EVENT_LOG_STORE,
-  BREACHED_CREDENTIALS_REPOSITORY,
-  ENTITY_DOCUMENT_REPOSITORY,
-  GRAPH_STORE,
-  LABEL_REPOSITORY,
-  LOOKUP_INDICATOR_REPOSITORY,
-  CALLBACK_DELIVERY_REPOSITORY,
-  VELOCITY_SNAPSHOT_STORE,
-  RULE_REPOSITORY,
-  DECISION_RECORD_REPOSITORY,
-  DataSource,
-];
+/** The modules a module imports, and theirs. */
+function importedModules(module: object, seen = new Set<object>()): object[] {
+  for (const imported of (Reflect.getMetadata(MODULE_METADATA.IMPORTS, module) ?? []) as object[]) {
+    const target = typeof imported === 'function' ? imported : (imported as { module?: object }).module;
+    if (target !== undefined && !seen.has(target)) {
+      seen.add(target);
+      importedModules(target, seen);
+    }
+  }
+  return [...seen];
+}
+
+/** The store modules among a module's imports: those that own tables. */
+function storeModulesOf(module: object): object[] {
+  return importedModules(module).filter((imported) => ownedSchemaOf(imported) !== undefined);
+}
+
+function providedTokens(module: object): unknown[] {
+  const providers = (Reflect.getMetadata(MODULE_METADATA.PROVIDERS, module) ?? []) as ProviderLike[];
+  return providers.map((provider) => (typeof provider === 'function' ? provider : provider.provide));
+}
+
+const SERVICE_MODULES = standaloneService.modules as ModuleClass[];
+const STORE_MODULES = [...new Set(SERVICE_MODULES.flatMap(storeModulesOf))];
+/** Every store, by the token its owner's store module provides it under. */
+const STORES: readonly unknown[] = STORE_MODULES.flatMap(providedTokens);
 
 type ProviderLike = { new (...args: never[]): unknown } | { inject?: unknown[]; provide?: unknown };
 
@@ -81,23 +63,22 @@ function storesInjectedBy(module: object): Set<unknown> {
 }
 
 describe('data ownership', () => {
-  it.each([...OWNED_STORES].map(([module, owned]) => [(module as { name: string }).name, module, owned] as const))(
-    '%s injects only the stores it owns',
-    (_name, module, owned) => {
-      expect([...storesInjectedBy(module)].sort(byName)).toEqual([...owned].sort(byName));
-    },
-  );
+  it('finds the store modules of every service', () => {
+    expect(STORE_MODULES.map((module) => (module as ModuleClass).name).sort()).toEqual(['AccountStoreModule', 'EntityStoreModule', 'GraphStoreModule', 'LabelStoreModule', 'LookupStoreModule', 'ScoringStoreModule']);
+  });
 
-  // The connection itself is shared by the services that keep tables of their own through their
-  // own adapter library (the graph's graph-store, scoring's scoring-store): the tables are theirs.
-  const SHARED = new Set<unknown>([DataSource]);
+  it.each(SERVICE_MODULES.map((module) => [module.name, module] as const))('%s injects only the stores its own store modules provide', (_name, module) => {
+    const own = new Set(storeModulesOf(module).flatMap(providedTokens));
+    expect([...storesInjectedBy(module)].filter((store) => !own.has(store)).map(String)).toEqual([]);
+  });
 
-  it('gives every store but the connection to one service only', () => {
-    const owners = STORES.filter((store) => !SHARED.has(store)).map((store) => [...OWNED_STORES.values()].filter((owned) => owned.includes(store)).length);
-    expect(owners).toEqual(STORES.filter((store) => !SHARED.has(store)).map(() => 1));
+  it('gives every store one owner', () => {
+    const owners = STORES.map((store) => STORE_MODULES.filter((module) => providedTokens(module).includes(store)).length);
+    expect(owners).toEqual(STORES.map(() => 1));
+  });
+
+  it('gives every owner its own tables', () => {
+    const owners = STORE_MODULES.map((module) => ownedSchemaOf(module)?.owner);
+    expect(new Set(owners).size).toBe(owners.length);
   });
 });
-
-function byName(left: unknown, right: unknown): number {
-  return String(left).localeCompare(String(right));
-}

@@ -3,6 +3,7 @@ import { useEmbeddedTestDatabase } from '@ringfence/persistence/testing';
 import { Neo4jError, error as neo4jErrors } from 'neo4j-driver';
 import { isGraphWriteRefusal } from './graph-write-refusal';
 import { TypeOrmGraphStore } from './typeorm/typeorm-graph.store';
+import { GRAPH_STORE_SCHEMA } from './graph-store.schema';
 
 const neo4jError = (code: string) => new Neo4jError(`neo4j said ${code}`, code, '50N42', 'error: general processing exception - unexpected error');
 const link = (firstSeenMs: number): GraphChange => ({
@@ -39,7 +40,7 @@ describe(isGraphWriteRefusal.name, () => {
   });
 
   describe('the tables store', () => {
-    const database = useEmbeddedTestDatabase();
+    const database = useEmbeddedTestDatabase(GRAPH_STORE_SCHEMA);
 
     it('blames the changes for what the tables store refuses to write (a time that is not integer milliseconds)', async () => {
       const store = new TypeOrmGraphStore(database.dataSource());

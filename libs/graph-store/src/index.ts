@@ -10,3 +10,5 @@ export {
 } from './neo4j/neo4j-driver.factory';
 export { DEFAULT_LOAD_BATCH_SIZE } from './load-batch-size';
 export { isGraphWriteRefusal } from './graph-write-refusal';
+export { GraphStoreModule } from './graph-store.module';
+export { GRAPH_STORE_SCHEMA } from './graph-store.schema';

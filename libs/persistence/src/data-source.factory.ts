@@ -17,7 +17,7 @@ import {
   redactDatabaseUrl,
   type PersistenceOptions,
 } from './persistence.options';
-import { PERSISTENCE_ENTITIES, PERSISTENCE_MIGRATIONS } from './persistence.schema';
+import { entitiesOf, migrationsOf, schemasOf } from './persistence.schema';
 
 /**
  * How long a query may wait for a connection, and how long a transaction on the embedded
@@ -70,11 +70,13 @@ export async function openDataSource(options: PersistenceOptions): Promise<DataS
   return dataSource;
 }
 
+/** Maps and migrates the shared tables and those of the owners the options name (`schemas`). */
 function baseOptions(options: PersistenceOptions) {
+  const schemas = schemasOf(options.schemas);
   return {
     type: 'postgres',
-    entities: PERSISTENCE_ENTITIES,
-    migrations: PERSISTENCE_MIGRATIONS,
+    entities: entitiesOf(schemas),
+    migrations: migrationsOf(schemas),
     synchronize: false,
     migrationsRun: false,
     logging: options.logging ?? false,

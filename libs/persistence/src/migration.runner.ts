@@ -1,5 +1,7 @@
 import { MigrationExecutor, type DataSource, type QueryRunner } from 'typeorm';
+import { Migration } from 'typeorm/migration/Migration';
 import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
+import { isSplitMigration } from './owned-schema';
 
 /** First half of the advisory-lock key; the second is the schema, so schemas migrate apart. */
 const MIGRATION_LOCK_NAMESPACE = 0x52_46_4d_47; // "RFMG"
@@ -11,6 +13,12 @@ const MIGRATION_LOCK_NAMESPACE = 0x52_46_4d_47; // "RFMG"
  * migrations table and apply the same migration; a session-level advisory lock, held on the
  * same connection that migrates, makes them take turns (the later ones find nothing to do).
  * PGlite implements advisory locks too, so both modes run the same code.
+ *
+ * Each process applies the migrations of the tables it owns (`OwnedSchema`), so two processes
+ * may run different sets against one database; the record of what ran (`migrations`) is shared.
+ * A part split from a historical migration (`SplitMigration`) is recorded as applied, without
+ * running, where its historical migration is recorded: that migration ran the part's
+ * statements when it ran whole. Where it is not recorded, the part runs as any pending migration.
  */
 export async function runMigrations(dataSource: DataSource): Promise<string[]> {
   const schema = (dataSource.options as PostgresConnectionOptions).schema ?? 'public';
@@ -21,6 +29,7 @@ export async function runMigrations(dataSource: DataSource): Promise<string[]> {
       await createSchemaIfMissing(queryRunner, schema);
       const executor = new MigrationExecutor(dataSource, queryRunner);
       executor.transaction = 'all';
+      await recordPartsOfAppliedMigrations(dataSource, queryRunner, executor, schema);
       const applied = await executor.executePendingMigrations();
       return applied.map((migration) => migration.name);
     } finally {
@@ -38,5 +47,20 @@ async function createSchemaIfMissing(queryRunner: QueryRunner, schema: string): 
   const existing = (await queryRunner.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema])) as unknown[];
   if (existing.length === 0) {
     await queryRunner.query(`CREATE SCHEMA "${schema.replaceAll('"', '""')}"`);
+  }
+}
+
+/** Records the split parts whose historical migration a database ran whole (see runMigrations). */
+async function recordPartsOfAppliedMigrations(dataSource: DataSource, queryRunner: QueryRunner, executor: MigrationExecutor, schema: string): Promise<void> {
+  const parts = dataSource.migrations.filter(isSplitMigration);
+  if (parts.length === 0) return;
+  const table = (await queryRunner.query('SELECT to_regclass($1) AS "table"', [`"${schema.replaceAll('"', '""')}".migrations`])) as { table: string | null }[];
+  if (table[0]?.table == null) return;
+  const recorded = new Set(((await queryRunner.query(`SELECT name FROM ${table[0].table}`)) as { name: string }[]).map((row) => row.name));
+  for (const part of parts) {
+    const name = part.name ?? part.constructor.name;
+    if (recorded.has(part.splitFrom) && !recorded.has(name)) {
+      await executor.insertMigration(new Migration(undefined, Number(name.slice(-13)), name, part));
+    }
   }
 }

@@ -1,3 +1,5 @@
+import type { OwnedSchema } from './owned-schema';
+
 /** Where the relational data lives. The same tables and migrations serve both modes. */
 export interface PersistenceOptions {
   /**
@@ -29,10 +31,23 @@ export interface PersistenceOptions {
    */
   credentials?: { mode: 'local'; key?: string } | { mode: 'remote'; lookupUrl: string; internalKey: string };
   /**
+   * The services' tables this process keeps besides the shared ones (`ownedSchemasOf` the
+   * service modules it runs): only these are migrated and mapped. None: the shared tables alone.
+   */
+  schemas?: readonly OwnedSchema[];
+  /**
    * PostgreSQL only: the schema that holds the tables (default `public`). Lets several
    * installations, or test runs, share one database without seeing each other's data.
    */
   schema?: string;
+}
+
+/** The options `PersistenceModule.forRoot` was given, for the owners' store modules. */
+export const PERSISTENCE_OPTIONS = Symbol('PersistenceOptions');
+
+/** How many entries each of a sole writer's caches holds (the options', or the default). */
+export function cacheEntriesOf(options: PersistenceOptions): number {
+  return options.cacheEntries ?? SOLE_WRITER_CACHE_ENTRIES;
 }
 
 export interface PersistenceLogger {

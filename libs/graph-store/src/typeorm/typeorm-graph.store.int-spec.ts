@@ -1,13 +1,14 @@
-import { TypeOrmAccountRepository } from '@ringfence/persistence';
+import { InMemoryAccountRepository } from '@ringfence/accounts/testing';
 import { itBehavesLikeAGraphStore } from '../test-support/graph-store.behaviour';
 import { insertTestAccount } from '../test-support/test-accounts';
 import { usePostgresTestDatabase } from '@ringfence/persistence/testing';
 import { TypeOrmGraphStore } from './typeorm-graph.store';
+import { GRAPH_STORE_SCHEMA } from '../graph-store.schema';
 
 describe(`${TypeOrmGraphStore.name} on PostgreSQL`, () => {
-  const database = usePostgresTestDatabase();
+  const database = usePostgresTestDatabase(GRAPH_STORE_SCHEMA);
 
   itBehavesLikeAGraphStore(() => new TypeOrmGraphStore(database.dataSource()), {
-    newAccountId: () => insertTestAccount(new TypeOrmAccountRepository(database.dataSource())),
+    newAccountId: () => insertTestAccount(new InMemoryAccountRepository()),
   });
 });

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { openDataSource } from '../data-source.factory';
-import { PERSISTENCE_MIGRATIONS } from '../persistence.schema';
+import type { OwnedSchema } from '../owned-schema';
+import { migrationsOf, schemasOf } from '../persistence.schema';
 
 /** A fresh PGlite data directory takes a few seconds to initialise on a slow machine. */
 export const EMBEDDED_OPEN_TIMEOUT_MS = 60_000;
@@ -36,11 +37,11 @@ export async function makeTempDataDir(): Promise<string> {
  * the run's own (test/support/test-tmpdir.ts), removed with the template when the run ends; the
  * caller removes the data directory it gets.
  */
-export async function makeMigratedDataDir(): Promise<string> {
-  const template = join(tmpdir(), `ringfence-persistence-template-${templateVersion()}`);
+export async function makeMigratedDataDir(...schemas: OwnedSchema[]): Promise<string> {
+  const template = join(tmpdir(), `ringfence-persistence-template-${templateVersion(schemas)}`);
   if (!existsSync(template)) {
     const building = await makeTempDataDir();
-    const dataSource = await openDataSource({ dataDir: building });
+    const dataSource = await openDataSource({ dataDir: building, schemas });
     await dataSource.destroy();
     // Test files run in parallel workers: the first rename wins, the others discard theirs.
     await rename(building, template).catch(() => rm(building, { recursive: true, force: true }));
@@ -50,20 +51,23 @@ export async function makeMigratedDataDir(): Promise<string> {
   return dataDir;
 }
 
-function templateVersion(): string {
+function templateVersion(schemas: readonly OwnedSchema[]): string {
   const pglitePackage = join(dirname(require.resolve('@electric-sql/pglite')), '..', 'package.json');
   const { version } = JSON.parse(readFileSync(pglitePackage, 'utf8')) as { version: string };
-  const migrations = PERSISTENCE_MIGRATIONS.map((migration) => migration.name).join(',');
+  const migrations = migrationsOf(schemasOf(schemas)).map((migration) => migration.name).join(',');
   return createHash('sha256').update(`${version}|${migrations}`).digest('hex').slice(0, 16);
 }
 
-/** One embedded database in a temporary directory for the whole file, removed afterwards. */
-export function useEmbeddedTestDatabase(): TestDatabase {
+/**
+ * One embedded database in a temporary directory for the whole file, removed afterwards, with the
+ * shared tables and the given owners'.
+ */
+export function useEmbeddedTestDatabase(...schemas: OwnedSchema[]): TestDatabase {
   let dataDir: string | undefined;
   let dataSource: DataSource | undefined;
   beforeAll(async () => {
-    dataDir = await makeMigratedDataDir();
-    dataSource = await openDataSource({ dataDir });
+    dataDir = await makeMigratedDataDir(...schemas);
+    dataSource = await openDataSource({ dataDir, schemas });
   }, EMBEDDED_OPEN_TIMEOUT_MS);
   afterAll(async () => {
     await dataSource?.destroy();
@@ -74,12 +78,12 @@ export function useEmbeddedTestDatabase(): TestDatabase {
   return { dataSource: () => required(dataSource) };
 }
 
-/** One fresh schema on the test PostgreSQL for the whole file, dropped afterwards. */
-export function usePostgresTestDatabase(): TestDatabase {
+/** One fresh schema on the test PostgreSQL for the whole file, dropped afterwards, with the shared tables and the given owners'. */
+export function usePostgresTestDatabase(...schemas: OwnedSchema[]): TestDatabase {
   const schema = uniqueTestSchema();
   let dataSource: DataSource | undefined;
   beforeAll(async () => {
-    dataSource = await openDataSource({ databaseUrl: testDatabaseUrl(), dataDir: tmpdir(), schema });
+    dataSource = await openDataSource({ databaseUrl: testDatabaseUrl(), dataDir: tmpdir(), schema, schemas });
   });
   afterAll(async () => {
     if (dataSource !== undefined) {

@@ -1,9 +1,10 @@
 import { itBehavesLikeADecisionRecordRepository } from '../test-support/decision-record-repository.behaviour';
 import { useEmbeddedTestDatabase } from '@ringfence/persistence/testing';
 import { TypeOrmDecisionRecordRepository } from './typeorm-decision-record.repository';
+import { SCORING_STORE_SCHEMA } from '../scoring-store.schema';
 
 describe(TypeOrmDecisionRecordRepository.name, () => {
-  const database = useEmbeddedTestDatabase();
+  const database = useEmbeddedTestDatabase(SCORING_STORE_SCHEMA);
 
   itBehavesLikeADecisionRecordRepository(() => new TypeOrmDecisionRecordRepository(database.dataSource()));
 });

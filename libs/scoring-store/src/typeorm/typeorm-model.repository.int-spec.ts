@@ -1,9 +1,10 @@
 import { usePostgresTestDatabase } from '@ringfence/persistence/testing';
 import { itBehavesLikeAModelRepository } from '../test-support/model-repository.behaviour';
 import { TypeOrmModelRepository } from './typeorm-model.repository';
+import { SCORING_STORE_SCHEMA } from '../scoring-store.schema';
 
 describe(TypeOrmModelRepository.name, () => {
-  const database = usePostgresTestDatabase();
+  const database = usePostgresTestDatabase(SCORING_STORE_SCHEMA);
 
   itBehavesLikeAModelRepository(() => new TypeOrmModelRepository(database.dataSource()));
 });

@@ -1,9 +1,10 @@
 import { itBehavesLikeARuleRepository } from '../test-support/rule-repository.behaviour';
 import { usePostgresTestDatabase } from '@ringfence/persistence/testing';
 import { TypeOrmRuleRepository } from './typeorm-rule.repository';
+import { SCORING_STORE_SCHEMA } from '../scoring-store.schema';
 
 describe(TypeOrmRuleRepository.name, () => {
-  const database = usePostgresTestDatabase();
+  const database = usePostgresTestDatabase(SCORING_STORE_SCHEMA);
 
   itBehavesLikeARuleRepository(() => new TypeOrmRuleRepository(database.dataSource()));
 });

@@ -40,12 +40,14 @@ import { AccountController } from './account/account.controller';
 import { AccountUseCase } from './account/account.use-case';
 import { callbackDestinationsProvider } from './account/callback-destinations.provider';
 import { AccountRegistryHandler } from './account/account-registry.handler';
+import { AccountStoreModule } from '@ringfence/account-store';
 
 /**
  * The public HTTPS API: authenticates, validates, maps each route to its bus message, and
  * the admin API. Needs the runtime, persistence and bus modules (global) from the app.
  */
 @Module({
+  imports: [AccountStoreModule],
   controllers: [
     CustomerController,
     LegacyV2Controller,

@@ -3,7 +3,7 @@ import type { MessageBus, RespondOptions, SubscribeOptions } from '@ringfence/bu
 import { startBusControllers } from '@ringfence/bus/testing';
 import { EventTopics, type MessageEnvelope, RpcTopics, StateGroups } from '@ringfence/contracts';
 import { GRAPH_STORE, type GraphChange, type GraphScope, type GraphStore } from '@ringfence/graph-engine';
-import { TypeOrmGraphStore } from '@ringfence/graph-store';
+import { TypeOrmGraphStore, GRAPH_STORE_SCHEMA } from '@ringfence/graph-store';
 import { useEmbeddedTestDatabase } from '@ringfence/persistence/testing';
 import { DEFAULT_ROW_ATTEMPTS, InMemorySetAsideStore, SetAsideRows, createLogger } from '@ringfence/platform';
 import { Neo4jError, error as neo4jErrors } from 'neo4j-driver';
@@ -132,7 +132,7 @@ describe(`${GraphUpdatesConsumer.name}: a change the store refuses (decisions §
   const customersIn = (changes: readonly GraphChange[]) => changes.flatMap((change) => (change.type === 'node' && change.node.kind === 'customer' ? [change.node.identity] : []));
 
   describe('on the tables store', () => {
-    const database = useEmbeddedTestDatabase();
+    const database = useEmbeddedTestDatabase(GRAPH_STORE_SCHEMA);
 
     it('writes every other change (its tenant’s and another’s) at once, sets the refused one aside after its attempts, and writes the next events', async () => {
       const tables = new TypeOrmGraphStore(database.dataSource());

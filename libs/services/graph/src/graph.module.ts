@@ -1,6 +1,6 @@
 import { Inject, Module, type OnModuleDestroy } from '@nestjs/common';
 import { GRAPH_STORE } from '@ringfence/graph-engine';
-import { Neo4jGraphStore, TypeOrmGraphStore, createNeo4jDriver } from '@ringfence/graph-store';
+import { GraphStoreModule, Neo4jGraphStore, TypeOrmGraphStore, createNeo4jDriver } from '@ringfence/graph-store';
 import type { RingfenceConfig } from '@ringfence/platform';
 import { RINGFENCE_CONFIG } from '@ringfence/service-runtime';
 import type { Driver } from 'neo4j-driver';
@@ -19,6 +19,7 @@ const NEO4J_DRIVER = Symbol('Neo4jDriver');
  * in the relational database.
  */
 @Module({
+  imports: [GraphStoreModule],
   controllers: [GraphUpdatesController, GraphQueryResponders],
   providers: [
     {

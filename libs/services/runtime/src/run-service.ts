@@ -1,5 +1,5 @@
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
-import { PersistenceModule, type PersistenceOptions } from '@ringfence/persistence';
+import { PersistenceModule, type PersistenceOptions, ownedSchemasOf } from '@ringfence/persistence';
 import { ConfigError, type RingfenceConfig, createLogger, loadConfig } from '@ringfence/platform';
 import { BusModule } from './bus/bus.module';
 import { connectBusTransport } from './bus/bus-transport';
@@ -44,6 +44,8 @@ export async function runService(definition: ServiceDefinition, env: NodeJS.Proc
         cacheEntries: config.memoryCacheEntries,
         logger,
         credentials: breachedCredentialsPlacement(definition.serviceName, config),
+        // The tables of the services this process runs (their store modules'), and the shared ones.
+        schemas: ownedSchemasOf(definition.modules),
       }),
       BusModule.forRoot({ serviceName: definition.serviceName, sendsRequests: definition.sendsRequests ?? false }),
       ...definition.modules,

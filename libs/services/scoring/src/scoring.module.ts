@@ -1,7 +1,5 @@
 import { Module } from '@nestjs/common';
-import { DECISION_RECORD_REPOSITORY, MODEL_REPOSITORY, RULE_REPOSITORY } from '@ringfence/scoring-engine';
-import { TypeOrmDecisionRecordRepository, TypeOrmModelRepository, TypeOrmRuleRepository } from '@ringfence/scoring-store';
-import { DataSource } from 'typeorm';
+import { ScoringStoreModule } from '@ringfence/scoring-store';
 import { CheckpointResponders } from './checkpoint-responders';
 import { CheckpointScorer } from './checkpoint-scorer';
 import { DecisionList } from './decisions/decision-list';
@@ -26,7 +24,7 @@ import { VelocityModule } from './velocity.module';
  * in-memory model book) and the decision records, and publishes every decision.
  */
 @Module({
-  imports: [VelocityModule],
+  imports: [ScoringStoreModule, VelocityModule],
   controllers: [CheckpointResponders, RulesHandler, DecisionsHandler, ModelsHandler],
   providers: [
     CheckpointScorer,
@@ -42,9 +40,6 @@ import { VelocityModule } from './velocity.module';
     ModelTrainer,
     TrainingExampleReader,
     { provide: TRAINING_RUNNER, useValue: workerTrainingRunner },
-    { provide: MODEL_REPOSITORY, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmModelRepository(dataSource) },
-    { provide: RULE_REPOSITORY, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmRuleRepository(dataSource) },
-    { provide: DECISION_RECORD_REPOSITORY, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmDecisionRecordRepository(dataSource) },
   ],
 })
 export class ScoringModule {}

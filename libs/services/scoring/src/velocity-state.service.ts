@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { type MessageEnvelope, toWireJson } from '@ringfence/contracts';
-import { VELOCITY_SNAPSHOT_STORE, type VelocitySnapshotStore, isRowRefusal } from '@ringfence/persistence';
+import { isRowRefusal } from '@ringfence/persistence';
+import { VELOCITY_SNAPSHOT_STORE, type VelocitySnapshotStore } from '@ringfence/scoring-store';
 import { type Logger, RateLimitedError, type RingfenceConfig, type RowWriter, RowsNotWrittenError, SetAsideRows, accountShareOf } from '@ringfence/platform';
 import {
   VELOCITY_FEATURE_DEFINITIONS,

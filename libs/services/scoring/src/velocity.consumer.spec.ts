@@ -3,7 +3,7 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import { InProcessMessageBus, type MessageBus, MessageBusController, SILENT_BUS_LOGGER, type SubscribeOptions } from '@ringfence/bus';
 import { InMemoryEventLogStore, startBusControllers } from '@ringfence/bus/testing';
 import { EventTopics, type MessageEnvelope, RpcTopics, StateGroups } from '@ringfence/contracts';
-import type { StoredVelocityKey, StoredVelocityOccurrence, VelocitySnapshotStore, VelocityTenantWrite } from '@ringfence/persistence';
+import type { StoredVelocityKey, StoredVelocityOccurrence, VelocitySnapshotStore, VelocityTenantWrite } from '@ringfence/scoring-store';
 import { InMemorySetAsideStore, SetAsideRows, createLogger } from '@ringfence/platform';
 import { ROOT_LOGGER } from '@ringfence/service-runtime';
 import type { EntityDocument } from '@ringfence/entities';

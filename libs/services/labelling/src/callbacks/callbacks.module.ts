@@ -4,6 +4,7 @@ import type { RingfenceConfig } from '@ringfence/platform';
 import { RINGFENCE_CONFIG } from '@ringfence/service-runtime';
 import { ReviewCallbacksController } from './review-callbacks.controller';
 import { CALLBACK_SENDER, ReviewCallbacks } from './review-callbacks.service';
+import { LabelStoreModule } from '@ringfence/label-store';
 
 /**
  * Review callbacks (decisions §13), owned by the labelling service: consumes the label topics,
@@ -13,6 +14,7 @@ import { CALLBACK_SENDER, ReviewCallbacks } from './review-callbacks.service';
  * at the connection. Needs the runtime, persistence and bus modules (global).
  */
 @Module({
+  imports: [LabelStoreModule],
   controllers: [ReviewCallbacksController],
   providers: [
     ReviewCallbacks,

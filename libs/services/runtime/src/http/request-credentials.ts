@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { API_KEY_REPOSITORY, ApiKeyAuthenticator, type ApiKeyRepository, type Principal } from '@ringfence/accounts';
 import { AppError, type RingfenceConfig } from '@ringfence/platform';
 import { RINGFENCE_CONFIG } from '../tokens';
@@ -21,6 +21,19 @@ const SCHEME = /^token\s+(\S+)\s*$/i;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest();
 
+/**
+ * The keys of a process that does not run the gateway, whose account registry (and its API keys)
+ * lives in the gateway's database alone: none. Its routes take the admin token or the internal
+ * credential, never an API key.
+ */
+const NO_API_KEYS: ApiKeyRepository = {
+  insert: () => Promise.reject(new Error('this process does not hold the account registry')),
+  findActiveByHash: () => Promise.resolve(null),
+  findByHash: () => Promise.resolve(null),
+  listForAccount: () => Promise.resolve([]),
+  revoke: () => Promise.resolve(false),
+};
+
 /** A request to a request's raw message: the Fastify hooks and the Nest guard see the same one. */
 type WithRaw = { raw: IncomingMessage; headers: IncomingMessage['headers'] };
 
@@ -39,8 +52,8 @@ export class RequestCredentials {
   private readonly internalCredentialHash: Buffer | null;
   private readonly read = new WeakMap<IncomingMessage, Promise<RequestCredential>>();
 
-  constructor(@Inject(API_KEY_REPOSITORY) keys: ApiKeyRepository, @Inject(RINGFENCE_CONFIG) config: RingfenceConfig) {
-    this.authenticator = new ApiKeyAuthenticator(keys);
+  constructor(@Optional() @Inject(API_KEY_REPOSITORY) keys: ApiKeyRepository | undefined, @Inject(RINGFENCE_CONFIG) config: RingfenceConfig) {
+    this.authenticator = new ApiKeyAuthenticator(keys ?? NO_API_KEYS);
     this.adminTokenHash = config.adminApiKey ? sha256(config.adminApiKey) : null;
     this.internalCredentialHash = config.internalApiKey ? sha256(config.internalApiKey) : null;
   }

@@ -5,7 +5,7 @@ import { type FeatureColumn, buildFeatureMatrix, modelDocument, trainScoringMode
 import type { Logger } from '@ringfence/platform';
 import { useEmbeddedTestDatabase } from '@ringfence/persistence/testing';
 import type { ModelRepository, RuleTenant } from '@ringfence/scoring-engine';
-import { TypeOrmModelRepository } from '@ringfence/scoring-store';
+import { TypeOrmModelRepository, SCORING_STORE_SCHEMA } from '@ringfence/scoring-store';
 import { DEFAULT_THRESHOLDS, actionFor } from '@ringfence/scoring-engine';
 import { DecisionExplainer } from './decision-explainer';
 import { type ExplainedScore, explainLearned, learnedScore, withShippedModel } from './learned-score';
@@ -48,7 +48,7 @@ let sequence = 0;
 const newTenant = (): RuleTenant => ({ accountId: `acc_book_${(sequence += 1)}`, environment: 'test' });
 
 describe(ModelBook.name, () => {
-  const database = useEmbeddedTestDatabase();
+  const database = useEmbeddedTestDatabase(SCORING_STORE_SCHEMA);
   const artifact = trainedArtifact();
   const errors: unknown[] = [];
   const logger = { info: () => undefined, error: (fields: unknown) => errors.push(fields) } as unknown as Logger;

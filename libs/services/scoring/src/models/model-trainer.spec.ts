@@ -3,7 +3,7 @@ import { type FeatureColumn, type ModelTrainingRequest, buildFeatureMatrix, mode
 import type { Logger } from '@ringfence/platform';
 import { useEmbeddedTestDatabase } from '@ringfence/persistence/testing';
 import type { ModelRecord } from '@ringfence/scoring-engine';
-import { TypeOrmModelRepository } from '@ringfence/scoring-store';
+import { TypeOrmModelRepository, SCORING_STORE_SCHEMA } from '@ringfence/scoring-store';
 import { MIN_EXAMPLES_PER_CLASS, ModelTrainer, type TrainingBounds, type TrainingRunner } from './model-trainer';
 import type { TrainingExampleReader, TrainingExamples } from './training-examples';
 
@@ -63,7 +63,7 @@ function trainRequest(checkpoint: TrainModelRequest['checkpoint'] = 'customer', 
 }
 
 describe(ModelTrainer.name, () => {
-  const database = useEmbeddedTestDatabase();
+  const database = useEmbeddedTestDatabase(SCORING_STORE_SCHEMA);
 
   function trainer(read: () => Promise<TrainingExamples>, runner: TrainingRunner = inProcess, bounds: TrainingBounds = BOUNDS) {
     const models = new TypeOrmModelRepository(database.dataSource());

@@ -1,0 +1,48 @@
+import { Global, Module } from '@nestjs/common';
+import { ACCOUNT_REPOSITORY, API_KEY_CACHE_TTL_MS, API_KEY_REPOSITORY, CachingAccountRepository, CachingApiKeyRepository } from '@ringfence/accounts';
+import { OwnsTables, PERSISTENCE_OPTIONS, type PersistenceOptions } from '@ringfence/persistence';
+import { DataSource } from 'typeorm';
+import { ACCOUNT_STORE_SCHEMA } from './account-store.schema';
+import { TypeOrmAccountRepository } from './repositories/typeorm-account.repository';
+import { TypeOrmApiKeyRepository } from './repositories/typeorm-api-key.repository';
+
+/**
+ * How long keys and accounts are reused. Several processes learn of each other's revocations
+ * and settings changes only by reading again; a sole writer makes every change itself, and each
+ * drops what it affects, so its lookups never expire (and checkpoints never read them).
+ */
+const authenticationTtlMs = (options: PersistenceOptions): number => (options.soleWriter ? Number.POSITIVE_INFINITY : API_KEY_CACHE_TTL_MS);
+
+/**
+ * The gateway's account registry over its tables. Global: every route's access guard (the
+ * runtime's `RequestCredentials`) looks API keys up in the process that runs the gateway; a
+ * process without it knows no keys.
+ */
+@Global()
+@OwnsTables(ACCOUNT_STORE_SCHEMA)
+@Module({
+  providers: [
+    // Every request authenticates and every checkpoint reads its account's settings; the
+    // caches spare the database those statements. A sole writer loads them all at start.
+    {
+      provide: ACCOUNT_REPOSITORY,
+      inject: [DataSource, PERSISTENCE_OPTIONS],
+      useFactory: async (dataSource: DataSource, options: PersistenceOptions) => {
+        const accounts = new CachingAccountRepository(new TypeOrmAccountRepository(dataSource), authenticationTtlMs(options));
+        if (options.soleWriter) await accounts.primeAll();
+        return accounts;
+      },
+    },
+    {
+      provide: API_KEY_REPOSITORY,
+      inject: [DataSource, PERSISTENCE_OPTIONS],
+      useFactory: async (dataSource: DataSource, options: PersistenceOptions) => {
+        const keys = new CachingApiKeyRepository(new TypeOrmApiKeyRepository(dataSource), authenticationTtlMs(options));
+        if (options.soleWriter) await keys.primeActive(await new TypeOrmAccountRepository(dataSource).list());
+        return keys;
+      },
+    },
+  ],
+  exports: [ACCOUNT_REPOSITORY, API_KEY_REPOSITORY],
+})
+export class AccountStoreModule {}

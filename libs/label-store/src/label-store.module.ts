@@ -1,0 +1,27 @@
+import { Module } from '@nestjs/common';
+import { CALLBACK_DELIVERY_REPOSITORY } from '@ringfence/callbacks';
+import { LABEL_REPOSITORY } from '@ringfence/labels';
+import { OwnsTables, PERSISTENCE_OPTIONS, type PersistenceOptions, cacheEntriesOf } from '@ringfence/persistence';
+import { DataSource } from 'typeorm';
+import { LABEL_STORE_SCHEMA } from './label-store.schema';
+import { CachingLabelRepository } from './repositories/caching-label.repository';
+import { TypeOrmCallbackDeliveryRepository } from './repositories/typeorm-callback-delivery.repository';
+import { TypeOrmLabelRepository } from './repositories/typeorm-label.repository';
+
+/** The labelling service's labels (`LABEL_REPOSITORY`) and review callbacks (`CALLBACK_DELIVERY_REPOSITORY`) over their tables. */
+@OwnsTables(LABEL_STORE_SCHEMA)
+@Module({
+  providers: [
+    {
+      provide: LABEL_REPOSITORY,
+      inject: [DataSource, PERSISTENCE_OPTIONS],
+      useFactory: async (dataSource: DataSource, options: PersistenceOptions) => {
+        const labels = new TypeOrmLabelRepository(dataSource, { soleWriter: options.soleWriter });
+        return options.soleWriter ? CachingLabelRepository.load(labels, cacheEntriesOf(options)) : labels;
+      },
+    },
+    { provide: CALLBACK_DELIVERY_REPOSITORY, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmCallbackDeliveryRepository(dataSource) },
+  ],
+  exports: [LABEL_REPOSITORY, CALLBACK_DELIVERY_REPOSITORY],
+})
+export class LabelStoreModule {}

@@ -6,6 +6,7 @@ import { CurrentPrincipal, SecretKeyRoute } from '@ringfence/service-runtime';
 import type { FastifyRequest } from 'fastify';
 import { EventIntake } from '../intake/event-intake.service';
 import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
+import { SecretKeyPost } from '../openapi/secret-key-post.decorator';
 
 const DESCRIPTION =
   'The dispute is stored by `disputeId` (later updates merge by timestamp) and linked to the customer of its transaction: a dispute not WON and not at stage CHARGEBACK_REVERSED makes that customer a fraudster. Answers once the dispute is durably accepted.';
@@ -26,15 +27,11 @@ export class PspDisputeController {
     return this.accept(principal, body, request);
   }
 
-  @SecretKeyRoute()
-  @Post('dispute/async')
-  @HttpCode(200)
-  @ApiOperation({
+  @SecretKeyPost('dispute/async', {
     summary: 'Ingest a dispute, mostly asynchronously',
     description: `${DESCRIPTION} The two paths behave the same: both answer as soon as the event is durable, and the processing happens afterwards.`,
+    answer: PspDisputeResponseDto,
   })
-  @ApiOkResponse({ type: PspDisputeResponseDto })
-  @ApiErrorResponses(400, 401, 403, 413, 415, 429, 503)
   ingestAsync(@CurrentPrincipal() principal: Principal, @Body() body: PspDisputeRequestDto, @Req() request: FastifyRequest) {
     return this.accept(principal, body, request);
   }

@@ -1,5 +1,5 @@
-import { Controller, HttpCode, Post, Req } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { Controller, Req } from '@nestjs/common';
+import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Principal } from '@ringfence/accounts';
 import {
   AcknowledgementResponseDto,
@@ -11,11 +11,11 @@ import {
   normaliseTimestamps,
 } from '@ringfence/contracts';
 import { AppError } from '@ringfence/platform';
-import { type BodyAndQuery, CurrentPrincipal, SecretKeyRoute, ValidBodyAndQuery, extendValidated } from '@ringfence/service-runtime';
+import { type BodyAndQuery, CurrentPrincipal, ValidBodyAndQuery, extendValidated } from '@ringfence/service-runtime';
 import type { FastifyRequest } from 'fastify';
 import { CheckpointRoutes } from '../intake/checkpoint-routes';
 import { EventIntake, type Submission } from '../intake/event-intake.service';
-import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
+import { SecretKeyPost } from '../openapi/secret-key-post.decorator';
 
 type Input = BodyAndQuery<PspTransactionRequestDto, PspTransactionQueryDto>;
 
@@ -47,17 +47,13 @@ function submission(principal: Principal, payload: TransactionUpdatedEvent, requ
 export class PspTransactionController {
   constructor(private readonly intake: EventIntake) {}
 
-  @SecretKeyRoute()
-  @Post('transaction')
-  @HttpCode(200)
-  @ApiOperation({
+  @SecretKeyPost('transaction', {
     summary: 'Ingest a transaction update; with `checkpoint`, get a recommendation',
     description:
       'Updates of one transaction (authorised amount updated, captured amount incremented, …) merge into one record by `transactionId`, each field keeping its newest value. With `checkpoint` the answer carries `data` (action, rules, score, scoreId, transactionId), reflecting this update; without it, the update is only ingested and the answer has no `data`.',
+    body: PspTransactionRequestDto,
+    answer: PspTransactionResponseDto,
   })
-  @ApiBody({ type: PspTransactionRequestDto })
-  @ApiOkResponse({ type: PspTransactionResponseDto })
-  @ApiErrorResponses(400, 401, 403, 413, 415, 429, 503)
   async ingest(@CurrentPrincipal() principal: Principal, @ValidBodyAndQuery(PspTransactionRequestDto, PspTransactionQueryDto) input: Input, @Req() request: FastifyRequest): Promise<PspTransactionResponseDto> {
     const body = normaliseTimestamps(input.body);
     const accepted = submission(principal, transactionEvent(body, undefined), request);
@@ -74,17 +70,13 @@ export class PspTransactionController {
     return { status: 200, timestamp: Date.now(), data };
   }
 
-  @SecretKeyRoute()
-  @Post('transaction/async')
-  @HttpCode(200)
-  @ApiOperation({
+  @SecretKeyPost('transaction/async', {
     summary: 'Ingest a transaction update, mostly asynchronously',
     description:
       'Answers 200 as soon as the update is durably enqueued (well within a 750 ms client budget). Scoring requested with `checkpoint` happens afterwards and its recommendation is published on `ringfence.decision.transaction.scored.v1` (the data-warehouse feed), not returned.',
+    body: PspTransactionRequestDto,
+    answer: AcknowledgementResponseDto,
   })
-  @ApiBody({ type: PspTransactionRequestDto })
-  @ApiOkResponse({ type: AcknowledgementResponseDto })
-  @ApiErrorResponses(400, 401, 403, 413, 415, 429, 503)
   async ingestAsync(@CurrentPrincipal() principal: Principal, @ValidBodyAndQuery(PspTransactionRequestDto, PspTransactionQueryDto) input: Input, @Req() request: FastifyRequest): Promise<AcknowledgementResponseDto> {
     // On the ingest event, `checkpoint` means "score this later for the feed" (the scoring service consumes it).
     const accepted = submission(principal, transactionEvent(normaliseTimestamps(input.body), input.query.checkpoint), request);

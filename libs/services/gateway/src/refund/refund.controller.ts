@@ -1,12 +1,12 @@
-import { Controller, HttpCode, Post, Req } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags, ApiBody } from '@nestjs/swagger';
+import { Controller, Req } from '@nestjs/common';
+import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Principal } from '@ringfence/accounts';
 import { RefundRecommendationResponseDto, RefundRequestDto, normaliseTimestamps, ExplainQueryDto } from '@ringfence/contracts';
-import { CurrentPrincipal, SecretKeyRoute, type BodyAndQuery, ValidBodyAndQuery } from '@ringfence/service-runtime';
+import { CurrentPrincipal, type BodyAndQuery, ValidBodyAndQuery } from '@ringfence/service-runtime';
 import type { FastifyRequest } from 'fastify';
 import { CheckpointRoutes } from '../intake/checkpoint-routes';
 import { EventIntake } from '../intake/event-intake.service';
-import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
+import { SecretKeyPost } from '../openapi/secret-key-post.decorator';
 
 @ApiTags('Orders and refunds')
 @ApiSecurity('apiKey')
@@ -14,17 +14,13 @@ import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
 export class RefundController {
   constructor(private readonly intake: EventIntake) {}
 
-  @SecretKeyRoute()
-  @Post('refund')
-  @HttpCode(200)
-  @ApiOperation({
+  @SecretKeyPost('refund', {
     summary: 'Get a recommendation for a refund request',
     description:
       'The refund checkpoint. The customer, the refund, the order (with its items and suppliers), the payment methods the refund goes to and the refund transactions are stored; the answer `{status, timestamp, data: {customerId, action, source, score, scoreId, rules}}` reflects this request.',
+    body: RefundRequestDto,
+    answer: RefundRecommendationResponseDto,
   })
-  @ApiBody({ type: RefundRequestDto })
-  @ApiOkResponse({ type: RefundRecommendationResponseDto })
-  @ApiErrorResponses(400, 401, 403, 413, 415, 429, 503)
   async refund(@CurrentPrincipal() principal: Principal, @ValidBodyAndQuery(RefundRequestDto, ExplainQueryDto) input: BodyAndQuery<RefundRequestDto, ExplainQueryDto>, @Req() request: FastifyRequest): Promise<RefundRecommendationResponseDto> {
     const { body, query } = input;
     const data = await this.intake.checkpoint(CheckpointRoutes.refund, {

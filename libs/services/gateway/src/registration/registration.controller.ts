@@ -1,5 +1,5 @@
-import { Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags, ApiBody } from '@nestjs/swagger';
+import { Controller, Inject, Req } from '@nestjs/common';
+import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Principal } from '@ringfence/accounts';
 import {
   type CredentialStatusDto,
@@ -9,12 +9,12 @@ import {
   normaliseTimestamps, ExplainQueryDto } from '@ringfence/contracts';
 import { BREACHED_CREDENTIALS_REPOSITORY, type BreachedCredentialsRepository, type CommonPasswords, CredentialsCheck } from '@ringfence/credentials';
 import { prefixedId } from '@ringfence/platform';
-import { CurrentPrincipal, SecretKeyRoute, type BodyAndQuery, ValidBodyAndQuery } from '@ringfence/service-runtime';
+import { CurrentPrincipal, type BodyAndQuery, ValidBodyAndQuery } from '@ringfence/service-runtime';
 import type { FastifyRequest } from 'fastify';
 import { CheckpointRoutes } from '../intake/checkpoint-routes';
 import { EventIntake } from '../intake/event-intake.service';
 import { COMMON_PASSWORDS } from '../lookup/common-passwords.provider';
-import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
+import { SecretKeyPost } from '../openapi/secret-key-post.decorator';
 
 @ApiTags('Customers')
 @ApiSecurity('apiKey')
@@ -30,17 +30,13 @@ export class RegistrationController {
     this.credentials = new CredentialsCheck(breached, commonPasswords);
   }
 
-  @SecretKeyRoute()
-  @Post('registration')
-  @HttpCode(200)
-  @ApiOperation({
+  @SecretKeyPost('registration', {
     summary: 'Report a registration attempt and get a recommendation',
     description:
       'The account-registration checkpoint, for a `customer` or a `supplier` (one of them, or neither for an anonymous attempt). `registration.username` and `registration.registrationMechanism.password.passwordHashed` (SHA-256 hex) are checked against the breached-credentials store here, in the gateway: the hash is never stored, logged or put on the bus. The verdict is `credentialStatus`, inside `data` and mirrored at the top level.',
+    body: RegistrationRequestDto,
+    answer: RegistrationRecommendationResponseDto,
   })
-  @ApiBody({ type: RegistrationRequestDto })
-  @ApiOkResponse({ type: RegistrationRecommendationResponseDto })
-  @ApiErrorResponses(400, 401, 403, 413, 415, 429, 503)
   async register(
     @CurrentPrincipal() principal: Principal,
     @ValidBodyAndQuery(RegistrationRequestDto, ExplainQueryDto) input: BodyAndQuery<RegistrationRequestDto, ExplainQueryDto>,

@@ -14,6 +14,7 @@ import {
 import { CurrentPrincipal, SecretKeyRoute } from '@ringfence/service-runtime';
 import type { FastifyRequest } from 'fastify';
 import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
+import { SecretKeyPost } from '../openapi/secret-key-post.decorator';
 import { RequestEnded } from './request-ended.decorator';
 import { RulePathDto, RuleListQueryDto } from './rule-path.dto';
 import { RulesUseCase } from './rules.use-case';
@@ -47,29 +48,21 @@ export class RulesController {
     return this.rules.list(principal, query.checkpoint, String(request.id));
   }
 
-  @SecretKeyRoute()
-  @Post('validate')
-  @HttpCode(200)
-  @ApiOperation({
+  @SecretKeyPost('validate', {
     summary: 'Check an expression without saving it',
     description: 'Answers 200 with `valid` and, when it is not, the engine\'s errors with their 0-based positions (what the console shows as you type).',
+    answer: ValidateRuleResponseDto,
   })
-  @ApiOkResponse({ type: ValidateRuleResponseDto })
-  @ApiErrorResponses(400, 401, 403, 413, 415, 429, 503)
   validate(@CurrentPrincipal() principal: Principal, @Body() body: ValidateRuleRequestDto, @Req() request: FastifyRequest): Promise<ValidateRuleResponseDto> {
     return this.rules.validate(principal, body, String(request.id));
   }
 
-  @SecretKeyRoute()
-  @Post('backtest')
-  @HttpCode(200)
-  @ApiOperation({
+  @SecretKeyPost('backtest', {
     summary: 'Backtest rules over past decisions',
     description:
       'Evaluates the given rules (stored ones by `ruleId`, with their state; drafts by `expression` and `action`, as active rules) over the data set\'s decisions of the checkpoint with `from <= timestamp < to` (payload time, ms), over exactly what each decision recorded, and decides each again with these rules in place of the rules of the time. `labelled` counts decisions whose subject is known now to be fraud (a FRAUDSTER/FRAUDULENT label, an unforgiven chargeback; REFUND_ABUSE at refunds) or genuine (GENUINE; NOT_REFUND_ABUSE at refunds). Changes nothing.',
+    answer: BacktestResponseDto,
   })
-  @ApiOkResponse({ type: BacktestResponseDto })
-  @ApiErrorResponses(400, 401, 403, 413, 415, 429, 503)
   backtest(@CurrentPrincipal() principal: Principal, @Body() body: BacktestRequestDto, @Req() request: FastifyRequest, @RequestEnded() ended: AbortSignal): Promise<BacktestResponseDto> {
     return this.rules.backtest(principal, body, String(request.id), ended);
   }

@@ -1,11 +1,11 @@
-import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Req } from '@nestjs/common';
+import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Principal } from '@ringfence/accounts';
 import { EventTopics, SupplierRequestDto, SupplierResponseDto, normaliseTimestamps } from '@ringfence/contracts';
-import { CurrentPrincipal, SecretKeyRoute } from '@ringfence/service-runtime';
+import { CurrentPrincipal } from '@ringfence/service-runtime';
 import type { FastifyRequest } from 'fastify';
 import { EventIntake } from '../intake/event-intake.service';
-import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
+import { SecretKeyPost } from '../openapi/secret-key-post.decorator';
 
 @ApiTags('Suppliers')
 @ApiSecurity('apiKey')
@@ -13,16 +13,12 @@ import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
 export class SupplierController {
   constructor(private readonly intake: EventIntake) {}
 
-  @SecretKeyRoute()
-  @Post('supplier')
-  @HttpCode(200)
-  @ApiOperation({
+  @SecretKeyPost('supplier', {
     summary: 'Create or update a supplier',
     description:
       'Drivers, couriers, restaurants and similar. Stored by `supplierId`, each field keeping its newest value, with the device, national identifications and vehicles sent. Suppliers are linked to customers through `order.suppliers`. Answers once the data is durably accepted.',
+    answer: SupplierResponseDto,
   })
-  @ApiOkResponse({ type: SupplierResponseDto })
-  @ApiErrorResponses(400, 401, 403, 413, 415, 429, 503)
   async upsert(@CurrentPrincipal() principal: Principal, @Body() body: SupplierRequestDto, @Req() request: FastifyRequest): Promise<SupplierResponseDto> {
     await this.intake.ingest(EventTopics.supplierUpdated, {
       principal,

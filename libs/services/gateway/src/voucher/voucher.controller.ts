@@ -1,5 +1,5 @@
-import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Req } from '@nestjs/common';
+import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { type Principal, voucherCheckPolicy, voucherCheckRecommendation } from '@ringfence/accounts';
 import {
   CustomerRecommendationResponseDto,
@@ -15,11 +15,11 @@ import {
   redeemingCustomerId,
 } from '@ringfence/contracts';
 import { AppError } from '@ringfence/platform';
-import { type BodyAndQuery, CurrentPrincipal, SecretKeyRoute, ValidBodyAndQuery } from '@ringfence/service-runtime';
+import { type BodyAndQuery, CurrentPrincipal, ValidBodyAndQuery } from '@ringfence/service-runtime';
 import type { FastifyRequest } from 'fastify';
 import { CheckpointRoutes } from '../intake/checkpoint-routes';
 import { EventIntake } from '../intake/event-intake.service';
-import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
+import { SecretKeyPost } from '../openapi/secret-key-post.decorator';
 
 @ApiTags('Vouchers')
 @ApiSecurity('apiKey')
@@ -27,15 +27,11 @@ import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
 export class VoucherController {
   constructor(private readonly intake: EventIntake) {}
 
-  @SecretKeyRoute()
-  @Post('voucher')
-  @HttpCode(200)
-  @ApiOperation({
+  @SecretKeyPost('voucher', {
     summary: 'Create a voucher',
     description: 'Send one whenever a new voucher code is created. Stored by `voucherCode`; answers once durably accepted.',
+    answer: VoucherResponseDto,
   })
-  @ApiOkResponse({ type: VoucherResponseDto })
-  @ApiErrorResponses(400, 401, 403, 413, 415, 429, 503)
   async create(@CurrentPrincipal() principal: Principal, @Body() body: VoucherRequestDto, @Req() request: FastifyRequest): Promise<VoucherResponseDto> {
     await this.intake.ingest(EventTopics.voucherCreated, {
       principal,
@@ -47,17 +43,13 @@ export class VoucherController {
     return { status: 200, timestamp: Date.now() };
   }
 
-  @SecretKeyRoute()
-  @Post('paymentmethod/voucher')
-  @HttpCode(200)
-  @ApiOperation({
+  @SecretKeyPost('paymentmethod/voucher', {
     summary: 'Redeem a voucher and get a recommendation',
     description:
       'The voucher-redemption checkpoint; the answer has the customer endpoint\'s shape. For guest checkouts send the lower-cased email address as `customerId`. A replayed identical redemption (same customer, code and redemption time) is stored, and counted, once. `?score=true` is accepted for compatibility: this endpoint always scores.',
+    body: VoucherRedemptionRequestDto,
+    answer: CustomerRecommendationResponseDto,
   })
-  @ApiBody({ type: VoucherRedemptionRequestDto })
-  @ApiOkResponse({ type: CustomerRecommendationResponseDto })
-  @ApiErrorResponses(400, 401, 403, 413, 415, 429, 503)
   async redeem(
     @CurrentPrincipal() principal: Principal,
     @ValidBodyAndQuery(VoucherRedemptionRequestDto, VoucherRedemptionQueryDto) input: BodyAndQuery<VoucherRedemptionRequestDto, VoucherRedemptionQueryDto>,
@@ -72,16 +64,12 @@ export class VoucherController {
     return { status: 200, timestamp: Date.now(), data };
   }
 
-  @SecretKeyRoute()
-  @Post('voucher/check')
-  @HttpCode(200)
-  @ApiOperation({
+  @SecretKeyPost('voucher/check', {
     summary: 'Voucher-abuse recommendation',
     description:
       'Counts the successful redemptions (`success` not false) of `voucherCode` by the customers of `customerId`\'s network, the customer included, up to `depth` edges (the connect traversal and its caps), and answers `ABUSE` when the count reaches the threshold, else `OK`. `depth` and `threshold` of 0 or absent take the account\'s values for `voucherType` (`PATCH /admin/accounts/{id}/settings`, `voucherTypes`), else depth 10 and threshold 3. At the default threshold the rule is "at least 3"; for an explicit threshold the account setting `voucherThresholdComparison` (`gte`, the default, or `gt`) chooses. Nothing is stored. 403 when voucher abuse is disabled for the account.',
+    answer: VoucherCheckResponseDto,
   })
-  @ApiOkResponse({ type: VoucherCheckResponseDto })
-  @ApiErrorResponses(400, 401, 403, 413, 415, 429, 503)
   async check(@CurrentPrincipal() principal: Principal, @Body() body: VoucherCheckRequestDto, @Req() request: FastifyRequest): Promise<VoucherCheckResponseDto> {
     const { settings } = principal.account;
     if (settings.voucherAbuseEnabled === false) {

@@ -11,6 +11,7 @@ import {
   Min,
   MinLength,
   ValidateIf,
+  type ValidationError,
   validateSync,
 } from 'class-validator';
 import { type KafkaSecuritySettings, readKafkaSecurity } from './kafka-security-settings';
@@ -259,52 +260,64 @@ export interface ConfigDefaults {
 
 const describeValue = (value: unknown) => (value === undefined ? 'unset' : JSON.stringify(value));
 
+/** The value of each variable left unset (PORT's is the app's, `ConfigDefaults`). */
+const DEFAULT_ENVIRONMENT = {
+  DATA_DIR: './data',
+  LOG_LEVEL: 'info',
+  BODY_LIMIT_BYTES: String(1024 * 1024),
+  RPC_TIMEOUT_MS: '500',
+  REQUEST_TIMEOUT_MS: '5000',
+  MAX_EVENT_LOOP_DELAY_MS: '0',
+  MAX_IN_FLIGHT_REQUESTS: '256',
+  MAX_UNAUTHENTICATED_IN_FLIGHT_REQUESTS: '32',
+  MAX_UNAUTHENTICATED_IN_FLIGHT_PER_ADDRESS: '8',
+  HEADERS_TIMEOUT_MS: '10000',
+  BODY_TIMEOUT_MS: '10000',
+  KAFKA_CONSUMER_MAX_WAIT_MS: '100',
+  ACCOUNT_RATE_LIMIT_PER_MINUTE: '60000',
+  CUSTOMER_RATE_LIMIT_PER_MINUTE: '50',
+  CALLBACK_RETRY_BASE_MS: '10000',
+  MEMORY_CACHE_ENTRIES: '200000',
+  VELOCITY_MAX_KEYS: '2000000',
+  GRAPH_MAX_NODES: '10000000',
+  ACCOUNT_SHARE_PERCENT: '25',
+  MAX_CONCURRENT_TRAININGS: '1',
+  TRAINING_MAX_SECONDS: '900',
+  TRAINING_MAX_EXAMPLES: '1000000',
+  RULE_BUDGET_MS: '1',
+  CHECKPOINT_RULES_BUDGET_MS: '25',
+  BACKTEST_MAX_DECISIONS: '100000',
+} as const;
+
 /** Reads and checks the environment; throws `ConfigError` naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv, defaults: ConfigDefaults): RingfenceConfig {
   const withDefaults = {
     PORT: String(defaults.port),
-    DATA_DIR: './data',
-    LOG_LEVEL: 'info',
-    BODY_LIMIT_BYTES: String(1024 * 1024),
-    RPC_TIMEOUT_MS: '500',
-    REQUEST_TIMEOUT_MS: '5000',
-    MAX_EVENT_LOOP_DELAY_MS: '0',
-    MAX_IN_FLIGHT_REQUESTS: '256',
-    MAX_UNAUTHENTICATED_IN_FLIGHT_REQUESTS: '32',
-    MAX_UNAUTHENTICATED_IN_FLIGHT_PER_ADDRESS: '8',
-    HEADERS_TIMEOUT_MS: '10000',
-    BODY_TIMEOUT_MS: '10000',
-    KAFKA_CONSUMER_MAX_WAIT_MS: '100',
-    ACCOUNT_RATE_LIMIT_PER_MINUTE: '60000',
-    CUSTOMER_RATE_LIMIT_PER_MINUTE: '50',
-    CALLBACK_RETRY_BASE_MS: '10000',
-    MEMORY_CACHE_ENTRIES: '200000',
-    VELOCITY_MAX_KEYS: '2000000',
-    GRAPH_MAX_NODES: '10000000',
-    ACCOUNT_SHARE_PERCENT: '25',
-    MAX_CONCURRENT_TRAININGS: '1',
-    TRAINING_MAX_SECONDS: '900',
-    TRAINING_MAX_EXAMPLES: '1000000',
-    RULE_BUDGET_MS: '1',
-    CHECKPOINT_RULES_BUDGET_MS: '25',
-    BACKTEST_MAX_DECISIONS: '100000',
+    ...DEFAULT_ENVIRONMENT,
     ...Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== '')),
   };
   const parsed = plainToInstance(EnvironmentVariables, withDefaults);
-  const errors = validateSync(parsed, { forbidUnknownValues: false });
   const kafkaSecurity = readKafkaSecurity(withDefaults);
   const problems = [
-    ...errors.map((error) => {
-      const rules = Object.values(error.constraints ?? {});
-      // Secrets are never echoed back, not even in a start-up error.
-      const secret = /KEY$|PASSWORD|URL/.test(error.property);
-      const got = secret ? '' : ` (got ${describeValue(error.value)})`;
-      return `${rules[0] ?? `${error.property} is invalid`}${got}`;
-    }),
+    ...validateSync(parsed, { forbidUnknownValues: false }).map(problemOf),
     ...kafkaSecurity.problems,
     ...(parsed.INTERNAL_API_KEY !== undefined && parsed.INTERNAL_API_KEY === parsed.ADMIN_API_KEY ? ['INTERNAL_API_KEY must differ from ADMIN_API_KEY'] : []),
   ];
   if (problems.length > 0) throw new ConfigError(problems);
+  return configOf(parsed, kafkaSecurity.settings);
+}
+
+/** A variable's first broken rule, with the value it had. */
+function problemOf(error: ValidationError): string {
+  const rules = Object.values(error.constraints ?? {});
+  // Secrets are never echoed back, not even in a start-up error.
+  const secret = /KEY$|PASSWORD|URL/.test(error.property);
+  const got = secret ? '' : ` (got ${describeValue(error.value)})`;
+  return `${rules[0] ?? `${error.property} is invalid`}${got}`;
+}
+
+/** The checked variables as the typed config. */
+function configOf(parsed: EnvironmentVariables, kafkaSecurity: KafkaSecuritySettings): RingfenceConfig {
   const neo4jUrl = parsed.NEO4J_URL;
   return {
     port: parsed.PORT,
@@ -313,7 +326,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: ConfigDefaults): Ri
     dataDir: parsed.DATA_DIR,
     databaseUrl: parsed.DATABASE_URL,
     kafkaBrokers: parsed.KAFKA_BROKERS?.split(','),
-    kafkaSecurity: kafkaSecurity.settings,
+    kafkaSecurity,
     kafkaConsumerMaxWaitMs: parsed.KAFKA_CONSUMER_MAX_WAIT_MS,
     neo4j: neo4jUrl ? { url: neo4jUrl, user: parsed.NEO4J_USER ?? 'neo4j', password: parsed.NEO4J_PASSWORD ?? '' } : undefined,
     bootstrapApiKey: parsed.BOOTSTRAP_API_KEY,

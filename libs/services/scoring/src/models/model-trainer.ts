@@ -2,10 +2,10 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { type MessageEnvelope, type ModelLabelMaturityDto, type ModelMetricsDto, type ModelProgressDto, POSITIVE_REASONS, type ScoreThresholds, type TrainModelAcceptedDto, type TrainModelRequest } from '@ringfence/contracts';
 import { type CandidateProgress, type HoldoutMetrics, type ModelTrainingRequest, type WorkerTrainingResult, modelDocument, trainInWorker } from '@ringfence/learning';
 import { type Logger, type RingfenceConfig, prefixedId } from '@ringfence/platform';
-import { MODEL_REPOSITORY, type ModelRepository, type RuleTenant, scoringCheckpointOf, thresholdsFor } from '@ringfence/scoring-engine';
+import { MODEL_REPOSITORY, type ModelRepository, type RuleTenant, type Thresholds, type TrainedModelResult, scoringCheckpointOf, thresholdsFor } from '@ringfence/scoring-engine';
 import { RINGFENCE_CONFIG, ROOT_LOGGER, requestAccount } from '@ringfence/service-runtime';
 import type { PositivesByReason } from '../decisions/labelling-policy';
-import { TrainingExampleReader, TrainingTooLarge } from './training-examples';
+import { TrainingExampleReader, type TrainingExamples, TrainingTooLarge } from './training-examples';
 import { TrainingSlots } from './training-slots';
 
 /** Fewer examples of either class than this cannot be split in time into learning, validation and held-out parts that each hold both. */
@@ -102,69 +102,83 @@ export class ModelTrainer implements OnModuleInit {
   ): Promise<void> {
     const { checkpoint } = message.payload;
     const progress = new ThrottledProgress((value) => this.models.progress(tenant, modelId, value));
-    const { trainingMaxSeconds, trainingMaxExamples } = this.bounds;
-    const overTime = AbortSignal.timeout(trainingMaxSeconds * 1_000);
+    const overTime = AbortSignal.timeout(this.bounds.trainingMaxSeconds * 1_000);
     try {
       await progress.report({ stage: 'reading', done: 0, total: null }, true);
       const examples = await this.examples.read(message, checkpoint, from, to, (done) => progress.report({ stage: 'reading', done, total: null }), {
-        maxExamples: trainingMaxExamples,
+        maxExamples: this.bounds.trainingMaxExamples,
         signal: overTime,
       });
-      const negatives = examples.labels.length - examples.positives;
-      if (examples.positives < MIN_EXAMPLES_PER_CLASS || negatives < MIN_EXAMPLES_PER_CLASS) {
-        throw new TrainingRefused(
-          `needs at least ${MIN_EXAMPLES_PER_CLASS} positives and ${MIN_EXAMPLES_PER_CLASS} negatives; the period has ${examples.positives} positives${reasonsOf(examples.positivesByReason)} and ${negatives} negatives${leftOutOf(examples.labelMaturity)}`,
-        );
-      }
-      const thresholds = thresholdsFor(scoringCheckpointOf(checkpoint), scoreThresholds);
+      refuseTooFewExamples(examples);
       // Read before training: the worker takes the arrays over (they are detached here after).
-      const count = examples.labels.length;
-      const { positives, positivesByReason, labelMaturity } = examples;
+      const counted = { examples: examples.labels.length, positives: examples.positives, positivesByReason: examples.positivesByReason, labelMaturity: examples.labelMaturity };
       const started = Date.now();
-      const result = await this.runTraining(
-        {
-          algorithm: 'gradient-boosted-trees',
-          baseline: 'logistic-regression',
-          features: examples.features,
-          matrix: examples.matrix,
-          labels: examples.labels,
-          eventTimes: examples.eventTimes,
-          thresholds,
-        },
-        (done, total, _validationLoss, algorithm) =>
-          void progress.report(algorithm === 'gradient-boosted-trees' ? { stage: 'training', done, total } : { stage: 'baseline', done, total }, algorithm !== 'gradient-boosted-trees'),
-        overTime,
-      );
+      const result = await this.fit(examples, thresholdsFor(scoringCheckpointOf(checkpoint), scoreThresholds), progress, overTime);
       await progress.settled();
-      await this.models.complete(tenant, modelId, {
-        examples: count,
-        positives,
-        positivesByReason,
-        labelMaturity,
-        algorithm: result.algorithm,
-        metrics: { ...metricsDto(result.metrics), scale: { ...result.model.scale } },
-        candidates: result.candidates.map(({ algorithm, metrics }) => ({ algorithm, metrics: metricsDto(metrics) })),
-        artifact: JSON.stringify(modelDocument(result.model)),
-      });
+      await this.models.complete(tenant, modelId, trainedModelResult(counted, result));
       const judged = Object.fromEntries(result.candidates.map(({ algorithm, metrics }) => [algorithm, { auc: metrics.auc, averagePrecision: metrics.averagePrecision }]));
-      this.logger.info(
-        { modelId, checkpoint, examples: count, positives, positivesByReason, labelMaturity, algorithm: result.algorithm, candidates: judged, durationMs: Date.now() - started, traceId: message.traceId },
-        'model trained',
-      );
+      this.logger.info({ modelId, checkpoint, ...counted, algorithm: result.algorithm, candidates: judged, durationMs: Date.now() - started, traceId: message.traceId }, 'model trained');
     } catch (error) {
       await progress.settled();
-      const detail = error instanceof Error ? error.message : String(error);
-      // The worker's own failures already say "training failed: …".
-      const reason = overTime.aborted
-        ? `stopped: the training ran longer than TRAINING_MAX_SECONDS (${trainingMaxSeconds} s); train on a shorter period`
-        : error instanceof TrainingRefused || error instanceof TrainingTooLarge || detail.startsWith('training failed')
-          ? detail
-          : `training failed: ${detail}`;
-      if (overTime.aborted || error instanceof TrainingTooLarge) this.logger.warn({ modelId, checkpoint, reason, traceId: message.traceId }, 'model training stopped at its bound');
-      else if (!(error instanceof TrainingRefused)) this.logger.error({ modelId, checkpoint, err: error, traceId: message.traceId }, 'model training failed');
-      await this.models.fail(tenant, modelId, reason);
+      await this.models.fail(tenant, modelId, this.failureReason(message, modelId, error, overTime.aborted));
     }
   }
+
+  /** The trees and the logistic regression baseline, fitted on the worker, progress reported as it goes. */
+  private fit(examples: TrainingExamples, thresholds: Thresholds, progress: ThrottledProgress, overTime: AbortSignal): ReturnType<TrainingRunner> {
+    return this.runTraining(
+      {
+        algorithm: 'gradient-boosted-trees',
+        baseline: 'logistic-regression',
+        features: examples.features,
+        matrix: examples.matrix,
+        labels: examples.labels,
+        eventTimes: examples.eventTimes,
+        thresholds,
+      },
+      (done, total, _validationLoss, algorithm) =>
+        void progress.report(algorithm === 'gradient-boosted-trees' ? { stage: 'training', done, total } : { stage: 'baseline', done, total }, algorithm !== 'gradient-boosted-trees'),
+      overTime,
+    );
+  }
+
+  /** Why a training failed, as the model records it; logged unless it was refused for its examples. */
+  private failureReason(message: MessageEnvelope<TrainModelRequest>, modelId: string, error: unknown, overTime: boolean): string {
+    const { checkpoint } = message.payload;
+    const detail = error instanceof Error ? error.message : String(error);
+    // The worker's own failures already say "training failed: …".
+    const reason = overTime
+      ? `stopped: the training ran longer than TRAINING_MAX_SECONDS (${this.bounds.trainingMaxSeconds} s); train on a shorter period`
+      : error instanceof TrainingRefused || error instanceof TrainingTooLarge || detail.startsWith('training failed')
+        ? detail
+        : `training failed: ${detail}`;
+    if (overTime || error instanceof TrainingTooLarge) this.logger.warn({ modelId, checkpoint, reason, traceId: message.traceId }, 'model training stopped at its bound');
+    else if (!(error instanceof TrainingRefused)) this.logger.error({ modelId, checkpoint, err: error, traceId: message.traceId }, 'model training failed');
+    return reason;
+  }
+}
+
+/** Fewer than `MIN_EXAMPLES_PER_CLASS` of either class: `TrainingRefused`, saying how many the period has. */
+function refuseTooFewExamples({ labels, positives, positivesByReason, labelMaturity }: TrainingExamples): void {
+  const negatives = labels.length - positives;
+  if (positives >= MIN_EXAMPLES_PER_CLASS && negatives >= MIN_EXAMPLES_PER_CLASS) return;
+  throw new TrainingRefused(
+    `needs at least ${MIN_EXAMPLES_PER_CLASS} positives and ${MIN_EXAMPLES_PER_CLASS} negatives; the period has ${positives} positives${reasonsOf(positivesByReason)} and ${negatives} negatives${leftOutOf(labelMaturity)}`,
+  );
+}
+
+/** What the model records of a finished training: the examples counted, the served model and both candidates' held-out metrics. */
+function trainedModelResult(
+  counted: Pick<TrainedModelResult, 'examples' | 'positives' | 'positivesByReason' | 'labelMaturity'>,
+  result: Awaited<ReturnType<TrainingRunner>>,
+): TrainedModelResult {
+  return {
+    ...counted,
+    algorithm: result.algorithm,
+    metrics: { ...metricsDto(result.metrics), scale: { ...result.model.scale } },
+    candidates: result.candidates.map(({ algorithm, metrics }) => ({ algorithm, metrics: metricsDto(metrics) })),
+    artifact: JSON.stringify(modelDocument(result.model)),
+  };
 }
 
 /** A training that cannot start with these examples: its message is the model's `error` as is. */

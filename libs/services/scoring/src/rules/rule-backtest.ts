@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { BacktestRulesRequest, BacktestRulesReply, MessageEnvelope, RuleAction } from '@ringfence/contracts';
+import type { BacktestRulesRequest, BacktestRulesReply, MessageEnvelope } from '@ringfence/contracts';
 import { AppError, type RingfenceConfig } from '@ringfence/platform';
 import {
   type CompiledRule,
@@ -18,14 +18,12 @@ import { DecisionRecords } from '../decisions/decision-records';
 import type { RecordedDecision } from '../decisions/recorded-decision';
 import { SubjectVerdicts, VerdictMemo } from '../decisions/subject-verdicts';
 import { BacktestBounds, backtestDurationMs } from './backtest-bounds';
+import { BacktestTally } from './backtest-tally';
 import { RULE_ENVIRONMENTS } from './rule-environment.provider';
 import { ruleBudgetsOf } from './rule-budgets';
 
 /** Decision records read per page: memory stays bounded however long the period is. */
 const PAGE_SIZE = 500;
-
-const ACTIONS: readonly RuleAction[] = ['ALLOW', 'REVIEW', 'PREVENT'];
-const noActions = (): Record<RuleAction, number> => ({ ALLOW: 0, REVIEW: 0, PREVENT: 0 });
 
 /**
  * A backtest (decisions §11): the given rules, drafts or stored ones, evaluated over the
@@ -72,12 +70,7 @@ export class RuleBacktest {
     const tenant = { accountId: message.accountId, environment: message.environment };
     const environment = this.environments.of(checkpoint);
     const tried = await this.triedRules(message, bounds);
-    const triggeredPerRule = tried.map(() => 0);
-    const failedPerRule = tried.map(() => 0);
-    const before = noActions();
-    const after = noActions();
-    const changes = new Map<string, number>();
-    const labelled = { fraud: 0, fraudTriggered: 0, genuine: 0, genuineTriggered: 0 };
+    const tally = new BacktestTally(tried);
     const memo = new VerdictMemo();
     const budgets = ruleBudgetsOf(this.config);
     let cursor: { timestamp: number; scoreId: string } | null = null;
@@ -95,50 +88,12 @@ export class RuleBacktest {
         bounds.countDecision();
         const features = featuresFromRecord(event.checkpoint, event.features ?? {});
         const outcome = evaluateRules(tried, environment.context({ ...event.context, features }), budgets);
-        const triggeredIds = new Set(outcome.triggered.map((rule) => rule.ruleId));
-        const failedIds = new Set(outcome.failed.map((rule) => rule.ruleId));
-        tried.forEach((rule, index) => {
-          if (triggeredIds.has(rule.rule.ruleId)) triggeredPerRule[index] += 1;
-          if (failedIds.has(rule.rule.ruleId)) failedPerRule[index] += 1;
-        });
         const decided = decide({ ...event.signals, ruleAction: outcome.activeAction }).action;
-        before[answered] += 1;
-        after[decided] += 1;
-        if (decided !== answered) changes.set(`${answered}>${decided}`, (changes.get(`${answered}>${decided}`) ?? 0) + 1);
-        const { verdict } = verdicts[index];
-        const anyTriggered = outcome.triggered.length > 0;
-        if (verdict === 'fraud') {
-          labelled.fraud += 1;
-          if (anyTriggered) labelled.fraudTriggered += 1;
-        } else if (verdict === 'genuine') {
-          labelled.genuine += 1;
-          if (anyTriggered) labelled.genuineTriggered += 1;
-        }
+        tally.count(outcome, answered, decided, verdicts[index].verdict);
       }
       if (page.length < PAGE_SIZE) break;
     }
-    const flagged = labelled.fraudTriggered + labelled.genuineTriggered;
-    return {
-      evaluated: bounds.decisions,
-      rules: tried.map(({ rule }, index) => ({
-        ...(rule.ruleId > 0 ? { ruleId: rule.ruleId } : {}),
-        name: rule.name,
-        triggered: triggeredPerRule[index],
-        failed: failedPerRule[index],
-      })),
-      actions: { before, after },
-      changed: ACTIONS.flatMap((fromAction) =>
-        ACTIONS.flatMap((toAction) => {
-          const count = changes.get(`${fromAction}>${toAction}`);
-          return count === undefined ? [] : [{ from: fromAction, to: toAction, count }];
-        }),
-      ),
-      labelled: {
-        ...labelled,
-        precision: flagged === 0 ? null : labelled.fraudTriggered / flagged,
-        recall: labelled.fraud === 0 ? null : labelled.fraudTriggered / labelled.fraud,
-      },
-    };
+    return tally.reply(bounds.decisions);
   }
 
   /**

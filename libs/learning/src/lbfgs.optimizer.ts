@@ -24,7 +24,7 @@ export interface LbfgsResult {
  * Limited-memory BFGS (Nocedal & Wright, "Numerical Optimization", algorithms 7.4 and 7.5) with a
  * backtracking Armijo line search, for smooth convex objectives such as regularised log loss. On
  * npm, fmin (0.0.4) has no L-BFGS and optimization-js (1.5.0) ships browserify as a runtime
- * dependency; this is seventy lines over Float64Arrays, and each iteration costs one or two
+ * dependency; this is a hundred lines over Float64Arrays, and each iteration costs one or two
  * evaluations of the objective, which is where the time goes.
  */
 export function minimizeLbfgs(objective: DifferentiableObjective, initial: Float64Array, options: Partial<LbfgsOptions> = {}): LbfgsResult {
@@ -33,17 +33,44 @@ export function minimizeLbfgs(objective: DifferentiableObjective, initial: Float
   let point = Float64Array.from(initial);
   let gradient = new Float64Array(size);
   let value = objective(point, gradient);
-  const steps: Float64Array[] = [];
-  const gradientChanges: Float64Array[] = [];
-  const curvatures: number[] = [];
-  const alphas = new Float64Array(memory);
+  const pairs = new CorrectionPairs(memory);
   const direction = new Float64Array(size);
   let nextPoint = new Float64Array(size);
   let nextGradient = new Float64Array(size);
 
   for (let iteration = 1; iteration <= maxIterations; iteration += 1) {
     if (maxAbs(gradient) < gradientTolerance) return { solution: point, value, iterations: iteration - 1, converged: true };
-    // Two-loop recursion: direction = −H·gradient with H the inverse Hessian estimate.
+    const slope = pairs.descentDirection(gradient, direction);
+    const nextValue = backtrack(objective, { point, value, direction, slope }, nextPoint, nextGradient);
+    if (!(nextValue <= value)) return { solution: point, value, iterations: iteration, converged: false };
+    pairs.remember(point, nextPoint, gradient, nextGradient);
+    const improvement = value - nextValue;
+    [point, nextPoint] = [nextPoint, point];
+    [gradient, nextGradient] = [nextGradient, gradient];
+    value = nextValue;
+    if (improvement <= relativeTolerance * Math.max(1, Math.abs(value))) return { solution: point, value, iterations: iteration, converged: true };
+  }
+  return { solution: point, value, iterations: maxIterations, converged: maxAbs(gradient) < gradientTolerance };
+}
+
+/** The last `memory` steps and gradient changes, whose curvature makes the inverse Hessian estimate. */
+class CorrectionPairs {
+  private readonly steps: Float64Array[] = [];
+  private readonly gradientChanges: Float64Array[] = [];
+  private readonly curvatures: number[] = [];
+  private readonly alphas: Float64Array;
+
+  constructor(private readonly memory: number) {
+    this.alphas = new Float64Array(memory);
+  }
+
+  /**
+   * Writes −H·gradient into `direction` (the two-loop recursion, H the inverse Hessian estimate)
+   * and returns the slope along it; restarts from steepest descent when that is no descent.
+   */
+  descentDirection(gradient: Float64Array, direction: Float64Array): number {
+    const { steps, gradientChanges, curvatures, alphas } = this;
+    const size = gradient.length;
     direction.set(gradient);
     for (let pair = steps.length - 1; pair >= 0; pair -= 1) {
       alphas[pair] = dot(steps[pair], direction) / curvatures[pair];
@@ -56,24 +83,19 @@ export function minimizeLbfgs(objective: DifferentiableObjective, initial: Float
       axpy(alphas[pair] - beta, steps[pair], direction);
     }
     for (let index = 0; index < size; index += 1) direction[index] = -direction[index];
-    let slope = dot(gradient, direction);
-    if (slope >= 0) {
-      // Not a descent direction (curvature lost to rounding): restart from steepest descent.
-      steps.length = 0;
-      gradientChanges.length = 0;
-      curvatures.length = 0;
-      for (let index = 0; index < size; index += 1) direction[index] = -gradient[index] / Math.max(1, Math.sqrt(dot(gradient, gradient)));
-      slope = dot(gradient, direction);
-    }
-    let stepLength = 1;
-    let nextValue = Number.NaN;
-    for (let attempt = 0; attempt < 40; attempt += 1) {
-      for (let index = 0; index < size; index += 1) nextPoint[index] = point[index] + stepLength * direction[index];
-      nextValue = objective(nextPoint, nextGradient);
-      if (nextValue <= value + 1e-4 * stepLength * slope) break;
-      stepLength /= 2;
-    }
-    if (!(nextValue <= value)) return { solution: point, value, iterations: iteration, converged: false };
+    const slope = dot(gradient, direction);
+    if (slope < 0) return slope;
+    // Not a descent direction (curvature lost to rounding): restart from steepest descent.
+    steps.length = 0;
+    gradientChanges.length = 0;
+    curvatures.length = 0;
+    for (let index = 0; index < size; index += 1) direction[index] = -gradient[index] / Math.max(1, Math.sqrt(dot(gradient, gradient)));
+    return dot(gradient, direction);
+  }
+
+  /** Keeps the step from `point` to `nextPoint` when its curvature is positive, forgetting the oldest past `memory`. */
+  remember(point: Float64Array, nextPoint: Float64Array, gradient: Float64Array, nextGradient: Float64Array): void {
+    const size = point.length;
     const step = new Float64Array(size);
     const gradientChange = new Float64Array(size);
     for (let index = 0; index < size; index += 1) {
@@ -81,23 +103,39 @@ export function minimizeLbfgs(objective: DifferentiableObjective, initial: Float
       gradientChange[index] = nextGradient[index] - gradient[index];
     }
     const curvature = dot(step, gradientChange);
-    if (curvature > 1e-12) {
-      if (steps.length === memory) {
-        steps.shift();
-        gradientChanges.shift();
-        curvatures.shift();
-      }
-      steps.push(step);
-      gradientChanges.push(gradientChange);
-      curvatures.push(curvature);
+    if (curvature <= 1e-12) return;
+    if (this.steps.length === this.memory) {
+      this.steps.shift();
+      this.gradientChanges.shift();
+      this.curvatures.shift();
     }
-    const improvement = value - nextValue;
-    [point, nextPoint] = [nextPoint, point];
-    [gradient, nextGradient] = [nextGradient, gradient];
-    value = nextValue;
-    if (improvement <= relativeTolerance * Math.max(1, Math.abs(value))) return { solution: point, value, iterations: iteration, converged: true };
+    this.steps.push(step);
+    this.gradientChanges.push(gradientChange);
+    this.curvatures.push(curvature);
   }
-  return { solution: point, value, iterations: maxIterations, converged: maxAbs(gradient) < gradientTolerance };
+}
+
+/**
+ * Backtracking Armijo line search from `from.point` along `from.direction`: halves the step until
+ * it decreases the objective enough (40 halvings at most). Leaves the last point tried and its
+ * gradient in `nextPoint` and `nextGradient`, and returns the objective there.
+ */
+function backtrack(
+  objective: DifferentiableObjective,
+  from: { point: Float64Array; value: number; direction: Float64Array; slope: number },
+  nextPoint: Float64Array,
+  nextGradient: Float64Array,
+): number {
+  const { point, value, direction, slope } = from;
+  let stepLength = 1;
+  let nextValue = Number.NaN;
+  for (let attempt = 0; attempt < 40; attempt += 1) {
+    for (let index = 0; index < point.length; index += 1) nextPoint[index] = point[index] + stepLength * direction[index];
+    nextValue = objective(nextPoint, nextGradient);
+    if (nextValue <= value + 1e-4 * stepLength * slope) break;
+    stepLength /= 2;
+  }
+  return nextValue;
 }
 
 function dot(left: Float64Array, right: Float64Array): number {

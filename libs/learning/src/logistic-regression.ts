@@ -1,5 +1,5 @@
 import type { FeatureMatrix, LabelledRows } from './feature-matrix';
-import { minimizeLbfgs } from './lbfgs.optimizer';
+import { type DifferentiableObjective, minimizeLbfgs } from './lbfgs.optimizer';
 import { type MarginExplanation, type MarginPredictor, logit, marginsOfRows } from './margin-predictor';
 
 /**
@@ -65,8 +65,21 @@ export const DEFAULT_LOGISTIC_REGRESSION_OPTIONS: LogisticRegressionOptions = { 
 export function trainLogisticRegression(training: LabelledRows, options: Partial<LogisticRegressionOptions> = {}): LogisticRegression {
   const { l2, maxIterations } = { ...DEFAULT_LOGISTIC_REGRESSION_OPTIONS, ...options };
   const { matrix, labels } = training;
-  const { rowCount, values } = matrix;
+  const { rowCount } = matrix;
   if (rowCount === 0 || labels.length !== rowCount) throw new RangeError(`${labels.length} labels for ${rowCount} rows`);
+  const featureCount = matrix.featureNames.length;
+  const { means, scales } = standardisation(matrix);
+  const objective = logLossObjective(training, means, scales, l2);
+  const positiveRate = labels.reduce((sum, label) => sum + label, 0) / rowCount;
+  const initial = new Float64Array(featureCount + 1);
+  initial[0] = logit(positiveRate);
+  const { solution } = minimizeLbfgs(objective, initial, { maxIterations });
+  return new LogisticRegression(matrix.featureNames, means, scales, solution.slice(1), solution[0]);
+}
+
+/** Each feature's mean and standard deviation over the rows that have it (1 where it does not vary). */
+function standardisation(matrix: LabelledRows['matrix']): { means: Float64Array; scales: Float64Array } {
+  const { rowCount, values } = matrix;
   const featureCount = matrix.featureNames.length;
   const means = new Float64Array(featureCount);
   const scales = new Float64Array(featureCount).fill(1);
@@ -89,11 +102,18 @@ export function trainLogisticRegression(training: LabelledRows, options: Partial
     if (deviation > 1e-12) scales[feature] = deviation;
   }
 
+  return { means, scales };
+}
+
+/** Mean log loss + ½ λ ‖w‖² over the standardised features, and its gradient, at [intercept, coefficients...]. */
+function logLossObjective(training: LabelledRows, means: Float64Array, scales: Float64Array, l2: number): DifferentiableObjective {
+  const { matrix, labels } = training;
+  const { rowCount, values } = matrix;
+  const featureCount = matrix.featureNames.length;
   const margins = new Float64Array(rowCount);
   const residuals = new Float64Array(rowCount);
-  const positiveRate = labels.reduce((sum, label) => sum + label, 0) / rowCount;
   // point = [intercept, coefficients...]
-  const objective = (point: Float64Array, gradient: Float64Array): number => {
+  return (point: Float64Array, gradient: Float64Array): number => {
     margins.fill(point[0]);
     for (let feature = 0; feature < featureCount; feature += 1) {
       const weight = point[feature + 1];
@@ -131,8 +151,4 @@ export function trainLogisticRegression(training: LabelledRows, options: Partial
     }
     return loss / rowCount + 0.5 * l2 * penalty;
   };
-  const initial = new Float64Array(featureCount + 1);
-  initial[0] = logit(positiveRate);
-  const { solution } = minimizeLbfgs(objective, initial, { maxIterations });
-  return new LogisticRegression(matrix.featureNames, means, scales, solution.slice(1), solution[0]);
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleInit } fr
 import { type MessageEnvelope, toWireJson } from '@ringfence/contracts';
 import { isRowRefusal } from '@ringfence/persistence';
 import { VELOCITY_SNAPSHOT_STORE, type VelocitySnapshotStore } from '@ringfence/scoring-store';
-import { type Logger, RateLimitedError, type RingfenceConfig, type RowWriter, RowsNotWrittenError, SetAsideRows, accountShareOf } from '@ringfence/platform';
+import { type Logger, RateLimitedError, type RingfenceConfig, type RowWriter, RowsNotWrittenError, SetAsideRows, accountShareOf, exponentialBackoffMs } from '@ringfence/platform';
 import {
   VELOCITY_FEATURE_DEFINITIONS,
   type VelocityDimension,
@@ -35,6 +35,8 @@ export const VELOCITY_WRITER = 'velocity-counters';
 
 /** Rows read per statement while loading at start. */
 const LOAD_PAGE_SIZE = 10_000;
+/** Waits between attempts to load the counters: 0.5 s doubling to 30 s. */
+const LOAD_BACKOFF = { initialDelayMs: 500, maxDelayMs: 30_000, jitter: 0 };
 /**
  * How long the store keeps the ids of the events its writes covered (behind the newest write):
  * the replay after a crash starts at the committed offset, which trails the last write by about
@@ -265,7 +267,7 @@ export class VelocityState implements OnModuleInit, OnApplicationBootstrap {
       } catch (error) {
         this.features = this.emptyFeatures();
         measured = this.features;
-        const retryInMs = Math.min(30_000, 500 * 2 ** (attempt - 1));
+        const retryInMs = exponentialBackoffMs(attempt, LOAD_BACKOFF);
         this.logger.error({ err: error, attempt, retryInMs }, 'could not load the velocity counters from the store; retrying');
         await new Promise((resolve) => setTimeout(resolve, retryInMs));
       }

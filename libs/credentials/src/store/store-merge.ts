@@ -161,7 +161,6 @@ export async function mergeGeneration(
   const progressFile = join(targetDir, 'merged');
   const resumeFrom = existsSync(progressFile) ? Number(readFileSync(progressFile, 'utf8')) || 0 : 0;
   const counts: (PartitionCounts | undefined)[] = new Array(PARTITIONS);
-  const countsFrom = (indexFile: string) => (existsSync(indexFile) ? readPartitionCounts(indexFile) : { records: 0, usernames: 0 });
   // Partitions below `done` are finished; progress is noted every 32 of them (redoing a few
   // after a crash costs little; noting each cost as much as merging a small one).
   let done = resumeFrom;
@@ -197,10 +196,7 @@ export async function mergeGeneration(
     const pieces = runs.map((run) => run.piece(p)).filter((piece) => pieceLength(piece) > 0);
     const baseRecordFile = baseDir ? join(baseDir, partitionFileName(p, 'rec')) : undefined;
     if (pieces.length === 0) {
-      if (baseRecordFile !== undefined && existsSync(baseRecordFile)) {
-        linkOrCopy(baseRecordFile, recordFile);
-        linkOrCopy(join(baseDir as string, partitionFileName(p, 'idx')), indexFile);
-      }
+      if (baseRecordFile !== undefined && existsSync(baseRecordFile)) linkBasePartition(baseDir as string, p, targetDir);
       finish(p, countsFrom(indexFile));
       continue;
     }
@@ -210,6 +206,19 @@ export async function mergeGeneration(
   if (batch.length > 0) await dispatch();
   await Promise.all(inFlight);
   writeFileAtomic(progressFile, String(done), false);
+  return sealGeneration(key, plan, targetDir, baseDir, counts);
+}
+
+
+/** A partition no run touches: the base generation's files, hard-linked. */
+function linkBasePartition(baseDir: string, partition: number, targetDir: string): void {
+  for (const kind of ['rec', 'idx'] as const) linkOrCopy(join(baseDir, partitionFileName(partition, kind)), join(targetDir, partitionFileName(partition, kind)));
+}
+
+const countsFrom = (indexFile: string): PartitionCounts => (existsSync(indexFile) ? readPartitionCounts(indexFile) : { records: 0, usernames: 0 });
+
+/** Writes the merged generation's meta (its counts) once every partition is, durably. */
+async function sealGeneration(key: Buffer, plan: MergePlan, targetDir: string, baseDir: string | undefined, counts: readonly (PartitionCounts | undefined)[]): Promise<MergeResult> {
   const pairs = counts.reduce((sum, partition) => sum + (partition?.records ?? 0), 0);
   const usernames = counts.reduce((sum, partition) => sum + (partition?.usernames ?? 0), 0);
   // Durability against power loss (kill -9 needs none: the page cache survives the process): one

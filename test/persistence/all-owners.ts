@@ -3,7 +3,7 @@ import { ENTITY_STORE_SCHEMA } from '@ringfence/entity-store';
 import { GRAPH_STORE_SCHEMA } from '@ringfence/graph-store';
 import { LABEL_STORE_SCHEMA } from '@ringfence/label-store';
 import { LOOKUP_STORE_SCHEMA } from '@ringfence/lookup-store';
-import { type OwnedSchema, schemasOf } from '@ringfence/persistence';
+import { OWNED_SCHEMAS_MARK, type OwnedSchema, schemasOf } from '@ringfence/persistence';
 import { SCORING_STORE_SCHEMA } from '@ringfence/scoring-store';
 
 /** Every service's tables: what the standalone app, which runs them all, keeps. */
@@ -16,4 +16,9 @@ export function allMigrationNames(owners: readonly OwnedSchema[] = ALL_OWNERS): 
     .map((name, index) => ({ name, index }))
     .sort((a, b) => Number(a.name.slice(-13)) - Number(b.name.slice(-13)) || a.index - b.index)
     .map(({ name }) => name);
+}
+
+/** What a database migrated by these owners records: their migrations, then the mark of a database migrated by owners. */
+export function recordedMigrationNames(owners: readonly OwnedSchema[] = ALL_OWNERS): string[] {
+  return [...allMigrationNames(owners), OWNED_SCHEMAS_MARK];
 }

@@ -4,7 +4,7 @@ import { ENTITY_STORE_SCHEMA } from '@ringfence/entity-store';
 import { GRAPH_STORE_SCHEMA } from '@ringfence/graph-store';
 import { LABEL_STORE_SCHEMA } from '@ringfence/label-store';
 import { LOOKUP_STORE_SCHEMA } from '@ringfence/lookup-store';
-import { type MigrationClass, type OwnedSchema, isSplitMigration, openDataSource, schemasOf } from '@ringfence/persistence';
+import { type MigrationClass, OWNED_SCHEMAS_MARK, type OwnedSchema, PARTS_SPLIT_FROM_SINGLE_CHAIN, isSplitMigration, openDataSource, schemasOf } from '@ringfence/persistence';
 import { EMBEDDED_OPEN_TIMEOUT_MS, makeMigratedDataDir } from '@ringfence/persistence/testing';
 import { SCORING_STORE_SCHEMA } from '@ringfence/scoring-store';
 import type { DataSource, MigrationInterface } from 'typeorm';
@@ -41,7 +41,8 @@ const OLD_CHAIN = [
 const KEYS_TO_ACCOUNTS = `SELECT conrelid::regclass::text AS "table" FROM pg_constraint WHERE contype = 'f' AND confrelid = 'accounts'::regclass ORDER BY 1`;
 
 const EVERY_MIGRATION: MigrationClass[] = schemasOf(ALL_OWNERS).flatMap((schema) => schema.migrations);
-const SPLIT_PARTS = EVERY_MIGRATION.map((migration) => new migration()).filter(isSplitMigration).map((part) => part.name as string);
+const SPLIT = EVERY_MIGRATION.map((migration) => new migration()).filter(isSplitMigration);
+const SPLIT_PARTS = SPLIT.map((part) => part.name as string);
 const migrationNamed = (name: string) => EVERY_MIGRATION.map((migration) => new migration()).find((migration) => migration.name === name) as MigrationInterface;
 
 const recorded = async (dataSource: DataSource): Promise<string[]> => ((await dataSource.query('SELECT name FROM migrations ORDER BY id')) as { name: string }[]).map((row) => row.name);
@@ -84,15 +85,15 @@ describe('migrating a database of the old single chain', () => {
     async () => {
       const dataDir = await oldChainDatabase(dataDirs);
 
-      // A distributed app upgrades its database first: the labelling app (its parts and the shared
-      // tables' are recorded), then every owner (standalone).
+      // A distributed app upgrades its database first: the labelling app records every owner's
+      // parts and the mark; then every owner (standalone) finds nothing to run.
       const labelling = await openDataSource({ dataDir, schemas: [LABEL_STORE_SCHEMA] });
-      expect(await recorded(labelling)).toEqual([...OLD_CHAIN, 'EventLogAsText1764800000000', 'CallbackDeliveriesWithoutAccountKey1765700000000']);
+      expect(await recorded(labelling)).toEqual([...OLD_CHAIN, ...Object.values(PARTS_SPLIT_FROM_SINGLE_CHAIN).flat(), OWNED_SCHEMAS_MARK]);
       await labelling.destroy();
 
       const standalone = await openDataSource({ dataDir, schemas: ALL_OWNERS });
       try {
-        expect((await recorded(standalone)).sort()).toEqual([...OLD_CHAIN, ...SPLIT_PARTS].sort());
+        expect((await recorded(standalone)).sort()).toEqual([...OLD_CHAIN, ...SPLIT_PARTS, OWNED_SCHEMAS_MARK].sort());
         await expect(standalone.query('SELECT subject_id FROM labels')).resolves.toEqual([{ subject_id: 'c1' }]);
         await expect(standalone.driver.createSchemaBuilder().log()).resolves.toMatchObject({ upQueries: [] });
       } finally {
@@ -110,7 +111,7 @@ describe('migrating a database of the old single chain', () => {
 
       const standalone = await openDataSource({ dataDir, schemas: ALL_OWNERS });
       try {
-        expect((await recorded(standalone)).sort()).toEqual([...OLD_CHAIN, ...SPLIT_PARTS].sort());
+        expect((await recorded(standalone)).sort()).toEqual([...OLD_CHAIN, ...SPLIT_PARTS, OWNED_SCHEMAS_MARK].sort());
         await expect(standalone.query(KEYS_TO_ACCOUNTS)).resolves.toEqual([{ table: 'api_keys' }]);
         expect(await tables(standalone)).toContain('set_aside_rows');
         await expect(standalone.driver.createSchemaBuilder().log()).resolves.toMatchObject({ upQueries: [] });
@@ -119,6 +120,36 @@ describe('migrating a database of the old single chain', () => {
       }
     },
     EMBEDDED_OPEN_TIMEOUT_MS * 2,
+  );
+});
+
+describe('the parts split from the single chain', () => {
+  it('are the parts the owners declare, each under the migration it names', () => {
+    expect(Object.entries(PARTS_SPLIT_FROM_SINGLE_CHAIN).flatMap(([historical, parts]) => parts.map((part) => `${historical} > ${part}`)).sort()).toEqual(
+      SPLIT.map((part) => `${part.splitFrom} > ${part.name as string}`).sort(),
+    );
+    expect(Object.keys(PARTS_SPLIT_FROM_SINGLE_CHAIN).every((historical) => OLD_CHAIN.includes(historical))).toBe(true);
+  });
+});
+
+describe('a new database two apps share', () => {
+  it(
+    "gets each app's tables whichever migrates first (a lookup service, then a gateway)",
+    async () => {
+      const dataDir = await makeMigratedDataDir(LOOKUP_STORE_SCHEMA);
+      try {
+        const gateway = await openDataSource({ dataDir, schemas: [ACCOUNT_STORE_SCHEMA] });
+        try {
+          expect(await tables(gateway)).toEqual(expect.arrayContaining(['accounts', 'api_keys', 'lookup_indicators']));
+          expect(await recorded(gateway)).toContain('InitialAccounts1763800000000');
+        } finally {
+          await gateway.destroy();
+        }
+      } finally {
+        await rm(dataDir, { recursive: true, force: true });
+      }
+    },
+    EMBEDDED_OPEN_TIMEOUT_MS,
   );
 });
 

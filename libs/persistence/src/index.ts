@@ -15,6 +15,7 @@ export { StartupLoads } from './startup-loads';
 export { type EntityClass, type MigrationClass, type OwnedSchema, type SplitMigration, OwnsTables, isSplitMigration, ownedSchemaOf, ownedSchemasOf } from './owned-schema';
 export { SHARED_SCHEMA, schemasOf } from './persistence.schema';
 export { runMigrations } from './migration.runner';
+export { OWNED_SCHEMAS_MARK, PARTS_SPLIT_FROM_SINGLE_CHAIN } from './single-chain-history';
 export { TypeOrmEventLogStore } from './repositories/typeorm-event-log.store';
 export { convertLegacyBreachedCredentials } from './repositories/breached-credentials-conversion';
 export { BACKGROUND_STATEMENT, background, bigintToNumber, jsonTextSequence, jsonTexts, queryJsonPage, queryRows } from './sql';

@@ -1,7 +1,6 @@
 import { MigrationExecutor, type DataSource, type QueryRunner } from 'typeorm';
-import { Migration } from 'typeorm/migration/Migration';
 import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
-import { isSplitMigration } from './owned-schema';
+import { markNewDatabase, recordSingleChainHistory } from './single-chain-history';
 
 /** First half of the advisory-lock key; the second is the schema, so schemas migrate apart. */
 const MIGRATION_LOCK_NAMESPACE = 0x52_46_4d_47; // "RFMG"
@@ -16,9 +15,8 @@ const MIGRATION_LOCK_NAMESPACE = 0x52_46_4d_47; // "RFMG"
  *
  * Each process applies the migrations of the tables it owns (`OwnedSchema`), so two processes
  * may run different sets against one database; the record of what ran (`migrations`) is shared.
- * A part split from a historical migration (`SplitMigration`) is recorded as applied, without
- * running, where its historical migration is recorded: that migration ran the part's
- * statements when it ran whole. Where it is not recorded, the part runs as any pending migration.
+ * A database of the single chain that came before the owners first has the parts split from its
+ * multi-owner migrations recorded (`recordSingleChainHistory`, single-chain-history.ts).
  */
 export async function runMigrations(dataSource: DataSource): Promise<string[]> {
   const schema = (dataSource.options as PostgresConnectionOptions).schema ?? 'public';
@@ -29,8 +27,10 @@ export async function runMigrations(dataSource: DataSource): Promise<string[]> {
       await createSchemaIfMissing(queryRunner, schema);
       const executor = new MigrationExecutor(dataSource, queryRunner);
       executor.transaction = 'all';
-      await recordPartsOfAppliedMigrations(dataSource, queryRunner, executor, schema);
+      const table = `"${schema.replaceAll('"', '""')}".migrations`;
+      await recordSingleChainHistory(queryRunner, executor, await existingTable(queryRunner, table));
       const applied = await executor.executePendingMigrations();
+      await markNewDatabase(queryRunner, executor, table);
       return applied.map((migration) => migration.name);
     } finally {
       await queryRunner.query('SELECT pg_advisory_unlock($1, hashtext($2))', [MIGRATION_LOCK_NAMESPACE, schema]);
@@ -50,17 +50,7 @@ async function createSchemaIfMissing(queryRunner: QueryRunner, schema: string): 
   }
 }
 
-/** Records the split parts whose historical migration a database ran whole (see runMigrations). */
-async function recordPartsOfAppliedMigrations(dataSource: DataSource, queryRunner: QueryRunner, executor: MigrationExecutor, schema: string): Promise<void> {
-  const parts = dataSource.migrations.filter(isSplitMigration);
-  if (parts.length === 0) return;
-  const table = (await queryRunner.query('SELECT to_regclass($1) AS "table"', [`"${schema.replaceAll('"', '""')}".migrations`])) as { table: string | null }[];
-  if (table[0]?.table == null) return;
-  const recorded = new Set(((await queryRunner.query(`SELECT name FROM ${table[0].table}`)) as { name: string }[]).map((row) => row.name));
-  for (const part of parts) {
-    const name = part.name ?? part.constructor.name;
-    if (recorded.has(part.splitFrom) && !recorded.has(name)) {
-      await executor.insertMigration(new Migration(undefined, Number(name.slice(-13)), name, part));
-    }
-  }
+async function existingTable(queryRunner: QueryRunner, qualifiedName: string): Promise<string | null> {
+  const [row] = (await queryRunner.query('SELECT to_regclass($1) AS "table"', [qualifiedName])) as { table: string | null }[];
+  return row?.table ?? null;
 }

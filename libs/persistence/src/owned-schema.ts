@@ -26,9 +26,9 @@ export interface OwnedSchema {
  * A part of a migration that, before the tables had owners, touched several owners' tables in
  * one class. The historical class keeps its name with the owner it mostly belonged to; each
  * other owner's part is a migration of that owner named after it (same timestamp, so the order
- * is kept) and `splitFrom` the historical name. A database where the historical migration is
- * recorded ran every part already: the runner records the part as applied without running it
- * (migration.runner.ts).
+ * is kept) and `splitFrom` the historical name. In a database of that chain where the historical
+ * migration is recorded, every part ran already: the runner records them as applied without
+ * running them (single-chain-history.ts, whose table of the parts must agree with `splitFrom`).
  */
 export interface SplitMigration extends MigrationInterface {
   readonly splitFrom: string;

@@ -59,59 +59,17 @@ export function registerImportCommand(program: Command, connection: () => ApiCon
     for (const file of files) if (!existsSync(file)) command.error(`no such file: ${file}`);
     const sender = senderFor(command, connection(), options);
     const signals = interruptions();
-    const results: Array<{ file: string; resumedFromLine: number; completedThroughLine: number; done: boolean } & Partial<SendSummary>> = [];
+    const results: FileImportResult[] = [];
     let failed = false;
     try {
       for (const file of files) {
-        const state = new ImportStateFile(options.state ?? ImportStateFile.defaultPathFor(file));
-        const previous = state.of(file);
-        if (previous.done) {
-          process.stderr.write(`ringfence: ${file} was imported completely already (${state.path}); nothing to do\n`);
-          results.push({ file, resumedFromLine: previous.completedThroughLine, completedThroughLine: previous.completedThroughLine, done: true });
-          continue;
-        }
-        if (previous.completedThroughLine > 0) process.stderr.write(`ringfence: resuming ${file} after line ${previous.completedThroughLine}\n`);
-        const bar = progressBar(`${file} {bar} {percentage}% | {rate} req/s | sent {sent} | rejected {rejected} | retried {retried}`);
-        bar.start(fileSize(file), 0, { rate: 0, sent: 0, rejected: 0, retried: 0 });
-        let completed = previous.completedThroughLine;
-        let savedAt = Date.now();
-        let bytes = 0;
-        try {
-          const summary = await sender.send(
-            readTrafficFile(file, (read) => (bytes = read)),
-            {
-              shouldStop: signals.stopped,
-              onAnswered: (through, progress) => {
-                completed = through;
-                bar.update(bytes, {
-                  rate: progress.requestsPerSecond,
-                  sent: progress.sent,
-                  rejected: progress.rejected.count,
-                  retried: progress.retries.rateLimited + progress.retries.serverErrors + progress.retries.networkErrors,
-                });
-                if (Date.now() - savedAt >= SAVE_EVERY_MS) {
-                  state.record(file, completed, false);
-                  savedAt = Date.now();
-                }
-              },
-            },
-            previous.completedThroughLine,
-          );
-          bar.update(summary.interrupted ? bytes : fileSize(file));
-          bar.stop();
-          const done = !summary.interrupted;
-          state.record(file, completed, done);
-          results.push({ file, resumedFromLine: previous.completedThroughLine, completedThroughLine: completed, done, ...summary });
-          if (!done) break;
-        } catch (error) {
-          bar.stop();
-          if (!(error instanceof TrafficSendError)) throw error;
-          state.record(file, error.completedThroughLine, false);
-          process.stderr.write(`ringfence: ${error.message}; every line up to ${error.completedThroughLine} was answered; run the same command again to resume\n`);
-          results.push({ file, resumedFromLine: previous.completedThroughLine, completedThroughLine: error.completedThroughLine, done: false });
+        const imported = await importFile(file, sender, signals, options.state ?? ImportStateFile.defaultPathFor(file));
+        results.push(imported.result);
+        if (imported.failed) {
           failed = true;
           break;
         }
+        if (!imported.result.done) break;
       }
     } finally {
       signals.dispose();
@@ -124,4 +82,58 @@ export function registerImportCommand(program: Command, connection: () => ApiCon
       process.exit(130);
     }
   });
+}
+
+type FileImportResult = { file: string; resumedFromLine: number; completedThroughLine: number; done: boolean } & Partial<SendSummary>;
+
+/**
+ * One file's import, resumed after the line its state file records, the state saved as lines are
+ * answered; `failed` when a request failed for good (the state then holds the resume point).
+ */
+async function importFile(file: string, sender: TrafficSender, signals: ReturnType<typeof interruptions>, statePath: string): Promise<{ result: FileImportResult; failed: boolean }> {
+  const state = new ImportStateFile(statePath);
+  const previous = state.of(file);
+  if (previous.done) {
+    process.stderr.write(`ringfence: ${file} was imported completely already (${state.path}); nothing to do\n`);
+    return { result: { file, resumedFromLine: previous.completedThroughLine, completedThroughLine: previous.completedThroughLine, done: true }, failed: false };
+  }
+  if (previous.completedThroughLine > 0) process.stderr.write(`ringfence: resuming ${file} after line ${previous.completedThroughLine}\n`);
+  const bar = progressBar(`${file} {bar} {percentage}% | {rate} req/s | sent {sent} | rejected {rejected} | retried {retried}`);
+  bar.start(fileSize(file), 0, { rate: 0, sent: 0, rejected: 0, retried: 0 });
+  let completed = previous.completedThroughLine;
+  let savedAt = Date.now();
+  let bytes = 0;
+  try {
+    const summary = await sender.send(
+      readTrafficFile(file, (read) => (bytes = read)),
+      {
+        shouldStop: signals.stopped,
+        onAnswered: (through, progress) => {
+          completed = through;
+          bar.update(bytes, {
+            rate: progress.requestsPerSecond,
+            sent: progress.sent,
+            rejected: progress.rejected.count,
+            retried: progress.retries.rateLimited + progress.retries.serverErrors + progress.retries.networkErrors,
+          });
+          if (Date.now() - savedAt >= SAVE_EVERY_MS) {
+            state.record(file, completed, false);
+            savedAt = Date.now();
+          }
+        },
+      },
+      previous.completedThroughLine,
+    );
+    bar.update(summary.interrupted ? bytes : fileSize(file));
+    bar.stop();
+    const done = !summary.interrupted;
+    state.record(file, completed, done);
+    return { result: { file, resumedFromLine: previous.completedThroughLine, completedThroughLine: completed, done, ...summary }, failed: false };
+  } catch (error) {
+    bar.stop();
+    if (!(error instanceof TrafficSendError)) throw error;
+    state.record(file, error.completedThroughLine, false);
+    process.stderr.write(`ringfence: ${error.message}; every line up to ${error.completedThroughLine} was answered; run the same command again to resume\n`);
+    return { result: { file, resumedFromLine: previous.completedThroughLine, completedThroughLine: error.completedThroughLine, done: false }, failed: true };
+  }
 }

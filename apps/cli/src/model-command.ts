@@ -218,7 +218,7 @@ export function registerModelCommand(program: Command, connection: () => ApiConn
     if (!options.key) command.error('the secret API key is required: pass --key or set RINGFENCE_API_KEY');
     return new ModelsClient({ ...connection(), apiKey: options.key });
   };
-  const withClient = async <T>(command: Command, options: KeyOption, use: (client: ModelsClient) => Promise<T>): Promise<T> => {
+  const withClient: WithClient = async (command, options, use) => {
     const client = clientFor(command, options);
     try {
       return await use(client);
@@ -237,30 +237,7 @@ export function registerModelCommand(program: Command, connection: () => ApiConn
     .option('--to <ISO time or ms>', 'and before this one (default: now)')
     .option('--activate', 'activate the model once it is ready', false)
     .option('--no-wait', 'print the model id at once and leave the training running')
-    .action(async (options: TrainOptions, command: Command) => {
-      if (options.activate && !options.wait) command.error('--activate needs the training to end: drop --no-wait, or activate later with `ringfence model activate <modelId>`');
-      let request: TrainModelRequest;
-      try {
-        request = {
-          checkpoint: options.checkpoint,
-          ...(options.from === undefined ? {} : { from: parseTime('--from', options.from) }),
-          ...(options.to === undefined ? {} : { to: parseTime('--to', options.to) }),
-        };
-      } catch (error) {
-        return command.error(error instanceof Error ? error.message : String(error));
-      }
-      await withClient(command, options, async (client) => {
-        const accepted = await client.train(request);
-        if (!options.wait) return print(accepted);
-        const final = await followWithProgress(client, accepted.modelId, pollIntervalMs);
-        if (final.status === 'failed') {
-          print(final);
-          // The service's own failures already start with "training failed:".
-          throw new Error(`training ${final.modelId} failed: ${(final.error ?? 'no reason given').replace(/^training failed:\s*/, '')}`);
-        }
-        print(options.activate ? await client.activate(final.modelId) : final);
-      });
-    });
+    .action(async (options: TrainOptions, command: Command) => trainModel(options, command, withClient, pollIntervalMs));
   model
     .command('list')
     .description('list the models, newest first, with their status, progress and metrics')
@@ -277,6 +254,35 @@ export function registerModelCommand(program: Command, connection: () => ApiConn
     .description('make a ready model score its checkpoint from the next request on, and print it (409 when it is not ready)')
     .addOption(keyOption())
     .action(async (modelId: string, options: KeyOption, command: Command) => withClient(command, options, async (client) => print(await client.activate(modelId))));
+}
+
+/** Runs `use` with a client of the models API for the command's key, closed afterwards. */
+type WithClient = <T>(command: Command, options: KeyOption, use: (client: ModelsClient) => Promise<T>) => Promise<T>;
+
+/** `ringfence model train`: starts a training, follows it unless --no-wait, prints (or activates) the model. */
+async function trainModel(options: TrainOptions, command: Command, withClient: WithClient, pollIntervalMs: number): Promise<void> {
+  if (options.activate && !options.wait) command.error('--activate needs the training to end: drop --no-wait, or activate later with `ringfence model activate <modelId>`');
+  let request: TrainModelRequest;
+  try {
+    request = {
+      checkpoint: options.checkpoint,
+      ...(options.from === undefined ? {} : { from: parseTime('--from', options.from) }),
+      ...(options.to === undefined ? {} : { to: parseTime('--to', options.to) }),
+    };
+  } catch (error) {
+    return command.error(error instanceof Error ? error.message : String(error));
+  }
+  await withClient(command, options, async (client) => {
+    const accepted = await client.train(request);
+    if (!options.wait) return print(accepted);
+    const final = await followWithProgress(client, accepted.modelId, pollIntervalMs);
+    if (final.status === 'failed') {
+      print(final);
+      // The service's own failures already start with "training failed:".
+      throw new Error(`training ${final.modelId} failed: ${(final.error ?? 'no reason given').replace(/^training failed:\s*/, '')}`);
+    }
+    print(options.activate ? await client.activate(final.modelId) : final);
+  });
 }
 
 /** Follows a training with a progress bar; Ctrl-C stops following, not the training. */

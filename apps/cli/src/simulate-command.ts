@@ -13,7 +13,7 @@ import {
 import type { Command } from 'commander';
 import { type SendOptions, addSendOptions, interruptions, senderFor } from './import-command';
 import { JsonLinesWriter, progressBar } from './traffic-files';
-import { type ApiConnection, TrafficSendError, type TrafficLine } from './traffic-sender';
+import { type ApiConnection, TrafficSendError, type TrafficLine, type TrafficSender } from './traffic-sender';
 
 const SCENARIOS = ['marketplace', 'card-payments'] as const;
 type Scenario = (typeof SCENARIOS)[number];
@@ -116,7 +116,84 @@ function simulationFrom(command: Command, options: SimulateOptions): Simulation 
 }
 
 export function registerSimulateCommand(program: Command, connection: () => ApiConnection): void {
-  addSendOptions(
+  simulateCommand(program).action(async (options: SimulateOptions, command: Command) => {
+    const simulation = simulationFrom(command, options);
+    const { start, spanHours } = simulation;
+    const bar = progressBar('simulated {day} {bar} {percentage}% | {records} requests | {rate} req/s');
+    bar.start(spanHours, 0, { day: new Date(start).toISOString().slice(0, 10), records: 0, rate: 0 });
+    const progress: Progress = (record, records, rate) => bar.update(Math.floor((record.time - start) / HOUR_MS), { day: new Date(record.time).toISOString().slice(0, 10), records, rate });
+    let summary: Record<string, unknown>;
+    if (options.send) {
+      const sender = senderFor(command, connection(), options);
+      try {
+        summary = await sendSimulation(simulation, sender, progress);
+      } catch (error) {
+        bar.stop();
+        if (error instanceof TrafficSendError) command.error(`ringfence: ${error.message}`);
+        throw error;
+      }
+    } else {
+      summary = await writeSimulation(simulation, options.out, progress);
+    }
+    bar.update(spanHours, { records: (simulation.stats() as { records: number }).records });
+    bar.stop();
+    if (options.truth) {
+      const truth = new JsonLinesWriter(options.truth);
+      for (const actor of simulation.truth()) await truth.write(actor);
+      await truth.close();
+    }
+    // The summary goes where the records do not.
+    const text = `${JSON.stringify(summary, null, 2)}\n`;
+    if (!options.send && options.out === '-') process.stderr.write(text);
+    else process.stdout.write(text);
+  });
+}
+
+/** Moves the progress bar to a record, with the records so far and their rate. */
+type Progress = (record: TrafficRecord, records: number, rate: number) => void;
+
+/** Sends the simulated requests as they are generated; stops (keeping what was answered) on Ctrl-C. */
+async function sendSimulation(simulation: Simulation, sender: TrafficSender, progress: Progress): Promise<Record<string, unknown>> {
+  const signals = interruptions();
+  let line = 0;
+  let latest: TrafficRecord | undefined;
+  const lines = function* (): Generator<TrafficLine> {
+    for (const record of simulation.records()) {
+      line += 1;
+      latest = record;
+      yield { line, request: record };
+    }
+  };
+  try {
+    const sent = await sender.send(lines(), {
+      shouldStop: signals.stopped,
+      onAnswered: (_through, running) => {
+        if (latest) progress(latest, running.sent, running.requestsPerSecond);
+      },
+    });
+    return { ...sent, generated: simulation.stats() };
+  } finally {
+    signals.dispose();
+    sender.close();
+  }
+}
+
+async function writeSimulation(simulation: Simulation, out: string, progress: Progress): Promise<Record<string, unknown>> {
+  const writer = new JsonLinesWriter(out);
+  const startedAt = Date.now();
+  let records = 0;
+  for (const record of simulation.records()) {
+    await writer.write(record);
+    records += 1;
+    if (records % 2000 === 0) progress(record, records, Math.round(records / Math.max(0.001, (Date.now() - startedAt) / 1000)));
+  }
+  await writer.close();
+  return { ...simulation.stats(), elapsedSeconds: (Date.now() - startedAt) / 1000, out };
+}
+
+/** `ringfence simulate` and its options. */
+function simulateCommand(program: Command): Command {
+  return addSendOptions(
     program
       .command('simulate')
       .description(
@@ -138,66 +215,6 @@ export function registerSimulateCommand(program: Command, connection: () => ApiC
       .option('--dispute-delay-days <days>', `card-payments: days from a fraudulent payment to its dispute (default: ${DEFAULT_CARD_PAYMENTS_OPTIONS.disputeDelayDays})`)
       .option('--out <file|->', 'where the JSON Lines go (`-`: standard output; gzip when the name ends in .gz)', '-')
       .option('--truth <file>', 'write the ground truth there: one JSON line per fraudulent actor (card-payments: per fraudulent payment)')
-      .option('--send', 'send the requests to the server (--url, --key) instead of writing them', false),
-  ).action(async (options: SimulateOptions, command: Command) => {
-    const simulation = simulationFrom(command, options);
-    const { start, spanHours } = simulation;
-    const bar = progressBar('simulated {day} {bar} {percentage}% | {records} requests | {rate} req/s');
-    bar.start(spanHours, 0, { day: new Date(start).toISOString().slice(0, 10), records: 0, rate: 0 });
-    const progress = (record: TrafficRecord, records: number, rate: number) =>
-      bar.update(Math.floor((record.time - start) / HOUR_MS), { day: new Date(record.time).toISOString().slice(0, 10), records, rate });
-
-    let summary: Record<string, unknown>;
-    if (options.send) {
-      const sender = senderFor(command, connection(), options);
-      const signals = interruptions();
-      let line = 0;
-      let latest: TrafficRecord | undefined;
-      const lines = function* (): Generator<TrafficLine> {
-        for (const record of simulation.records()) {
-          line += 1;
-          latest = record;
-          yield { line, request: record };
-        }
-      };
-      try {
-        const sent = await sender.send(lines(), {
-          shouldStop: signals.stopped,
-          onAnswered: (_through, running) => {
-            if (latest) progress(latest, running.sent, running.requestsPerSecond);
-          },
-        });
-        summary = { ...sent, generated: simulation.stats() };
-      } catch (error) {
-        bar.stop();
-        if (error instanceof TrafficSendError) command.error(`ringfence: ${error.message}`);
-        throw error;
-      } finally {
-        signals.dispose();
-        sender.close();
-      }
-    } else {
-      const writer = new JsonLinesWriter(options.out);
-      const startedAt = Date.now();
-      let records = 0;
-      for (const record of simulation.records()) {
-        await writer.write(record);
-        records += 1;
-        if (records % 2000 === 0) progress(record, records, Math.round(records / Math.max(0.001, (Date.now() - startedAt) / 1000)));
-      }
-      await writer.close();
-      summary = { ...simulation.stats(), elapsedSeconds: (Date.now() - startedAt) / 1000, out: options.out };
-    }
-    bar.update(spanHours, { records: (simulation.stats() as { records: number }).records });
-    bar.stop();
-    if (options.truth) {
-      const truth = new JsonLinesWriter(options.truth);
-      for (const actor of simulation.truth()) await truth.write(actor);
-      await truth.close();
-    }
-    // The summary goes where the records do not.
-    const text = `${JSON.stringify(summary, null, 2)}\n`;
-    if (!options.send && options.out === '-') process.stderr.write(text);
-    else process.stdout.write(text);
-  });
+      .option('--send', 'send the requests to the server (--url, --key) instead of writing them', false)
+  );
 }

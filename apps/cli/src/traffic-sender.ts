@@ -159,6 +159,72 @@ class SendTally {
   }
 }
 
+/** One `send` under way: its tally, the resume watermark, the requests in flight, the first failure, the pacing. */
+class SendRun {
+  readonly tally = new SendTally();
+  failure: TrafficSendError | undefined;
+  private readonly watermark: CompletionWatermark;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly interval: number;
+  private nextStart = Date.now();
+
+  constructor(
+    private readonly options: TrafficSenderOptions,
+    private readonly hooks: SendHooks,
+    completedThroughLine: number,
+    private readonly deliver: (request: TrafficRequest, tally: SendTally) => Promise<Answer>,
+  ) {
+    this.watermark = new CompletionWatermark(completedThroughLine);
+    this.interval = options.ratePerSecond > 0 ? 1000 / options.ratePerSecond : 0;
+  }
+
+  /** A line that is not a request: done at once, counted as rejected. */
+  refuse(line: number, message: string): void {
+    this.watermark.start(line);
+    this.watermark.finish(line);
+    this.tally.reject(line, 0, message);
+  }
+
+  async waitForRoom(): Promise<void> {
+    while (this.inFlight.size >= this.options.concurrency) await Promise.race(this.inFlight);
+  }
+
+  /** Waits for the request's turn under `ratePerSecond`. */
+  async pace(): Promise<void> {
+    if (this.interval <= 0) return;
+    const wait = this.nextStart - Date.now();
+    if (wait > 0) await sleep(wait);
+    this.nextStart = Math.max(this.nextStart + this.interval, Date.now() - 1000);
+  }
+
+  start(line: number, request: TrafficRequest): void {
+    const { tally, watermark } = this;
+    watermark.start(line);
+    tally.summary.sent += 1;
+    const task = this.deliver(request, tally)
+      .then((answer) => {
+        tally.answered(line, answer);
+        watermark.finish(line);
+        this.hooks.onAnswered?.(watermark.completedThroughLine, tally.refresh());
+      })
+      .catch((error: unknown) => {
+        this.failure ??= new TrafficSendError(`line ${line}: ${error instanceof Error ? error.message : String(error)}`, line, watermark.completedThroughLine);
+      })
+      .finally(() => this.inFlight.delete(task));
+    this.inFlight.add(task);
+  }
+
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** The summary; a TrafficSendError with the resume point when a request failed for good. */
+  result(): SendSummary {
+    if (this.failure) throw new TrafficSendError(this.failure.message, this.failure.line, this.watermark.completedThroughLine);
+    return this.tally.refresh();
+  }
+}
+
 /**
  * Sends traffic (simulated or imported) through the public API, in the order given, with at
  * most `concurrency` requests in flight and at most `ratePerSecond` started per second. 429 (and
@@ -184,55 +250,28 @@ export class TrafficSender {
   }
 
   async send(lines: AsyncIterable<TrafficLine> | Iterable<TrafficLine>, hooks: SendHooks = {}, completedThroughLine = 0): Promise<SendSummary> {
-    const tally = new SendTally();
-    const { summary } = tally;
-    const watermark = new CompletionWatermark(completedThroughLine);
-    const inFlight = new Set<Promise<void>>();
-    let failure: TrafficSendError | undefined;
-    const interval = this.options.ratePerSecond > 0 ? 1000 / this.options.ratePerSecond : 0;
-    let nextStart = Date.now();
-
+    const run = new SendRun(this.options, hooks, completedThroughLine, (request, tally) => this.deliver(request, tally.summary, tally.latency));
     try {
       for await (const item of lines) {
-        if (failure) break;
+        if (run.failure) break;
         if (item.line <= completedThroughLine) continue;
         if (hooks.shouldStop?.()) {
-          summary.interrupted = true;
+          run.tally.summary.interrupted = true;
           break;
         }
         if ('invalid' in item) {
-          watermark.start(item.line);
-          watermark.finish(item.line);
-          tally.reject(item.line, 0, item.invalid);
+          run.refuse(item.line, item.invalid);
           continue;
         }
-        while (inFlight.size >= this.options.concurrency) await Promise.race(inFlight);
-        if (failure) break;
-        if (interval > 0) {
-          const wait = nextStart - Date.now();
-          if (wait > 0) await sleep(wait);
-          nextStart = Math.max(nextStart + interval, Date.now() - 1000);
-        }
-        const { line, request } = item;
-        watermark.start(line);
-        summary.sent += 1;
-        const task = this.deliver(request, summary, tally.latency)
-          .then((answer) => {
-            tally.answered(line, answer);
-            watermark.finish(line);
-            hooks.onAnswered?.(watermark.completedThroughLine, tally.refresh());
-          })
-          .catch((error: unknown) => {
-            failure ??= new TrafficSendError(`line ${line}: ${error instanceof Error ? error.message : String(error)}`, line, watermark.completedThroughLine);
-          })
-          .finally(() => inFlight.delete(task));
-        inFlight.add(task);
+        await run.waitForRoom();
+        if (run.failure) break;
+        await run.pace();
+        run.start(item.line, item.request);
       }
     } finally {
-      await Promise.allSettled([...inFlight]);
+      await run.settled();
     }
-    if (failure) throw new TrafficSendError(failure.message, failure.line, watermark.completedThroughLine);
-    return tally.refresh();
+    return run.result();
   }
 
   private async deliver(request: TrafficRequest, summary: SendSummary, latency: ReturnType<typeof buildHistogram>): Promise<Answer> {

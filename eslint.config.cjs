@@ -6,6 +6,9 @@ const jest = require('eslint-plugin-jest');
 const tseslint = require('typescript-eslint');
 
 const INFRASTRUCTURE = ['@nestjs/*', 'typeorm', 'kafkajs', 'neo4j-driver', 'pg', '@electric-sql/*', 'fastify'];
+// A service's scope covers its service library and its store library (its tables, migrations and
+// repositories: libs/*-store), so no other service can import its tables; libs/persistence, shared,
+// keeps only the connection, the migration runner and the shared tables.
 const service = (scope) => ({ sourceTag: `scope:${scope}`, onlyDependOnLibsWithTags: [`scope:${scope}`, 'scope:shared'] });
 
 module.exports = [

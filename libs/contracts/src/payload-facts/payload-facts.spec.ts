@@ -86,14 +86,15 @@ describe(payloadFacts.name, () => {
   });
 
   it('reads nested payment methods: connect cards inside paymentMethods[].card, payout methods single and listed', () => {
-    const connect = payloadFacts({ timestamp: T, paymentMethods: [{ card: { paymentMethodId: 'pm-1', instrumentId: 'ins-1', cardBin: '424242', cardLastFour: '4242' } }, { card: 'x' }, 3] });
-    expect(connect.connectCards).toEqual([expect.objectContaining({ paymentMethodId: 'pm-1', instrumentId: 'ins-1', bin: '424242', lastFour: '4242' })]);
+    const connect = payloadFacts({ timestamp: T, paymentMethods: [{ card: { paymentMethodId: 'pm-1', instrumentId: 'ins-1', countryIssued: 'GBR' } }, { card: 'x' }, 3] });
+    expect(connect.connectCards).toEqual([expect.objectContaining({ paymentMethodId: 'pm-1', instrumentId: 'ins-1', countryIssued: 'GBR' })]);
+    expect(connect.paymentMethods.map((method) => method.instrumentId)).toEqual([undefined]);
     const payout = payloadFacts({ timestamp: T, paymentMethod: { methodType: 'card', instrumentId: 'ins-1' }, paymentMethods: [{ methodType: 'cash' }, null] });
     expect([payout.paymentMethod?.instrumentId, payout.paymentMethods.map((method) => method.methodType)]).toEqual(['ins-1', ['cash']]);
   });
 
-  it('reads the legacy and alternative field shapes: a PSP card’s iin/lastFour, a top-level customerId, a refund in its order’s currency', () => {
-    expect(payloadFacts({ timestamp: T, paymentMethod: { iin: '411111', lastFour: '1111' } }).paymentMethod).toMatchObject({ bin: '411111', lastFour: '1111' });
+  it('reads the alternative field shapes: a top-level customerId or deviceId, a refund in its order’s currency', () => {
+    expect(payloadFacts({ timestamp: T, deviceId: 'bare', device: { ipAddress: '203.0.113.7' } }).device).toMatchObject({ id: 'bare', ipAddress: '203.0.113.7' });
     expect(payloadFacts({ timestamp: T, customerId: 'top', customer: { customerId: 'inner' } }).customerId).toBe('top');
     expect(payloadFacts({ timestamp: T, refund: { amount: 500 }, order: { currency: 'EUR' } }).money).toEqual({ minorUnits: 500, currency: 'EUR' });
     expect(payloadFacts({ timestamp: T, refund: { amount: 500, currency: 'GBP' }, order: { currency: 'EUR' } }).money).toEqual({ minorUnits: 500, currency: 'GBP' });
@@ -116,9 +117,11 @@ describe(payloadFacts.name, () => {
     expect(facts.customNodes.map(({ nodeType, nodeId }) => [nodeType, nodeId])).toEqual([['loyalty', 'L1'], ['x', undefined]]);
   });
 
-  it('reads a payload once: the same object gives the same facts', () => {
-    const payload = { timestamp: T, customer: { customerId: 'c1' } };
-    expect(payloadFacts(payload)).toBe(payloadFacts(payload));
+  it('reads each fact once, when first asked, and never opens what no reader asks for', () => {
+    const facts = payloadFacts({ timestamp: T, customer: { customerId: 'c1' }, registration: new Proxy({}, { get: () => { throw new Error('read'); } }) });
+    expect(facts.customer).toBe(facts.customer);
+    expect(facts.customerId).toBe('c1');
+    expect(() => facts.registration).toThrow('read');
     expect(payloadFacts({ timestamp: 'soon' }).timestampMs).toBeUndefined();
   });
 });

@@ -1,3 +1,20 @@
+import {
+  customNodesOf,
+  deviceOf,
+  disputeOf,
+  identificationsOf,
+  moneyOf,
+  orderOf,
+  partyOf,
+  paymentMethodOf,
+  payoutOf,
+  refundOf,
+  registrationOf,
+  transactionOf,
+  vehiclesOf,
+  voucherOf,
+  voucherRedemptionOf,
+} from './payload-fact-readers';
 import type {
   CustomNodeFacts,
   DeviceFacts,
@@ -8,220 +25,194 @@ import type {
   PayloadFacts,
   PayloadMoney,
   PaymentMethodFacts,
+  PayoutFacts,
+  RefundFacts,
   RegistrationFacts,
   TransactionFacts,
   VehicleFacts,
+  VoucherFacts,
   VoucherRedemptionFacts,
 } from './payload-facts.types';
-import { type WireObject, booleanOf, finiteNumber, namedText, objectOf, objectsOf, sentText } from './payload-values';
+import { type WireObject, finiteNumber, namedText, objectOf, objectsOf } from './payload-values';
 
-function partyOf(value: unknown, idField: 'customerId' | 'supplierId'): PartyFacts | undefined {
-  const fields = objectOf(value);
-  if (fields === undefined) return undefined;
-  const tags = Object.entries(objectOf(fields.tags) ?? {}).filter((entry): entry is [string, boolean] => typeof entry[1] === 'boolean');
-  return {
-    id: namedText(fields[idField]),
-    email: namedText(fields.email),
-    telephone: namedText(fields.telephone),
-    telephoneCountry: namedText(fields.telephoneCountry),
-    tags: Object.fromEntries(tags),
-    fields,
-  };
-}
-
-function deviceOf(payload: WireObject): DeviceFacts {
-  const fields = objectOf(payload.device);
-  return {
-    id: namedText(payload.deviceId) ?? namedText(fields?.deviceId),
-    ipAddress: namedText(fields?.ipAddress),
-    userAgent: namedText(fields?.userAgent),
-    fields,
-  };
-}
-
-function paymentMethodOf(fields: WireObject): PaymentMethodFacts {
-  return {
-    methodType: namedText(fields.methodType),
-    instrumentId: namedText(fields.instrumentId),
-    paymentMethodId: namedText(fields.paymentMethodId),
-    // PSP cards send `iin` and `lastFour`; v2 cards (connect, payout, refund) `cardBin` and `cardLastFour`.
-    bin: namedText(fields.iin) ?? namedText(fields.cardBin),
-    lastFour: namedText(fields.lastFour) ?? namedText(fields.cardLastFour),
-    countryIssued: namedText(fields.countryIssued),
-    fields,
-  };
-}
-
-function orderOf(value: unknown): OrderFacts | undefined {
-  const fields = objectOf(value);
-  if (fields === undefined) return undefined;
-  return {
-    id: namedText(fields.orderId),
-    email: namedText(fields.email),
-    telephone: namedText(fields.telephone),
-    telephoneCountry: namedText(fields.telephoneCountry),
-    price: finiteNumber(fields.price),
-    currency: namedText(fields.currency),
-    creationTimeMs: finiteNumber(fields.creationTime),
-    supplierIds: objectsOf(fields.suppliers).map((supplier) => namedText(supplier.supplierId)).filter((id) => id !== undefined),
-    fields,
-  };
-}
-
-function transactionOf(fields: WireObject): TransactionFacts {
-  return {
-    id: namedText(fields.transactionId),
-    merchantId: namedText(fields.mid),
-    parentTransactionId: namedText(fields.parentTransactionId),
-    type: namedText(fields.type),
-    success: booleanOf(fields.success),
-    declineCode: namedText(fields.declineCode),
-    amount: finiteNumber(fields.amount),
-    currency: namedText(fields.currency),
-    fields,
-  };
-}
-
-function disputeOf(value: unknown, idField: 'disputeId' | 'chargebackId'): DisputeFacts | undefined {
-  const fields = objectOf(value);
-  return fields && { id: namedText(fields[idField]), transactionId: namedText(fields.transactionId), fields };
-}
-
-function voucherRedemptionOf(value: unknown): VoucherRedemptionFacts | undefined {
-  const fields = objectOf(value);
-  if (fields === undefined) return undefined;
-  return {
-    code: namedText(fields.voucherCode),
-    voucherType: namedText(fields.voucherType),
-    paymentMethodId: namedText(fields.paymentMethodId),
-    redemptionTimeMs: finiteNumber(fields.redemptionTime),
-    success: booleanOf(fields.success),
-    value: finiteNumber(fields.value),
-    currency: namedText(fields.currency),
-    fields,
-  };
-}
+const NOT_READ = Symbol('not read yet');
+type Lazy<T> = T | typeof NOT_READ;
 
 /**
- * The `registration` object may hold a password hash: nothing in it is read until a reader asks
- * for its `success` (the graph never does).
+ * A payload's facts, each read from its JSON when a reader first asks for it and kept: a reader
+ * pays only for what it reads (velocity reads a few ids, entities whole objects), and nothing
+ * it does not ask for is touched (the graph never opens `registration`, which may hold a
+ * password hash). Hand one reading to every reader of the same event.
  */
-function registrationOf(payload: WireObject): RegistrationFacts {
-  const fields = objectOf(payload.registration);
-  return {
-    id: namedText(payload.registrationId),
-    get success() {
-      return booleanOf(fields?.success);
-    },
-    fields,
-  };
+class PayloadFactsReading implements PayloadFacts {
+  private customerRead: Lazy<PartyFacts | undefined> = NOT_READ;
+  private supplierRead: Lazy<PartyFacts | undefined> = NOT_READ;
+  private deviceRead: Lazy<DeviceFacts> = NOT_READ;
+  private paymentMethodRead: Lazy<PaymentMethodFacts | undefined> = NOT_READ;
+  private paymentMethodsRead: Lazy<readonly PaymentMethodFacts[]> = NOT_READ;
+  private connectCardsRead: Lazy<readonly PaymentMethodFacts[]> = NOT_READ;
+  private orderRead: Lazy<OrderFacts | undefined> = NOT_READ;
+  private transactionRead: Lazy<TransactionFacts | undefined> = NOT_READ;
+  private transactionsRead: Lazy<readonly TransactionFacts[]> = NOT_READ;
+  private moneyRead: Lazy<PayloadMoney | undefined> = NOT_READ;
+  private refundRead: Lazy<RefundFacts | undefined> = NOT_READ;
+  private payoutRead: Lazy<PayoutFacts | undefined> = NOT_READ;
+  private registrationRead: Lazy<RegistrationFacts> = NOT_READ;
+  private disputeRead: Lazy<DisputeFacts | undefined> = NOT_READ;
+  private chargebackRead: Lazy<DisputeFacts | undefined> = NOT_READ;
+  private voucherRead: Lazy<VoucherFacts | undefined> = NOT_READ;
+  private voucherRedemptionRead: Lazy<VoucherRedemptionFacts | undefined> = NOT_READ;
+  private identificationsRead: Lazy<readonly IdentificationFacts[]> = NOT_READ;
+  private vehiclesRead: Lazy<readonly VehicleFacts[]> = NOT_READ;
+  private customNodesRead: Lazy<readonly CustomNodeFacts[]> = NOT_READ;
+
+  constructor(readonly wire: WireObject) {}
+
+  get timestampMs(): number | undefined {
+    return finiteNumber(this.wire.timestamp);
+  }
+
+  get customerId(): string | undefined {
+    return namedText(this.wire.customerId) ?? this.customer?.id;
+  }
+
+  get customer(): PartyFacts | undefined {
+    if (this.customerRead === NOT_READ) this.customerRead = partyOf(this.wire.customer, 'customerId');
+    return this.customerRead;
+  }
+
+  get supplier(): PartyFacts | undefined {
+    if (this.supplierRead === NOT_READ) this.supplierRead = partyOf(this.wire.supplier, 'supplierId');
+    return this.supplierRead;
+  }
+
+  get device(): DeviceFacts {
+    if (this.deviceRead === NOT_READ) this.deviceRead = deviceOf(this.wire);
+    return this.deviceRead;
+  }
+
+  get paymentMethod(): PaymentMethodFacts | undefined {
+    if (this.paymentMethodRead === NOT_READ) {
+      const fields = objectOf(this.wire.paymentMethod);
+      this.paymentMethodRead = fields && paymentMethodOf(fields);
+    }
+    return this.paymentMethodRead;
+  }
+
+  get paymentMethods(): readonly PaymentMethodFacts[] {
+    if (this.paymentMethodsRead === NOT_READ) this.paymentMethodsRead = objectsOf(this.wire.paymentMethods).map(paymentMethodOf);
+    return this.paymentMethodsRead;
+  }
+
+  get connectCards(): readonly PaymentMethodFacts[] {
+    if (this.connectCardsRead === NOT_READ) {
+      this.connectCardsRead = objectsOf(this.wire.paymentMethods).flatMap((method) => objectsOf([method.card])).map(paymentMethodOf);
+    }
+    return this.connectCardsRead;
+  }
+
+  get order(): OrderFacts | undefined {
+    if (this.orderRead === NOT_READ) this.orderRead = orderOf(this.wire.order);
+    return this.orderRead;
+  }
+
+  get transaction(): TransactionFacts | undefined {
+    if (this.transactionRead === NOT_READ) {
+      const fields = objectOf(this.wire.transaction);
+      this.transactionRead = fields && transactionOf(fields);
+    }
+    return this.transactionRead;
+  }
+
+  get transactions(): readonly TransactionFacts[] {
+    if (this.transactionsRead === NOT_READ) this.transactionsRead = objectsOf(this.wire.transactions).map(transactionOf);
+    return this.transactionsRead;
+  }
+
+  get merchantId(): string | undefined {
+    if (this.transaction !== undefined) return this.transaction.merchantId ?? this.firstTransactionsMid();
+    return this.firstTransactionsMid();
+  }
+
+  /** A refund's merchant: its first transaction with a `mid` (read without reading the transactions whole). */
+  private firstTransactionsMid(): string | undefined {
+    if (this.transactionsRead !== NOT_READ) return this.transactionsRead.find((item) => item.merchantId !== undefined)?.merchantId;
+    for (const transaction of objectsOf(this.wire.transactions)) {
+      const mid = namedText(transaction.mid);
+      if (mid !== undefined) return mid;
+    }
+    return undefined;
+  }
+
+  /** At most one of a transaction, a refund, a payout and a redemption is sent by any one payload. */
+  get money(): PayloadMoney | undefined {
+    if (this.moneyRead === NOT_READ) {
+      const { transaction, refund, payout, voucherRedemption } = this;
+      this.moneyRead =
+        moneyOf(transaction?.amount, transaction?.currency) ??
+        moneyOf(refund?.amount, refund?.currency ?? this.order?.currency) ??
+        moneyOf(payout?.amount, payout?.currency) ??
+        moneyOf(voucherRedemption?.value, voucherRedemption?.currency);
+    }
+    return this.moneyRead;
+  }
+
+  get refund(): RefundFacts | undefined {
+    if (this.refundRead === NOT_READ) this.refundRead = refundOf(this.wire.refund);
+    return this.refundRead;
+  }
+
+  get payout(): PayoutFacts | undefined {
+    if (this.payoutRead === NOT_READ) this.payoutRead = payoutOf(this.wire.payout);
+    return this.payoutRead;
+  }
+
+  get registration(): RegistrationFacts {
+    if (this.registrationRead === NOT_READ) this.registrationRead = registrationOf(this.wire);
+    return this.registrationRead;
+  }
+
+  get dispute(): DisputeFacts | undefined {
+    if (this.disputeRead === NOT_READ) this.disputeRead = disputeOf(this.wire.dispute, 'disputeId');
+    return this.disputeRead;
+  }
+
+  get chargeback(): DisputeFacts | undefined {
+    if (this.chargebackRead === NOT_READ) this.chargebackRead = disputeOf(this.wire.chargeback, 'chargebackId');
+    return this.chargebackRead;
+  }
+
+  get voucher(): VoucherFacts | undefined {
+    if (this.voucherRead === NOT_READ) this.voucherRead = voucherOf(this.wire.voucher);
+    return this.voucherRead;
+  }
+
+  get voucherRedemption(): VoucherRedemptionFacts | undefined {
+    if (this.voucherRedemptionRead === NOT_READ) this.voucherRedemptionRead = voucherRedemptionOf(this.wire.voucherRedemption);
+    return this.voucherRedemptionRead;
+  }
+
+  get identifications(): readonly IdentificationFacts[] {
+    if (this.identificationsRead === NOT_READ) this.identificationsRead = identificationsOf(this.wire.nationalIdentifications);
+    return this.identificationsRead;
+  }
+
+  get vehicles(): readonly VehicleFacts[] {
+    if (this.vehiclesRead === NOT_READ) this.vehiclesRead = vehiclesOf(this.wire.vehicles);
+    return this.vehiclesRead;
+  }
+
+  get customNodes(): readonly CustomNodeFacts[] {
+    if (this.customNodesRead === NOT_READ) this.customNodesRead = customNodesOf(this.wire);
+    return this.customNodesRead;
+  }
 }
-
-function identificationsOf(value: unknown): IdentificationFacts[] {
-  return objectsOf(value).flatMap((item) =>
-    Object.entries(item).flatMap(([documentKind, document]) => {
-      const fields = objectOf(document);
-      if (fields === undefined) return [];
-      const { idNumber, jurisdictionCountry, jurisdictionState } = fields;
-      return [{ documentKind, idNumber: namedText(idNumber), jurisdictionCountry: sentText(jurisdictionCountry), jurisdictionState: sentText(jurisdictionState) }];
-    }),
-  );
-}
-
-function vehiclesOf(value: unknown): VehicleFacts[] {
-  return objectsOf(value).map((vehicle) => ({
-    vin: namedText(vehicle.vin),
-    plate: namedText(vehicle.plate),
-    jurisdictionCountry: sentText(vehicle.jurisdictionCountry),
-    jurisdictionState: sentText(vehicle.jurisdictionState),
-  }));
-}
-
-function customNodesOf(payload: WireObject): CustomNodeFacts[] {
-  return [...objectsOf([payload.customNode]), ...objectsOf(payload.customNodes)].map((fields) => ({
-    nodeType: namedText(fields.nodeType),
-    nodeId: namedText(fields.nodeId),
-    fields,
-  }));
-}
-
-const moneyOf = (minorUnits: number | undefined, currency: string | undefined): PayloadMoney | undefined =>
-  minorUnits === undefined ? undefined : { minorUnits, currency };
-
-/** The payload's money: at most one of these is sent by any one payload. */
-function payloadMoney(facts: Omit<PayloadFacts, 'money'>): PayloadMoney | undefined {
-  const { transaction, refund, payout, voucherRedemption, order } = facts;
-  return (
-    moneyOf(transaction?.amount, transaction?.currency) ??
-    moneyOf(refund?.amount, refund?.currency ?? order?.currency) ??
-    moneyOf(payout?.amount, payout?.currency) ??
-    moneyOf(voucherRedemption?.value, voucherRedemption?.currency)
-  );
-}
-
-/** The parts of a payload that carry money or name an occurrence (payment, refund, payout, voucher). */
-function occurrencesOf(payload: WireObject) {
-  const transactionFields = objectOf(payload.transaction);
-  const transaction = transactionFields && transactionOf(transactionFields);
-  const transactions = objectsOf(payload.transactions).map(transactionOf);
-  const refundFields = objectOf(payload.refund);
-  const payoutFields = objectOf(payload.payout);
-  const earnings = objectOf(payoutFields?.earnings);
-  const voucherFields = objectOf(payload.voucher);
-  return {
-    transaction,
-    transactions,
-    merchantId: transaction?.merchantId ?? transactions.find((item) => item.merchantId !== undefined)?.merchantId,
-    refund: refundFields && { id: namedText(refundFields.refundId), amount: finiteNumber(refundFields.amount), currency: namedText(refundFields.currency), fields: refundFields },
-    payout: payoutFields && {
-      id: namedText(payoutFields.payoutId),
-      amount: finiteNumber(earnings?.totalNetAmount),
-      currency: namedText(earnings?.currency),
-      notificationEmail: namedText(payoutFields.notificationEmail),
-      fields: payoutFields,
-    },
-    voucher: voucherFields && { code: namedText(voucherFields.voucherCode), referrerId: namedText(voucherFields.referrerId), fields: voucherFields },
-    voucherRedemption: voucherRedemptionOf(payload.voucherRedemption),
-  };
-}
-
-function readPayloadFacts(payload: WireObject): PayloadFacts {
-  const customer = partyOf(payload.customer, 'customerId');
-  const paymentMethodFields = objectOf(payload.paymentMethod);
-  const facts: Omit<PayloadFacts, 'money'> = {
-    wire: payload,
-    timestampMs: finiteNumber(payload.timestamp),
-    customerId: namedText(payload.customerId) ?? customer?.id,
-    customer,
-    supplier: partyOf(payload.supplier, 'supplierId'),
-    device: deviceOf(payload),
-    paymentMethod: paymentMethodFields && paymentMethodOf(paymentMethodFields),
-    paymentMethods: objectsOf(payload.paymentMethods).map(paymentMethodOf),
-    connectCards: objectsOf(payload.paymentMethods).flatMap((method) => objectsOf([method.card])).map(paymentMethodOf),
-    order: orderOf(payload.order),
-    ...occurrencesOf(payload),
-    registration: registrationOf(payload),
-    dispute: disputeOf(payload.dispute, 'disputeId'),
-    chargeback: disputeOf(payload.chargeback, 'chargebackId'),
-    identifications: identificationsOf(payload.nationalIdentifications),
-    vehicles: vehiclesOf(payload.vehicles),
-    customNodes: customNodesOf(payload),
-  };
-  return { ...facts, money: payloadMoney(facts) };
-}
-
-const READ = new WeakMap<WireObject, PayloadFacts>();
 
 /**
  * The facts a validated payload (in its wire JSON form, `toWireJson`) names, whatever its topic.
- * Read once per payload object: every reader handed the same object (entities, graph, velocity,
- * lookup, features) shares one reading, so they cannot disagree on what it names.
+ * Where one event has several readers (a checkpoint: entities, lookup, the graph's question,
+ * features), the service reads its facts once and hands the same reading to each.
  */
 export function payloadFacts(payload: WireObject): PayloadFacts {
-  let facts = READ.get(payload);
-  if (facts === undefined) {
-    facts = readPayloadFacts(payload);
-    READ.set(payload, facts);
-  }
-  return facts;
+  return new PayloadFactsReading(payload);
 }

@@ -32,9 +32,6 @@ export interface PaymentMethodFacts {
   methodType?: string;
   instrumentId?: string;
   paymentMethodId?: string;
-  /** The card's issuer identification number (BIN: PSP `iin`, v2 `cardBin`) and last four digits. */
-  bin?: string;
-  lastFour?: string;
   countryIssued?: string;
   fields: WireObject;
 }
@@ -56,7 +53,6 @@ export interface TransactionFacts {
   id?: string;
   /** The merchant: `mid`. */
   merchantId?: string;
-  parentTransactionId?: string;
   type?: string;
   success?: boolean;
   declineCode?: string;

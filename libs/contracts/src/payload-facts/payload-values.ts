@@ -13,7 +13,11 @@ export type WireObject = Readonly<Record<string, unknown>>;
  * An empty or space-only string names nothing, for every reader alike.
  */
 export function namedText(value: unknown): string | undefined {
-  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+  if (typeof value !== 'string' || value === '') return undefined;
+  // Most names start with a printable ASCII character: no need to look further (every payload's ids pass here).
+  const first = value.charCodeAt(0);
+  if (first > 32 && first < 127) return value;
+  return value.trim() === '' ? undefined : value;
 }
 
 /**

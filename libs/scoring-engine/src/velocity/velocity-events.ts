@@ -201,7 +201,7 @@ export function transactionDisputeOfFacts(topic: string, { dispute }: PayloadFac
 
 /** `transactionDisputeOfFacts` of a payload in wire JSON. */
 export function transactionDisputeOf(topic: string, payload: Wire): TransactionDispute | undefined {
-  return transactionDisputeOfFacts(topic, payloadFacts(payload));
+  return topic === EventTopics.disputeUpdated ? transactionDisputeOfFacts(topic, payloadFacts(payload)) : undefined;
 }
 
 /**

@@ -252,7 +252,7 @@ export function connectFactsUpdates(facts: PayloadFacts): EntityUpdate[] {
   return updates.list;
 }
 
-/** The same extractions of a payload in wire JSON (read into its facts once per payload object). */
+/** The same extractions of a payload in wire JSON (for a handler with no other reader of its facts). */
 export const customerPayloadUpdates = (payload: WireObject): EntityUpdate[] => customerFactsUpdates(payloadFacts(payload));
 export const supplierPayloadUpdates = (payload: WireObject): EntityUpdate[] => supplierFactsUpdates(payloadFacts(payload));
 export const registrationPayloadUpdates = (payload: WireObject): EntityUpdate[] => registrationFactsUpdates(payloadFacts(payload));

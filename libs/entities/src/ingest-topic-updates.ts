@@ -39,7 +39,7 @@ const fromWire =
  * The entities each ingest topic's payload describes, for every topic of the contracts' payload
  * table (`PAYLOAD_ROUTES`): what ingestion stores, and what scoring merges in memory to read its
  * own writes. One function per topic, shared by both, so they cannot disagree. Each reads the
- * payload's facts (`payloadFacts`, once per payload object).
+ * payload's facts (`payloadFacts`).
  */
 export const ENTITY_UPDATES_BY_TOPIC = Object.fromEntries(
   Object.entries(ENTITY_FACTS_UPDATES_BY_TOPIC).map(([topic, updates]) => [topic, fromWire(updates)]),

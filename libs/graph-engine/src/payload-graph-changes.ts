@@ -161,7 +161,7 @@ export function connectGraphChanges(facts: PayloadFacts): GraphChange[] {
   });
 }
 
-/** The same changes of a payload in wire JSON (read into its facts once per payload object). */
+/** The same changes of a payload in wire JSON (for a handler with no other reader of its facts). */
 export const customerPayloadGraphChanges = (payload: WireObject): GraphChange[] => customerGraphChanges(payloadFacts(payload));
 export const supplierPayloadGraphChanges = (payload: WireObject): GraphChange[] => supplierGraphChanges(payloadFacts(payload));
 export const registrationPayloadGraphChanges = (payload: WireObject): GraphChange[] => registrationGraphChanges(payloadFacts(payload));

@@ -75,7 +75,7 @@ export interface FeatureDefinition<T extends FeatureType = FeatureType> {
 /** What `compute` reads: the inputs, and what is derived from them once per checkpoint. */
 export interface FeatureSourceReader {
   readonly inputs: FeatureInputs;
-  /** What the payload names (`payloadFacts` of `@ringfence/contracts`), read once per payload. */
+  /** What the payload names (`payloadFacts` of `@ringfence/contracts`): the reading the caller handed over, else one read here. */
   readonly facts: PayloadFacts;
   readonly email: ParsedEmail | null;
   readonly userAgent: ParsedUserAgent | null;

@@ -32,7 +32,7 @@ export function indicatorsOfFacts(subject: Fields, facts: PayloadFacts): KnownIn
   };
 }
 
-/** `indicatorsOfFacts` of a payload in wire JSON (read into its facts once per payload object). */
+/** `indicatorsOfFacts` of a payload in wire JSON. */
 export function indicatorsOf(subject: Fields, payload: object): KnownIndicatorQuery {
   return indicatorsOfFacts(subject, payloadFacts(payload as WireObject));
 }

@@ -7,6 +7,7 @@ import { GenuineCustomer, WELCOME_VOUCHERS } from './genuine-customer';
 import { voucherRequest } from './payloads/order-payloads';
 import { FRAUD_KINDS, type FraudKind, type TrafficRecord, type TruthRecord } from './traffic-record';
 import { DAY_MS, HOUR_MS, type Marketplace, World, type WorldStats } from './world';
+import { checkFraudMix } from './fraud-mix-check';
 
 export interface SimulationOptions {
   /** The same seed and options give the same records, byte for byte. */
@@ -49,22 +50,8 @@ export function simulationOptions(partial: Partial<SimulationOptions> = {}): Sim
   check(Number.isFinite(options.fraudRate) && options.fraudRate >= 0 && options.fraudRate <= 0.5, 'fraud rate must be from 0 to 0.5');
   check(Number.isInteger(options.start) && options.start > 0, 'start must be a time after 1970');
   check(Number.isFinite(options.settleDays) && options.settleDays >= 0 && options.settleDays <= 365, 'settle days must be from 0 to 365');
-  checkFraudMix(options.fraudMix, check);
+  checkFraudMix(options.fraudMix, FRAUD_KINDS, 'kind', check);
   return { ...options, seed: String(options.seed), fraudMix: { ...options.fraudMix } };
-}
-
-function checkFraudMix(mix: unknown, check: (ok: boolean, message: string) => void): void {
-  check(typeof mix === 'object' && mix !== null && !Array.isArray(mix), 'fraud mix must be an object of weights by fraud kind');
-  const entries = Object.entries(mix as Record<string, unknown>);
-  const unknown = entries.map(([kind]) => kind).filter((kind) => !(FRAUD_KINDS as readonly string[]).includes(kind));
-  check(unknown.length === 0, `fraud mix names unknown kinds (${unknown.join(', ')}); the kinds are ${FRAUD_KINDS.join(', ')}`);
-  for (const [kind, weight] of entries) {
-    check(typeof weight === 'number' && Number.isFinite(weight) && weight >= 0, `fraud mix weight of ${kind} must be a finite number from 0 up (got ${String(weight)})`);
-  }
-  check(
-    entries.some(([, weight]) => (weight as number) > 0),
-    'fraud mix must give at least one kind a positive weight',
-  );
 }
 
 /** Single-account kinds, in the order the last actor's kind is drawn from when the budget is too small for a ring. */

@@ -1,3 +1,5 @@
+import { checkFraudMix } from '../fraud-mix-check';
+
 /**
  * The card-payments scenario family (README: "Card payments"): customers and terminals on a
  * grid, each customer paying with its one card at terminals near it, and three textbook fraud
@@ -62,22 +64,8 @@ export function cardPaymentsOptions(partial: Partial<CardPaymentsOptions> = {}):
   check(Number.isFinite(options.paymentsPerDay) && options.paymentsPerDay > 0 && options.paymentsPerDay <= 50, 'payments per day must be above 0 and at most 50');
   check(Number.isFinite(options.fraudRate) && options.fraudRate >= 0 && options.fraudRate <= 0.2, 'fraud rate must be from 0 to 0.2');
   check(Number.isFinite(options.disputeDelayDays) && options.disputeDelayDays >= 0 && options.disputeDelayDays <= 180, 'dispute delay days must be from 0 to 180');
-  checkFraudMix(options.fraudMix, check);
+  checkFraudMix(options.fraudMix, CARD_FRAUD_PATTERNS, 'pattern', check);
   return { ...options, seed: String(options.seed), fraudMix: { ...options.fraudMix } };
-}
-
-function checkFraudMix(mix: unknown, check: (ok: boolean, message: string) => void): void {
-  check(typeof mix === 'object' && mix !== null && !Array.isArray(mix), 'fraud mix must be an object of weights by fraud pattern');
-  const entries = Object.entries(mix as Record<string, unknown>);
-  const unknown = entries.map(([pattern]) => pattern).filter((pattern) => !(CARD_FRAUD_PATTERNS as readonly string[]).includes(pattern));
-  check(unknown.length === 0, `fraud mix names unknown patterns (${unknown.join(', ')}); the patterns are ${CARD_FRAUD_PATTERNS.join(', ')}`);
-  for (const [pattern, weight] of entries) {
-    check(typeof weight === 'number' && Number.isFinite(weight) && weight >= 0, `fraud mix weight of ${pattern} must be a finite number from 0 up (got ${String(weight)})`);
-  }
-  check(
-    entries.some(([, weight]) => (weight as number) > 0),
-    'fraud mix must give at least one pattern a positive weight',
-  );
 }
 
 /** Each pattern's share of the fraud (the weights over their sum; 0 for a pattern not named). */

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
-import { type MessageEnvelope, toWireJson } from '@ringfence/contracts';
+import { type MessageEnvelope, payloadFacts, toWireJson } from '@ringfence/contracts';
 import { isRowRefusal } from '@ringfence/persistence';
 import { VELOCITY_SNAPSHOT_STORE, type VelocitySnapshotStore } from '@ringfence/scoring-store';
 import { type Logger, RateLimitedError, type RingfenceConfig, type RowWriter, RowsNotWrittenError, SetAsideRows, accountShareOf, exponentialBackoffMs } from '@ringfence/platform';
@@ -11,8 +11,9 @@ import {
   type VelocityScope,
   type VelocityTenantChanges,
   disputeVelocityEvent,
-  transactionDisputeOf,
+  transactionDisputeOfFacts,
   velocityEventOf,
+  velocityEventOfFacts,
   velocityFeatureRecord,
 } from '@ringfence/scoring-engine';
 import { READINESS_CHECKS, RINGFENCE_CONFIG, ROOT_LOGGER, type ReadinessCheck, metricsRegistry } from '@ringfence/service-runtime';
@@ -156,9 +157,11 @@ export class VelocityState implements OnModuleInit, OnApplicationBootstrap {
   async record(topic: string, message: MessageEnvelope<object>): Promise<void> {
     await this.load();
     const wire = toWireJson(message.payload);
-    const dispute = transactionDisputeOf(topic, wire);
+    // One reading of what the payload names, for the dispute check and the event alike.
+    const facts = payloadFacts(wire);
+    const dispute = transactionDisputeOfFacts(topic, facts);
     if (dispute !== undefined) return this.recordDispute(message, dispute, wire.timestamp as number);
-    const event = velocityEventOf(topic, wire, message.eventId);
+    const event = velocityEventOfFacts(topic, facts, message.eventId);
     if (event === null) return;
     const scope = scopeOf(message);
     const before = this.features.featureVectorAt(scope, event.keys, event.timestampMillis);

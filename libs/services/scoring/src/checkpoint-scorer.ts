@@ -15,7 +15,7 @@ import { GraphFacts } from './checkpoint-stages/graph-facts';
 import { ModelStage } from './checkpoint-stages/model.stage';
 import { RulesStage, ruleInputsOf } from './checkpoint-stages/rules.stage';
 import { ModelBook } from './models/model-book';
-import { indicatorsOf } from './payload-indicators';
+import { indicatorsOfFacts } from './payload-indicators';
 import { RuleBook } from './rules/rule-book';
 import { ruleBudgetsOf } from './rules/rule-budgets';
 import { RULE_ENVIRONMENTS } from './rules/rule-environment.provider';
@@ -78,10 +78,10 @@ export class CheckpointScorer {
     const subjectDocument = subjectWithRequest(entities.subject, request);
     const fields = subjectDocument?.fields ?? {};
     // The stored subject can only add indicator values, asked about once it is read.
-    const indicators = indicatorsOf(fields, request.json);
+    const indicators = indicatorsOfFacts(fields, request.facts);
     const lookup = lookupOf(request, requestEvidence, indicators, await this.facts.storedOnlyEvidence(message, request, indicators));
     // Velocity from memory: the barrier waited for the velocity consumer, which kept this event's counters from before it.
-    const velocity = this.velocity.featuresFor(definition.ingestTopic, message);
+    const velocity = this.velocity.featuresFor(definition.ingestTopic, message, request.facts);
     const features = checkpointFeatures(definition.checkpoint, request, subjectDocument, fields, graph, lookup, velocity);
     const modelScored = this.model.score(message, definition.checkpoint, request, features);
     const signals = sourceSignals(definition, request, fields, labels, lookup, graph, modelScored.model);

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
-import { type MessageEnvelope, payloadFacts, toWireJson } from '@ringfence/contracts';
+import { type MessageEnvelope, type PayloadFacts, payloadFacts, toWireJson } from '@ringfence/contracts';
 import { isRowRefusal } from '@ringfence/persistence';
 import { VELOCITY_SNAPSHOT_STORE, type VelocitySnapshotStore } from '@ringfence/scoring-store';
 import { type Logger, RateLimitedError, type RingfenceConfig, type RowWriter, RowsNotWrittenError, SetAsideRows, accountShareOf, exponentialBackoffMs } from '@ringfence/platform';
@@ -12,7 +12,6 @@ import {
   type VelocityTenantChanges,
   disputeVelocityEvent,
   transactionDisputeOfFacts,
-  velocityEventOf,
   velocityEventOfFacts,
   velocityFeatureRecord,
 } from '@ringfence/scoring-engine';
@@ -198,9 +197,10 @@ export class VelocityState implements OnModuleInit, OnApplicationBootstrap {
   /**
    * The velocity features of a checkpoint, synchronously from memory: the windows before the
    * checkpoint's own event (`ingestTopic` is where it was published, `message` the request,
-   * which carries the same payload and trace id). Null until the stored counters are loaded.
+   * which carries the same payload and trace id; `facts` its payload's facts when the caller has
+   * read them already). Null until the stored counters are loaded.
    */
-  featuresFor(ingestTopic: string, message: MessageEnvelope<object>): Record<string, number | null> | null {
+  featuresFor(ingestTopic: string, message: MessageEnvelope<object>, facts?: PayloadFacts): Record<string, number | null> | null {
     if (!this.isReady()) return null;
     const key = decisionKey(message);
     const decided = this.decided.get(key);
@@ -210,7 +210,7 @@ export class VelocityState implements OnModuleInit, OnApplicationBootstrap {
     }
     // Its event is not recorded yet (an /async update scored beside this consumer), so the
     // counters exclude it as they are.
-    const event = velocityEventOf(ingestTopic, toWireJson(message.payload), message.eventId);
+    const event = velocityEventOfFacts(ingestTopic, facts ?? payloadFacts(toWireJson(message.payload)), message.eventId);
     if (event === null) return velocityFeatureRecord(new Float64Array(VELOCITY_FEATURE_DEFINITIONS.length).fill(Number.NaN));
     return velocityFeatureRecord(this.features.featureVectorAt(scopeOf(message), event.keys, event.timestampMillis));
   }

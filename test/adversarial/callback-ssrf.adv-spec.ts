@@ -11,7 +11,7 @@ type DeliveriesAnswer = { data: { deliveries: Array<{ url: string }> } };
  * Issue 32, "Callbacks are a server-side request forgery": any https host (10.x,
  * 169.254.169.254, internal names) and http to loopback on any port were accepted as
  * `callbackUrl`, each label change then POSTed there. The server runs without
- * CALLBACK_ALLOWED_NETWORKS, as by default: only public addresses may be reached (decisions §16).
+ * CALLBACK_ALLOWED_NETWORKS, as by default: only public addresses may be reached (ADR-0016).
  */
 describe('attack: callbacks into the service’s own network (issue 32)', () => {
   let server: AdversarialServer;

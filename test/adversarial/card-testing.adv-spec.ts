@@ -11,7 +11,7 @@ type TransactionAnswer = { data?: { action?: string; source?: string } };
 /**
  * Issue 32, "Card testing is answered ALLOW": from a customer's 51st event in a minute, a
  * checkpoint answered the account's default action (ALLOW, score 0) without scoring, which is
- * what a card tester wants. decisions §1: past the limit the answer is the stricter of the
+ * what a card tester wants. ADR-0001: past the limit the answer is the stricter of the
  * customer's last answered action and REVIEW.
  */
 describe('attack: card testing past the per-customer rate limit (issue 32)', () => {

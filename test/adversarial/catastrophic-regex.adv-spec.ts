@@ -101,7 +101,7 @@ describe('attack: a catastrophically backtracking regular expression (issue 32)'
     await expectStillDeciding(server, victim, 'regex as a passive rule, after a restart');
     expect(triggering).toBe(200);
     for (const { status, body } of saved) {
-      // Either answer is decisions §16's: refused on save (400 naming expression), or saved (201) to run on a linear-time engine within its budget.
+      // Either answer is ADR-0016's: refused on save (400 naming expression), or saved (201) to run on a linear-time engine within its budget.
       if (status === 400) expect(body.message).toMatch(/^expression: /);
       else expect(status).toBe(201);
     }

@@ -2,7 +2,7 @@ import { type TLSSocket, connect } from 'node:tls';
 import { ADMIN_TOKEN, AdversarialServer, type Tenant } from './support/adversarial-server';
 import { expectStillDeciding } from './support/still-deciding';
 
-/** decisions §16: the headers and the body each have a 10 s deadline. */
+/** ADR-0016: the headers and the body each have a 10 s deadline. */
 const DEADLINE_MS = 10_000;
 /** Time past the deadline for the server to close a connection and for the close to be seen here. */
 const CLOSE_MARGIN_MS = 5_000;

@@ -83,7 +83,7 @@ class BlackHole {
  * Issue 32, "Tenants can hurt each other": the velocity key bound was global and its eviction
  * deleted another account's counters; one account's black-hole receiver delayed every account's
  * callbacks; trainings were unbounded; a sandbox label was signed and sent to the live receiver;
- * a failed attempt showed the socket's message (decisions §16, "Tenants share fairly" and
+ * a failed attempt showed the socket's message (ADR-0016, "Tenants share fairly" and
  * "Callbacks reach the public internet only"). Receivers here are on loopback, which the operator
  * allows with CALLBACK_ALLOWED_NETWORKS.
  */

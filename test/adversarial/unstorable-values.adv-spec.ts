@@ -3,12 +3,12 @@ import { AdversarialServer, type Tenant } from './support/adversarial-server';
 import { expectDecisionsUsable } from './support/decisions-usable';
 import { expectStillDeciding } from './support/still-deciding';
 
-/** 2100-01-01T00:00:00Z in seconds: the first time past the bound of decisions §16. */
+/** 2100-01-01T00:00:00Z in seconds: the first time past the bound of ADR-0016. */
 const YEAR_2100_SECONDS = 4_102_444_800;
 
 /**
  * Values that validation used to accept and a writer behind the request could not store, each
- * sent where a client sends it, and the field a 400 must name (decisions §16, "Values are
+ * sent where a client sends it, and the field a 400 must name (ADR-0016, "Values are
  * bounded where they are accepted").
  */
 const UNSTORABLE_VALUES: Array<{ what: string; path: string; body: () => object; field: string }> = [

@@ -22,7 +22,7 @@ let sequence = 0;
 const newName = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(sequence += 1)}`;
 const newSecret = () => `whsec-${newName('secret')}-0123456789abcdef`;
 
-/** GET /v2/account and PATCH /v2/account/settings through the embedded app over HTTPS (decisions §14). */
+/** GET /v2/account and PATCH /v2/account/settings through the embedded app over HTTPS (ADR-0014). */
 describe('the account routes (embedded app over HTTPS)', () => {
   let service: EmbeddedService;
 

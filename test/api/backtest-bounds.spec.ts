@@ -11,7 +11,7 @@ let sequence = 0;
 const newId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(sequence += 1)}`;
 
 /**
- * Test-sized bounds (decisions §16): the gateway waits 800 ms for scoring, so a backtest has
+ * Test-sized bounds (ADR-0016): the gateway waits 800 ms for scoring, so a backtest has
  * 400 ms (the wait less half of it); a backtest may count 100 decisions; one decision's rules
  * may spend 5 ms.
  */
@@ -37,7 +37,7 @@ const HEAVY_RULES = Array.from({ length: 50 }, (_, index) => ({
 }));
 const CHEAP_RULES = [{ name: 'cheap', action: 'REVIEW', expression: 'has(payload.customer)' }];
 
-/** decisions §16, bounded backtests, tried from outside against the embedded app. */
+/** ADR-0016, bounded backtests, tried from outside against the embedded app. */
 describe('backtest bounds (embedded app over HTTPS)', () => {
   let service: EmbeddedService;
   let tenant: Account;

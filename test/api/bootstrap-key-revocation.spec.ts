@@ -3,7 +3,7 @@ import { type EmbeddedService, TEST_ADMIN_KEY, TEST_BOOTSTRAP_KEY, startEmbedded
 type ListedAccount = { accountId: string; name: string; keys: Array<{ keyId: string; kind: string; env: string; revokedAt: string | null }> };
 
 /**
- * decisions §2 and §16: an operator revokes the bootstrap key while BOOTSTRAP_API_KEY is still
+ * ADR-0002 and ADR-0016: an operator revokes the bootstrap key while BOOTSTRAP_API_KEY is still
  * set in the server's environment. The next start must neither fail (the key's hash is already
  * stored) nor bring the key back; everything else keeps working. Real restarts of the embedded
  * server on one DATA_DIR.

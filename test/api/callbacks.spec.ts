@@ -16,7 +16,7 @@ const ISO_MILLIS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const RETRY_BASE_MS = 100;
 /**
  * The receivers of this file listen on loopback, which callbacks may reach only when the operator
- * allows it (decisions §16): as an operator with an internal receiver would.
+ * allows it (ADR-0016): as an operator with an internal receiver would.
  */
 const LOOPBACK_RECEIVERS = { CALLBACK_ALLOWED_NETWORKS: '127.0.0.0/8' };
 /** A public address, written as a literal: the settings tests need no DNS (this machine may have none), and send nothing. */
@@ -106,7 +106,7 @@ const label = (service: EmbeddedService, apiKey: string, customerId: string, bod
 const deliveriesOf = (service: EmbeddedService, apiKey: string, query = '') =>
   service.client.send<DeliveriesAnswer>({ path: `/v2/callbacks/deliveries${query}`, apiKey });
 
-/** decisions §13 through the embedded app over HTTPS, delivering to a real local receiver. */
+/** ADR-0013 through the embedded app over HTTPS, delivering to a real local receiver. */
 describe('review callbacks (embedded app over HTTPS, a real receiver on 127.0.0.1)', () => {
   let service: EmbeddedService;
   let receiver: CallbackReceiver;

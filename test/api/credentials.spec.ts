@@ -7,14 +7,14 @@ type Envelope = { status: number; message: string; timestamp: number; traceId: s
 type CredentialStatus = { usernameBreached: boolean; passwordBreached: boolean; numBreachedPasswords: number };
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-/** The SHA-256 of "1234", which decisions §6 names. */
+/** The SHA-256 of "1234", which ADR-0006 names. */
 const SHA256_OF_1234 = '03ac674216f3e15c761ee1a5e255f067953623c8b388b4459e13f978d7c846f4';
 
 let sequence = 0;
 const uniqueUsername = () => `user-${Date.now().toString(36)}-${(sequence += 1)}@example.com`;
 const uncommonPassword = () => `uncommon passphrase ${Date.now()} ${(sequence += 1)} zebra-kettle`;
 
-/** decisions §6: the breached-credentials check and its import, through the real embedded stack. */
+/** ADR-0006: the breached-credentials check and its import, through the real embedded stack. */
 describe('breached credentials (/v2/lookup/credentials/check)', () => {
   let service: EmbeddedService;
   /** Every line the service logged since it started answering, at trace level. */

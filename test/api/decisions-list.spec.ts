@@ -28,7 +28,7 @@ type Made = { scoreId: string; action: string; eventTime: number; subjectId: str
 let sequence = 0;
 const newId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(sequence += 1)}`;
 
-/** decisions §14: `GET /v2/decisions`, the list and the review queue, through the embedded app over HTTPS. */
+/** ADR-0014: `GET /v2/decisions`, the list and the review queue, through the embedded app over HTTPS. */
 describe('decision list API (embedded app over HTTPS)', () => {
   let service: EmbeddedService;
 

@@ -12,7 +12,7 @@ import type { TestResponse } from '../support/https-client';
  * already stored changes because of a rejected request.
  */
 // 202: a model training accepted (POST /v2/models/train answers before it trains); 429: a second
-// training of the account while the first runs (one per account, decisions §16).
+// training of the account while the first runs (one per account, ADR-0016).
 const ACCEPTABLE = new Set([200, 202, 400, 403, 413, 429]);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
 

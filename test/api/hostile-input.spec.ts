@@ -31,7 +31,7 @@ let sequence = 0;
 const newId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(sequence += 1)}`;
 
 /**
- * decisions §16, "nothing accepted may fail later for its size", from outside: generated
+ * ADR-0016, "nothing accepted may fail later for its size", from outside: generated
  * hostile-but-valid bodies (and values just past the bounds) at every POST route, from one
  * account; then an ordinary checkpoint of that account and of another is decided, read back by
  * scoreId on the very next request, counted by a backtest, and trained on. A value that
@@ -114,7 +114,7 @@ describe('hostile-but-valid input at every route', () => {
     const arbitraries = new OpenApiArbitraries(document, { hostile: true, justPast: true });
     const routes = Object.entries(document.paths)
       .filter(([template, operations]) => 'post' in operations && /^\/(v2|psp)\//.test(template))
-      // A training is no data to store, and it holds the account's one training slot (decisions §16) that this test's own training needs.
+      // A training is no data to store, and it holds the account's one training slot (ADR-0016) that this test's own training needs.
       .filter(([template]) => template !== '/v2/models/train')
       .map(([template]) => ({ template, path: template.replace(/\{[^}]+\}/g, 'hostile-subject') }));
     const accepted = new Map<string, number>();
@@ -195,7 +195,7 @@ describe('hostile-but-valid input at every route', () => {
 
   it('has stored everything it accepted: after a restart nothing was set aside, and every decision and the victim reads back', async () => {
     // A row a store refuses is set aside after its attempts, or at shutdown at the latest
-    // (decisions §16): after a restart the set-aside rows are all there is to see.
+    // (ADR-0016): after a restart the set-aside rows are all there is to see.
     const { dataDir } = service;
     await service.close();
     service = await startEmbeddedService({ DATA_DIR: dataDir });

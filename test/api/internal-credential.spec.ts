@@ -15,7 +15,7 @@ const PASSWORD_HASH = 'a'.repeat(64);
 const LOOKUP_SERVICE: ServiceDefinition = { serviceName: 'lookup', modules: [LookupModule, LookupCredentialsStoreModule], https: false };
 
 /**
- * decisions §16, "Inside the cluster": the gateway calls the lookup service's internal routes
+ * ADR-0016, "Inside the cluster": the gateway calls the lookup service's internal routes
  * with a credential of its own (INTERNAL_API_KEY), and the admin token no longer opens them.
  * The lookup app runs in this process; the gateway's side is its real client,
  * RemoteBreachedCredentialsRepository.

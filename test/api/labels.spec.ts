@@ -14,7 +14,7 @@ const ISO_MILLIS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 let sequence = 0;
 const newId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(sequence += 1)}`;
 
-/** Specification §4.13/§4.14 and decisions §8/§9, through the embedded app over HTTPS. */
+/** Specification §4.13/§4.14 and ADR-0008/ADR-0009, through the embedded app over HTTPS. */
 describe('labels API (embedded app over HTTPS)', () => {
   let service: EmbeddedService;
   let account: Account;

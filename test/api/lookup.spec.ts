@@ -33,7 +33,7 @@ function lookupRequest(overrides: Record<string, unknown> = {}) {
   };
 }
 
-/** decisions §7 and §9: POST, GET and DELETE /v2/lookup through the real embedded stack. */
+/** ADR-0007 and ADR-0009: POST, GET and DELETE /v2/lookup through the real embedded stack. */
 describe('known-fraud lookup (/v2/lookup)', () => {
   let service: EmbeddedService;
 
@@ -473,7 +473,7 @@ describe('known-fraud lookup (/v2/lookup)', () => {
   });
 });
 
-/** decisions §1 on the lookup routes: a valid POST over the account's limit is still recorded. */
+/** ADR-0001 on the lookup routes: a valid POST over the account's limit is still recorded. */
 describe('known-fraud lookup over the account rate limit', () => {
   const LIMIT = 2;
   let service: EmbeddedService;

@@ -11,7 +11,7 @@ const uniquePhone = () => `+4477009${String(10_000 + (sequence += 1)).slice(-5)}
 const spellingsOf = (value: string) => [value, encodeURIComponent(value), new URLSearchParams({ value }).toString().slice('value='.length)];
 
 /**
- * decisions §16, "Inside the cluster": logs carry no query strings with personal data. The
+ * ADR-0016, "Inside the cluster": logs carry no query strings with personal data. The
  * lookup's GET and DELETE take e-mails and phone numbers as query parameters; a failure there is
  * logs.text at error level, and that line, like the access log, names the route and not the URL.
  */

@@ -5,7 +5,7 @@ import { type EmbeddedService, TEST_ADMIN_KEY, eventually, startEmbeddedService 
 const ACCOUNT_LIMIT = 6;
 const CUSTOMER_LIMIT = 2;
 
-/** decisions §1: limited requests are still ingested; customers get RATE_LIMIT (never a fresh ALLOW), accounts 429. */
+/** ADR-0001: limited requests are still ingested; customers get RATE_LIMIT (never a fresh ALLOW), accounts 429. */
 describe('rate limits', () => {
   let service: EmbeddedService;
 

@@ -31,7 +31,7 @@ describe('route access declarations', () => {
     expect(['public', 'admin', 'secret-key', 'internal']).toContain(access);
   });
 
-  it("declares the lookup service's internal routes for the internal credential, and only those (decisions §16)", () => {
+  it("declares the lookup service's internal routes for the internal credential, and only those (ADR-0016)", () => {
     const accessOf = (route: (typeof routes)[number]) => Reflect.getMetadata(ROUTE_ACCESS, route.handler as object) ?? Reflect.getMetadata(ROUTE_ACCESS, route.controller);
     const internal = routes.filter((route) => accessOf(route) === 'internal').map((route) => `${route.controller.name}.${route.name}`);
 

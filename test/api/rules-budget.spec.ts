@@ -14,7 +14,7 @@ const CATASTROPHIC = `'${'a'.repeat(30)}!'.matches('^(a+)+$')`;
 /** Fails at every checkpoint: the request never has the field (a rule past its budget fails alike; rule-evaluation.spec.ts). */
 const ALWAYS_FAILING = "payload.customer.nickname == 'x'";
 
-/** decisions §16, rules on a budget, tried from outside against the embedded app. */
+/** ADR-0016, rules on a budget, tried from outside against the embedded app. */
 describe('rules on a budget (embedded app over HTTPS)', () => {
   let service: EmbeddedService;
   let attacker: Account;

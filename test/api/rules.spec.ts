@@ -10,7 +10,7 @@ type Recommendation = { action: string; source: string; score?: number; scoreId?
 let sequence = 0;
 const newId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(sequence += 1)}`;
 
-/** decisions §11 and §12 (rules, backtests, decisions by scoreId), through the embedded app over HTTPS. */
+/** ADR-0011 and ADR-0012 (rules, backtests, decisions by scoreId), through the embedded app over HTTPS. */
 describe('rules API (embedded app over HTTPS)', () => {
   let service: EmbeddedService;
   let account: Account;

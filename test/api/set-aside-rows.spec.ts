@@ -11,7 +11,7 @@ let sequence = 0;
 const newId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(sequence += 1)}`;
 
 /**
- * decisions §16, "One bad row never blocks the others", through the embedded app over HTTPS:
+ * ADR-0016, "One bad row never blocks the others", through the embedded app over HTTPS:
  * a decision record the database refuses no longer stops every later decision from being
  * recorded, and the operator reads and replays it.
  */

@@ -13,7 +13,7 @@ const CUT_SLACK_MS = HEADERS_TIMEOUT_MS / 4 + 750;
 const AUTHENTICATED_BUDGET = 4;
 const KEYLESS_BUDGET = 4;
 const KEYLESS_SHARE_PER_ADDRESS = 2;
-/** The client budget of a checkpoint (decisions §16's "Done when"). */
+/** The client budget of a checkpoint (ADR-0016's "Done when"). */
 const CHECKPOINT_BUDGET_MS = 750;
 
 interface Cut {
@@ -23,11 +23,11 @@ interface Cut {
 }
 
 /**
- * decisions §16: slow or unauthenticated clients cannot starve the API. A real HTTPS server (the
+ * ADR-0016: slow or unauthenticated clients cannot starve the API. A real HTTPS server (the
  * embedded app in this process) and raw sockets that trickle their bytes, from several loopback
  * addresses (Linux routes all of 127/8 to the loopback interface: each is another client).
  */
-describe('slow and keyless clients (decisions §16)', () => {
+describe('slow and keyless clients (ADR-0016)', () => {
   let service: EmbeddedService;
   let port: number;
   let ca: string;

@@ -16,7 +16,7 @@ const PASSWORD_HASH = '03ac674216f3e15c761ee1a5e255f067953623c8b388b4459e13f978d
 let sequence = 0;
 const newId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(sequence += 1)}`;
 
-/** The stored record and graph neighbourhood of customers and suppliers (decisions §14), through the embedded app over HTTPS. */
+/** The stored record and graph neighbourhood of customers and suppliers (ADR-0014), through the embedded app over HTTPS. */
 describe('subject record and network API (embedded app over HTTPS)', () => {
   let service: EmbeddedService;
   let account: Account;

@@ -10,7 +10,7 @@ const HOUR = 3_600_000;
 let sequence = 0;
 
 /**
- * decisions §16, "Tenants share fairly", through the embedded app: an account that floods new
+ * ADR-0016, "Tenants share fairly", through the embedded app: an account that floods new
  * customers past its share of the velocity keys and of the graph's index gets 429 for what it
  * cannot add, keeps what it had (its known customers are still decided), and another account's
  * counters and links are untouched: its next checkpoint has exactly the features it would have

@@ -1,4 +1,4 @@
-// Velocity counters at scale (decisions §12, libs/scoring-engine/src/velocity): the cost of
+// Velocity counters at scale (ADR-0012, libs/scoring-engine/src/velocity): the cost of
 // recording an event and of a checkpoint's feature vector with a million keys in memory, the
 // heap per key, and the cost of the write-behind snapshot and of the load at start.
 // Run: `npm run build && node --max-old-space-size=4096 test/bench/velocity.bench.mjs`.

@@ -97,7 +97,7 @@ describe('OpenAPI of the customer-side DTOs', () => {
     expect(schema('VoucherDto').properties!.voucherType).toMatchObject({ enum: ['REFERRAL', 'REACTIVATION', 'GENERAL', 'STAFF'] });
   });
 
-  it('marks the identity fields required (decisions §9)', () => {
+  it('marks the identity fields required (ADR-0009)', () => {
     expect(schema('ConnectCustomerDto').required).toContain('customerId');
     expect(schema('SupplierDto').required).toContain('supplierId');
     expect(schema('VoucherDto').required).toContain('voucherCode');

@@ -5,7 +5,7 @@ import type { ContractFixture } from './fixture-loader';
 import { describeFixtureExpectations } from './fixture-validation';
 
 /**
- * Golden requests of the label routes (specification §4.13/§4.14, decisions §8/§9), checked as
+ * Golden requests of the label routes (specification §4.13/§4.14, ADR-0008/ADR-0009), checked as
  * they are in production: the gateway's DTO validation first, then, for a body it accepts, the
  * labelling service's rules (category inference and fit, the POTENTIALLY_ switch, off by
  * default). `http-contracts.spec.ts` replays the same files through the HTTP stack.

@@ -11,7 +11,7 @@ import { type ContractFixture, loadFixtures } from './fixture-loader';
 import { describeFixtureExpectations } from './fixture-validation';
 
 /**
- * Golden requests of the lookup routes (decisions §6, §7): each validated as the gateway does,
+ * Golden requests of the lookup routes (ADR-0006, ADR-0007): each validated as the gateway does,
  * then replayed through the embedded app. GET and DELETE take a query only (`body: null`).
  */
 const ENDPOINTS: Record<string, { method: string; path: string; body?: InputClass<object>; query?: InputClass<object>; apiKey: string }> = {

@@ -67,7 +67,7 @@ describe('docker/compose.yaml', () => {
     expect(() => interpolateValues(readComposeFile(COMPOSE_FILE), { INTERNAL_API_KEY: TEST_ENV.INTERNAL_API_KEY })).toThrow(/ADMIN_API_KEY/);
   });
 
-  it('stops at start without INTERNAL_API_KEY, the gateway\'s credential to the lookup service (decisions §16)', () => {
+  it('stops at start without INTERNAL_API_KEY, the gateway\'s credential to the lookup service (ADR-0016)', () => {
     expect(() => interpolateValues(readComposeFile(COMPOSE_FILE), { ADMIN_API_KEY: TEST_ENV.ADMIN_API_KEY })).toThrow(/INTERNAL_API_KEY/);
   });
 

@@ -4,7 +4,7 @@ import { renderKustomization } from './support/kubectl-kustomize';
 import { DISTRIBUTED_APPS, REPO_ROOT } from './support/repo-paths';
 
 /*
- * decisions §16, "Inside the cluster": the NetworkPolicies of k8s/, rendered by the real
+ * ADR-0016, "Inside the cluster": the NetworkPolicies of k8s/, rendered by the real
  * `kubectl kustomize`, evaluated against the pods the same rendering runs. Each question is the
  * one a network plugin answers: may this source open a connection to this pod on this port?
  * Only the gateway is reachable from outside; the lookup service's port from the gateway (and

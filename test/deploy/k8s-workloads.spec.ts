@@ -273,7 +273,7 @@ describe.each(kustomizationDirs)('rendered %s', (dir) => {
       expect({ where, DATABASE_URL: Boolean(env.DATABASE_URL), KAFKA_BROKERS: Boolean(env.KAFKA_BROKERS) }).toEqual({ where, DATABASE_URL: true, KAFKA_BROKERS: true });
       if (workload.metadata.name === 'graph') expect({ where, NEO4J_URL: Boolean(env.NEO4J_URL), NEO4J_PASSWORD: Boolean(env.NEO4J_PASSWORD) }).toEqual({ where, NEO4J_URL: true, NEO4J_PASSWORD: true });
       if (workload.metadata.name === 'gateway') expect({ where, ADMIN_API_KEY: Boolean(env.ADMIN_API_KEY) }).toEqual({ where, ADMIN_API_KEY: true });
-      // decisions §16: the gateway calls the lookup service with its own credential, and only the gateway holds the admin token.
+      // ADR-0016: the gateway calls the lookup service with its own credential, and only the gateway holds the admin token.
       if (workload.metadata.name === 'gateway' || workload.metadata.name === 'lookup') {
         expect({ where, INTERNAL_API_KEY: Boolean(env.INTERNAL_API_KEY) }).toEqual({ where, INTERNAL_API_KEY: true });
       }

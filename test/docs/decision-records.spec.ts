@@ -6,7 +6,7 @@ const ROOT = join(__dirname, '..', '..');
 const RECORDS = join(ROOT, 'docs', 'decisions');
 const RECORD_FILE = /^(\d{4})-[a-z0-9]+(?:-[a-z0-9]+)*\.md$/;
 const CITATION = /\bADR-(\d{4})\b/g;
-const SCANNED = ['apps', 'libs', 'test', 'docs', 'tools', 'README.md', 'k8s', 'docker'];
+const SCANNED = ['apps', 'libs', 'test', 'docs', 'tools', 'README.md', 'k8s', 'docker', '.ci'];
 const BINARY = /\.(png|jpe?g|gif|ico|webp|woff2?|gz|tgz|zip|pdf)$/i;
 
 /** The record files of docs/decisions, by their four-digit number. */
@@ -53,6 +53,14 @@ describe('decision records (docs/decisions)', () => {
       }
     }
     expect(missing).toEqual([]);
+  });
+
+  it('are what the sources cite: no citation of a design document outside the repository', () => {
+    // The product brief and the conventions live outside this repository; a reader of the code
+    // can follow only what the repository holds.
+    const outside = /\b(?:decisions|conventions) §\d/;
+    const citing = trackedTextFiles().filter((path) => outside.test(readFileSync(join(ROOT, path), 'utf8')));
+    expect(citing).toEqual([]);
   });
 
   it('link only to files and folders that exist', () => {

@@ -12,7 +12,7 @@ const CLI = join(__dirname, '..', '..', 'bin', 'ringfence.js');
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /**
- * `ringfence credentials import FILE…` (decisions §6, docs/credentials.md) against the embedded
+ * `ringfence credentials import FILE…` (ADR-0006, docs/credentials.md) against the embedded
  * app, as an operator runs it: the CLI writes the store under the server's DATA_DIR while the
  * server answers checks, then tells it to reload.
  */

@@ -4,7 +4,7 @@ import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { type EmbeddedService, TEST_BOOTSTRAP_KEY, startEmbeddedService } from '../support/embedded-service';
 
 /**
- * The console (decisions §14) in a real headless browser: Debian's `chromium` (.ci/run installs
+ * The console (ADR-0014) in a real headless browser: Debian's `chromium` (.ci/run installs
  * it; CHROMIUM_PATH overrides) driven by puppeteer-core, against the standalone app serving the
  * built bundle (`npm run build` writes dist/console; test:integration builds first).
  * CONSOLE_SCREENSHOTS=1 writes each page to docs/console/ for docs/console.md.

@@ -76,7 +76,7 @@ describe('distributed mode over Kafka', () => {
       ['ingestion', 'scoring', 'graph', 'lookup', 'labelling'].map(async (app) => ({ app, port: await freePort() })),
     );
     const graphStore = { NEO4J_URL: neo4j.url, NEO4J_USER: 'neo4j', NEO4J_PASSWORD: 'test' };
-    // The lookup app does not start without the credential its internal routes take (decisions §16).
+    // The lookup app does not start without the credential its internal routes take (ADR-0016).
     const lookupCredential = { INTERNAL_API_KEY: 'internal-credential-for-distributed-e2e-0123456789' };
     services = [
       gatewayLog,

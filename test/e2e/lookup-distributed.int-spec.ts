@@ -119,7 +119,7 @@ describe('lookup in the distributed mode', () => {
     expect(readFileSync(join(lookupDataDir as string, 'credentials', 'CURRENT'), 'utf8')).toMatch(/^gen-\d{6}\n$/);
   });
 
-  it("refuses the admin token on the lookup service's internal routes: the gateway's own credential opens them (decisions §16)", async () => {
+  it("refuses the admin token on the lookup service's internal routes: the gateway's own credential opens them (ADR-0016)", async () => {
     const ask = (token: string) =>
       fetch(`http://localhost:${lookupPort}/internal/breached-credentials/prefixes`, {
         method: 'POST',

@@ -26,7 +26,7 @@ const CUSTOMERS = 240;
 const isFraudster = (index: number) => index % 4 === 0;
 
 /**
- * decisions §12 end to end, against the built embedded process (training runs on its worker
+ * ADR-0012 end to end, against the built embedded process (training runs on its worker
  * thread from dist/): customers decided at the customer checkpoint, the fraudsters among them
  * (who sign up with a disposable e-mail domain) labelled, a model trained on those decisions,
  * activated, and the next checkpoint scored and explained by it.

@@ -14,7 +14,7 @@
 // the built embedded server (`dist/`) takes the first 70 % through `ringfence import` (the public
 // API, in file order, so in event time; labels and chargebacks arrive when the simulated back
 // office sends them); `POST /v2/models/train {to: split}` learns from those decisions with the
-// labels known by then (decisions §12) and `…/activate` puts it in charge; the last 30 % is
+// labels known by then (ADR-0012) and `…/activate` puts it in charge; the last 30 % is
 // imported and each PSP transaction before authorisation is scored by it as it arrives
 // (`ringfence feed export` reads the decisions back).
 //
@@ -240,7 +240,7 @@ async function readTruth(file) {
 
 /**
  * Whether a decision's customer was fraud as the API would have labelled it at the split
- * (decisions §12): its current PAYMENT_FRAUD label FRAUDSTER, or a dispute of one of its payments
+ * (ADR-0012): its current PAYMENT_FRAUD label FRAUDSTER, or a dispute of one of its payments
  * not forgiven, from the label and dispute feeds as they stood then.
  */
 function labelledAtSplit(labelLines, disputeLines, decisions) {

@@ -6,7 +6,7 @@ export type OpenApiDocument = { paths: Record<string, Record<string, Schema>>; c
 
 export interface ArbitraryOptions {
   /**
-   * Hostile-but-valid values as well as ordinary ones (decisions §16, conventions §16): integers
+   * Hostile-but-valid values as well as ordinary ones (ADR-0016: every value accepted must be storable and processable): integers
    * and times at the very edges of their ranges (times in every unit), strings at their maximum
    * length in awkward Unicode, unbounded strings far longer than any real one, arrays at their
    * maximum size, open objects nested as deep as a body may be. With `justPast`, also values just
@@ -30,12 +30,12 @@ const TIME_LIMIT_MS = Date.UTC(2100, 0, 1);
  */
 const AWKWARD_CHARACTERS = ['\u0001', '"', '\\', '中', '\uffff', '😀', '\u0301', '\u202e', '\u2028', '\ufeff'];
 
-/** The edges of the accepted times (decisions §16) in every unit: seconds, ms, µs, ns. */
+/** The edges of the accepted times (ADR-0016) in every unit: seconds, ms, µs, ns. */
 const TIME_EDGES = [0, 1, 4_102_444, 100_000_000, 4_102_444_799, 1e11, TIME_LIMIT_MS - 1, 1e14, 4_102_444_799_999_000, 1e17, 4_102_444_799_998_000_000];
 /** Just past them: before 1970, 2100 in each unit, the 1970–1973 times whose ms read as seconds, 1e30. */
 const TIMES_JUST_PAST = [-1, 4_102_444_800, 50_000_000, 99_999_999_999, TIME_LIMIT_MS, 4_102_444_800_000_000, 1e30, -1e30];
 // JSON.stringify writes -0 as 0: a -0 has to be sent as raw text.
-/** A time, as the document describes every one: with the accepted range (decisions §16). */
+/** A time, as the document describes every one: with the accepted range (ADR-0016). */
 const isTime = (schema: Schema) => typeof schema.description === 'string' && schema.description.includes('1970-01-01 to before 2100-01-01');
 const NUMBER_EDGES = [5e-324, -5e-324, Number.MAX_VALUE, -Number.MAX_VALUE, 1e-7];
 
@@ -95,7 +95,7 @@ export class OpenApiArbitraries {
     return fc.record(record, { requiredKeys: required.filter((name) => name in record) });
   }
 
-  /** A map (`tags`): its keys are bounded as identifiers are (decisions §9), which OpenAPI 3.0 cannot say. */
+  /** A map (`tags`): its keys are bounded as identifiers are (ADR-0009), which OpenAPI 3.0 cannot say. */
   private map(values: Schema, depth: number): fc.Arbitrary<unknown> {
     const keys = this.string({ type: 'string', minLength: 1, maxLength: MAX_IDENTIFIER_LENGTH });
     return fc.dictionary(keys, this.of(values, depth + 1), { maxKeys: 3 });

@@ -26,7 +26,7 @@ export class AdminApiError extends Error {
   }
 }
 
-/** A small client of the admin API (decisions §2), used by the `ringfence` CLI. */
+/** A small client of the admin API (ADR-0002), used by the `ringfence` CLI. */
 export class AdminClient {
   private readonly ca?: Buffer;
 

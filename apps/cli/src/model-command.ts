@@ -36,7 +36,7 @@ export interface TrainModelRequest {
   to?: number;
 }
 
-/** The models API (decisions §12) over HTTPS with the account's secret key. */
+/** The models API (ADR-0012) over HTTPS with the account's secret key. */
 export class ModelsClient {
   private readonly agent: HttpAgent | HttpsAgent;
   private readonly url: URL;
@@ -135,7 +135,7 @@ const isTransient = (error: unknown) => !(error instanceof AdminApiError) || err
 
 /**
  * Reads the model every `intervalMs` until it is no longer training, and returns it. Training
- * runs off the request path (decisions §12), so reading its state is the only way to know when it
+ * runs off the request path (ADR-0012), so reading its state is the only way to know when it
  * ends. A passing failure (network, 429, 5xx) is read again; a 4xx other than 429 ends it.
  */
 export async function followTraining(client: ModelsClient, modelId: string, options: FollowOptions): Promise<ModelDto> {
@@ -227,7 +227,7 @@ export function registerModelCommand(program: Command, connection: () => ApiConn
     }
   };
 
-  const model = program.command('model').description("the account's models (decisions §12): train one of a checkpoint from its recorded decisions, follow it, activate it");
+  const model = program.command('model').description("the account's models (ADR-0012): train one of a checkpoint from its recorded decisions, follow it, activate it");
   model
     .command('train')
     .description('train a model of a checkpoint, follow the training with a progress bar on standard error, and print the model when it ends (exit code 1 when it failed)')

@@ -1,6 +1,6 @@
 // The shapes of the public API answers the console reads (docs/api.md). Written here rather than
 // imported from libs/contracts: those are server classes (decorators, class-validator) that do
-// not belong in a browser bundle. Clients tolerate unknown fields (decisions §1), so only what
+// not belong in a browser bundle. Clients tolerate unknown fields (ADR-0001), so only what
 // the console shows is listed.
 
 export type Action = 'ALLOW' | 'REVIEW' | 'PREVENT';

@@ -25,7 +25,7 @@ export type CallbackUrlCheck = (url: string) => Promise<string | null>;
 
 export interface AccountAdministrationOptions {
   /**
-   * Where a callback URL may reach, checked before it is saved (decisions §16). Without one, no
+   * Where a callback URL may reach, checked before it is saved (ADR-0016). Without one, no
    * callback URL can be saved (fail closed): for processes that only create accounts and keys.
    */
   checkCallbackUrl?: CallbackUrlCheck;
@@ -34,7 +34,7 @@ export interface AccountAdministrationOptions {
 
 const refuseEveryCallbackUrl: CallbackUrlCheck = () => Promise.reject(new AppError('INTERNAL', 'this process has no check of callback URLs, so it saves none'));
 
-/** The admin use cases: accounts and their keys (decisions §2). */
+/** The admin use cases: accounts and their keys (ADR-0002). */
 export class AccountAdministration {
   private readonly now: () => Date;
   private readonly checkCallbackUrl: CallbackUrlCheck;

@@ -8,7 +8,7 @@ export const MAX_CALLBACK_URL_LENGTH = 2048;
 export const CALLBACK_URL_RULE = 'must be an https URL (plain http only to a network the operator allows), without credentials';
 
 /**
- * The settings that hold each data set's review callbacks (decisions §16: set per data set, so a
+ * The settings that hold each data set's review callbacks (ADR-0016: set per data set, so a
  * sandbox label never reaches the live receiver). The live data set keeps the names callbacks
  * had when they were one per account: a URL set then stays where live labels go, and the sandbox
  * has none until `testCallbackUrl` is set.

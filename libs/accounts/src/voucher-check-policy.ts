@@ -1,6 +1,6 @@
 import type { AccountSettings, VoucherThresholdComparison } from './account';
 
-/** decisions §4: the defaults when neither the request nor the account says otherwise. */
+/** ADR-0004: the defaults when neither the request nor the account says otherwise. */
 export const DEFAULT_VOUCHER_CHECK_DEPTH = 10;
 export const DEFAULT_VOUCHER_CHECK_THRESHOLD = 3;
 
@@ -20,7 +20,7 @@ export interface VoucherCheckParameters {
 const given = (value: number | undefined): number | undefined => (value === undefined || value === 0 ? undefined : value);
 
 /**
- * The depth, threshold and comparison of one voucher check (decisions §4): the request's
+ * The depth, threshold and comparison of one voucher check (ADR-0004): the request's
  * values, else the account's for the voucher type, else depth 10 and threshold 3.
  *
  * The specification gives two rules (≥ 3, or > 2) that agree at the defaults; the account's

@@ -32,7 +32,7 @@ export class BusUnavailableError extends Error {
 /**
  * The broker refused the message for what it is (too large, a record it will not store), not
  * for its own state: sending it again gets the same answer, so a writer behind the request sets
- * it aside after its attempts (decisions §16) instead of retrying forever. Nothing was accepted.
+ * it aside after its attempts (ADR-0016) instead of retrying forever. Nothing was accepted.
  */
 export class BusMessageRefusedError extends Error {
   constructor(

@@ -7,7 +7,7 @@ type Network = [Address, number];
 const PUBLIC_RANGE = 'unicast';
 
 /**
- * Which addresses review callbacks may connect to (decisions §16, "Callbacks reach the public
+ * Which addresses review callbacks may connect to (ADR-0016, "Callbacks reach the public
  * internet only"): a tenant chooses the URL, so without this rule a callback is a request the
  * service makes into its own network for whoever asks (a cloud metadata endpoint, a sidecar's
  * admin port, a database).

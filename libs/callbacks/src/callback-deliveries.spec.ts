@@ -29,7 +29,7 @@ function setup(settings: CallbackTargetSettings | null = { callbackUrl: 'https:/
 }
 
 describe(CallbackDeliveries.name, () => {
-  it('records a pending delivery, due now, to the account URL with the decisions §13 body in its order', async () => {
+  it('records a pending delivery, due now, to the account URL with the ADR-0013 body in its order', async () => {
     const { deliveries, callbacks } = setup();
 
     await expect(callbacks.recordLabelChange('evt-1', buildLabelEvent())).resolves.toBe('recorded');

@@ -22,7 +22,7 @@ export class CallbackDeliveries {
   private readonly now: () => number;
 
   constructor(
-    /** Only recording and listing: the labelling service records through its writer behind the consumer (decisions §16). */
+    /** Only recording and listing: the labelling service records through its writer behind the consumer (ADR-0016). */
     private readonly deliveries: Pick<CallbackDeliveryRepository, 'record' | 'list'>,
     private readonly targets: CallbackTargets,
     options: CallbackDeliveriesOptions = {},

@@ -19,7 +19,7 @@ export interface CallbackAttempt {
   httpStatus: number | null;
   /**
    * Why the attempt got no 2xx (`CALLBACK_ERROR_CLASSES`: `status` when the receiver answered
-   * another status); null after a 2xx. Never the socket's message (decisions §16): that is only
+   * another status); null after a 2xx. Never the socket's message (ADR-0016): that is only
    * logged.
    */
   error: CallbackErrorClass | null;
@@ -36,7 +36,7 @@ export interface CallbackDelivery extends CallbackTenant {
   sourceEventId: string;
   /**
    * Where the delivery was last sent: the account's callback URL for the data set when the label
-   * changed, then the URL each attempt went to. Every attempt reads the URL anew (decisions §16:
+   * changed, then the URL each attempt went to. Every attempt reads the URL anew (ADR-0016:
    * pending deliveries go to the current URL).
    */
   url: string;

@@ -27,7 +27,7 @@ export const CALLBACK_URL_ADDRESS_RULE = 'its host must resolve, and only to pub
 export const CALLBACK_URL_HTTP_RULE = 'must be an https URL (plain http only to the networks the operator allows in CALLBACK_ALLOWED_NETWORKS)';
 
 /**
- * Where callbacks may go, applied twice (decisions §16): when a URL is saved (`urlProblem`: a
+ * Where callbacks may go, applied twice (ADR-0016): when a URL is saved (`urlProblem`: a
  * 400 naming `callbackUrl`), and at each connection (`lookup`, given to the HTTP request), which
  * resolves the host again, checks every address it answers, and connects only to those checked.
  * The second check is the one that counts: a host name is the tenant's, and its DNS may answer a

@@ -8,7 +8,7 @@ import { SettingsCallbackTargets } from './callback-targets';
 import { InMemoryCallbackDeliveryRepository } from './test-support/in-memory-callback-delivery.repository';
 
 /**
- * decisions §16, "each account gets its share of the dispatcher": through real HTTP, account A's
+ * ADR-0016, "each account gets its share of the dispatcher": through real HTTP, account A's
  * receiver accepts connections and never answers (a black hole); account B's answers at once.
  */
 describe(`${CallbackDispatcher.name} between accounts`, () => {

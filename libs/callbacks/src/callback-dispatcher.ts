@@ -21,7 +21,7 @@ export interface CallbackDispatcherOptions {
   /** Attempts in flight at once, across every account. */
   maxConcurrentAttempts?: number;
   /**
-   * Attempts in flight at once for one account: its share of the dispatcher (decisions §16), so
+   * Attempts in flight at once for one account: its share of the dispatcher (ADR-0016), so
    * an account whose receiver is slow or never answers holds at most this many slots.
    */
   maxAttemptsPerAccount?: number;
@@ -66,7 +66,7 @@ interface AttemptOutcome extends CallbackResponse {
  * for one account, each bounded by `attemptTimeoutMs`; claims go round-robin across accounts
  * (`CallbackClaim`). So a slow or black-hole receiver holds at most its account's slots, for at
  * most the timeout each, and never another account's callbacks nor the consumer that records
- * deliveries (decisions §16). Everything it needs is in the store, so a restart resumes where
+ * deliveries (ADR-0016). Everything it needs is in the store, so a restart resumes where
  * the last process stopped.
  *
  * Each attempt asks the owner of the account's settings (`CallbackTargets.sign`) for the data

@@ -13,7 +13,7 @@ export interface StoredCallbackAttempt {
 const isErrorClass = (error: string): error is CallbackErrorClass => (CALLBACK_ERROR_CLASSES as readonly string[]).includes(error);
 
 /**
- * An attempt as it may be shown (decisions §16: a tenant sees the class, never the socket's
+ * An attempt as it may be shown (ADR-0016: a tenant sees the class, never the socket's
  * message): one recorded before error classes gets the class its old text tells, and loses the
  * text.
  */

@@ -18,7 +18,7 @@ export interface CallbackRequest {
 /**
  * What an attempt got: the receiver's status, and the class of failure unless it was a 2xx.
  * Never a throw. `detail` is the socket's own account of a failure, for the operator's log only:
- * a tenant sees the class (decisions §16), since the messages of a refused or reset connection
+ * a tenant sees the class (ADR-0016), since the messages of a refused or reset connection
  * to an address of the tenant's choosing would make the callbacks a port scanner.
  */
 export interface CallbackResponse {
@@ -37,7 +37,7 @@ const MAX_DETAIL_LENGTH = 300;
 
 /**
  * POSTs with node:http(s), each attempt on a connection of its own whose address
- * `CallbackDestinations.lookup` resolved and checked (decisions §16): the socket connects only
+ * `CallbackDestinations.lookup` resolved and checked (ADR-0016): the socket connects only
  * to addresses the policy allows, while the URL's host name is kept for SNI, certificate
  * verification and `Host`. An IP literal in the URL is checked before the request (the socket
  * does not look it up). Redirects are not followed: a 3xx is an answer like any other non-2xx,

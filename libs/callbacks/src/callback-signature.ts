@@ -10,7 +10,7 @@ export const CALLBACK_DELIVERY_ID_HEADER = 'Ringfence-Delivery-Id';
 /** How far a receiver should let a signed timestamp be from its own clock, by default. */
 export const DEFAULT_SIGNATURE_TOLERANCE_MS = 5 * 60_000;
 
-/** The `Ringfence-Signature` value of one attempt (decisions §13). */
+/** The `Ringfence-Signature` value of one attempt (ADR-0013). */
 export function callbackSignature(secret: string, timestamp: number, body: string): string {
   return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
 }

@@ -9,9 +9,9 @@ export interface SignedCallbackTarget {
 
 /**
  * Where review callbacks go, and their signatures, as the owner of the accounts' settings
- * answers them, per data set (decisions §16: a sandbox label never reaches the live receiver).
+ * answers them, per data set (ADR-0016: a sandbox label never reaches the live receiver).
  * The callback secret stays with that owner: deliveries ask it to sign each attempt rather than
- * learn the secret (decisions §13), so in the distributed mode the secret never travels on a topic.
+ * learn the secret (ADR-0013), so in the distributed mode the secret never travels on a topic.
  */
 export interface CallbackTargets {
   /** The data set's callback URL now; null when its callbacks are off or there is no such account. */

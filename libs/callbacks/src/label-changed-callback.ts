@@ -1,6 +1,6 @@
 import type { Environment, LabelCategory, LabelReview, LabelSubjectKind, LabelUpdatedEvent } from '@ringfence/contracts';
 
-/** The body of a review callback (decisions §13), in the order it is written. */
+/** The body of a review callback (ADR-0013), in the order it is written. */
 export interface LabelChangedCallback {
   event: 'label.changed';
   accountId: string;

@@ -10,7 +10,7 @@ export type BreachLineSkip = 'no-separator' | 'empty-username' | 'empty-password
 export type ParsedBreachLine = { ok: true; credential: BreachedCredential } | { ok: false; skip: BreachLineSkip };
 
 /**
- * One line of a breach corpus (decisions §6): `username:password` or `username:<sha256 hex>`,
+ * One line of a breach corpus (ADR-0006): `username:password` or `username:<sha256 hex>`,
  * split at the first `:` (usernames rarely hold one; passwords may). A value of exactly 64 hex
  * characters is taken to be a hash already; anything else is a plaintext password and is hashed
  * here, so plaintext never leaves the process that reads the file.

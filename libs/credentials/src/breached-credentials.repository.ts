@@ -6,7 +6,7 @@ export interface BreachedCredential {
 }
 
 /**
- * The breached-credentials store (decisions §6). Global, not per account: a breach corpus is
+ * The breached-credentials store (ADR-0006). Global, not per account: a breach corpus is
  * public knowledge about usernames, shared by every account; so, unlike every other repository,
  * its methods take no tenant.
  */

@@ -1,11 +1,11 @@
 import { dictionary } from '@zxcvbn-ts/language-common';
 import { sha256Hex } from './password-hash';
 
-/** decisions §9: the common set holds at least the top 10,000 passwords of the list. */
+/** ADR-0009: the common set holds at least the top 10,000 passwords of the list. */
 export const MIN_COMMON_PASSWORDS = 10_000;
 
 /**
- * The SHA-256 hashes of the most commonly used passwords (decisions §6): a password whose hash
+ * The SHA-256 hashes of the most commonly used passwords (ADR-0006): a password whose hash
  * is here is breached whatever the username. Built once at start; membership is a Set lookup.
  */
 export class CommonPasswords {

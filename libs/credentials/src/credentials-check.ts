@@ -5,7 +5,7 @@ import { PASSWORD_PREFIX_HEX_LENGTH } from './store/record-format';
 import { normaliseUsername } from './username';
 
 /**
- * The answer of the check (specification §4.16). No field is named like a hash (decisions §9):
+ * The answer of the check (specification §4.16). No field is named like a hash (ADR-0009):
  * the answer says nothing a client could mistake for the value it sent.
  */
 export interface CredentialStatus {
@@ -15,7 +15,7 @@ export interface CredentialStatus {
 }
 
 /**
- * decisions §6: `usernameBreached` when the username is in the breached pairs;
+ * ADR-0006: `usernameBreached` when the username is in the breached pairs;
  * `numBreachedPasswords` the distinct passwords it has there; `passwordBreached` when the given
  * hash is among them or is one of the common passwords. The store keeps the first 8 bytes of
  * each breached hash (docs/credentials.md says why that is exact enough), so the comparison is on

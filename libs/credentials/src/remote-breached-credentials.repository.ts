@@ -13,9 +13,9 @@ export class BreachedCredentialsUnavailableError extends Error {
 /**
  * The distributed mode's port in the gateway: the lookup service holds the store and answers
  * over its internal HTTP routes (`/internal/breached-credentials/*`), authenticated with the
- * internal credential (INTERNAL_API_KEY; never the admin token, decisions §16). Only the
+ * internal credential (INTERNAL_API_KEY; never the admin token, ADR-0016). Only the
  * username goes there, never the checked password hash: the lookup service answers the stored
- * 8-byte prefixes and the gateway compares in its own process (decisions §6). Never over the
+ * 8-byte prefixes and the gateway compares in its own process (ADR-0006). Never over the
  * bus, whose messages are kept in the broker's log.
  */
 export class RemoteBreachedCredentialsRepository implements BreachedCredentialsRepository {

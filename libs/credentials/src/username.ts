@@ -1,4 +1,4 @@
-/** decisions §6: usernames match trimmed and lower-cased, in the store and in the check. */
+/** ADR-0006: usernames match trimmed and lower-cased, in the store and in the check. */
 export function normaliseUsername(username: string): string {
   return username.trim().toLowerCase();
 }

@@ -9,7 +9,7 @@ export interface ChargebackState {
 }
 
 /**
- * decisions §4: a chargeback makes its customer a fraudster unless it is forgiven: marked
+ * ADR-0004: a chargeback makes its customer a fraudster unless it is forgiven: marked
  * `nonFraud: true` (connect chargeback), or won by the merchant / reversed (PSP dispute).
  */
 export function isChargebackForgiven(state: ChargebackState): boolean {

@@ -13,7 +13,7 @@ export interface EntityRef {
 
 /**
  * An entity as stored: its fields (nested, as the payloads carry them) and, for every leaf
- * path, the timestamp (epoch ms) of the payload that set it (decisions §5).
+ * path, the timestamp (epoch ms) of the payload that set it (ADR-0005).
  */
 export interface EntityDocument {
   fields: Record<string, unknown>;

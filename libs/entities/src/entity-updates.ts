@@ -159,7 +159,7 @@ export function voucherFactsUpdates(facts: PayloadFacts): EntityUpdate[] {
 
 /**
  * The identity of a redemption: one customer redeeming one code at one time. Replaying the same
- * redemption therefore upserts the same record, so it counts once (decisions §9).
+ * redemption therefore upserts the same record, so it counts once (ADR-0009).
  */
 export function voucherRedemptionId(customerId: string, voucherCode: string, redemptionTime: number): string {
   return JSON.stringify([customerId, voucherCode, redemptionTime]);

@@ -26,7 +26,7 @@ interface Merge {
 }
 
 /**
- * Merges one payload into the stored entity, field by field (decisions §5): a leaf is taken when
+ * Merges one payload into the stored entity, field by field (ADR-0005): a leaf is taken when
  * the payload is newer than the timestamp of the stored leaf. Equal timestamps with different
  * values are settled by comparing the values' JSON text, so the result does not depend on the
  * order in which payloads arrive. Arrays are leaves (replaced whole); an empty object carries no

@@ -1,7 +1,7 @@
 import type { NodeKind } from './node-kind';
 
 /**
- * The limits of a traversal (specification §8, decisions §4). Parameters rather than constants
+ * The limits of a traversal (specification §8, ADR-0004). Parameters rather than constants
  * so that tests can exercise every cap on small graphs.
  */
 export interface GraphCaps {
@@ -83,7 +83,7 @@ export function compareCodePoints(a: string, b: string): number {
   return a.length - b.length;
 }
 
-/** Tags by depth, then name in code-point order (decisions §4). */
+/** Tags by depth, then name in code-point order (ADR-0004). */
 export function sortTags(tags: ConnectTag[]): ConnectTag[] {
   return tags.sort((a, b) => a.depth - b.depth || compareCodePoints(a.tagName, b.tagName));
 }

@@ -8,7 +8,7 @@ import { depthOf } from './traversal';
 export type TrueTagsOf = (node: number) => Iterable<string> | undefined;
 
 /**
- * The connect answer (decisions §4) from a finished traversal in `scratch` whose statistics
+ * The connect answer (ADR-0004) from a finished traversal in `scratch` whose statistics
  * `traverse` gathered into `stats` (see `TraversalStatistics`). Degrees are full degrees (all
  * of a node's edges, visited or not). An edge counts as general (local) when both its
  * endpoints were visited at depth ≤ `caps.generalEdgeDepth` (`localEdgeDepth`); its age is

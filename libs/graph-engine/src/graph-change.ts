@@ -8,7 +8,7 @@ export type FixedNodeKind = Exclude<NodeKind, CustomNodeKind>;
 
 /**
  * A node as payloads name it. A custom node carries its `nodeType`: which `customNodeN` it is
- * depends on the account's slots (decisions §4), which only the index and the store know.
+ * depends on the account's slots (ADR-0004), which only the index and the store know.
  * `identity` is the normalised identity of `node-identity.ts`.
  */
 export type GraphNodeRef =

@@ -15,7 +15,7 @@ function deviceShared(others: number): GraphIndex {
   return graph;
 }
 
-describe('GraphIndex: decisions §4 rule by rule', () => {
+describe('GraphIndex: ADR-0004 rule by rule', () => {
   it('answers with exactly the fields of the contracts\' features answer', () => {
     type Envelope = 'timestamp' | 'clientID' | 'customerID';
     // Both directions compile only when the names and types match.

@@ -20,7 +20,7 @@ export interface GraphIndexOptions {
 }
 
 /**
- * The in-memory graph of one account and environment (decisions §4).
+ * The in-memory graph of one account and environment (ADR-0004).
  *
  * Nodes are interned: each (kind, identity) gets a dense integer id; per-node state lives in
  * typed arrays indexed by it, edges in an `AdjacencyArena`. Mutations are idempotent and
@@ -132,7 +132,7 @@ export class GraphIndex implements GraphView {
   }
 
   /**
-   * Sets whether a chargeback node is forgiven (decisions §4: `nonFraud: true`, outcome `WON`
+   * Sets whether a chargeback node is forgiven (ADR-0004: `nonFraud: true`, outcome `WON`
    * or stage `CHARGEBACK_REVERSED`; see `isChargebackForgiven` in @ringfence/entities). A
    * chargeback is unforgiven until told otherwise, so linking one before its state arrives
    * already marks its customer. The caller passes the chargeback's current (newest) state.
@@ -209,7 +209,7 @@ export class GraphIndex implements GraphView {
   }
 
   /**
-   * The connect statistics (decisions §4) from a customer. A customer the index does not know
+   * The connect statistics (ADR-0004) from a customer. A customer the index does not know
    * is answered as a lone node (count 1, no edges) without creating it: the caller applies the
    * request's own links (and `ensureNode('customer', id)`) first, so this only happens for a
    * bare request about an unknown customer.
@@ -241,7 +241,7 @@ export class GraphIndex implements GraphView {
 
   /**
    * The voucher network: the customers visited by the connect traversal from `customerId` up
-   * to `depth` (decisions §4, same caps), the customer itself first. An unknown customer is
+   * to `depth` (ADR-0004, same caps), the customer itself first. An unknown customer is
    * its own network.
    */
   customersWithin(customerId: string, depth: number, caps?: TraversalOptions['caps']): string[] {

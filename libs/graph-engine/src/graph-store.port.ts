@@ -7,7 +7,7 @@ export interface GraphScope {
 }
 
 /**
- * The graph's store of record (decisions §4; architecture: tables in the embedded mode, Neo4j
+ * The graph's store of record (ADR-0004; architecture: tables in the embedded mode, Neo4j
  * in the distributed mode). The in-memory index is only a cache of it: on start every tenant's
  * index is rebuilt by streaming `load`.
  *

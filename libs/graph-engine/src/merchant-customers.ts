@@ -17,7 +17,7 @@ const NO_MERCHANT = 0;
 
 /**
  * Which customers paid at each merchant (`transaction.mid`) of one tenant, and how many of them
- * are fraudsters as the graph knows now, for the merchant fraud rate of decisions §12.
+ * are fraudsters as the graph knows now, for the merchant fraud rate of ADR-0012.
  *
  * Counting a merchant's fraudsters when asked would read every customer it ever had (a PSP's
  * merchant has hundreds of thousands) on each checkpoint, so the count is kept as it changes:

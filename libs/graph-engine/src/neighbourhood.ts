@@ -17,7 +17,7 @@ export interface NeighbourhoodOptions {
 
 export interface NeighbourhoodNode {
   kind: NodeKind;
-  /** The identity the graph keys the node by (decisions §4's node table). */
+  /** The identity the graph keys the node by (ADR-0004's node table). */
   identity: string;
   /** Hops from the subject. */
   depth: number;

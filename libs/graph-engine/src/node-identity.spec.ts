@@ -1,6 +1,6 @@
 import { cardIdentity, customNodeIdentity, emailIdentity, identificationIdentity, phoneIdentity, vehicleIdentity } from './node-identity';
 
-describe('node identities (decisions §4)', () => {
+describe('node identities (ADR-0004)', () => {
   it('e-mail: trimmed and lower-cased; blank is no node', () => {
     expect(emailIdentity('  Ann.Lee@Example.COM ')).toBe('ann.lee@example.com');
     expect(emailIdentity('   ')).toBeNull();

@@ -2,7 +2,7 @@ import { normaliseEmail, normaliseTelephone } from '@ringfence/lookup';
 import type { NodeKind } from './node-kind';
 
 /**
- * The identity strings of decisions §4's node table. Each helper returns null when the payload
+ * The identity strings of ADR-0004's node table. Each helper returns null when the payload
  * carries nothing that identifies a node (the caller then links nothing). Composite identities
  * are JSON arrays behind a prefix, so that no two different inputs can produce the same string.
  */

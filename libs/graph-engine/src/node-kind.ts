@@ -1,5 +1,5 @@
 /**
- * The node kinds of the graph (decisions §4), in the order of the connect answer's fields
+ * The node kinds of the graph (ADR-0004), in the order of the connect answer's fields
  * (`CONNECT_NODE_KINDS` of the contracts). A kind's position is its code in the index's
  * `Uint8Array` of kinds, so the order must not change.
  */

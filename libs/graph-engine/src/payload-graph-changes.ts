@@ -3,7 +3,7 @@ import type { GraphChange } from './graph-change';
 import { changesOf } from './payload-graph-changes/payload-changes';
 
 /**
- * What each payload adds to a tenant's graph (decisions §4). Pure: the payload is wire JSON,
+ * What each payload adds to a tenant's graph (ADR-0004). Pure: the payload is wire JSON,
  * timestamps already in epoch ms; every edge is first seen at the payload's `timestamp`, every
  * state (tags, chargeback, redemption) is at that time too. Changes come in payload order, each
  * node and edge once; anything without an identity is skipped, never an error.
@@ -28,7 +28,7 @@ import { changesOf } from './payload-graph-changes/payload-changes';
  *
  * The `registration` object is never read: it holds the password hash, and its username is not
  * an e-mail address by contract. The connect `review` is not read either: the gateway applies it
- * through the labelling service like the label endpoint (decisions §4), whose event reaches
+ * through the labelling service like the label endpoint (ADR-0004), whose event reaches
  * `labelGraphChanges` with the label's own time.
  */
 
@@ -94,7 +94,7 @@ export function refundGraphChanges(facts: PayloadFacts): GraphChange[] {
 /**
  * POST /v2/voucher: the referrer is a customer, so it becomes a node; nothing links. A voucher is
  * not a node kind, and joining the referrer to whoever redeems would be a customer–customer edge,
- * which decisions §4 does not have (the voucher check counts redemptions instead).
+ * which ADR-0004 does not have (the voucher check counts redemptions instead).
  */
 export function voucherGraphChanges(facts: PayloadFacts): GraphChange[] {
   return changesOf(facts, (changes) => {
@@ -119,7 +119,7 @@ export function voucherRedemptionGraphChanges(facts: PayloadFacts): GraphChange[
 
 /**
  * POST /psp/transaction: the paying customer, its device and card. The PSP `paymentMethod` is
- * a card whatever its `methodType` (decisions §4 lists it as a card source; its fields are a
+ * a card whatever its `methodType` (ADR-0004 lists it as a card source; its fields are a
  * card's and its methodType values are not shown). Without a customer nothing links. With one,
  * the transaction's owner, which its disputes reach (`pspDisputePayloadGraphChanges`).
  */
@@ -189,7 +189,7 @@ const GRAPH_LABEL_CATEGORY: LabelCategory = 'PAYMENT_FRAUD';
 const CLEARING_REVIEW: LabelReview = 'UNREVIEWED';
 
 /**
- * Only a customer's PAYMENT_FRAUD label decides who is a fraudster in the graph (decisions §4);
+ * Only a customer's PAYMENT_FRAUD label decides who is a fraudster in the graph (ADR-0004);
  * REFUND_ABUSE and supplier labels change nothing there. UNREVIEWED clears the label.
  */
 export function labelGraphChanges(event: GraphLabelEvent): GraphChange[] {

@@ -114,7 +114,7 @@ describe('TenantGraph', () => {
     );
   });
 
-  it('says a change adds nodes exactly when applying it adds some, and changes nothing by saying so (decisions §16)', () => {
+  it('says a change adds nodes exactly when applying it adds some, and changes nothing by saying so (ADR-0016)', () => {
     fc.assert(
       fc.property(fc.array(change, { maxLength: 30 }), change, (history, next) => {
         const graph = new TenantGraph();

@@ -80,7 +80,7 @@ export class TenantGraph {
   }
 
   /**
-   * Whether applying `change` would add a node to the index (decisions §16: an account holding
+   * Whether applying `change` would add a node to the index (ADR-0016: an account holding
    * its share of the graph's nodes adds none). Nothing is changed, not even a custom-node slot.
    */
   addsNodes(change: GraphChange): boolean {

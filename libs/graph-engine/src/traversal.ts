@@ -71,7 +71,7 @@ export class TraversalScratch {
 }
 
 /**
- * Statistics a connect traversal gathers while it runs (decisions §4), kept between calls so
+ * Statistics a connect traversal gathers while it runs (ADR-0004), kept between calls so
  * that a connect allocates only its answer. Per node kind: visited count and the sum, minimum
  * and maximum of full degrees; reviewed customers; the visited customers with tags, in
  * visiting order; and the general/local edges (count, summed age in ms, edges first seen
@@ -157,7 +157,7 @@ export function isFraudster(view: GraphView, node: number): boolean {
 }
 
 /**
- * decisions §4's breadth-first traversal from `start` up to `maxDepth` edges, into `scratch`:
+ * ADR-0004's breadth-first traversal from `start` up to `maxDepth` edges, into `scratch`:
  * - the start is always visited; a neighbour with more than `maxDegree` edges is never visited
  *   and sets `maxDegreeHit` (it is met only as a neighbour of an expanded node);
  * - once `maxNodes` nodes are visited, the traversal goes on looking, and the first further

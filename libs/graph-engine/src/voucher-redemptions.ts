@@ -4,7 +4,7 @@ interface RedemptionState {
 }
 
 /**
- * The voucher redemptions of one tenant, for the voucher check (decisions §4): per voucher
+ * The voucher redemptions of one tenant, for the voucher check (ADR-0004): per voucher
  * code, per customer, one entry per redemption time, so a replayed payload counts once and a
  * later payload about the same redemption (say `success` turned false) replaces it.
  */

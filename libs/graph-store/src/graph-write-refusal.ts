@@ -9,7 +9,7 @@ const NEO4J_ROW_REFUSAL = /^Neo\.ClientError\.(Statement|Schema)\./;
 
 /**
  * True when a graph store refused a write for the changes it carried, not for its own state
- * (decisions §16): a Neo4j `Neo.ClientError.Statement.*` or `Neo.ClientError.Schema.*`, or a
+ * (ADR-0016): a Neo4j `Neo.ClientError.Statement.*` or `Neo.ClientError.Schema.*`, or a
  * row refusal of the relational database (`isRowRefusal`: the `RangeError`/`TypeError` both
  * adapters throw for a time or kind they cannot store, a SQLSTATE of class 22, 23, 42 or 54).
  * The graph's writer behind its consumer sets such changes aside after their attempts; any

@@ -80,7 +80,7 @@ export interface GraphWriteRows {
   merchantCustomers: MerchantCustomerRow[];
 }
 
-/** Five custom-node slots per tenant (decisions §4). */
+/** Five custom-node slots per tenant (ADR-0004). */
 export const CUSTOM_NODE_SLOTS = CUSTOM_NODE_KINDS.length;
 
 const FIXED_NODE_KINDS: ReadonlySet<string> = new Set(NODE_KINDS.filter((kind) => !(CUSTOM_NODE_KINDS as readonly string[]).includes(kind)));

@@ -40,7 +40,7 @@ const includes = <T extends string>(values: readonly T[], value: string): value 
 
 /**
  * Checks a label request against the subject kind and the account's policy and resolves its
- * category (decisions §9):
+ * category (ADR-0009):
  * - `review` is needed: a request without one (whether or not it names a category) has nothing
  *   to apply, and is refused naming `review`. UNREVIEWED is how a category is cleared.
  * - values are case-sensitive;

@@ -26,7 +26,7 @@ export interface CurrentLabel {
 /** The current label of each category that has one. */
 export type CurrentLabels = Partial<Record<LabelCategory, CurrentLabel>>;
 
-/** One review as the audit log keeps it: who, when, from what to what, why (decisions §8). */
+/** One review as the audit log keeps it: who, when, from what to what, why (ADR-0008). */
 export interface LabelHistoryEntry {
   category: LabelCategory;
   review: LabelReview;

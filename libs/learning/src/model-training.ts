@@ -30,7 +30,7 @@ export interface ModelTrainingRequest {
   labels: Uint8Array;
   /** Each example's event time (epoch ms). */
   eventTimes: Float64Array;
-  /** The latest share of the examples held out for the metrics (decisions §12: 0.2). */
+  /** The latest share of the examples held out for the metrics (ADR-0012: 0.2). */
   holdoutFraction?: number;
   /** The latest share of the remaining examples used to stop boosting and fit the calibration (0.1). */
   validationFraction?: number;

@@ -5,7 +5,7 @@ export interface TimeOrderedSplit {
 }
 
 /**
- * Holds out the latest `holdoutFraction` of the examples in event time (decisions §12: the latest
+ * Holds out the latest `holdoutFraction` of the examples in event time (ADR-0012: the latest
  * 20 %), so a model is measured on a future it never saw, as it will be used; a random split
  * would let it learn from a fraud ring's later attempts and score the earlier ones. Examples at
  * the boundary's instant are all held out, so no held-out example is older than a training one

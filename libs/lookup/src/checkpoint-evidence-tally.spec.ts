@@ -78,7 +78,7 @@ describe(CheckpointEvidenceTally.name, () => {
     expect(tally.size).toBe(2);
   });
 
-  describe("an account's share (decisions §16)", () => {
+  describe("an account's share (ADR-0016)", () => {
     const values = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => ({ kind: 'email', value: `${prefix}-${i}@example.com` }) as const);
 
     it("lets an account asking about a flood of values go of its own indicators only, never of another account's", () => {

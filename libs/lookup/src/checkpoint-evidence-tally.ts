@@ -26,7 +26,7 @@ const COUNT_OF: Record<EvidenceKind, keyof EvidenceCounts> = { chargeback: 'char
  * sent again counts once there), and only what it stored is recorded here.
  *
  * The tally holds an indicator's complete count or nothing of it. Its memory is bounded however
- * many values are reported, and shared fairly (decisions §16): an indicator is held for each
+ * many values are reported, and shared fairly (ADR-0016): an indicator is held for each
  * account whose checkpoint asked about it or that recorded evidence of it (one count, whatever
  * the accounts holding it), at most `capacityPerAccount` per account and `capacity` holdings in
  * all; an account past either lets go of the indicator it least recently recorded or asked

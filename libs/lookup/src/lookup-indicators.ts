@@ -22,7 +22,7 @@ export interface DeletedIndicators {
 }
 
 /**
- * The lookup use cases (decisions §7), over the repository port: add indicators with their
+ * The lookup use cases (ADR-0007), over the repository port: add indicators with their
  * evidence, read what is known about some, delete the account's own.
  */
 export class LookupIndicators {

@@ -9,7 +9,7 @@ const CALLING_CODE = /^\+?([0-9]{1,3})$/;
 // How the URL parser prints an IPv4-mapped IPv6 address (`::ffff:203.0.113.7`).
 const IPV4_MAPPED_IPV6 = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/;
 
-/** decisions §4/§7: e-mail addresses match trimmed and lower-cased. */
+/** ADR-0004/ADR-0007: e-mail addresses match trimmed and lower-cased. */
 export function normaliseEmail(address: string): string {
   return address.trim().toLowerCase();
 }

@@ -39,7 +39,7 @@ const ROW_REFUSAL_SQLSTATE = /^(22|23|42|54)/;
  * True when a write failed for the rows it carried, not for the database's state: the database
  * answered with a refusal of the data, or a value could not even be sent (a `RangeError` or
  * `TypeError` of the driver, as an invalid date gives). A writer behind the request finds the
- * refused rows and sets them aside after their attempts (decisions §16); any other failure (the
+ * refused rows and sets them aside after their attempts (ADR-0016); any other failure (the
  * database unreachable, a timeout, a transaction rolled back) leaves every row pending.
  */
 export function isRowRefusal(error: unknown): boolean {

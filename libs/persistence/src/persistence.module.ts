@@ -40,7 +40,7 @@ export class PersistenceModule implements OnApplicationShutdown {
           inject: [DataSource],
           useFactory: (dataSource: DataSource) => openBreachedCredentials(options, dataSource),
         },
-        // Rows the writers behind the requests could not store (decisions §16), in this process's own database.
+        // Rows the writers behind the requests could not store (ADR-0016), in this process's own database.
         { provide: SET_ASIDE_STORE, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmSetAsideStore(dataSource) },
         { provide: SetAsideRows, inject: [SET_ASIDE_STORE], useFactory: (store: SetAsideStore) => new SetAsideRows(store) },
         DatabaseHealth,

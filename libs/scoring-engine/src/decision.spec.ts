@@ -36,7 +36,7 @@ describe(decide.name, () => {
     [{ labels: ['NOT_REFUND_ABUSE'] }, 'ALLOW', 'MANUAL_REVIEW'],
     [{ labels: ['FRAUDSTER', 'NOT_REFUND_ABUSE'] }, 'PREVENT', 'MANUAL_REVIEW'],
     [{ labels: ['POTENTIALLY_FRAUDSTER', 'NOT_REFUND_ABUSE'] }, 'REVIEW', 'MANUAL_REVIEW'],
-  ])('applies the precedence of decisions §1 to %j', (signals, action, source) => {
+  ])('applies the precedence of ADR-0001 to %j', (signals, action, source) => {
     expect(decide({ ...quiet, ...signals })).toMatchObject({ action, source });
   });
 

@@ -1,6 +1,6 @@
 import type { Action } from './model/score-model';
 
-/** decisions §1: which part of the service decided, in order of precedence. */
+/** ADR-0001: which part of the service decided, in order of precedence. */
 export type DecisionSource = 'MANUAL_REVIEW' | 'CHARGEBACK' | 'RULE' | 'LOOKUP' | 'NETWORK' | 'RINGFENCE';
 
 /**
@@ -26,7 +26,7 @@ export interface DecisionSignals {
    * Unreviewed categories are left out.
    */
   labels: readonly string[];
-  /** Linked to a chargeback that is not forgiven (decisions §4). */
+  /** Linked to a chargeback that is not forgiven (ADR-0004). */
   unforgivenChargeback: boolean;
   /** An active rule's action, when one decided. */
   ruleAction: Action | null;
@@ -76,7 +76,7 @@ function labelVerdict(labels: readonly string[]): { action: Action; label: strin
 }
 
 /**
- * Applies decisions §1's precedence: MANUAL_REVIEW, CHARGEBACK, RULE, LOOKUP, NETWORK, then the
+ * Applies ADR-0001's precedence: MANUAL_REVIEW, CHARGEBACK, RULE, LOOKUP, NETWORK, then the
  * model (RINGFENCE). The score stays the model's, so analysts can still compare it with the
  * action; a manual verdict or a chargeback moves it to the matching end of the scale.
  *

@@ -79,7 +79,7 @@ export class AdversarialServer {
     return this.client.send<T>({ timeoutMs: REQUEST_TIMEOUT_MS, ...request });
   }
 
-  /** A new account through the admin API (decisions §2), named after its role in the test. */
+  /** A new account through the admin API (ADR-0002), named after its role in the test. */
   async createTenant(role: Role): Promise<Tenant> {
     const name = `${role}-${Date.now().toString(36)}-${(accountSequence += 1)}`;
     const created = await this.send<CreatedAccount>({ method: 'POST', path: '/admin/accounts', body: { name }, apiKey: ADMIN_TOKEN });

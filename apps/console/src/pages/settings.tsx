@@ -153,7 +153,7 @@ function TimeZoneForm({ api, account, onSaved }: { api: Api; account: Account; o
 }
 
 /**
- * Each data set has its own callbacks (decisions §16): a sandbox label never reaches the live
+ * Each data set has its own callbacks (ADR-0016): a sandbox label never reaches the live
  * receiver. The settings' names of each, and how the form names it.
  */
 const CALLBACK_DATA_SETS = {

@@ -67,7 +67,7 @@ describe(OffsetCommitter.name, () => {
     expect(await eventLog.committedOffset('ingestion', 'a')).toBe(3);
   });
 
-  describe('a flush that fails in an idle system (decisions §16)', () => {
+  describe('a flush that fails in an idle system (ADR-0016)', () => {
     afterEach(() => jest.useRealTimers());
 
     it('is tried again on its own, without new progress, after the interval and then twice as long each time, until it commits', async () => {

@@ -26,7 +26,7 @@ export interface CommittableLane {
  * A flush that fails leaves its lanes' offsets uncommitted; a crash meanwhile only redelivers
  * events to idempotent handlers. It is tried again with the lanes' next progress, and on its own
  * after a backoff (the interval, doubling up to `MAX_RETRY_DELAY_MS`): in an idle system a row
- * its writer refuses must still use up its attempts and be set aside (decisions §16), not wait
+ * its writer refuses must still use up its attempts and be set aside (ADR-0016), not wait
  * for the next event.
  */
 export class OffsetCommitter {

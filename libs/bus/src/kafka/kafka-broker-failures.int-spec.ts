@@ -14,7 +14,7 @@ jest.setTimeout(60_000);
 describe('KafkaMessageBus broker failures', () => {
   const { createBus } = useKafkaBuses({ sharedMock: false });
 
-  it('rejects a message the broker refuses for what it is with BusMessageRefusedError at once (no retry), and publishes the next one (decisions §16)', async () => {
+  it('rejects a message the broker refuses for what it is with BusMessageRefusedError at once (no retry), and publishes the next one (ADR-0016)', async () => {
     const ownMock = await startKafkaMock({ topics: ALL_TOPICS, partitions: 2 });
     try {
       const bus = createBus({ brokers: ownMock.brokers });

@@ -10,7 +10,7 @@ type ReadFile = (path: string) => string;
 const readUtf8: ReadFile = (path) => readFileSync(path, 'utf8');
 
 /**
- * The one place the Kafka settings (KAFKA_SSL*, KAFKA_SASL_*; decisions §16) become kafkajs's
+ * The one place the Kafka settings (KAFKA_SSL*, KAFKA_SASL_*; ADR-0016) become kafkajs's
  * client configuration. Reads the PEM files and builds a TLS context from them once, at start,
  * so an unreadable file, a file that is not PEM or a key that is not the certificate's stops
  * the start naming the variable, instead of failing every connection later. kafkajs keeps

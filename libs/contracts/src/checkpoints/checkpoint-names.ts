@@ -12,7 +12,7 @@ export const PSP_CHECKPOINTS = ['pspBeforeAuth', 'pspAfterAuth'] as const;
 export type PspCheckpoint = (typeof PSP_CHECKPOINTS)[number];
 
 /**
- * decisions §11: the checkpoints a rule can be written for, as rules, models and decision lists
+ * ADR-0011: the checkpoints a rule can be written for, as rules, models and decision lists
  * name them: the PSP transaction's by where it was sent.
  */
 export const RULE_CHECKPOINTS = ['customer', 'voucherRedemption', 'registration', 'refund', 'payout', ...PSP_CHECKPOINTS] as const;

@@ -2,13 +2,13 @@ import type { Checkpoint } from './payload-routes';
 
 /** Per-account switches; defaults apply when a field is absent. */
 export interface AccountSettings {
-  /** Voucher-abuse recommendations are on for new accounts (decisions §9). */
+  /** Voucher-abuse recommendations are on for new accounts (ADR-0009). */
   voucherAbuseEnabled?: boolean;
-  /** Whether the POTENTIALLY_ labels are allowed (decisions §8). */
+  /** Whether the POTENTIALLY_ labels are allowed (ADR-0008). */
   potentialLabelsEnabled?: boolean;
-  /** The action a rate-limited checkpoint answers (decisions §1); ALLOW when absent. */
+  /** The action a rate-limited checkpoint answers (ADR-0001); ALLOW when absent. */
   defaultAction?: 'ALLOW' | 'REVIEW' | 'PREVENT';
-  /** How an explicit voucher-check threshold compares (decisions §4); `gte` when absent. */
+  /** How an explicit voucher-check threshold compares (ADR-0004); `gte` when absent. */
   voucherThresholdComparison?: VoucherThresholdComparison;
   /** Per voucher type, what a voucher check uses when it sends no depth or threshold (or 0). */
   voucherTypes?: Record<string, VoucherTypeSettings>;
@@ -20,7 +20,7 @@ export interface AccountSettings {
   /** At checkpoints, count other accounts' lookup evidence only from accounts of this account's industry; false when absent. */
   lookupLimitIndustry?: boolean;
   /**
-   * Where the live data set's label changes are POSTed (decisions §13, §16): an https URL to
+   * Where the live data set's label changes are POSTed (ADR-0013, ADR-0016): an https URL to
    * public addresses, or one the operator's `CALLBACK_ALLOWED_NETWORKS` allows. null or absent:
    * no callbacks for live labels.
    */
@@ -87,7 +87,7 @@ export interface VoucherTypeSettings {
 export interface AccountFacts {
   /** Set when the account is opened; it never changes. */
   industry: string | null;
-  /** Every setting but the callback secrets, which never leave the gateway (decisions §13). */
+  /** Every setting but the callback secrets, which never leave the gateway (ADR-0013). */
   settings: SharedAccountSettings;
 }
 

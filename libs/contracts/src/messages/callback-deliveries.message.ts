@@ -19,7 +19,7 @@ export class ReadCallbackDeliveriesRequest {
 }
 
 /**
- * Why an attempt got no 2xx, as tenants see it (decisions §16): a class, never the socket's
+ * Why an attempt got no 2xx, as tenants see it (ADR-0016): a class, never the socket's
  * message (which would make callbacks a port scanner of the operator's network). The receiver's
  * answer (`status`, with `httpStatus`), a failure to reach it (`timeout`, `refused`, `tls`,
  * `address`: an address callbacks may not reach, `dns`, `connection`), the service stopping
@@ -55,7 +55,7 @@ export class ReadCallbackDeliveriesReply {
   deliveries!: CallbackDeliveryMessage[];
 }
 
-/** What is signed: `<timestamp>.<body>` (decisions §13). */
+/** What is signed: `<timestamp>.<body>` (ADR-0013). */
 export class CallbackSigningMessage {
   /** The attempt's `Ringfence-Timestamp`, epoch milliseconds. */
   @IsInt() @Min(0) timestamp!: number;
@@ -67,7 +67,7 @@ export class CallbackSigningMessage {
  * `ringfence.rpc.gateway.callback-target.v1`, answered by the owner of the account registry
  * (the gateway): where the envelope's account sends its review callbacks now, and, when
  * `signing` is given, that body's signature with the account's callback secret. The secret
- * itself never leaves the gateway (decisions §13: it is never published on a topic).
+ * itself never leaves the gateway (ADR-0013: it is never published on a topic).
  */
 export class CallbackTargetRequest {
   @IsOptional() @ValidateNested() @Type(() => CallbackSigningMessage) signing?: CallbackSigningMessage;

@@ -94,7 +94,7 @@ export class CheckpointScoredEvent<TRecommendation = object> {
     type: 'object',
     additionalProperties: true,
     description:
-      'What the rules read (decisions §11) besides `features` (the event\'s own): `payload` (the request as sent), `network` (null when the graph did not answer), `labels`, `lookup` and `score`. A backtest evaluates rules over exactly this and the event\'s `features`.',
+      'What the rules read (ADR-0011) besides `features` (the event\'s own): `payload` (the request as sent), `network` (null when the graph did not answer), `labels`, `lookup` and `score`. A backtest evaluates rules over exactly this and the event\'s `features`.',
   })
   context?: Record<string, unknown>;
 

@@ -27,7 +27,7 @@ export type GraphConnectReply = Omit<ConnectFeaturesResponseDto, 'timestamp' | '
 
 /**
  * `ringfence.rpc.graph.voucher-uses.v1`: successful redemptions of a code across the
- * customer's network up to `depth` (decisions §4). The gateway resolves depth and threshold
+ * customer's network up to `depth` (ADR-0004). The gateway resolves depth and threshold
  * from the request and the account's settings and compares.
  */
 export class GraphVoucherUsesRequest {

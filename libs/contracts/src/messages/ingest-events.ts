@@ -15,7 +15,7 @@ import { MAX_IDENTIFIER_LENGTH } from '../validation/patterns';
 
 /*
  * The ingest topics carry what the merchant sent, as validated, with every time normalised to
- * epoch milliseconds (decisions §1): the payload of each event is the request body itself, plus
+ * epoch milliseconds (ADR-0001): the payload of each event is the request body itself, plus
  * what the gateway adds (named below). They are the warehouse feed of accepted data.
  */
 
@@ -30,7 +30,7 @@ export class SupplierUpdatedEvent extends SupplierRequestDto {}
 
 /**
  * `ringfence.ingest.registration.submitted.v1`: POST /v2/registration, without the password hash
- * (decisions §6: it never reaches the bus), with the id the gateway gave the attempt.
+ * (ADR-0006: it never reaches the bus), with the id the gateway gave the attempt.
  */
 export class RegistrationSubmittedEvent extends OmitType(RegistrationRequestDto, ['registration'] as const) {
   @IsRequiredNested(() => RegistrationOutcomeDto, 'The registration attempt, without the password hash.') registration!: RegistrationOutcomeDto;

@@ -25,7 +25,7 @@ import type { LookupAddedDto, LookupDeletedDto, LookupIndicatorsDto } from '../h
  */
 export const LOOKUP_SUBJECT_ID = 'lookup-indicators';
 
-/** The request names at least one indicator (decisions §9). */
+/** The request names at least one indicator (ADR-0009). */
 export function NamesAnIndicator(options?: ValidationOptions): PropertyDecorator {
   return (target: object, propertyName: string | symbol) => {
     registerDecorator({

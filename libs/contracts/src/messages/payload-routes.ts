@@ -13,7 +13,7 @@ import { EventTopics, RpcTopics } from './topics';
 import { TransactionUpdatedEvent } from './transaction-updated.event';
 import type { CheckpointName } from '../checkpoints/checkpoint-names';
 
-/** Every kind of entity the payloads carry (decisions §5), each upserted by its identifier. */
+/** Every kind of entity the payloads carry (ADR-0005), each upserted by its identifier. */
 export const ENTITY_KINDS = [
   'customer',
   'supplier',

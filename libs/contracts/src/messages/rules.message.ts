@@ -7,7 +7,7 @@ import { RULE_CHECKPOINTS, type RuleCheckpoint } from '../checkpoints/checkpoint
 import { MAX_RULE_ID, RULE_ACTIONS, RULE_STATES_STORED, type RuleAction, type StoredRuleState } from '../http/rules/rule-vocabulary';
 import { MAX_IDENTIFIER_LENGTH } from '../validation/patterns';
 
-/** decisions §16: why and since when a rule version is not evaluated. */
+/** ADR-0016: why and since when a rule version is not evaluated. */
 export class RuleSuspensionMessage {
   @ApiProperty({ type: 'integer', example: 1763800000000, description: 'Epoch milliseconds.' }) @IsInt() suspendedAt!: number;
   @ApiProperty({ example: 'failed 5 evaluations in a row; the last: over its time budget: 3.20 ms of 1 ms' }) @IsString() reason!: string;
@@ -27,7 +27,7 @@ export class RuleVersionMessage {
   @ApiProperty({ example: 'key_2Vb8', description: 'The id of the API key that saved it.' }) @IsString() createdBy!: string;
   @ApiPropertyOptional({ type: () => RuleTransactionOptimisationDto })
   @IsOptional() @ValidateNested() @Type(() => RuleTransactionOptimisationDto) transactionOptimisation?: RuleTransactionOptimisationDto;
-  @ApiPropertyOptional({ type: () => RuleSuspensionMessage, description: 'Present when this version kept failing and is suspended (decisions §16).' })
+  @ApiPropertyOptional({ type: () => RuleSuspensionMessage, description: 'Present when this version kept failing and is suspended (ADR-0016).' })
   @IsOptional() @ValidateNested() @Type(() => RuleSuspensionMessage) suspension?: RuleSuspensionMessage;
 }
 

@@ -10,7 +10,7 @@ import { IsObject, IsOptional, getMetadataStorage } from 'class-validator';
  *
  * Why a side bag rather than leaving them in place: the strict validation (`validateInput`)
  * removes every property a validated class does not declare (unknown fields are ignored,
- * decisions §1), and a nested object that is not an instance of a validated class is refused.
+ * ADR-0001), and a nested object that is not an instance of a validated class is refused.
  */
 export abstract class OpenDto {
   /** The fields sent but not declared by the class; absent when there were none. */

@@ -6,7 +6,7 @@ import { MAX_IDENTIFIER_LENGTH, MCC_PATTERN } from './patterns';
 
 // The scalar fields of the payment-side objects (orders, refunds, payouts, PSP
 // transactions): one decorator each keeps the documented type, the example and the strictness
-// (no implicit conversion, decisions §9) identical everywhere.
+// (no implicit conversion, ADR-0009) identical everywhere.
 
 function documented(example: unknown, description: string | undefined, extra: Record<string, unknown> = {}) {
   return ApiPropertyOptional({ example, ...extra, ...(description ? { description } : {}) });
@@ -20,14 +20,14 @@ export function IsOptionalText(example: string, description?: string): PropertyD
 /**
  * An optional string that a store keys on: an e-mail, a telephone number, an IP address, an
  * instrumentId, a merchant id, a vehicle's or a document's number. At most 300 characters, as
- * identifiers are (decisions §9): a key column holds a few kilobytes at most, and a longer value
- * would be accepted here and refused by the store (decisions §16).
+ * identifiers are (ADR-0009): a key column holds a few kilobytes at most, and a longer value
+ * would be accepted here and refused by the store (ADR-0016).
  */
 export function IsOptionalKeyText(example: string, description?: string): PropertyDecorator {
   return applyDecorators(documented(example, description, { maxLength: MAX_IDENTIFIER_LENGTH }), IsOptional(), IsString(), MaxLength(MAX_IDENTIFIER_LENGTH));
 }
 
-/** An optional integer (counts such as `quantity`), within ±(2^53 − 1) (decisions §16). */
+/** An optional integer (counts such as `quantity`), within ±(2^53 − 1) (ADR-0016). */
 export function IsOptionalInteger(example: number, description?: string): PropertyDecorator {
   return applyDecorators(
     documented(example, description, { type: 'integer', minimum: -MAX_ACCEPTED_INTEGER, maximum: MAX_ACCEPTED_INTEGER }),
@@ -57,7 +57,7 @@ export function IsOptionalMcc(): PropertyDecorator {
   );
 }
 
-/** A required identifier (`transactionId`, `payoutId`, …): a string of 1 to 300 characters (decisions §9). */
+/** A required identifier (`transactionId`, `payoutId`, …): a string of 1 to 300 characters (ADR-0009). */
 export function IsRequiredIdentifier(example: string, description?: string): PropertyDecorator {
   return applyDecorators(
     ApiProperty({ example, minLength: 1, maxLength: MAX_IDENTIFIER_LENGTH, ...(description ? { description } : {}) }),

@@ -3,7 +3,7 @@ import { normaliseTimestampToMillis } from '@ringfence/platform';
 /**
  * Which properties of which DTO classes are Unix times. `IsTimestamp` and `IsOptionalTimestamp`
  * register them, so one walk over a validated request can normalise every time in it, however
- * deeply nested, without a hand-written mapper per payload (decisions §1).
+ * deeply nested, without a hand-written mapper per payload (ADR-0001).
  */
 type DtoClass = abstract new (...args: never[]) => unknown;
 const timestampFields = new Map<DtoClass, string[]>();

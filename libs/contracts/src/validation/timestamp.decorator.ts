@@ -5,7 +5,7 @@ import { isTimestampInRange } from '@ringfence/platform';
 import { registerTimestampField } from './timestamp-fields';
 
 /**
- * The accepted range of a time in each unit it may be sent in (decisions §1, §16): [1970-01-01,
+ * The accepted range of a time in each unit it may be sent in (ADR-0001, ADR-0016): [1970-01-01,
  * 2100-01-01) once normalised to milliseconds, without the times whose milliseconds would read as
  * seconds where the event is validated again (`isTimestampInRange`). A value between two units'
  * ranges (say 5000000000) reads as the smaller unit, past its range.
@@ -19,7 +19,7 @@ export const UNIX_TIME_RULE = `must be a Unix time from 1970-01-01 to before 210
 const DESCRIPTION = `Unix time in seconds, milliseconds, microseconds or nanoseconds (normalised by magnitude; stored in ms), from 1970-01-01 to before 2100-01-01: ${UNIX_TIME_RANGES}.`;
 
 /**
- * An integer Unix time within the accepted range (decisions §16). Only integers are judged here:
+ * An integer Unix time within the accepted range (ADR-0016). Only integers are judged here:
  * `IsInt` beside it reports anything else, so a string gets one message, not two.
  */
 export function IsUnixTime(): PropertyDecorator {
@@ -50,7 +50,7 @@ export function IsUnixTimeInDigits(): PropertyDecorator {
   };
 }
 
-/** A required Unix timestamp, in any of the units decisions §1 accepts. */
+/** A required Unix timestamp, in any of the units ADR-0001 accepts. */
 export function IsTimestamp(description = DESCRIPTION): PropertyDecorator {
   return applyDecorators(
     ApiProperty({ type: 'integer', minimum: 0, example: 1763800000000, description: withRange(description) }),

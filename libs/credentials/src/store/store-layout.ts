@@ -92,7 +92,7 @@ export function fsyncDirectory(dir: string): void {
 }
 
 /**
- * The HMAC key for usernames (decisions §3 `CREDENTIALS_KEY`): the variable when set (at least
+ * The HMAC key for usernames (ADR-0003 `CREDENTIALS_KEY`): the variable when set (at least
  * 32 characters); otherwise DATA_DIR/credentials-key, generated on first start with mode 0600
  * like the bootstrap key. Losing it makes the store unreadable (a check would find nothing), so
  * the store remembers a check value of its key and refuses another one.

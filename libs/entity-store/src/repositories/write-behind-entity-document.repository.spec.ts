@@ -98,7 +98,7 @@ describe(WriteBehindEntityDocuments.name, () => {
     expect(store.documents.get('ada')?.fields).toEqual({ email: 'ada@example.com' });
   });
 
-  describe('a document the table refuses (decisions §16)', () => {
+  describe('a document the table refuses (ADR-0016)', () => {
     const poisoned: EntityRef = { ...ada, entityId: 'poisoned' };
 
     it('writes the others at once, sets it aside after its attempts, serves it from memory, and writes the next updates', async () => {
@@ -186,7 +186,7 @@ describe(WriteBehindEntityDocuments.name, () => {
     expect(store.reads).toBe(readsBefore);
   });
 
-  it("keeps another account's documents in memory while one account floods past its fair part, letting go of its own (decisions §16)", async () => {
+  it("keeps another account's documents in memory while one account floods past its fair part, letting go of its own (ADR-0016)", async () => {
     const store = new CountingTable();
     const documents = new WriteBehindEntityDocuments(store, new SetAsideRows(new InMemorySetAsideStore()), { cachedDocuments: 100 });
     const neighbour = (i: number): EntityRef => ({ ...ada, accountId: 'acc_neighbour', entityId: `neighbour-${i}` });

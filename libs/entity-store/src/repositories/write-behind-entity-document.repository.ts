@@ -43,7 +43,7 @@ export type StoredLoadState =
  * soon as the consumer has handled it, which is what the bus's read-your-writes barrier waits
  * for; documents read or written recently are served from memory.
  *
- * A document the table refuses does not hold the others up (decisions §16): `RowWriter` writes
+ * A document the table refuses does not hold the others up (ADR-0016): `RowWriter` writes
  * the rest, and after its attempts sets it aside (writer `entity-documents`); it is still
  * served from memory, and its next update writes it whole again.
  */

@@ -3,7 +3,7 @@ import { type ChargebackState, isChargebackForgiven } from '@ringfence/entities'
 import type { FixedNodeKind, GraphChange, GraphNodeRef } from '../graph-change';
 import { cardIdentity, customNodeIdentity, emailIdentity, identificationIdentity, phoneIdentity, vehicleIdentity } from '../node-identity';
 
-/** The node a payload is about: every link has one of these as an endpoint (decisions §4). */
+/** The node a payload is about: every link has one of these as an endpoint (ADR-0004). */
 export interface Subject {
   kind: 'customer' | 'supplier';
   identity: string;
@@ -104,7 +104,7 @@ export class PayloadChanges {
     for (const vehicle of vehicles) this.link(subject, attribute('vehicle', vehicleIdentity(vehicle)));
   }
 
-  /** Custom nodes; which customNodeN slot a type takes is the index's business (decisions §4). */
+  /** Custom nodes; which customNodeN slot a type takes is the index's business (ADR-0004). */
   customNodes(subject: Subject | undefined, nodes: readonly CustomNodeFacts[]): void {
     for (const { nodeType, nodeId } of nodes) {
       if (nodeType && nodeId) this.link(subject, { kind: 'custom', nodeType, identity: customNodeIdentity(nodeType, nodeId) });
@@ -113,7 +113,7 @@ export class PayloadChanges {
 
   /**
    * An order: its contact e-mail and telephone are the customer's, and each of its suppliers is
-   * a node linked to the customer (the customer–supplier edge of decisions §4).
+   * a node linked to the customer (the customer–supplier edge of ADR-0004).
    */
   order(customer: Subject | undefined, order: OrderFacts | undefined): void {
     if (!order) return;

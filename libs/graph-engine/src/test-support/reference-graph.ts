@@ -3,7 +3,7 @@ import { DEFAULT_CAPS } from '../connect-features';
 import { NODE_KINDS, type NodeKind } from '../node-kind';
 
 /**
- * A deliberately plain implementation of decisions §4 for the property tests: string keys,
+ * A deliberately plain implementation of ADR-0004 for the property tests: string keys,
  * Maps and Sets, level-by-level breadth-first search, statistics computed from the list of all
  * edges. Slow and obvious; the engine must agree with it on every field.
  */

@@ -5,7 +5,7 @@ const NODE_KINDS =
   "'customNode1', 'customNode2', 'customNode3', 'customNode4', 'customNode5', 'supplier', 'chargeback'";
 
 /**
- * The graph's store of record in the embedded mode (decisions §4; `TypeOrmGraphStore` of
+ * The graph's store of record in the embedded mode (ADR-0004; `TypeOrmGraphStore` of
  * `@ringfence/graph-store`). Every table is keyed by tenant (account, environment) first.
  * Custom nodes are stored under their slot kind (`customNode1..5`); `graph_custom_node_types`
  * maps the slots to node types. An undirected edge is one row, its endpoints in canonical

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Manual-review labels (decisions §8): `labels` holds each category's current label, one row
+ * Manual-review labels (ADR-0008): `labels` holds each category's current label, one row
  * per (tenant, subject kind, subject, category), absent once cleared; `label_history` is the
  * append-only audit log, read back in `sequence` order (the order the reviews were applied).
  */

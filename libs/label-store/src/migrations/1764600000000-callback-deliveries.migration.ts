@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Review callbacks (decisions §13): `callback_deliveries`, one row per label change to deliver,
+ * Review callbacks (ADR-0013): `callback_deliveries`, one row per label change to deliver,
  * with every attempt (`attempts`, a JSON array appended to in the statement that records the
  * attempt). Read back per tenant newest first (`sequence`); the dispatcher finds the due ones
  * of every account through the partial index on `next_attempt_at` of pending rows.

@@ -73,7 +73,7 @@ describe(CachingLabelRepository.name, () => {
     expect(reads()).toBe(1);
   });
 
-  it("keeps another account's labels in memory while one account's reviews go past its share, letting go of its own (decisions §16)", async () => {
+  it("keeps another account's labels in memory while one account's reviews go past its share, letting go of its own (ADR-0016)", async () => {
     const neighbours = Array.from({ length: 10 }, (_, i): LabelSubject => ({ ...ada, accountId: 'acc_neighbour', subjectId: `neighbour-${i}` }));
     const { cache, reads } = await setup(neighbours, 40, 10);
 

@@ -38,7 +38,7 @@ export class CachingLabelRepository implements LabelRepository {
   }
 
   /**
-   * `maxSubjectsPerAccount`: what one account may hold of the `maxSubjects` (decisions §16);
+   * `maxSubjectsPerAccount`: what one account may hold of the `maxSubjects` (ADR-0016);
    * past it the account's own least recently used go first, never another account's.
    */
   static async load(table: LabelTable, maxSubjects: number, maxSubjectsPerAccount = maxSubjects): Promise<CachingLabelRepository> {

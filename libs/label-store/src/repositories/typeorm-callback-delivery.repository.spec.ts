@@ -13,7 +13,7 @@ describe(TypeOrmCallbackDeliveryRepository.name, () => {
     deliveries: new TypeOrmCallbackDeliveryRepository(database.dataSource()),
   }));
 
-  // The labelling service sets such a delivery aside after its tries (decisions §16); it must be
+  // The labelling service sets such a delivery aside after its tries (ADR-0016); it must be
   // told apart from an outage, which leaves it pending.
   it.each([
     ['a NUL character in its body', { body: '{"subjectId":"cus-\u0000"}' }],

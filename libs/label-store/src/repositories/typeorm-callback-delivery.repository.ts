@@ -48,7 +48,7 @@ const RECORD = `
 
 // Claims and leases in one statement: rows another dispatcher is claiming at this moment are
 // skipped (SKIP LOCKED) rather than waited for, and the lease keeps them from the next claims.
-// Every account's rows, shared out round-robin (decisions §16): each account's due rows are
+// Every account's rows, shared out round-robin (ADR-0016): each account's due rows are
 // ranked earliest first, an account gets no more than its free slots ($4 less its attempts in
 // flight, $5: {accountId: count}), and the claim takes every account's first before anyone's
 // second. The partial index on pending rows' next_attempt_at finds the due rows.

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Known-fraud indicators (decisions §7): `lookup_indicators`, what each account reported, and
+ * Known-fraud indicators (ADR-0007): `lookup_indicators`, what each account reported, and
  * `lookup_evidence`, the chargebacks, reviews and bare reports behind them. Reads aggregate
  * every account's evidence of an indicator within a data set, so the evidence index leads with
  * (environment, kind, value) and ends with `seen_at` for the `ipFromTime` range.

@@ -129,7 +129,7 @@ describe(TalliedLookupIndicatorRepository.name, () => {
 
     it('reads an indicator it let go of once, then holds it again', async () => {
       const { table, countReads } = spiedTable();
-      // One indicator per account (decisions §16): the reporter's second lets go of its first.
+      // One indicator per account (ADR-0016): the reporter's second lets go of its first.
       const tallied = await TalliedLookupIndicatorRepository.load(table, 1_000, 1);
       await tallied.add(reporter, report('first@example.com'));
       await tallied.add(reporter, report('second@example.com'));

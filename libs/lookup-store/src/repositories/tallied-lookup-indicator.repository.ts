@@ -66,7 +66,7 @@ export class TalliedLookupIndicatorRepository implements LookupIndicatorReposito
   /**
    * Reads every stored indicator into the filter and the counts of the first `capacity` (in the
    * table's key order) into the tally, at most `capacityPerAccount` held for each account that
-   * reported them (decisions §16); the others are read when a checkpoint asks.
+   * reported them (ADR-0016); the others are read when a checkpoint asks.
    */
   static async load(table: IndicatorTable, capacity = Number.POSITIVE_INFINITY, capacityPerAccount = capacity): Promise<TalliedLookupIndicatorRepository> {
     const repository = new TalliedLookupIndicatorRepository(table, new CheckpointEvidenceTally(capacity, capacityPerAccount));

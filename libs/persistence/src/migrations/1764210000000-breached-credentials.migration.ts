@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Breached credentials (decisions §6): a global table of username → password SHA-256 pairs.
+ * Breached credentials (ADR-0006): a global table of username → password SHA-256 pairs.
  * The primary key (username, password_sha256) makes each pair unique, so imports are
  * `ON CONFLICT DO NOTHING`, and serves as the index on username the check reads by (a second
  * index on username alone would only slow the imports down).

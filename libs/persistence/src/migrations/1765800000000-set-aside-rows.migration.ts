@@ -2,7 +2,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Rows a writer behind the request could not store, kept for an operator to read and replay
- * (decisions §16, docs/architecture.md "One bad row never blocks the others"). Each process
+ * (ADR-0016, docs/architecture.md "One bad row never blocks the others"). Each process
  * writes the rows of its own writers into its own database. The row is JSON as text: jsonb
  * refuses `\u0000`, which is what some refused rows hold. `set_aside_at` is epoch ms, as the
  * application compares it exactly when a replay removes the entry. An entry is one per writer and

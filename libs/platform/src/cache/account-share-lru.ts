@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 export interface AccountShareLruOptions<K, V> {
   /** Entries held over every account. */
   max: number;
-  /** Entries one account may hold: its share of `max` (decisions §16). */
+  /** Entries one account may hold: its share of `max` (ADR-0016). */
   maxPerAccount: number;
   /** The account an entry is held for. */
   accountOf: (key: K) => string;
@@ -12,7 +12,7 @@ export interface AccountShareLruOptions<K, V> {
 }
 
 /**
- * A least-recently-used cache shared by accounts, each within its share (decisions §16,
+ * A least-recently-used cache shared by accounts, each within its share (ADR-0016,
  * "Tenants share fairly"): one LRU per account, bounded by `maxPerAccount`, and `max` over all.
  *
  * - An account that holds its share makes room among its own least recently used entries.

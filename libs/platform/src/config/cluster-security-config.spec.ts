@@ -4,7 +4,7 @@ const load = (env: Record<string, string>) => loadConfig(env, { port: 8080 });
 const BROKERS = { KAFKA_BROKERS: 'kafka-0:9093,kafka-1:9093' };
 const PASSWORD = 'kafka-password-never-echoed-7f3a';
 
-/** The configuration of decisions §16, "Inside the cluster": Kafka's TLS and SASL, the internal credential. */
+/** The configuration of ADR-0016, "Inside the cluster": Kafka's TLS and SASL, the internal credential. */
 describe('loadConfig: inside the cluster', () => {
   describe('Kafka TLS and SASL', () => {
     it('connects in plaintext without authentication by default', () => {

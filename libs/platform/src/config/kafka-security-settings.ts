@@ -2,7 +2,7 @@ export const KAFKA_SASL_MECHANISMS = ['plain', 'scram-sha-256', 'scram-sha-512']
 export type KafkaSaslMechanism = (typeof KAFKA_SASL_MECHANISMS)[number];
 
 /**
- * How the Kafka clients reach the brokers (decisions §16, "Inside the cluster"): TLS, with the
+ * How the Kafka clients reach the brokers (ADR-0016, "Inside the cluster"): TLS, with the
  * operator's CA and optionally a client certificate (mTLS), and SASL. File paths, not contents:
  * the bus reads and checks the files when it is created (`kafkaClientSecurity` in
  * `@ringfence/bus`), so a missing or malformed file stops the start naming its variable.

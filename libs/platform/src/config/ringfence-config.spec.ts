@@ -66,7 +66,7 @@ describe(loadConfig.name, () => {
     expect(load({ MEMORY_CACHE_ENTRIES: '50000', VELOCITY_MAX_KEYS: '500000' })).toMatchObject({ memoryCacheEntries: 50_000, velocityMaxKeys: 500_000 });
   });
 
-  it("reads the tenants' fair shares (decisions §16): 10,000,000 graph nodes, 25 % of each bound per account, one training at a time for 15 minutes and 1,000,000 examples at most", () => {
+  it("reads the tenants' fair shares (ADR-0016): 10,000,000 graph nodes, 25 % of each bound per account, one training at a time for 15 minutes and 1,000,000 examples at most", () => {
     expect(load({})).toMatchObject({ graphMaxNodes: 10_000_000, accountSharePercent: 25, maxConcurrentTrainings: 1, trainingMaxSeconds: 900, trainingMaxExamples: 1_000_000 });
     expect(load({ GRAPH_MAX_NODES: '50000' }).graphMaxNodes).toBe(50_000);
     expect(load({ ACCOUNT_SHARE_PERCENT: '100', MAX_CONCURRENT_TRAININGS: '2', TRAINING_MAX_SECONDS: '60', TRAINING_MAX_EXAMPLES: '5000' })).toMatchObject({
@@ -77,7 +77,7 @@ describe(loadConfig.name, () => {
     });
   });
 
-  it('reads the rules\' budgets and the backtests\' bound (decisions §16): 1 ms per rule, 25 ms per checkpoint, 100,000 decisions by default', () => {
+  it('reads the rules\' budgets and the backtests\' bound (ADR-0016): 1 ms per rule, 25 ms per checkpoint, 100,000 decisions by default', () => {
     expect(load({})).toMatchObject({ ruleBudgetMs: 1, checkpointRulesBudgetMs: 25, backtestMaxDecisions: 100_000 });
     expect(load({ RULE_BUDGET_MS: '3', CHECKPOINT_RULES_BUDGET_MS: '60', BACKTEST_MAX_DECISIONS: '20' })).toMatchObject({ ruleBudgetMs: 3, checkpointRulesBudgetMs: 60, backtestMaxDecisions: 20 });
   });

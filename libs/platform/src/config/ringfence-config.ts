@@ -25,7 +25,7 @@ const emptyToUndefined = ({ value }: { value: unknown }) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
 /**
- * The operator interface (decisions §3). Every variable is read and checked here once, at
+ * The operator interface (ADR-0003). Every variable is read and checked here once, at
  * start; an invalid value stops the process with a message naming the variable.
  */
 class EnvironmentVariables {
@@ -67,7 +67,7 @@ class EnvironmentVariables {
   @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(24, { message: 'ADMIN_API_KEY must be at least 24 characters' }) @MaxLength(512)
   ADMIN_API_KEY?: string;
 
-  // decisions §16: the gateway's own credential to the services' internal routes, never the
+  // ADR-0016: the gateway's own credential to the services' internal routes, never the
   // admin token. A gateway that asks the lookup service (LOOKUP_URL) cannot do without it.
   @Transform(emptyToUndefined) @ValidateIf((env: EnvironmentVariables) => env.INTERNAL_API_KEY !== undefined || env.LOOKUP_URL !== undefined)
   @MinLength(32, { message: 'INTERNAL_API_KEY must be at least 32 characters' }) @MaxLength(512)
@@ -152,7 +152,7 @@ export interface RingfenceConfig {
   adminApiKey?: string;
   /**
    * The credential services' internal routes accept (`@InternalRoute()`) and the gateway sends
-   * them (decisions §16); unset: those routes answer 403.
+   * them (ADR-0016); unset: those routes answer 403.
    */
   internalApiKey?: string;
   /** Unset: generated into DATA_DIR/credentials-key (mode 0600) by the process holding the store. */
@@ -183,7 +183,7 @@ export interface RingfenceConfig {
    */
   maxInFlightRequests: number;
   /**
-   * decisions §16: requests without a valid credential have a budget of their own, so keyless
+   * ADR-0016: requests without a valid credential have a budget of their own, so keyless
    * traffic never takes the authenticated requests' capacity; past it, 503 before the body is
    * read. 0 turns it off.
    */
@@ -191,11 +191,11 @@ export interface RingfenceConfig {
   /** One client address's share of `maxUnauthenticatedInFlightRequests` (an IPv6 address counts by its /64). */
   maxUnauthenticatedInFlightPerAddress: number;
   /**
-   * decisions §16, slow clients: a connection's TLS handshake and a request's headers must
+   * ADR-0016, slow clients: a connection's TLS handshake and a request's headers must
    * arrive within this (else the connection is closed, with 408 once HTTP has begun).
    */
   headersTimeoutMs: number;
-  /** decisions §16, slow clients: the body must be complete within this once the headers are in (408 and the connection closed). */
+  /** ADR-0016, slow clients: the body must be complete within this once the headers are in (408 and the connection closed). */
   bodyTimeoutMs: number;
   accountRateLimitPerMinute: number;
   customerRateLimitPerMinute: number;
@@ -205,7 +205,7 @@ export interface RingfenceConfig {
    */
   callbackRetryBaseMs: number;
   /**
-   * decisions §16: CIDR ranges review callbacks may reach although they are not public (internal
+   * ADR-0016: CIDR ranges review callbacks may reach although they are not public (internal
    * receivers), and the only ones plain http may go to; none by default.
    */
   callbackAllowedNetworks: string[];
@@ -223,7 +223,7 @@ export interface RingfenceConfig {
    */
   graphMaxNodes: number;
   /**
-   * Tenants share fairly (decisions §16): the part of every shared bound (velocity keys, the
+   * Tenants share fairly (ADR-0016): the part of every shared bound (velocity keys, the
    * graph's index, the caches of `memoryCacheEntries`) one account may hold, both its data sets
    * together, in percent. Past it the account's new data is refused with 429; nothing of another
    * account's is evicted.
@@ -236,13 +236,13 @@ export interface RingfenceConfig {
   /** A training whose period holds more decisions than this is stopped and marked failed (train on a shorter period). */
   trainingMaxExamples: number;
   /**
-   * decisions §16, rules on a budget: one rule's evaluation may take this long (an overrun is
+   * ADR-0016, rules on a budget: one rule's evaluation may take this long (an overrun is
    * confirmed by a second evaluation before the rule counts as failing).
    */
   ruleBudgetMs: number;
-  /** decisions §16: all the rules of one checkpoint together; past it the remaining rules are not evaluated. */
+  /** ADR-0016: all the rules of one checkpoint together; past it the remaining rules are not evaluated. */
   checkpointRulesBudgetMs: number;
-  /** decisions §16: a backtest over a range holding more decisions of its checkpoint than this is a 400 naming `from`. */
+  /** ADR-0016: a backtest over a range holding more decisions of its checkpoint than this is a 400 naming `from`. */
   backtestMaxDecisions: number;
 }
 

@@ -1,4 +1,4 @@
-/** decisions §1: the body of every non-2xx answer. */
+/** ADR-0001: the body of every non-2xx answer. */
 export interface ErrorEnvelope {
   status: number;
   message: string;

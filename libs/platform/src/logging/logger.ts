@@ -3,7 +3,7 @@ import type { LogLevel } from '../config/ringfence-config';
 
 /**
  * Paths whose values never reach a log line: API keys, the admin token and password hashes
- * (decisions §6; the security brief). Wildcards cover one level of nesting below the listed key.
+ * (ADR-0006; the security brief). Wildcards cover one level of nesting below the listed key.
  */
 export const REDACTED_PATHS = [
   'req.headers.authorization',
@@ -42,7 +42,7 @@ export const REDACTED_PATHS = [
   '*.err.parameters',
   // PostgreSQL's `detail` names the row's values (`Key (email)=(ada@example.com) already
   // exists`); TypeORM copies it onto its error and keeps the driver's error too. Personal data
-  // stays out of logs (decisions §16); the code, constraint and table still say what failed.
+  // stays out of logs (ADR-0016); the code, constraint and table still say what failed.
   'err.detail',
   'err.driverError.detail',
   '*.err.detail',

@@ -1,6 +1,6 @@
 /**
  * Payload timestamps arrive in seconds, milliseconds, microseconds or nanoseconds; the unit is
- * told by magnitude (decisions §1) and everything is stored in epoch milliseconds.
+ * told by magnitude (ADR-0001) and everything is stored in epoch milliseconds.
  */
 export function normaliseTimestampToMillis(value: number): number {
   if (value < 1e11) return Math.round(value * 1000);
@@ -10,8 +10,8 @@ export function normaliseTimestampToMillis(value: number): number {
 }
 
 /**
- * The times a request may carry, once normalised: [1970-01-01, 2100-01-01) in epoch ms (decisions
- * §16). Every store keeps times as 64-bit integers (PostgreSQL `bigint`, Neo4j integers) and
+ * The times a request may carry, once normalised: [1970-01-01, 2100-01-01) in epoch ms (ADR-0016).
+ * Every store keeps times as 64-bit integers (PostgreSQL `bigint`, Neo4j integers) and
  * derives day numbers from them as 32-bit ones; a time far outside this range (`1e30` reads as
  * 1e24 ms) fits none of them, and a writer that cannot store a row stops the rows behind it.
  */

@@ -41,7 +41,7 @@ export class RowsNotWrittenError<Row> extends Error {
 
 /**
  * Writes rows for one writer behind the request so that one row the store refuses never blocks
- * the others (decisions §16). The batch statement stays the common case; only when it fails
+ * the others (ADR-0016). The batch statement stays the common case; only when it fails
  * with the store's own refusal (not an outage) are the refused rows found, by halving the batch
  * until each refused row stands alone, and the others written. A refused row gets
  * `maxAttempts` attempts across writes, then is set aside with its error, reported to the

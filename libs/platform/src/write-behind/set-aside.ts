@@ -1,5 +1,5 @@
 /**
- * Rows a writer behind the request could not store (decisions §16, "One bad row never blocks the
+ * Rows a writer behind the request could not store (ADR-0016, "One bad row never blocks the
  * others"): kept with their error where an operator can read and replay them.
  */
 

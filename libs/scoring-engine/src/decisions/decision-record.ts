@@ -15,7 +15,7 @@ export interface DecisionRecord {
 }
 
 /**
- * What the decision list (`GET /v2/decisions`, decisions §14) filters by besides the checkpoint
+ * What the decision list (`GET /v2/decisions`, ADR-0014) filters by besides the checkpoint
  * and the time, kept in columns of their own: the event is stored as text no statement looks into.
  */
 export interface DecisionRecordListing {

@@ -48,7 +48,7 @@ export interface ActiveModel extends RuleTenant {
 }
 
 /**
- * The models of decisions §12, per account and data set (the `models` table, owned by scoring).
+ * The models of ADR-0012, per account and data set (the `models` table, owned by scoring).
  * At most one model of a checkpoint is active; only a ready one can be.
  */
 export interface ModelRepository {

@@ -1,5 +1,5 @@
 /**
- * The payload as rules see it, with bounded values (decisions §16: an expression's cost bounded
+ * The payload as rules see it, with bounded values (ADR-0016: an expression's cost bounded
  * by construction, over bounded inputs). The request body may hold up to 1 MiB in fields
  * nobody validates; a comprehension over a 250,000-element list, or string work over a
  * megabyte, would cost seconds. A value past these bounds is absent to rules, like a field

@@ -3,7 +3,7 @@ import { RegexRefused, compileLinearPattern } from './linear-regex';
 import type { ExpressionError } from './rule-environment';
 
 /**
- * What an expression may be beyond what the engine's parse limits bound (decisions §16: every
+ * What an expression may be beyond what the engine's parse limits bound (ADR-0016: every
  * expression's cost bounded by construction). Read from the parsed expression's syntax tree,
  * which `@marcbachmann/cel-js` exposes (`parse(expression).ast`).
  *

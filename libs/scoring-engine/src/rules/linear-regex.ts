@@ -3,7 +3,7 @@ import { RE2JS } from 're2js';
 import { assertWithinRuleBudget } from './rule-budget';
 
 /**
- * `matches` for rules on a linear-time engine (decisions §16): RE2 through `re2js`, never
+ * `matches` for rules on a linear-time engine (ADR-0016): RE2 through `re2js`, never
  * JavaScript's backtracking RegExp, so `'aaaa…!'.matches('^(a+)+$')` costs microseconds. RE2's
  * syntax is the one CEL specifies; it has no backreferences nor lookaround.
  *

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 
 /**
- * The time budget of rule evaluations (decisions §16). Evaluation is synchronous, so nothing can
+ * The time budget of rule evaluations (ADR-0016). Evaluation is synchronous, so nothing can
  * interrupt an expression from outside: an evaluation is measured, and one over its budget
  * counts as a failure. What can be interrupted from inside is: the rule functions this project
  * provides (`matches`) check the deadline of the evaluation under way before they start work,
@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
  * are pure, a pause does not repeat, a slow rule does. The worst case at most doubles.
  */
 
-/** The default budget of one rule's evaluation (decisions §16), in milliseconds. */
+/** The default budget of one rule's evaluation (ADR-0016), in milliseconds. */
 export const DEFAULT_RULE_BUDGET_MS = 1;
 
 /** No evaluation under way: functions called outside one (the tests, the docs) are not bounded by time. */

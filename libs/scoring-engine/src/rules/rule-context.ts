@@ -1,7 +1,7 @@
 import type { GraphNetworkFeaturesReply } from '@ringfence/contracts';
 
 /**
- * The rule context (decisions §11): what a CEL expression can read at a checkpoint. The fields
+ * The rule context (ADR-0011): what a CEL expression can read at a checkpoint. The fields
  * of each part are declared once here, with their CEL type and meaning; the type-check at save
  * time, the context built at each checkpoint and the documentation all read these tables, so
  * they cannot disagree.
@@ -34,7 +34,7 @@ interface FieldReader<S> extends ContextFieldDeclaration {
 
 export const NETWORK_FIELDS: ReadonlyArray<FieldReader<NetworkInputs>> = [
   { name: 'hopsToFraud', type: 'int', description: 'Edges to the nearest fraudster in the graph; -1 when none is within reach.', read: (n) => n.hopsToFraud },
-  { name: 'networkSize', type: 'int', description: 'Nodes in the subject\'s network (connect semantics, decisions §4).', read: (n) => n.networkSize },
+  { name: 'networkSize', type: 'int', description: 'Nodes in the subject\'s network (connect semantics, ADR-0004).', read: (n) => n.networkSize },
   { name: 'networkCustomers', type: 'int', description: 'Other customers in the network.', read: (n) => n.networkCustomers },
   { name: 'maxNodesHit', type: 'bool', description: 'The traversal stopped at its node cap: the network is at least this large.', read: (n) => n.maxNodesHit },
   { name: 'growthRate', type: 'double', description: 'Share of the network added in the last 24 hours.', read: (n) => n.networkGrowthRate },
@@ -48,7 +48,7 @@ export const NETWORK_FIELDS: ReadonlyArray<FieldReader<NetworkInputs>> = [
   { name: 'cardFraudRate', type: 'double', description: 'Highest share of fraudsters among the other customers of one of the subject\'s cards (0–1).', read: (n) => n.maxFraudRate.card },
 ];
 
-/** The known-fraud lookup at a checkpoint (decisions §7), as the scorer computes it. */
+/** The known-fraud lookup at a checkpoint (ADR-0007), as the scorer computes it. */
 export interface LookupInputs {
   /** `own`, `consortium` or `none`. */
   verdict: string;

@@ -60,7 +60,7 @@ describe(RuleEnvironment.name, () => {
     expect(run('payload.customer.email.endsWith("@b.example") && !has(payload.order)')).toBe(true);
   });
 
-  describe('on a budget (decisions §16)', () => {
+  describe('on a budget (ADR-0016)', () => {
     const catastrophic = `'${'a'.repeat(30)}!'.matches('^(a+)+$')`;
 
     it('runs matches on a linear-time engine: the catastrophic pattern answers at once', () => {

@@ -36,7 +36,7 @@ export class RuleEnvironment {
       .registerType('Features', { fields: fieldTypes(features) })
       .registerType('Network', { fields: fieldTypes(NETWORK_FIELDS) })
       .registerType('Lookup', { fields: fieldTypes(LOOKUP_FIELDS) })
-      // decisions §16: `matches` on a linear-time engine; expression-bounds.ts points each call here.
+      // ADR-0016: `matches` on a linear-time engine; expression-bounds.ts points each call here.
       .registerFunction(`string.${LINEAR_MATCHES}(string): bool`, linearMatches);
     for (const variable of CONTEXT_VARIABLES) this.environment.registerVariable(variable.name, variable.celType);
   }

@@ -79,7 +79,7 @@ describe(evaluateRules.name, () => {
     expect(evaluateRules([], context)).toBe(NO_RULES);
   });
 
-  describe('on a budget (decisions §16)', () => {
+  describe('on a budget (ADR-0016)', () => {
     const slowInputs: RuleInputs = { ...inputs, payload: { customer: { customerId: 'c-1', note: `${'a'.repeat(4_000)}!` } } };
     const slowContext = environment.context(slowInputs);
 

@@ -37,11 +37,11 @@ export interface RuleFailure {
 }
 
 /**
- * decisions §16: each rule's evaluation has a time budget, and the rules of one checkpoint
+ * ADR-0016: each rule's evaluation has a time budget, and the rules of one checkpoint
  * together a larger one, so that however many rules an account saves, one checkpoint's rules
  * cost at most `checkpointMs` plus the bounded cost of one expression (expression-bounds.ts),
  * each at most twice over when overruns are confirmed (rule-budget.ts), and pauses aside.
- * The defaults are decisions §16's; the service passes the operator's settings
+ * The defaults are ADR-0016's; the service passes the operator's settings
  * (RULE_BUDGET_MS, CHECKPOINT_RULES_BUDGET_MS).
  */
 export interface RuleBudgets {
@@ -114,7 +114,7 @@ export function evaluateRules(rules: readonly CompiledRule[], context: CelContex
       const { result, error, elapsedMs, overBudget } = evaluateWithinBudget(budgets.ruleMs, () => expression(context));
       spentMs += elapsedMs;
       if (overBudget) {
-        // Over budget is a failure even when the expression finished: its answer is not used (decisions §16).
+        // Over budget is a failure even when the expression finished: its answer is not used (ADR-0016).
         failed.push({ ruleId: rule.ruleId, ruleVersion: rule.ruleVersion, error: `over its time budget: ${elapsedMs.toFixed(2)} ms of ${budgets.ruleMs} ms`, cause: 'budget' });
         continue;
       }

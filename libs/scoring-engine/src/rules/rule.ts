@@ -28,7 +28,7 @@ export interface RuleVersion extends RuleDefinition {
   createdAt: number;
   /** Who saved it: the id of the API key used (the audit trail). */
   createdBy: string;
-  /** Set when this version kept failing and is not evaluated (decisions §16); a new version has none. */
+  /** Set when this version kept failing and is not evaluated (ADR-0016); a new version has none. */
   suspension?: RuleSuspension;
 }
 

@@ -2,7 +2,7 @@ import type { Checkpoint } from '@ringfence/contracts';
 import type { BucketLayout } from './velocity-bucket-tiers';
 import { VELOCITY_WINDOWS, type VelocityWindowName } from './velocity-window-definitions';
 
-/** What velocity is counted per (decisions §12): each event's values of these. */
+/** What velocity is counted per (ADR-0012): each event's values of these. */
 export const VELOCITY_DIMENSIONS = ['customer', 'card', 'device', 'email', 'phone', 'ipAddress', 'merchant', 'cardMerchant'] as const;
 export type VelocityDimension = (typeof VELOCITY_DIMENSIONS)[number];
 

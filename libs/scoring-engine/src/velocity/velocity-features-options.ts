@@ -6,7 +6,7 @@ export interface VelocityFeaturesOptions {
    */
   maxKeys?: number;
   /**
-   * Keys one account may hold, both its data sets together (decisions §16, "Tenants share
+   * Keys one account may hold, both its data sets together (ADR-0016, "Tenants share
    * fairly"). An event of an account that holds this many adds to its existing keys but makes
    * no new one (`record` says so), and nothing of another account's is evicted for it. Keys
    * loaded at start are always loaded (accepted data is kept). Default: `maxKeys` (no share).

@@ -301,7 +301,7 @@ describe(VelocityFeatures.name, () => {
       expect(features.featuresAt(SCOPE, { device: 'dev-hot', cards: [] }, T + 2_000).deviceDistinctCustomers1h).toBeGreaterThan(1_500);
     });
 
-    describe("an account's share (decisions §16)", () => {
+    describe("an account's share (ADR-0016)", () => {
       const FLOODER: VelocityScope = { accountId: 'acc_flooder', environment: 'live' };
       const FLOODER_SANDBOX: VelocityScope = { accountId: 'acc_flooder', environment: 'test' };
       const NEIGHBOUR: VelocityScope = { accountId: 'acc_neighbour', environment: 'live' };

@@ -66,7 +66,7 @@ function cardMerchantKeys({ cards, merchant }: VelocityKeys): readonly string[] 
 }
 
 /**
- * Velocity features in event time (decisions §12): per tenant, per dimension (customer, card,
+ * Velocity features in event time (ADR-0012): per tenant, per dimension (customer, card,
  * device, e-mail, phone, IP address, merchant) and per key, counts, sums and distinct counts
  * over 1 h, 24 h, 7 d and 30 d (VELOCITY_FEATURE_DEFINITIONS).
  *
@@ -79,7 +79,7 @@ function cardMerchantKeys({ cards, merchant }: VelocityKeys): readonly string[] 
  *   exchange rates, so amounts in another currency, or without one, are counted but not summed.
  * - Memory is bounded: keys idle for 30 d + the late allowance are forgotten, past `maxKeys`
  *   the recording tenant's least recently recorded go first, and an account holding
- *   `accountMaxKeys` (its share, decisions §16) makes no new key until some of its own are
+ *   `accountMaxKeys` (its share, ADR-0016) makes no new key until some of its own are
  *   forgotten.
  * - `takeChanges` hands over what changed since the last call (keys to write or delete,
  *   occurrences, the event ids covered) for a write-behind store; `restoreKey`,
@@ -353,7 +353,7 @@ export class VelocityFeatures {
    * Looks at the next few keys of the tenant: forgets those idle past the retention, and, while
    * over `maxKeys`, those not recorded since the sweep last went by (clearing the bit of the
    * others, as CLOCK does). Only the recording tenant's own keys: an account never makes room
-   * with another's counters (decisions §16). And only while its account holds more than its
+   * with another's counters (ADR-0016). And only while its account holds more than its
    * fair part (`maxKeys` ÷ the accounts holding keys): an account that came when others had
    * filled the bound keeps its counters up to that part (the total goes over `maxKeys` until
    * the others, recording, come down to theirs), rather than losing them as fast as it counts.

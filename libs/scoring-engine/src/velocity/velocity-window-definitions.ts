@@ -3,7 +3,7 @@ const HOUR_MILLIS = 60 * MINUTE_MILLIS;
 const DAY_MILLIS = 24 * HOUR_MILLIS;
 
 /**
- * The velocity windows (decisions §12) and the bucket width each is counted in.
+ * The velocity windows (ADR-0012) and the bucket width each is counted in.
  *
  * A query counts whole buckets, so the oldest slice of a window, shorter than one bucket, is left
  * out (see `velocity-buckets.ts`). The widths keep that slice under 1.7 % of every window (1/60,

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Rules (decisions §11), owned by scoring: one row per saved version, never updated nor
+ * Rules (ADR-0011), owned by scoring: one row per saved version, never updated nor
  * deleted (DELETE saves a `disabled` version), so the table is the audit trail. ruleId and
  * ruleVersion are integers per tenant; `exemption` and `challenge_preference` are a pspBeforeAuth
  * rule's 3-D Secure advice; a save takes the next free one (the primary key makes

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The learned models of decisions §12, owned by scoring: one row per training asked for, updated
+ * The learned models of ADR-0012, owned by scoring: one row per training asked for, updated
  * as it progresses (`progress`), then `ready` with its held-out `metrics` and the model itself
  * (`artifact`, its JSON, read whole by scoring at start and on activation) or `failed` with
  * `error`. At most one model per tenant and checkpoint is active (the partial unique index).

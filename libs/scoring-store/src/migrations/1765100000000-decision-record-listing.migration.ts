@@ -12,7 +12,7 @@ interface StoredRow {
 }
 
 /**
- * The decision list of the console (`GET /v2/decisions`, decisions §14) filters the records by
+ * The decision list of the console (`GET /v2/decisions`, ADR-0014) filters the records by
  * subject and action and reads them newest first across checkpoints; the review queue compares
  * labels with the time the decision was made. The event is text no statement looks into, so
  * these become columns of their own, each with an index that serves its filter in keyset order

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Suspended rule versions (decisions §16), owned by scoring: a version that kept failing is not
+ * Suspended rule versions (ADR-0016), owned by scoring: a version that kept failing is not
  * evaluated until the rule is edited. A row per suspended version, apart from `rule_versions`,
  * which stays the unchanged audit trail; a new version has no row, so an edit lifts it.
  */

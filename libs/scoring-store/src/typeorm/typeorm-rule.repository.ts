@@ -38,7 +38,7 @@ const ADD_VERSION = `
     FROM rule_versions WHERE account_id = $1 AND environment = $2 AND rule_id = $3
   HAVING COUNT(*) > 0
   RETURNING ${COLUMNS}`;
-// Each version with its suspension, if any (decisions §16).
+// Each version with its suspension, if any (ADR-0016).
 const WITH_SUSPENSION = `
   SELECT ${COLUMNS.split(', ').map((column) => `v.${column}`).join(', ')}, s.suspended_at, s.reason AS suspension_reason
     FROM rule_versions v

@@ -30,7 +30,7 @@ export class OwnerRequests {
     return this.send(principal, traceId, subjectId, topic, payload, ended);
   }
 
-  /** The request without the rate limit's check: for data that is applied whatever the limit (a label, decisions §1). */
+  /** The request without the rate limit's check: for data that is applied whatever the limit (a label, ADR-0001). */
   send<R extends RpcTopic>(principal: Principal, traceId: string, subjectId: string, topic: R, payload: RpcTopicMap[R]['request'], ended?: AbortSignal): Promise<RpcTopicMap[R]['reply']> {
     return this.bus.request(topic, principalRequest(principal, traceId, subjectId, payload), { timeoutMs: this.config.requestTimeoutMs, ...(ended === undefined ? {} : { signal: ended }) });
   }

@@ -29,7 +29,7 @@ export const graphRebuildSeconds = new Gauge({
   registers: [metricsRegistry],
 });
 
-/** decisions §16: changes left out because they would have added a node past an account's share or the index's bound. */
+/** ADR-0016: changes left out because they would have added a node past an account's share or the index's bound. */
 export const graphNodesRefused = new Counter({
   name: 'ringfence_graph_changes_refused_total',
   help: "Graph changes left out because they would have added a node past the account's share (ACCOUNT_SHARE_PERCENT of GRAPH_MAX_NODES) or GRAPH_MAX_NODES",

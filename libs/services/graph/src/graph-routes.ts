@@ -25,7 +25,7 @@ export interface GraphRoute {
 }
 
 /**
- * What each ingest topic of the contracts' payload table adds to the graph (decisions §4:
+ * What each ingest topic of the contracts' payload table adds to the graph (ADR-0004:
  * "linking from every endpoint"). The pure extractors live in @ringfence/graph-engine. None
  * reads a store: a dispute names only its transaction, and the graph itself pairs it with the
  * transaction's customer (`TenantGraph`), whichever of the two events it handles first.

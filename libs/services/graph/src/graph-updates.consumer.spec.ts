@@ -117,7 +117,7 @@ describe(GraphUpdatesConsumer.name, () => {
   });
 });
 
-describe(`${GraphUpdatesConsumer.name}: a change the store refuses (decisions §16)`, () => {
+describe(`${GraphUpdatesConsumer.name}: a change the store refuses (ADR-0016)`, () => {
   const customerUpdated = graphRouteOf(EventTopics.customerUpdated)!;
   /** A route whose events carry changes as given, to hand the store what validation no longer lets through. */
   const routeOf = (changes: GraphChange[]): GraphRoute => ({ ...customerUpdated, changes: () => changes });

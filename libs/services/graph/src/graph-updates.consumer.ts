@@ -22,7 +22,7 @@ import { TenantGraphs } from './tenant-graphs.service';
  * they see an event as soon as it is handled (the bus's read-your-writes barrier waits for
  * exactly that), and one store write covers every event handled meanwhile.
  *
- * One change the store refuses holds no other up (decisions §16): each change is a row of
+ * One change the store refuses holds no other up (ADR-0016): each change is a row of
  * `RowWriter` (writer `graph-changes`), so when a write fails for what it carried
  * (`isGraphWriteRefusal`) the other changes are written, and the refused one is retried with
  * the next flushes and then set aside; the index keeps it. Any other failure is an outage:
@@ -56,7 +56,7 @@ export class GraphUpdatesConsumer {
     const scope = { accountId, environment };
     const changes = graphRoute.changes(toWireJson(payload));
     if (changes.length === 0) return;
-    // What is left out past the account's share (decisions §16) is not stored either: a rebuild gives the same index.
+    // What is left out past the account's share (ADR-0016) is not stored either: a rebuild gives the same index.
     const { applied } = await this.graphs.apply(scope, changes, traceId);
     if (applied.length === 0) return;
     this.keepPending(scope, applied);

@@ -86,7 +86,7 @@ describe(TenantGraphs.name, () => {
     expect(graph.index.connect('c2', { depth: 2, nowMs: NOW }).customerCount).toBe(2);
   });
 
-  describe("an account's share (decisions §16)", () => {
+  describe("an account's share (ADR-0016)", () => {
     // 10 % of 100 nodes: 10 per account, both data sets together.
     const SHARE: GraphBounds = { graphMaxNodes: 100, accountSharePercent: 10 };
     const FLOODER = { accountId: 'acc_flooder', environment: 'live' };

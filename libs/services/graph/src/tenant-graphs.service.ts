@@ -15,7 +15,7 @@ export interface RebuildReport {
   elapsedMs: number;
 }
 
-/** The graph's bounds (decisions §16): `GRAPH_MAX_NODES` over every account, `ACCOUNT_SHARE_PERCENT` of it per account. */
+/** The graph's bounds (ADR-0016): `GRAPH_MAX_NODES` over every account, `ACCOUNT_SHARE_PERCENT` of it per account. */
 export type GraphBounds = Pick<RingfenceConfig, 'graphMaxNodes' | 'accountSharePercent'>;
 
 /** What `apply` did with a batch of changes. */
@@ -44,7 +44,7 @@ const REBUILD_BACKOFF = { initialDelayMs: 500, maxDelayMs: 30_000, jitter: 0 };
  * use waits for it (`ready`) and /health/ready says not ready: answering from half a graph
  * would give wrong statistics without saying so.
  *
- * Bounded (decisions §16, "Tenants share fairly"): an account holds at most its share of
+ * Bounded (ADR-0016, "Tenants share fairly"): an account holds at most its share of
  * `GRAPH_MAX_NODES` nodes over its two data sets, and the index at most `GRAPH_MAX_NODES`. The
  * index is not a cache (a node let go of would make every statistic around it wrong until a
  * rebuild), so nothing is ever evicted: past a bound, a change that would add a node is left
@@ -166,7 +166,7 @@ export class TenantGraphs implements OnModuleInit, OnApplicationBootstrap {
   }
 
   /**
-   * decisions §16: throws the 429 of a request whose own event named a node the account could
+   * ADR-0016: throws the 429 of a request whose own event named a node the account could
    * not add (it holds its share of the graph's nodes, or the index its bound). Its data was
    * accepted, its other links applied; a statistic of its network would miss what was left out.
    */

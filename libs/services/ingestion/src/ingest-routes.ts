@@ -13,7 +13,7 @@ export interface IngestRoute {
   updates(wire: WireJson): EntityUpdate[];
 }
 
-/** Every ingest topic of the contracts' payload table, and the entities each one keeps (decisions §5). */
+/** Every ingest topic of the contracts' payload table, and the entities each one keeps (ADR-0005). */
 export const INGEST_ROUTES: readonly IngestRoute[] = PAYLOAD_ROUTE_LIST.map((route) => ({
   topic: route.ingestTopic,
   payloadClass: route.payloadClass,

@@ -13,7 +13,7 @@ import { InternalRoute, RINGFENCE_CONFIG } from '@ringfence/service-runtime';
 /**
  * The distributed mode's breached-credentials store, served by the lookup service on its
  * internal HTTP port for the gateway (RemoteBreachedCredentialsRepository), with the internal
- * credential (INTERNAL_API_KEY; the admin token is refused here, decisions §16). Not on the bus: the username would sit in the broker's log; and the checked password
+ * credential (INTERNAL_API_KEY; the admin token is refused here, ADR-0016). Not on the bus: the username would sit in the broker's log; and the checked password
  * hash never comes here at all (the gateway compares the prefixes answered). Mounted only in
  * the lookup app (apps/lookup), never on the embedded gateway's public port.
  */

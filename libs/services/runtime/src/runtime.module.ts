@@ -17,7 +17,7 @@ import { MESSAGE_BUS, READINESS_CHECKS, RINGFENCE_CONFIG, ROOT_LOGGER, type Read
  * (with the request credentials it shares with the load shedder, and the throttle of failed
  * admin-token and internal-credential attempts),
  * the ops endpoints (/health/live, /health/ready, /metrics), and the operator's read and replay
- * of the rows its writers set aside (/admin/set-aside-rows, decisions §16).
+ * of the rows its writers set aside (/admin/set-aside-rows, ADR-0016).
  */
 @Global()
 @Module({})

@@ -16,7 +16,7 @@ import type { CheckpointSubject, EntityReference } from './checkpoint-definition
  * mode these are calls within the process.
  *
  * A fact that does not come is not guessed: the checkpoint fails and the gateway answers with the
- * degraded recommendation (decisions §10), since a missing FRAUDSTER label must not read as none.
+ * degraded recommendation (ADR-0010), since a missing FRAUDSTER label must not read as none.
  */
 @Injectable()
 export class CheckpointFacts {

@@ -131,7 +131,7 @@ describe(CheckpointResponders.name, () => {
     expect(published).toEqual([EventTopics.transactionScored]);
   });
 
-  describe('an /async decision the broker does not take (decisions §16)', () => {
+  describe('an /async decision the broker does not take (ADR-0016)', () => {
     const update = { timestamp: 1, checkpoint: 'pspBeforeAuth', transaction: { transactionId: 'tx-1' }, customer: { customerId: 'cus-1' } };
 
     it('fails the delivery while the refused decision has tries left, then sets it aside and is done with the event; the next event’s decision is published', async () => {

@@ -69,7 +69,7 @@ export class CheckpointResponders {
       }
       // Nobody waits for an /async answer: its decision goes straight to the feed. A decision
       // the broker keeps refusing (too large, say) is set aside after its deliveries instead of
-      // holding the partition forever; an outage still delivers the event again (decisions §16).
+      // holding the partition forever; an outage still delivers the event again (ADR-0016).
       const decision = await this.scorer.score(transactionCheckpoint, { ...valid, account }, { scoreOverShare: true });
       const decided = { ...valid, eventId: newEventId(), acceptedAt: Date.now(), payload: decision };
       await this.publishBehind.publishOrThrow(transactionCheckpoint.decisionTopic, decided, valid.eventId);

@@ -24,7 +24,7 @@ import { VelocityState } from './velocity-state.service';
 export interface ScoreOptions {
   /**
    * Score even when the checkpoint's own event named a key the account could not add (it holds
-   * its share, decisions §16), on the counters it holds: for an `/async` update, whose decision
+   * its share, ADR-0016), on the counters it holds: for an `/async` update, whose decision
    * goes to the feed and nobody could be told 429. Otherwise such a checkpoint is refused (429).
    */
   scoreOverShare?: boolean;
@@ -71,7 +71,7 @@ export class CheckpointScorer {
     message: MessageEnvelope<RpcTopicMap[R]['request']>,
     { scoreOverShare = false }: ScoreOptions = {},
   ): Promise<RpcTopicMap[R]['reply']> {
-    // Before anything is asked of the owners: a checkpoint past the account's share is answered 429 (decisions §16).
+    // Before anything is asked of the owners: a checkpoint past the account's share is answered 429 (ADR-0016).
     if (!scoreOverShare) this.velocity.refuseWhenOverShare(message);
     const request = readCheckpointRequest(definition, message);
     const [entities, labels, graph, requestEvidence] = await this.facts.askOwners(definition, message, request);

@@ -78,7 +78,7 @@ new Gauge({
 });
 
 /**
- * Scoring's velocity counters (decisions §12, libs/scoring-engine/src/velocity): fed by every
+ * Scoring's velocity counters (ADR-0012, libs/scoring-engine/src/velocity): fed by every
  * checkpoint's ingest event (`VelocityConsumer`, group `scoring-velocity`), read at checkpoints
  * from memory, written behind to `VELOCITY_SNAPSHOT_STORE`.
  *
@@ -94,7 +94,7 @@ new Gauge({
  *   gives them back to `VelocityFeatures`, which drops a replayed id (dedup by event id, not a
  *   per-key high-water mark: a key's events come from many partitions, out of order).
  * - **Checkpoints**: `featuresFor` answers synchronously from memory.
- * - **One tenant's refused write holds no other up** (decisions §16): each tenant's changes are
+ * - **One tenant's refused write holds no other up** (ADR-0016): each tenant's changes are
  *   a row of `RowWriter` (writer `velocity-counters`), so changes the store refuses are set aside
  *   after their attempts and the other tenants' are written; the counters in memory keep them.
  */
@@ -182,7 +182,7 @@ export class VelocityState implements OnModuleInit, OnApplicationBootstrap {
   }
 
   /**
-   * decisions §16: throws the 429 of a checkpoint whose own event named a key (a customer, card,
+   * ADR-0016: throws the 429 of a checkpoint whose own event named a key (a customer, card,
    * device…) the account could not add, because it holds its share of the keys. Its data was
    * accepted and its other keys counted; its answer would be scored on counters that miss it.
    */
@@ -256,7 +256,7 @@ export class VelocityState implements OnModuleInit, OnApplicationBootstrap {
     return new VelocityFeatures({ maxKeys: this.config.velocityMaxKeys, accountMaxKeys: this.accountMaxKeys() });
   }
 
-  /** Keys one account may hold, both its data sets together (decisions §16). */
+  /** Keys one account may hold, both its data sets together (ADR-0016). */
   private accountMaxKeys(): number {
     return accountShareOf(this.config.velocityMaxKeys, this.config.accountSharePercent);
   }
@@ -289,7 +289,7 @@ export class VelocityState implements OnModuleInit, OnApplicationBootstrap {
         } catch (error) {
           if (!(error instanceof RangeError)) throw error;
           unreadableKeys += 1;
-          // Not the key itself: an e-mail or phone key is personal data (decisions §16).
+          // Not the key itself: an e-mail or phone key is personal data (ADR-0016).
           this.logger.warn({ scope, dimension, err: error }, 'skipped a stored velocity key that cannot be read back; its counts start again');
         }
       }

@@ -156,7 +156,7 @@ describe(VelocityConsumer.name, () => {
       expect(store.recorded.flatMap((write) => write.eventIds)).toHaveLength(1);
     });
 
-    it("sets a tenant's refused changes aside after their attempts and writes the other tenants' at once (decisions §16)", async () => {
+    it("sets a tenant's refused changes aside after their attempts and writes the other tenants' at once (ADR-0016)", async () => {
       const store = new InMemoryVelocityStore();
       const setAsideStore = new InMemorySetAsideStore();
       const state = new VelocityState(store, logger, [], CONFIG, new SetAsideRows(setAsideStore), storedTransactions.facts);
@@ -178,7 +178,7 @@ describe(VelocityConsumer.name, () => {
       expect(store.recorded.flatMap((write) => write.eventIds)).toHaveLength(2);
     });
 
-    it('sets nothing aside while the store is down (decisions §16)', async () => {
+    it('sets nothing aside while the store is down (ADR-0016)', async () => {
       const store = new InMemoryVelocityStore();
       const setAsideStore = new InMemorySetAsideStore();
       const state = new VelocityState(store, logger, [], CONFIG, new SetAsideRows(setAsideStore), storedTransactions.facts);

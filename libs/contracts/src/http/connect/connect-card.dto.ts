@@ -9,7 +9,7 @@ import { IsOptionalNested, IsRequiredNested } from '../../validation/nested.deco
 /**
  * The card of a connect payment method (specification §2.2, "Card payment method (connect)"). No
  * field is required: the graph identifies a card by `instrumentId`, else by `paymentMethodId`
- * scoped to its customer (decisions §4).
+ * scoped to its customer (ADR-0004).
  */
 export class ConnectCardDto {
   @IsOptionalIdentifier('pm-card-0001', 'The merchant’s identifier of the saved payment method.') paymentMethodId?: string;

@@ -8,7 +8,7 @@ import { IsOptionalCurrency } from '../shared/common-fields';
 /**
  * The chargeback of POST /v2/connect (specification §2.2, "Chargeback (connect)"), linked to the
  * request's customer. It makes the customer a fraudster unless forgiven by `nonFraud: true`
- * (decisions §4).
+ * (ADR-0004).
  */
 export class ConnectChargebackDto {
   @ApiProperty({

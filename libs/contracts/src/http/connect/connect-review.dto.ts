@@ -6,7 +6,7 @@ import { IsOptionalNested } from '../../validation/nested.decorator';
 
 /**
  * The PAYMENT_FRAUD reviews (specification §3): a connect review sets the label exactly as the
- * customer label endpoint does (decisions §4), so it takes the same word list. POTENTIALLY_ values
+ * customer label endpoint does (ADR-0004), so it takes the same word list. POTENTIALLY_ values
  * are refused by the service unless enabled for the account: an account setting, not a shape rule.
  */
 export const CONNECT_REVIEW_LABELS = LABEL_REVIEWS_BY_CATEGORY.PAYMENT_FRAUD;

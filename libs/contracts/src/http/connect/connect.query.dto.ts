@@ -1,6 +1,6 @@
 import { IsOptionalQueryBoolean, IsOptionalQueryInteger } from '../shared/query-parameters';
 
-/** The deepest connect traversal, also the default (specification §4.2, decisions §4). */
+/** The deepest connect traversal, also the default (specification §4.2, ADR-0004). */
 export const CONNECT_MAX_DEPTH = 20;
 
 /** Query parameters of POST /v2/connect. */

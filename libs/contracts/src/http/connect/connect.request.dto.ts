@@ -19,7 +19,7 @@ import { IsObjectWhenSent } from '../shared/object-when-sent';
 /**
  * POST /v2/connect (specification §4.2): links the customer to everything in the body, then
  * answers graph statistics around it. It names the customer by `customerId` or by `customer`,
- * exactly one of the two (decisions §9); `deviceId` and `device` are likewise exclusive.
+ * exactly one of the two (ADR-0009); `deviceId` and `device` are likewise exclusive.
  */
 export class ConnectRequestDto {
   @IsTimestamp() timestamp!: number;

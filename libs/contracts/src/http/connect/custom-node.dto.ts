@@ -5,7 +5,7 @@ import { MAX_IDENTIFIER_LENGTH } from '../../validation/patterns';
 /**
  * A merchant-defined entity linked to the customer as a graph node (specification §2.2, "Custom
  * node (connect)"). The account's first five distinct `nodeType`s take the slots customNode1..5
- * of the connect answer (decisions §4).
+ * of the connect answer (ADR-0004).
  */
 export class CustomNodeDto {
   @ApiProperty({ example: 'loyaltyCard', minLength: 1, maxLength: MAX_IDENTIFIER_LENGTH, description: 'Kind of entity. Required: with nodeId it identifies the node.' })

@@ -7,7 +7,7 @@ import { IsOptionalKeyText } from '../../validation/scalar-fields.decorator';
 /**
  * The fields every customer shape of specification §2.2 shares (v2 customer, connect,
  * registration, refund). Each endpoint's customer adds its own extras; one base keeps the rules
- * (`customerId` required, 1–300 characters, decisions §9) the same everywhere.
+ * (`customerId` required, 1–300 characters, ADR-0009) the same everywhere.
  */
 export abstract class CustomerBaseDto {
   @ApiProperty({ example: 'cus-61213', minLength: 1, maxLength: MAX_IDENTIFIER_LENGTH, description: "The merchant's identifier of the customer." })

@@ -95,7 +95,7 @@ export class DecisionSummaryDto {
   @ApiProperty({ enum: RULE_CHECKPOINTS, example: 'customer' }) checkpoint!: RuleCheckpoint;
   @ApiProperty({ enum: RULE_ACTIONS, example: 'REVIEW', description: 'The action answered.' }) action!: RuleAction;
   @ApiProperty({ type: 'integer', nullable: true, example: 57, description: 'The score answered, 0 (safe) to 100 (fraud).' }) score!: number | null;
-  @ApiProperty({ enum: DECISION_SOURCES, nullable: true, example: 'RULE', description: 'The part of the service that decided (decisions §1).' }) source!: string | null;
+  @ApiProperty({ enum: DECISION_SOURCES, nullable: true, example: 'RULE', description: 'The part of the service that decided (ADR-0001).' }) source!: string | null;
   @ApiProperty({ enum: DECISION_SUBJECT_TYPES, nullable: true, example: 'customer', description: 'Whose checkpoint it was.' }) subjectType!: DecisionSubjectType | null;
   @ApiProperty({ type: String, nullable: true, example: 'cus-61213' }) subjectId!: string | null;
   @ApiPropertyOptional({ example: 'cus-61213', description: 'The answer\'s customerId, where it had one.' }) customerId?: string;

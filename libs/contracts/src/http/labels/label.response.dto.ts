@@ -4,7 +4,7 @@ import { LABEL_CATEGORIES, LABEL_REVIEWS, type LabelCategory, type LabelReview }
 
 const EVENT_TIME = { example: '2025-11-26T09:15:02.123Z', description: 'When the review was applied: ISO 8601 UTC with milliseconds and `Z`.' };
 
-/** The answer of both label POSTs (decisions §8). */
+/** The answer of both label POSTs (ADR-0008). */
 export class LabelAppliedResponseDto {
   @ApiProperty(EVENT_TIME) eventTime!: string;
 }

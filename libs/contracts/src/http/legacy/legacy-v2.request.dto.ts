@@ -111,7 +111,7 @@ export class LegacyChargebackDto extends ConnectChargebackDto {}
 
 /**
  * POST /v2/chargeback (and /v2/backfill/chargeback): a chargeback of a customer. It is linked to
- * `customerId` and makes the customer a fraudster unless `nonFraud: true` (decisions §4), exactly
+ * `customerId` and makes the customer a fraudster unless `nonFraud: true` (ADR-0004), exactly
  * as a connect chargeback does. A chargeback known only by its transaction is a PSP dispute
  * (`POST /psp/dispute`, `POST /v2/backfill/dispute`).
  */

@@ -8,7 +8,7 @@ export const MAX_USERNAME_LENGTH = 256;
 /** Entries per `POST /admin/breached-credentials` request. */
 export const MAX_BREACHED_CREDENTIALS_PER_REQUEST = 5_000;
 
-// The value is never part of the message (decisions §6: a 400 never echoes the hash).
+// The value is never part of the message (ADR-0006: a 400 never echoes the hash).
 const PASSWORD_HASH_RULE = { message: 'must be 64 hexadecimal characters (the SHA-256 of the password)' };
 const NOT_BLANK = /\S/;
 
@@ -28,7 +28,7 @@ export class CredentialsCheckRequestDto {
   passwordHash!: string;
 }
 
-/** The answer has no `status`/`timestamp` on success (specification §7.3), and no field named like a hash (decisions §9). */
+/** The answer has no `status`/`timestamp` on success (specification §7.3), and no field named like a hash (ADR-0009). */
 export class CredentialsCheckResponseDto {
   @ApiProperty({ example: true, description: 'The username is in the breached-credentials database.' }) usernameBreached!: boolean;
   @ApiProperty({

@@ -12,7 +12,7 @@ export type LookupQueryIndicator = (typeof LOOKUP_QUERY_INDICATORS)[number];
 export const UNIX_SECONDS_PATTERN = /^[0-9]{1,19}$/;
 
 /**
- * Which indicators to read or delete. At least one is required (decisions §9); that rule is
+ * Which indicators to read or delete. At least one is required (ADR-0009); that rule is
  * checked where the parameters are used, since it belongs to no single parameter.
  */
 export class LookupIndicatorQueryDto {

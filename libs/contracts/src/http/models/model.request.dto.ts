@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { RULE_CHECKPOINTS, type RuleCheckpoint } from '../../checkpoints/checkpoint-names';
 
-/** POST /v2/models/train (decisions §12): a model of one checkpoint from the data set's decisions of a period. */
+/** POST /v2/models/train (ADR-0012): a model of one checkpoint from the data set's decisions of a period. */
 export class TrainModelRequestDto {
   @ApiProperty({ enum: RULE_CHECKPOINTS, example: 'pspBeforeAuth', description: 'The checkpoint whose decisions it learns from and which it scores once active.' })
   @IsIn(RULE_CHECKPOINTS, { message: `must be one of ${RULE_CHECKPOINTS.join(', ')}` }) checkpoint!: RuleCheckpoint;

@@ -18,7 +18,7 @@ export class ModelScoreScaleDto {
   @ApiProperty({ type: 'integer', example: 41, description: 'The probability, in percent, that scores 80: from there nine in ten of those examples were fraud; 100 when no probability reached that.' }) prevent!: number;
 }
 
-/** What training holds out (the latest 20 % of the examples in time) says of the model (decisions §12). */
+/** What training holds out (the latest 20 % of the examples in time) says of the model (ADR-0012). */
 export class ModelMetricsDto {
   @ApiProperty({ example: 0.97, nullable: true, description: 'ROC AUC on the held-out examples; null when they hold only one class.' }) auc!: number | null;
   @ApiProperty({ example: 0.81, nullable: true, description: 'Average precision (area under the precision–recall curve) on them; null without a positive.' }) averagePrecision!: number | null;

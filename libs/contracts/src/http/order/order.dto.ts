@@ -22,7 +22,7 @@ export class OrderSupplierStatusDto {
 /**
  * One element of `order.suppliers`: a supplier (driver, courier, restaurant, …) who took part in
  * the order. `supplierId` is required: it is what links the order's customer to the supplier in
- * the graph (decisions §4).
+ * the graph (ADR-0004).
  */
 export class OrderSupplierDto {
   @IsRequiredIdentifier('sup-courier-12', 'The supplier, as identified on POST /v2/supplier.') supplierId!: string;
@@ -38,8 +38,8 @@ export class OrderSupplierDto {
 }
 
 /**
- * The order a refund returns (specification §2.2, "Order"). `orderId` is optional, as decisions
- * §9 does not list it among the required identifiers; without it the order is scored but not
+ * The order a refund returns (specification §2.2, "Order"). `orderId` is optional, as ADR-0009
+ * does not list it among the required identifiers; without it the order is scored but not
  * stored as an entity.
  */
 export class OrderDto {

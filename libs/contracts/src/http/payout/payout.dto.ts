@@ -26,7 +26,7 @@ export class PayoutRevenueSourceDto {
   @IsOptionalAmount(0, 'From anything else.') others?: number;
 }
 
-/** `payout` of POST /v2/payout (specification §2.2, "Payout"). `payoutId` is required (decisions §9). */
+/** `payout` of POST /v2/payout (specification §2.2, "Payout"). `payoutId` is required (ADR-0009). */
 export class PayoutDto {
   @IsRequiredIdentifier('pay-2025-11-0193', "The merchant's identifier of the payout.") payoutId!: string;
   @IsOptionalText('CREATED', 'Value seen: `CREATED`.') status?: string;

@@ -5,7 +5,7 @@ import { IsOptionalCurrency, IsOptionalIdentifier } from '../shared/common-field
 /**
  * A dispute (chargeback) of a payment-processor transaction (specification §2.2, "Dispute
  * (PSP)"): the body of POST /psp/dispute and the `dispute` of POST /v2/connect. Outcome and stage
- * are free strings: the specification shows only `LOST` and `CHARGEBACK`, and decisions §4 treats
+ * are free strings: the specification shows only `LOST` and `CHARGEBACK`, and ADR-0004 treats
  * outcome `WON` and stage `CHARGEBACK_REVERSED` as forgiving the dispute.
  */
 export class PspDisputeDto {

@@ -5,7 +5,7 @@ import { IsOptionalCurrency, IsOptionalIdentifier } from '../shared/common-field
 /**
  * One item of `transactions` of POST /v2/refund: an attempt to refund a payment method for the
  * order (specification §2.2, "Transaction record (refund)"). `transactionId` is required, as for
- * every transaction (decisions §9): it is what repeated attempts merge on.
+ * every transaction (ADR-0009): it is what repeated attempts merge on.
  */
 export class RefundTransactionDto {
   @IsRequiredIdentifier('tx-rfd-0001', 'Identifies the refund transaction.') transactionId!: string;

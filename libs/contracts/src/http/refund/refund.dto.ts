@@ -6,7 +6,7 @@ import { ItemDto } from '../order/item.dto';
 
 /**
  * `refund` of POST /v2/refund: the goods or services to be (or attempted to be) returned
- * (specification §2.2, "Refund"). `refundId` is optional, as decisions §9 does not list it among
+ * (specification §2.2, "Refund"). `refundId` is optional, as ADR-0009 does not list it among
  * the required identifiers; without it the refund is scored but not stored as an entity.
  */
 export class RefundDto {

@@ -4,7 +4,7 @@ import { SHA256_HEX_PATTERN } from '../../validation/patterns';
 import { AppDto } from '../shared/app.dto';
 import { IsOptionalNested } from '../../validation/nested.decorator';
 
-// The message never repeats the value: a 400 must not echo a password hash (decisions §6).
+// The message never repeats the value: a 400 must not echo a password hash (ADR-0006).
 const PASSWORD_HASH_RULE = { message: 'must be 64 hexadecimal characters (the SHA-256 of the password)' };
 
 /** How a password registration went, without the password hash: what the ingest topic carries. */
@@ -54,7 +54,7 @@ export class RegistrationDto {
 
 /**
  * The registration as published on `ringfence.ingest.registration.submitted.v1`: the request's
- * registration with the password hash removed (decisions §6), so the schema says what the topic
+ * registration with the password hash removed (ADR-0006), so the schema says what the topic
  * can hold.
  */
 export class RegistrationOutcomeDto extends OmitType(RegistrationDto, ['registrationMechanism'] as const) {

@@ -20,7 +20,7 @@ export interface ScoredAnswerParts {
   scoreId: string;
   /** The not-found warnings: only the customer and voucher-redemption answers list them (docs/api.md, Warnings). */
   warnings: WarningDto[];
-  /** Triggered rules and, when it differs, passiveAction (decisions §11). */
+  /** Triggered rules and, when it differs, passiveAction (ADR-0011). */
   rules: RulesBlockDto;
   /** A PSP transaction's 3-D Secure advice at pspBeforeAuth; null elsewhere. */
   transactionOptimisation: TransactionOptimisationDto | null;

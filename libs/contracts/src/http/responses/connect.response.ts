@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { WarningDto } from './customer-recommendation.response';
 
 /**
- * The node kinds of the connect graph (decisions §4), in the order of the answer's fields. Each
+ * The node kinds of the connect graph (ADR-0004), in the order of the answer's fields. Each
  * has `<kind>Count` and `<kind>DegreeMin` / `Mean` / `Max`; the specification names some of
  * these fields and leaves the others "not shown", and the rest follow the same pattern.
  */
@@ -15,7 +15,7 @@ export class ConnectTagDto {
   @ApiProperty({ type: 'integer', example: 2, description: 'Smallest depth (edges from the customer) at which the tag was seen.' }) depth!: number;
 }
 
-/** POST /v2/connect without `features=true` (decisions §4): the short acknowledgement. */
+/** POST /v2/connect without `features=true` (ADR-0004): the short acknowledgement. */
 export class ConnectResponseDto {
   @ApiProperty({ type: 'integer', example: 200 }) status!: number;
   @ApiProperty({ example: 'true', description: 'Always the string `"true"` on success (a string, as the specification gives it).' }) success!: string;
@@ -30,7 +30,7 @@ export class ConnectResponseDto {
 }
 
 /**
- * POST /v2/connect?features=true (specification §2.2, "Connect response"; decisions §4): graph
+ * POST /v2/connect?features=true (specification §2.2, "Connect response"; ADR-0004): graph
  * statistics around the customer, without `status` and `success`. When `maxNodesHit` is true every
  * `…Count` field is 5000 and `count` is 5000 times the number of node-kind counts.
  */

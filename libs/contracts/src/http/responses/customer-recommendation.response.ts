@@ -12,7 +12,7 @@ export function stricterAction(a: Action, b: Action): Action {
   return ACTIONS.indexOf(b) > ACTIONS.indexOf(a) ? b : a;
 }
 
-/** decisions §1: which part of the service decided. */
+/** ADR-0001: which part of the service decided. */
 export const DECISION_SOURCES = [
   'MANUAL_REVIEW',
   'CHARGEBACK',
@@ -79,7 +79,7 @@ export class CustomerRecommendationDto {
   explanation?: DecisionExplanationDto;
   @ApiPropertyOptional({
     type: () => RulesBlockDto,
-    description: 'The account\'s rules that triggered at this checkpoint (decisions §11). An extension: the specification lists the rules block on the transaction, payout, registration and refund answers only.',
+    description: 'The account\'s rules that triggered at this checkpoint (ADR-0011). An extension: the specification lists the rules block on the transaction, payout, registration and refund answers only.',
   })
   rules?: RulesBlockDto;
 }
@@ -96,7 +96,7 @@ export class AcknowledgementResponseDto {
   @ApiProperty({ example: 1763800000123, description: 'Epoch milliseconds.' }) timestamp!: number;
 }
 
-/** decisions §1: every non-2xx body. */
+/** ADR-0001: every non-2xx body. */
 export class ErrorEnvelopeDto {
   @ApiProperty({ example: 400 }) status!: number;
   @ApiProperty({ example: 'customer.customerId: must be a string' }) message!: string;

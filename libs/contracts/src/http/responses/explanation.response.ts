@@ -43,7 +43,7 @@ export class ExplanationRuleDto {
 }
 
 /**
- * Why a checkpoint answered as it did (decisions §12): the model's score with the features that
+ * Why a checkpoint answered as it did (ADR-0012): the model's score with the features that
  * raised and lowered it most, the rules that triggered, and the source that decided.
  */
 export class DecisionExplanationDto {

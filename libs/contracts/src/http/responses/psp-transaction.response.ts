@@ -24,7 +24,7 @@ export class PspTransactionRecommendationDto {
 
 /**
  * POST /psp/transaction (specification §4.3). `data` is present only when a `checkpoint` was
- * requested (decisions §9); without one the update is only ingested.
+ * requested (ADR-0009); without one the update is only ingested.
  */
 export class PspTransactionResponseDto {
   @ApiProperty({ type: 'integer', example: 200 }) status!: number;

@@ -3,7 +3,7 @@ import { ACTIONS, type Action, DECISION_SOURCE_DESCRIPTION, DECISION_SOURCES, ty
 import { RulesBlockDto } from './rules.response';
 import { DecisionExplanationDto } from './explanation.response';
 
-/** `data` of the refund answer (decisions §9; the specification does not show the body). */
+/** `data` of the refund answer (ADR-0009; the specification does not show the body). */
 export class RefundRecommendationDto {
   @ApiProperty({ example: 'cus-61213', description: 'The customer requesting the refund.' }) customerId!: string;
   @ApiProperty({ enum: ACTIONS, example: 'ALLOW' }) action!: Action;

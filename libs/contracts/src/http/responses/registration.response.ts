@@ -4,9 +4,9 @@ import { RulesBlockDto } from './rules.response';
 import { DecisionExplanationDto } from './explanation.response';
 
 /**
- * `credentialStatus` of the registration answer (decisions §6 and §9; its fields are not shown in
+ * `credentialStatus` of the registration answer (ADR-0006 and ADR-0009; its fields are not shown in
  * the specification): whether the registering credentials are in the breached-credentials
- * store. Deliberately no field named after a hash (decisions §9).
+ * store. Deliberately no field named after a hash (ADR-0009).
  */
 export class CredentialStatusDto {
   @ApiProperty({ example: false, description: 'The username was found in the breached-credentials store.' }) usernameBreached!: boolean;
@@ -33,7 +33,7 @@ export class RegistrationRecommendationDto {
 
 /**
  * POST /v2/registration (specification §4.7). `credentialStatus` is inside `data` and mirrored at
- * the top level, because the specification lists it in both places (decisions §9).
+ * the top level, because the specification lists it in both places (ADR-0009).
  */
 export class RegistrationRecommendationResponseDto {
   @ApiProperty({ type: 'integer', example: 200 }) status!: number;

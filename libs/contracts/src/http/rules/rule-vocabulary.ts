@@ -6,7 +6,7 @@ export type RuleAction = (typeof RULE_ACTIONS)[number];
 export const RULE_STATES_STORED = ['active', 'passive', 'disabled'] as const;
 export type StoredRuleState = (typeof RULE_STATES_STORED)[number];
 
-/** States the API shows: a stored one, or `suspended` for a version that kept failing (decisions §16). */
+/** States the API shows: a stored one, or `suspended` for a version that kept failing (ADR-0016). */
 export const RULE_STATES_SHOWN = [...RULE_STATES_STORED, 'suspended'] as const;
 export type ShownRuleState = (typeof RULE_STATES_SHOWN)[number];
 

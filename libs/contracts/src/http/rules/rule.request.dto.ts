@@ -31,7 +31,7 @@ export class RuleTransactionOptimisationDto {
   @IsOptional() @IsIn(CHALLENGE_PREFERENCES, oneOf(CHALLENGE_PREFERENCES)) threeDSChallengePreference?: ChallengePreference;
 }
 
-/** POST /v2/rules and PUT /v2/rules/:ruleId (decisions §11). */
+/** POST /v2/rules and PUT /v2/rules/:ruleId (ADR-0011). */
 export class RuleRequestDto {
   @ApiProperty({ example: 'Large first payout', maxLength: MAX_RULE_NAME_LENGTH })
   @IsString() @MinLength(1) @MaxLength(MAX_RULE_NAME_LENGTH) name!: string;

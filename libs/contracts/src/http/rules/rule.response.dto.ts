@@ -3,13 +3,13 @@ import { RuleTransactionOptimisationDto } from './rule.request.dto';
 import { RULE_CHECKPOINTS, type RuleCheckpoint } from '../../checkpoints/checkpoint-names';
 import { RULE_ACTIONS, RULE_STATES_SHOWN, type RuleAction, type ShownRuleState } from './rule-vocabulary';
 
-/** decisions §16: why a rule is suspended. */
+/** ADR-0016: why a rule is suspended. */
 export class RuleSuspensionDto {
   @ApiProperty({ example: '2026-11-25T18:00:00.000Z', description: 'When it was suspended (ISO 8601 UTC).' }) suspendedAt!: string;
   @ApiProperty({ example: 'failed 5 evaluations in a row; the last: over its time budget: 3.20 ms of 1 ms' }) reason!: string;
 }
 
-/** A rule version as the API shows it (decisions §11). */
+/** A rule version as the API shows it (ADR-0011). */
 export class RuleDto {
   @ApiProperty({ type: 'integer', example: 3 }) ruleId!: number;
   @ApiProperty({ type: 'integer', example: 1, description: 'Every save adds one; versions are never erased.' }) ruleVersion!: number;
@@ -21,7 +21,7 @@ export class RuleDto {
   @ApiProperty({
     enum: RULE_STATES_SHOWN,
     example: 'active',
-    description: '`suspended`: this version kept failing (decisions §16, docs/rules.md) and is not evaluated; `suspension` says why. Editing the rule (PUT) saves a new version, which is not.',
+    description: '`suspended`: this version kept failing (ADR-0016, docs/rules.md) and is not evaluated; `suspension` says why. Editing the rule (PUT) saves a new version, which is not.',
   })
   state!: ShownRuleState;
   @ApiProperty({ example: '2026-11-25T18:00:00.000Z', description: 'When this version was saved (ISO 8601 UTC).' }) createdAt!: string;
@@ -97,7 +97,7 @@ export class BacktestLabelledDto {
   @ApiProperty({ type: 'number', nullable: true, description: 'fraudTriggered / fraud; null when no decision is of fraud.' }) recall!: number | null;
 }
 
-/** POST /v2/rules/backtest (decisions §11): what the rules would have changed. Changes nothing. */
+/** POST /v2/rules/backtest (ADR-0011): what the rules would have changed. Changes nothing. */
 export class BacktestResultDto {
   @ApiProperty({ type: 'integer', description: 'Decision events evaluated.' }) evaluated!: number;
   @ApiProperty({ type: () => [BacktestRuleResultDto] }) rules!: BacktestRuleResultDto[];

@@ -22,8 +22,8 @@ export function IsIntegerInRange(minimum: number, maximum?: number, options?: Va
 }
 
 /**
- * The integers a request may carry: ±(2^53 − 1), the ones a JSON number holds exactly (decisions
- * §16). `1e30` is an integer to `IsInt`, but it has lost its digits already, and a sum or a
+ * The integers a request may carry: ±(2^53 − 1), the ones a JSON number holds exactly (ADR-0016).
+ * `1e30` is an integer to `IsInt`, but it has lost its digits already, and a sum or a
  * `bigint` column it reaches overflows.
  */
 export const MAX_ACCEPTED_INTEGER = Number.MAX_SAFE_INTEGER;

@@ -5,7 +5,7 @@ import { IsBoolean, IsOptional } from 'class-validator';
 import { IsIntegerInRange } from './integer-range';
 
 // Query strings carry text, and the validation never converts implicitly (types are strict,
-// decisions §9). These decorators convert exactly the spellings the interface defines and leave
+// ADR-0009). These decorators convert exactly the spellings the interface defines and leave
 // anything else as sent, so it fails with a 400 that names the parameter.
 
 /** A boolean query parameter: exactly `true` or `false`. */
@@ -28,7 +28,7 @@ export function IsOptionalQueryInteger(minimum: number, maximum: number, descrip
   );
 }
 
-/** `?explain=true` of every checkpoint: the answer carries `data.explanation` (decisions §12). */
+/** `?explain=true` of every checkpoint: the answer carries `data.explanation` (ADR-0012). */
 export class ExplainQueryDto {
   @IsOptionalQueryBoolean('`true`: the answer carries `data.explanation`, why it was given (the model\'s top contributions either way, the rules that triggered, the deciding source). Always on the decision event and at `GET /v2/decisions/{scoreId}`.')
   explain?: boolean;
@@ -36,7 +36,7 @@ export class ExplainQueryDto {
 
 /**
  * `?score=` of the customer and voucher-redemption checkpoints: a legacy switch that is accepted
- * (decisions §9) and changes nothing, since these checkpoints always score. Any other value is 400.
+ * (ADR-0009) and changes nothing, since these checkpoints always score. Any other value is 400.
  */
 export class ScoreQueryDto extends ExplainQueryDto {
   @IsOptionalQueryBoolean('Legacy switch, accepted for compatibility and ignored: the checkpoint always scores.') score?: boolean;

@@ -6,7 +6,7 @@ import { MAX_IDENTIFIER_LENGTH } from '../../validation/patterns';
 /**
  * `tags`: an object mapping tag name to boolean (specification §2.1). A tag name is at most 300
  * characters, as the tag names of `tagNames` are: the graph keys a customer's tags by name, and a
- * key column holds a few kilobytes at most (decisions §16).
+ * key column holds a few kilobytes at most (ADR-0016).
  */
 export function IsTagMap(options?: ValidationOptions): PropertyDecorator {
   return (target: object, propertyName: string | symbol) => {

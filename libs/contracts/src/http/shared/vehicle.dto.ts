@@ -4,7 +4,7 @@ import { IsOptionalInteger, IsOptionalKeyText } from '../../validation/scalar-fi
 
 /**
  * A vehicle of a connect or supplier payload (specification §2.2). In the graph a vehicle is
- * identified by `vin`, else by jurisdictionCountry + jurisdictionState + plate (decisions §4), so
+ * identified by `vin`, else by jurisdictionCountry + jurisdictionState + plate (ADR-0004), so
  * no single field is required.
  */
 export class VehicleDto {

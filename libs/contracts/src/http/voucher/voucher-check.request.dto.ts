@@ -9,7 +9,7 @@ import { IsIntegerInRange, IsWithinSafeIntegers, MAX_ACCEPTED_INTEGER } from '..
 export const VOUCHER_CHECK_MAX_DEPTH = 10;
 
 /**
- * POST /v2/voucher/check (specification §4.12, decisions §4): would this customer's redemption
+ * POST /v2/voucher/check (specification §4.12, ADR-0004): would this customer's redemption
  * of the code be abuse, counting redemptions of it across the customer's network?
  */
 export class VoucherCheckRequestDto {

@@ -57,7 +57,7 @@ export class VoucherRedemptionRequestDto {
   customer?: CustomerDto;
 }
 
-/** Query parameters of POST /v2/paymentmethod/voucher: the legacy `score` switch (decisions §9). */
+/** Query parameters of POST /v2/paymentmethod/voucher: the legacy `score` switch (ADR-0009). */
 export class VoucherRedemptionQueryDto extends ScoreQueryDto {}
 
 /** The customer redeeming: validation guarantees `customerId` or `customer` names one. */

@@ -24,7 +24,7 @@ const GATEWAY: MessagePatternExtras = { group: 'gateway' };
  *   that starts from an event rather than a request (scoring an `/async` transaction).
  * - `ringfence.rpc.gateway.callback-target.v1`: where the data set's review callbacks go now, and
  *   an attempt's signature. The callback secret is the one setting that never leaves the gateway
- *   (decisions §13): the labelling service's dispatcher asks for each attempt's signature.
+ *   (ADR-0013): the labelling service's dispatcher asks for each attempt's signature.
  *
  * Read through the caching account repository: a change made through this process applies at
  * once, one made through another gateway replica within its TTL.
@@ -34,7 +34,7 @@ export class AccountRegistryHandler {
   private readonly targets: CallbackTargets;
 
   constructor(@Inject(ACCOUNT_REPOSITORY) private readonly accounts: AccountRepository) {
-    // The data set's own URL and secret (decisions §16): a sandbox label never reaches the live receiver.
+    // The data set's own URL and secret (ADR-0016): a sandbox label never reaches the live receiver.
     this.targets = new SettingsCallbackTargets(async ({ accountId, environment }) => {
       const account = await accounts.findById(accountId);
       return account === null ? null : callbackTargetOf(account.settings, environment);

@@ -17,7 +17,7 @@ const UPDATE_DESCRIPTION = [
   `The operator's settings (${OPERATOR_ONLY_SETTINGS.join(', ')}) are 400 naming each field; other unknown fields are ignored. A 400 names each failing field, e.g. \`scoreThresholds.customer.prevent: must be at least review\`.`,
 ].join(' ');
 
-/** The account's own view of itself (decisions §14: the console's settings and keys page). */
+/** The account's own view of itself (ADR-0014: the console's settings and keys page). */
 @ApiTags('Account')
 @ApiSecurity('apiKey')
 @Controller('v2/account')

@@ -5,7 +5,7 @@ import { AccountSettingsDto, ScoreThresholdsDto, SelfServiceSettingsRequestDto }
 
 /**
  * `PATCH /v2/account/settings`: the self-service settings, with the very rules of the admin
- * route (the class it extends). Fields nobody knows are ignored, as everywhere (decisions §1),
+ * route (the class it extends). Fields nobody knows are ignored, as everywhere (ADR-0001),
  * but an operator-only setting is a field the caller meant to change: it is refused, named, not
  * dropped silently (its rule is registered below, one per `OPERATOR_ONLY_SETTINGS` entry).
  */

@@ -3,7 +3,7 @@ import { CallbackAddressPolicy, CallbackDestinations } from '@ringfence/callback
 import type { RingfenceConfig } from '@ringfence/platform';
 import { RINGFENCE_CONFIG } from '@ringfence/service-runtime';
 
-/** Where review callbacks may go (decisions §16), checked when a callback URL is saved. */
+/** Where review callbacks may go (ADR-0016), checked when a callback URL is saved. */
 export const CALLBACK_DESTINATIONS = Symbol('CallbackDestinations');
 
 export const callbackDestinationsProvider: Provider = {

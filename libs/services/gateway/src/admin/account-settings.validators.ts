@@ -4,7 +4,7 @@ import { CALLBACK_URL_RULE, callbackUrlProblem } from '@ringfence/accounts';
 /**
  * `callbackUrl`, `testCallbackUrl`: an http(s) URL without credentials (the rule of
  * `callbackUrlProblem`). Where it may reach is checked when it is saved, by resolving its host
- * (`AccountAdministration.updateSettings`, decisions §16).
+ * (`AccountAdministration.updateSettings`, ADR-0016).
  */
 export function IsCallbackUrl(options?: ValidationOptions): PropertyDecorator {
   return (target: object, propertyName: string | symbol) => {

@@ -17,7 +17,7 @@ import {
   VoucherTypeSettingsDto,
 } from './admin.dto';
 
-/** The operator's API for accounts and keys (decisions §2), behind ADMIN_API_KEY. */
+/** The operator's API for accounts and keys (ADR-0002), behind ADMIN_API_KEY. */
 @ApiTags('Admin')
 @ApiSecurity('adminToken')
 @ApiExtraModels(VoucherTypeSettingsDto, ScoreThresholdsDto)

@@ -14,7 +14,7 @@ import type { Logger, RingfenceConfig } from '@ringfence/platform';
 import { RINGFENCE_CONFIG, ROOT_LOGGER } from '@ringfence/service-runtime';
 
 /**
- * decisions §2, the embedded default: the first start creates the `default` account. Its
+ * ADR-0002, the embedded default: the first start creates the `default` account. Its
  * sandbox secret key is BOOTSTRAP_API_KEY when set; otherwise one is generated, printed once
  * and written to DATA_DIR/bootstrap-key (mode 0600). Later starts change nothing.
  */

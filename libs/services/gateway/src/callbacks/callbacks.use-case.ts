@@ -18,7 +18,7 @@ import { RateLimits } from '../rate-limit/rate-limits.service';
 /** The envelope's subject: the read is about the account's data set, not one customer. */
 const DELIVERIES_SUBJECT_ID = 'callback-deliveries';
 
-/** decisions §8: ISO 8601 UTC with milliseconds and `Z`. */
+/** ADR-0008: ISO 8601 UTC with milliseconds and `Z`. */
 const isoTime = (epochMillis: number) => new Date(epochMillis).toISOString();
 
 function toDto(delivery: CallbackDeliveryMessage): CallbackDeliveryDto {

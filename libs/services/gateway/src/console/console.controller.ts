@@ -21,7 +21,7 @@ function revalidates(header: string | undefined, etag: string): boolean {
 export const consoleAssetsProvider = { provide: CONSOLE_ASSETS, useFactory: () => ConsoleAssets.load() };
 
 /**
- * The web console (decisions §14) at `/console`: a static page and its bundled assets. Public,
+ * The web console (ADR-0014) at `/console`: a static page and its bundled assets. Public,
  * since loading the page reveals nothing: the analyst signs in on the page, which sends the key
  * with each API call (`Authorization: token …`) and keeps it in sessionStorage only.
  */

@@ -112,7 +112,7 @@ describe(EventIntake.name, () => {
     await bus.stop();
   });
 
-  it('answers, and keeps then sets aside the decision (not dropped), when the bus refuses the decision itself; the next checkpoint’s decision is published (decisions §16)', async () => {
+  it('answers, and keeps then sets aside the decision (not dropped), when the bus refuses the decision itself; the next checkpoint’s decision is published (ADR-0016)', async () => {
     const { intake, log, bus, setAside, publishBehind } = await setup('ok');
     const publish = bus.publish.bind(bus);
     let refuseDecisions = true;
@@ -146,7 +146,7 @@ describe(EventIntake.name, () => {
     await bus.stop();
   });
 
-  describe('a customer over its limit (decisions §1: fail closed)', () => {
+  describe('a customer over its limit (ADR-0001: fail closed)', () => {
     const oneEventAMinute = loadConfig({ RPC_TIMEOUT_MS: '50', CUSTOMER_RATE_LIMIT_PER_MINUTE: '1' }, { port: 8443 });
     const allowingAccount = { ...principal, account: { ...principal.account, settings: { defaultAction: 'ALLOW' as const } } };
     const submission = () => ({ ...customerSubmission(), principal: allowingAccount });

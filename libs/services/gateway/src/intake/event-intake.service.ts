@@ -34,7 +34,7 @@ export interface Submission<T> {
 
 /**
  * What a checkpoint answers without a score: for a customer over its own limit (source
- * RATE_LIMIT, the stricter of the customer's last answered action and REVIEW, decisions §1), or
+ * RATE_LIMIT, the stricter of the customer's last answered action and REVIEW, ADR-0001), or
  * when its data was kept but scoring missed the time budget (source RINGFENCE, with a `degraded`
  * warning, the account's default action).
  */
@@ -201,7 +201,7 @@ export class EventIntake {
 
   /**
    * The data is already kept when a decision is published, so a feed that cannot take it is no
-   * 5xx. Nor is the decision dropped (decisions §16): `PublishBehind` keeps it and tries again,
+   * 5xx. Nor is the decision dropped (ADR-0016): `PublishBehind` keeps it and tries again,
    * and sets it aside for an operator's replay when the broker keeps refusing it.
    */
   private async publishDecision<E extends EventTopic, R extends CheckpointRpcTopic, D extends EventTopic>(

@@ -14,7 +14,7 @@ import {
 import { OwnerRequests } from '../owner-requests.service';
 import { RateLimits } from '../rate-limit/rate-limits.service';
 
-/** decisions §8: ISO 8601 UTC with milliseconds and `Z` (what `Date#toISOString` writes). */
+/** ADR-0008: ISO 8601 UTC with milliseconds and `Z` (what `Date#toISOString` writes). */
 const isoTime = (epochMillis: number) => new Date(epochMillis).toISOString();
 
 const withIsoTime = <T extends { eventTime: number }>(label: T): Omit<T, 'eventTime'> & { eventTime: string } => ({
@@ -30,7 +30,7 @@ export interface LabelsView {
 
 /**
  * The label routes: each is one request to the labelling service. A label POST of an account
- * over its rate limit is still applied and then answered 429 (decisions §1: valid data is
+ * over its rate limit is still applied and then answered 429 (ADR-0001: valid data is
  * accepted); a GET over the limit is answered 429 without asking.
  */
 @Injectable()
@@ -56,7 +56,7 @@ export class LabelsUseCase {
   }
 
   /**
-   * decisions §4: a connect `review` sets the customer's PAYMENT_FRAUD label exactly as the label
+   * ADR-0004: a connect `review` sets the customer's PAYMENT_FRAUD label exactly as the label
    * endpoint does (same service, same rules, same audit log). The connect request was already
    * counted against the account's limit.
    */

@@ -132,7 +132,7 @@ export class LegacyV2Controller {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Send a chargeback of a customer',
-    description: `${MAPPING} A connect link (\`ringfence.ingest.connect.linked.v1\`) of the chargeback to \`customerId\`: stored as a dispute, a chargeback node of the graph, and it makes the customer a fraudster (connect's \`hopsToFraud\`, \`source: CHARGEBACK\` at checkpoints) unless \`nonFraud: true\` (decisions §4). A chargeback known only by its transaction is a PSP dispute (POST /psp/dispute).`,
+    description: `${MAPPING} A connect link (\`ringfence.ingest.connect.linked.v1\`) of the chargeback to \`customerId\`: stored as a dispute, a chargeback node of the graph, and it makes the customer a fraudster (connect's \`hopsToFraud\`, \`source: CHARGEBACK\` at checkpoints) unless \`nonFraud: true\` (ADR-0004). A chargeback known only by its transaction is a PSP dispute (POST /psp/dispute).`,
   })
   @ApiOkResponse({ type: AcknowledgementResponseDto })
   @ApiErrorResponses(...ERRORS)

@@ -14,7 +14,7 @@ import { AdminRoute } from '@ringfence/service-runtime';
 import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
 
 /**
- * The operator's side of the breached-credentials store (decisions §6, docs/credentials.md).
+ * The operator's side of the breached-credentials store (ADR-0006, docs/credentials.md).
  * Whole corpora go through `ringfence credentials import`, which writes the store's next
  * generation itself and then calls `reload`; this route takes small batches (an API client's
  * own findings), merged into a new generation before it answers.

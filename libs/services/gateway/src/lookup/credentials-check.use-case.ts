@@ -14,7 +14,7 @@ import { COMMON_PASSWORDS } from './common-passwords.provider';
 /**
  * POST /v2/lookup/credentials/check, answered here in the gateway's process and never over the
  * bus: a request message would put the password hash in the broker's log (or the embedded
- * event log) and in every consumer's hands, and decisions §6 says it is never stored, logged,
+ * event log) and in every consumer's hands, and ADR-0006 says it is never stored, logged,
  * traced or published. The hash is compared in memory against the username's breached hash
  * prefixes (read by username only: from the on-disk store in this process, or in the
  * distributed mode from the lookup service, which holds it) and the common-password set, and

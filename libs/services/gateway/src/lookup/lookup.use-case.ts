@@ -57,7 +57,7 @@ function indicatorsOf(query: LookupIndicatorQueryDto): LookupIndicatorQueryDto {
  * The /v2/lookup routes: each is one request to the lookup service, which normalises the
  * indicators, stores or reads them, and (for additions and deletions) feeds the warehouse.
  * An account over its rate limit still has a valid POST recorded and is then answered 429
- * (decisions §1); a GET or DELETE over the limit is answered 429 without doing anything.
+ * (ADR-0001); a GET or DELETE over the limit is answered 429 without doing anything.
  */
 @Injectable()
 export class LookupUseCase {

@@ -14,7 +14,7 @@ import { AppError } from '@ringfence/platform';
 import { OwnerRequests } from '../owner-requests.service';
 
 /**
- * The models API (decisions §12): each route is one request to scoring, which owns the models
+ * The models API (ADR-0012): each route is one request to scoring, which owns the models
  * and trains them off the request path. Every call counts against the account's rate limit.
  */
 @Injectable()

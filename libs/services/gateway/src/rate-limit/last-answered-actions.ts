@@ -9,14 +9,14 @@ type StrictAction = Exclude<Action, 'ALLOW'>;
 
 /**
  * The action each customer (or supplier) was last answered from a score, for the answer of a
- * rate-limited checkpoint (decisions §1: never weaker than it). Kept in this gateway process, in
+ * rate-limited checkpoint (ADR-0001: never weaker than it). Kept in this gateway process, in
  * memory, which every checkpoint passes through, so reading it costs no statement:
  *
  * - Only REVIEW and PREVENT are held; an ALLOW removes the subject. A subject not held counts as
  *   ALLOW, so forgetting one can only turn a PREVENT into the REVIEW every limited answer is at
  *   least: the memory stays small (most answers are ALLOW) and never fails open.
  * - Each data set (account and environment) has its own bounded map, so one account's subjects
- *   never push out another's (decisions §16, tenants share fairly).
+ *   never push out another's (ADR-0016, tenants share fairly).
  * - With several gateway replicas each holds what it answered, and after a restart nothing is
  *   held: a limited checkpoint then answers REVIEW, still never ALLOW.
  */

@@ -9,7 +9,7 @@ import { LastAnsweredActions } from './last-answered-actions';
 const ONE_MINUTE_SECONDS = 60;
 
 /**
- * decisions §1: a limit per client account (over it: 429, data still ingested) and per
+ * ADR-0001: a limit per client account (over it: 429, data still ingested) and per
  * customer (over it: the checkpoint answers with source RATE_LIMIT the stricter of the
  * customer's last answered action and REVIEW, data still ingested: a burst of attempts is itself
  * a fraud signal, so a limit never turns into a fresh ALLOW). Counted in this gateway process:
@@ -37,7 +37,7 @@ export class RateLimits {
     if (retryAfterSeconds !== null) throw this.accountLimited(retryAfterSeconds);
   }
 
-  /** The 429 of an account over its limit; `done` says what was still done with the request (decisions §1). */
+  /** The 429 of an account over its limit; `done` says what was still done with the request (ADR-0001). */
   accountLimited(retryAfterSeconds: number, done?: string): RateLimitedError {
     const message = `the account is over its limit of ${this.config.accountRateLimitPerMinute} requests a minute`;
     return new RateLimitedError(retryAfterSeconds, done === undefined ? message : `${message}; ${done}`);

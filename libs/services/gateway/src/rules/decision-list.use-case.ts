@@ -16,7 +16,7 @@ import { OwnerRequests } from '../owner-requests.service';
 const DECISIONS_SUBJECT_ID = 'decisions';
 
 /**
- * `GET /v2/decisions` (decisions §14): one request to scoring, which owns the decision records,
+ * `GET /v2/decisions` (ADR-0014): one request to scoring, which owns the decision records,
  * counted against the account's rate limit like every read. The cursor is opaque to clients: the
  * position scoring answers, encoded here, and decoded back (its validity checked by the DTO).
  */
@@ -44,7 +44,7 @@ export class DecisionListUseCase {
   }
 }
 
-/** What the parameters mean together; each problem names its parameter (decisions §1). */
+/** What the parameters mean together; each problem names its parameter (ADR-0001). */
 function crossFieldProblems(query: DecisionListQueryDto): string[] {
   const problems: string[] = [];
   if (query.subjectId !== undefined && query.subjectType === undefined) problems.push('subjectType: is required with subjectId (customer or supplier)');

@@ -43,7 +43,7 @@ export class DecisionsController {
   @ApiOperation({
     summary: 'Read a decision by its scoreId',
     description:
-      'The decision event as published on its decision topic (decisions §12): `recommendation` (the answer given), `features`, `rules` (evaluated, triggered, failed), `context` (what the rules read), `signals` (the other sources\' verdicts) and `subject`. Readable from the moment the checkpoint was answered. 404 for a scoreId of another data set or none.',
+      'The decision event as published on its decision topic (ADR-0012): `recommendation` (the answer given), `features`, `rules` (evaluated, triggered, failed), `context` (what the rules read), `signals` (the other sources\' verdicts) and `subject`. Readable from the moment the checkpoint was answered. 404 for a scoreId of another data set or none.',
   })
   @ApiParam({ name: 'scoreId', schema: { type: 'string', minLength: 1, maxLength: MAX_IDENTIFIER_LENGTH } })
   @ApiOkResponse({ schema: { type: 'object', properties: { status: { type: 'integer' }, timestamp: { type: 'integer' }, data: { type: 'object', additionalProperties: true } } } })

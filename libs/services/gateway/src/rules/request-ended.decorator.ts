@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 /**
  * A signal that aborts when the client goes away before its answer is sent (its connection
  * closed), for a route whose work outlives a client that stopped waiting otherwise (a backtest,
- * decisions §16). The response's `close` comes either after the answer was written or when the
+ * ADR-0016). The response's `close` comes either after the answer was written or when the
  * connection ended first; only the second aborts.
  */
 export function requestEndedSignal(reply: FastifyReply): AbortSignal {

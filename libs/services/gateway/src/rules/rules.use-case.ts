@@ -18,7 +18,7 @@ import {
 import { AppError } from '@ringfence/platform';
 import { OwnerRequests } from '../owner-requests.service';
 
-/** The wire form of a rule version: ISO times; a suspended version shows `state: "suspended"` (decisions §16). */
+/** The wire form of a rule version: ISO times; a suspended version shows `state: "suspended"` (ADR-0016). */
 export function ruleDto(rule: RuleVersionMessage): RuleDto {
   const { suspension, ...version } = rule;
   const shown: RuleDto = { ...version, createdAt: new Date(rule.createdAt).toISOString() };
@@ -27,7 +27,7 @@ export function ruleDto(rule: RuleVersionMessage): RuleDto {
 }
 
 /**
- * The rules API (decisions §11): each route is one request to scoring, which owns the rules.
+ * The rules API (ADR-0011): each route is one request to scoring, which owns the rules.
  * Writes and reads count against the account's rate limit like every route; a write over the
  * limit is not applied (a rule change is not ingested data).
  */
@@ -69,7 +69,7 @@ export class RulesUseCase {
     return this.ask(principal, traceId, RpcTopics.validateRule, body);
   }
 
-  /** `ended` aborts when the client goes away: the backtest stops with it (decisions §16; in-process only, Kafka carries the deadline). */
+  /** `ended` aborts when the client goes away: the backtest stops with it (ADR-0016; in-process only, Kafka carries the deadline). */
   async backtest(principal: Principal, body: BacktestRequestDto, traceId: string, ended: AbortSignal): Promise<BacktestResponseDto> {
     if (body.to <= body.from) throw new AppError('VALIDATION_FAILED', 'to: must be greater than from');
     const data = await this.owner.ask(principal, traceId, 'rules', RpcTopics.backtestRules, body, ended);

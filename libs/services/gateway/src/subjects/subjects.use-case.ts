@@ -14,7 +14,7 @@ export type SubjectRecordView = { fields: Record<string, unknown>; updatedAt: nu
  * The subject routes: each is one request to the service that owns what it reads (the entity
  * store of ingestion, the graph), for the key's account and data set. Both owners answer only
  * once their consumers have handled the account's earlier writes, so a write answered 2xx shows
- * on the very next read (decisions §10). Reads are counted against the account's rate limit.
+ * on the very next read (ADR-0010). Reads are counted against the account's rate limit.
  */
 @Injectable()
 export class SubjectsUseCase {

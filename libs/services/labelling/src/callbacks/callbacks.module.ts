@@ -7,10 +7,10 @@ import { CALLBACK_SENDER, ReviewCallbacks } from './review-callbacks.service';
 import { LabelStoreModule } from '@ringfence/label-store';
 
 /**
- * Review callbacks (decisions §13), owned by the labelling service: consumes the label topics,
+ * Review callbacks (ADR-0013), owned by the labelling service: consumes the label topics,
  * stores a delivery for each change of a data set with a callback URL, POSTs it signed, retries
  * it, and answers the deliveries read. Each attempt connects only where the operator's rules
- * let callbacks go (decisions §16: public addresses, and `CALLBACK_ALLOWED_NETWORKS`), checked
+ * let callbacks go (ADR-0016: public addresses, and `CALLBACK_ALLOWED_NETWORKS`), checked
  * at the connection. Needs the runtime, persistence and bus modules (global).
  */
 @Module({

@@ -173,7 +173,7 @@ describe(ReviewCallbacksController.name, () => {
     await expect(request({ limit: 0 })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringMatching(/limit/) });
   });
 
-  describe('a delivery the table refuses (decisions §16)', () => {
+  describe('a delivery the table refuses (ADR-0016)', () => {
     /** The table refuses deliveries of events about `refusedSubject` as PostgreSQL refuses a NUL character, and everything while `down`. */
     function refusingTable(deliveries: InMemoryCallbackDeliveryRepository) {
       const table = { down: false, refusedSubject: 'cus-refused' as string | undefined };

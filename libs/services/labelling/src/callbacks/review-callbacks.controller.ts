@@ -33,7 +33,7 @@ function toMessage(delivery: CallbackDelivery): CallbackDeliveryMessage {
 }
 
 /**
- * Review callbacks (decisions §13) on the bus. Consumes the label topics in the group
+ * Review callbacks (ADR-0013) on the bus. Consumes the label topics in the group
  * `callbacks`: each label event of an account with a callback URL becomes a stored delivery,
  * and the handler returns only once it is stored, so the bus commits the offset after the row
  * is in the table (a crash before redelivers, and the same event is recorded once). Sending

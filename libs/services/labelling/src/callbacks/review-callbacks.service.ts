@@ -32,7 +32,7 @@ export const CALLBACK_DELIVERIES_WRITER = 'callback-deliveries';
  * until the module is destroyed. That is before the bus stops and the database closes, so the
  * attempts it interrupts are recorded.
  *
- * A delivery the table refuses does not hold the consumer's partition (decisions §16): each is
+ * A delivery the table refuses does not hold the consumer's partition (ADR-0016): each is
  * recorded through `RowWriter` (writer `callback-deliveries`), one try per delivery of its label
  * event; after its tries it is set aside, and the consumer goes on with the next events. A
  * database that cannot be reached is an outage: the event is delivered again, nothing set aside.

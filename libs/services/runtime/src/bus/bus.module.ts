@@ -24,7 +24,7 @@ export class BusModule {
               ? new KafkaMessageBus({
                   brokers: config.kafkaBrokers,
                   clientId: `ringfence-${options.serviceName}`,
-                  // TLS and SASL (decisions §16); a missing or malformed file stops the start here.
+                  // TLS and SASL (ADR-0016); a missing or malformed file stops the start here.
                   ...kafkaClientSecurity(config.kafkaSecurity),
                   consumeReplies: options.sendsRequests,
                   consumer: { maxWaitTimeInMs: config.kafkaConsumerMaxWaitMs },

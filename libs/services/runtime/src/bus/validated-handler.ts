@@ -20,7 +20,7 @@ function toValidPayload<T extends object>(payloadClass: Constructor<T>, message:
 }
 
 /**
- * Bus consumers get the same strict validation as HTTP (conventions §4). An invalid event can
+ * Bus consumers get the same strict validation as HTTP. An invalid event can
  * never succeed, so it is logged and skipped instead of blocking its partition with retries;
  * any other failure is thrown so the bus redelivers.
  */

@@ -34,7 +34,7 @@ function attempt(target: AccessGuard, routeAccess: RouteAccess, ip: string, toke
 }
 
 describe(AccessGuard.name, () => {
-  describe('failed attempts at the operator credentials (decisions §16)', () => {
+  describe('failed attempts at the operator credentials (ADR-0016)', () => {
     it('refuses an address past its failures with 429 on admin routes, the right token included, and lets other addresses in', async () => {
       const target = await guard();
       for (let i = 0; i < OPERATOR_CREDENTIAL_FAILURES_PER_ADDRESS; i += 1) {

@@ -48,7 +48,7 @@ export class AccessGuard implements CanActivate {
   }
 
   /**
-   * decisions §16: the gateway's calls to a service's internal routes carry the internal
+   * ADR-0016: the gateway's calls to a service's internal routes carry the internal
    * credential, and only it. The admin token is refused here like any other token, so the
    * operator's credential and the services' never stand in for each other.
    */
@@ -77,7 +77,7 @@ export class AccessGuard implements CanActivate {
     throw new AppError('UNAUTHENTICATED', 'admin token unknown');
   }
 
-  /** The request's client address, once it is not past its failed attempts (else 429, decisions §16). */
+  /** The request's client address, once it is not past its failed attempts (else 429, ADR-0016). */
   private async refuseThrottledAddress(request: FastifyRequest, credential: 'admin-token' | 'internal-credential'): Promise<string> {
     const address = clientAddressKey(request.ip);
     const retryAfterSeconds = await this.operatorAttempts.retryAfterSeconds(address);

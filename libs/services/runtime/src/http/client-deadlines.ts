@@ -17,7 +17,7 @@ export interface ClientDeadlines {
 }
 
 /**
- * decisions §16, slow clients: the options that bound how long a client may take to send a
+ * ADR-0016, slow clients: the options that bound how long a client may take to send a
  * request, for every server an app listens with (Fastify applies its own timeouts only to
  * servers it creates, and ours come from `serverFactory`). Node's defaults leave a slow client
  * 60 s for its headers, 300 s for its request and 120 s for a TLS handshake, and check them only
@@ -44,7 +44,7 @@ export function clientDeadlineOptions({ headersTimeoutMs, bodyTimeoutMs }: Clien
 }
 
 /**
- * decisions §16: a request's body must have arrived `bodyTimeoutMs` after its headers; past it
+ * ADR-0016: a request's body must have arrived `bodyTimeoutMs` after its headers; past it
  * the answer is 408 in the error envelope and the connection is closed (its remaining bytes are
  * never read). Counted from the `onRequest` hook, where the headers are in and the body is not
  * read yet. The deadline is whether the message is complete (`IncomingMessage.complete`), not

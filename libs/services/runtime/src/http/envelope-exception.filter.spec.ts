@@ -20,7 +20,7 @@ function answerTo(exception: unknown): { status: number; body: { status: number;
 }
 
 describe(EnvelopeExceptionFilter.name, () => {
-  describe('a message the event bus refuses for what it is (decisions §16)', () => {
+  describe('a message the event bus refuses for what it is (ADR-0016)', () => {
     it('answers 413 for one too large, naming the reason: the same body would be refused again, so no 503', () => {
       expect(answerTo(new BusMessageRefusedError('ringfence.ingest.customer.updated.v1', 'MESSAGE_TOO_LARGE'))).toMatchObject({
         status: 413,

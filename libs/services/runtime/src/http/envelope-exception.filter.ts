@@ -29,7 +29,7 @@ function isFastifyError(error: unknown): error is { code: string; statusCode: nu
 }
 
 /**
- * The one HTTP error mapping (decisions §1): every non-2xx answer is the envelope
+ * The one HTTP error mapping (ADR-0001): every non-2xx answer is the envelope
  * `{status, message, timestamp, traceId}`; unexpected errors get a generic message and are
  * logged with the traceId.
  */
@@ -48,7 +48,7 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     const traceId = String(request.id);
     const described = this.describe(exception, request);
     if (described.status >= 500) {
-      // The route, not the URL: a query string carries personal data (decisions §16).
+      // The route, not the URL: a query string carries personal data (ADR-0016).
       this.logger.error({ traceId, err: exception, method: request.method, url: loggedPath(request) }, 'request failed');
     }
     void reply
@@ -73,13 +73,13 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     }
     if (exception instanceof BusTimeoutError) return { status: 503, message: 'a dependency did not answer in time; retry' };
     if (exception instanceof BusUnavailableError) return { status: 503, message: 'a dependency is unavailable; nothing was accepted, retry' };
-    // The same body would be refused again, so not a 503 (decisions §16): Kafka's message.max.bytes can be below BODY_LIMIT_BYTES.
+    // The same body would be refused again, so not a 503 (ADR-0016): Kafka's message.max.bytes can be below BODY_LIMIT_BYTES.
     if (exception instanceof BusMessageRefusedError) {
       const tooLarge = exception.reason.endsWith('TOO_LARGE');
       return { status: tooLarge ? 413 : 400, message: `body: the event bus refused it (${exception.reason}); nothing was accepted` };
     }
     if (exception instanceof BusRemoteError && exception.status < 500) {
-      // A 429 of the service that owns the state (a training, an account's share: decisions §16) says how long to wait.
+      // A 429 of the service that owns the state (a training, an account's share: ADR-0016) says how long to wait.
       const wait = exception.retryAfterSeconds === undefined ? undefined : { 'retry-after': String(exception.retryAfterSeconds) };
       return { status: exception.status, message: exception.message, ...(wait === undefined ? {} : { headers: wait }) };
     }

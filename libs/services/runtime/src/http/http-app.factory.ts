@@ -37,7 +37,7 @@ export interface HttpApp {
  * One way to build every app's HTTP side: Fastify with the body limit, JSON logging with a
  * traceId per request (also sent as `x-trace-id`), the error envelope, strict validation,
  * 405 detection and request metrics; deadlines for slow clients and the in-flight budgets of
- * authenticated and unauthenticated requests (decisions §16). Each hook is its own module
+ * authenticated and unauthenticated requests (ADR-0016). Each hook is its own module
  * (`hooks/`), registered here in the order requests meet them.
  */
 export async function createHttpApp(module: unknown, options: HttpAppOptions): Promise<HttpApp> {

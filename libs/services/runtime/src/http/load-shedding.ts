@@ -22,8 +22,8 @@ export type IsAuthenticated = (request: FastifyRequest) => Promise<boolean>;
 
 /**
  * Backpressure for the API, in two parts, both answering 503 with `Retry-After: 1` in the error
- * envelope from an `onRequest` hook, before the body is read or anything is accepted (decisions
- * §1: a 503 means nothing was kept). Requests already admitted run to their end within their
+ * envelope from an `onRequest` hook, before the body is read or anything is accepted (ADR-0001:
+ * a 503 means nothing was kept). Requests already admitted run to their end within their
  * budgets (a checkpoint past its budget answers degraded). The operations endpoints are never
  * refused: probes must see the truth.
  *
@@ -35,7 +35,7 @@ export type IsAuthenticated = (request: FastifyRequest) => Promise<boolean>;
  *   a valid credential draw on a budget of their own (`maxUnauthenticatedInFlight`), and one
  *   client address on its own share of it (`maxUnauthenticatedInFlightPerAddress`, 429 past it),
  *   so keyless clients, however slow or many, never take the authenticated requests' places
- *   (decisions §16). 0 turns a cap off.
+ *   (ADR-0016). 0 turns a cap off.
  * - **Event loop and heap** (`@fastify/under-pressure`, sampled every 200 ms): while the loop's
  *   mean delay is past `maxEventLoopDelayMs` (0 turns it off) or the heap past 85 % of V8's
  *   limit, new requests are refused, so the process never runs out of memory.

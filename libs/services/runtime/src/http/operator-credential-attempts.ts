@@ -7,7 +7,7 @@ export const OPERATOR_CREDENTIAL_FAILURES_PER_ADDRESS = 10;
 export const OPERATOR_CREDENTIAL_FAILURE_WINDOW_SECONDS = 600;
 
 /**
- * decisions §16: admin-token attempts are throttled, and so are attempts at the internal
+ * ADR-0016: admin-token attempts are throttled, and so are attempts at the internal
  * credential on the services' internal routes (the operator's two credentials; one count per
  * address for both, so trying both does not double the tries). Both are long and random, so
  * guessing is hopeless; what this bounds is a client that tries anyway (load on the guard, noise

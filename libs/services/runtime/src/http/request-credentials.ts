@@ -39,7 +39,7 @@ type WithRaw = { raw: IncomingMessage; headers: IncomingMessage['headers'] };
 
 /**
  * Reads a request's credential once: the load shedder asks before the body is read (to count
- * the request against the authenticated or the unauthenticated budget, decisions §16), and the
+ * the request against the authenticated or the unauthenticated budget, ADR-0016), and the
  * access guard asks again for the route's own check, getting the same answer without a second
  * lookup. Cheap by design: the admin token is one hash compared in constant time, and an API key
  * is looked up by its hash in the key repository's in-memory cache (a sole writer holds every

@@ -4,7 +4,7 @@
  * (`{"tags": {"constructor": true}}`) makes it look up metadata for `true` and throw, a 500 instead
  * of an answer, and on a declared object it would shadow the class the validator reads. Fastify's
  * parser already refuses `__proto__` and `constructor.prototype`; this refuses the rest, with a 400
- * naming where it is (decisions §16: nothing accepted may fail later).
+ * naming where it is (ADR-0016: nothing accepted may fail later).
  */
 export const RESERVED_KEY = 'constructor';
 export const RESERVED_KEY_RULE = `must not be a key named ${RESERVED_KEY}`;

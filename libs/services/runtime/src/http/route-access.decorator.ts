@@ -15,6 +15,6 @@ export const AdminRoute = () => SetMetadata(ROUTE_ACCESS, 'admin' satisfies Rout
 export const SecretKeyRoute = () => SetMetadata(ROUTE_ACCESS, 'secret-key' satisfies RouteAccess);
 /**
  * A service's internal route, for the gateway only: the internal credential (`INTERNAL_API_KEY`,
- * decisions §16). Neither the admin token nor an account key opens it.
+ * ADR-0016). Neither the admin token nor an account key opens it.
  */
 export const InternalRoute = () => SetMetadata(ROUTE_ACCESS, 'internal' satisfies RouteAccess);

@@ -10,7 +10,7 @@ function ruleText(error: ValidationError, rule: string, text: string): string {
 
 /**
  * Every failing field of a request as `path: rule`, e.g. `transaction.mcc: must match
- * ^[0-9]{4}$` (decisions §1), one entry per field, in payload order.
+ * ^[0-9]{4}$` (ADR-0001), one entry per field, in payload order.
  */
 export function formatValidationErrors(errors: ValidationError[], parentPath = ''): string[] {
   const messages: string[] = [];

@@ -5,7 +5,7 @@ import { loggedPath } from './logged-path';
  * One log line per request instead of Fastify's two: written when the answer has gone, with the
  * traceId (the request id), method, route, status and duration. Probes are not logged at info.
  * No line carries the query string or the request as Fastify serialises it (`req`, whose `url`
- * has the query): only `loggedPath` (decisions §16).
+ * has the query): only `loggedPath` (ADR-0016).
  */
 export class RequestLogController extends LogController {
   constructor() {

@@ -26,7 +26,7 @@ export const recommendationsGiven = new Counter({
   registers: [metricsRegistry],
 });
 
-/** Rows a writer behind the request set aside (decisions §16): each is in `set_aside_rows`, for an operator. */
+/** Rows a writer behind the request set aside (ADR-0016): each is in `set_aside_rows`, for an operator. */
 export const rowsSetAside = new Counter({
   name: 'ringfence_rows_set_aside_total',
   help: 'Rows a writer behind the request could not store and set aside after its attempts, by writer',

@@ -27,7 +27,7 @@ export interface PublishRow {
 type Attempt = 'done' | 'refused' | 'unavailable';
 
 /**
- * The bus's writer behind the request (decisions §16, "One bad row never blocks the others"):
+ * The bus's writer behind the request (ADR-0016, "One bad row never blocks the others"):
  * messages published after the data they follow was accepted, which a failure must neither
  * drop nor retry forever. A message the broker refuses for what it is (`BusMessageRefusedError`:
  * Kafka's MESSAGE_TOO_LARGE, INVALID_RECORD…) gets `DEFAULT_ROW_ATTEMPTS` tries and is then set

@@ -4,7 +4,7 @@ import { rowsSetAside, setAsideFailures } from '../metrics/metrics';
 import { ROOT_LOGGER } from '../tokens';
 
 /**
- * Counts and logs every row a writer of this process sets aside (decisions §16): the writer,
+ * Counts and logs every row a writer of this process sets aside (ADR-0016): the writer,
  * the account, the data set, the row's key and the store's error, never the row's contents
  * (an operator reads those with the admin token, `GET /admin/set-aside-rows`).
  */

@@ -24,7 +24,7 @@ export class SetAsideRowsQueryDto {
 }
 
 /**
- * The operator's read and replay of the rows this process's writers set aside (decisions §16;
+ * The operator's read and replay of the rows this process's writers set aside (ADR-0016;
  * `row` is the JSON text the writer would have stored), with the admin token, on every app: the
  * gateway's (or the standalone server's) API port, a worker's ops port. Each app keeps the rows of its own writers in its own database, so a row is
  * listed and replayed by the app whose writer set it aside.

@@ -129,7 +129,7 @@ function triggeredRuleOf(checkpoint: string): (rule: TriggeredRule) => Triggered
 }
 
 /**
- * decisions §12: the model's largest contributions either way, the triggered rules, and why the
+ * ADR-0012: the model's largest contributions either way, the triggered rules, and why the
  * source decided.
  */
 function explanationOf(scored: ExplainedScore, triggered: readonly TriggeredRule[], reason: string): DecisionExplanationDto {

@@ -41,7 +41,7 @@ export function decideCheckpoint(signals: SourceSignals, rules: RulesOutcome): D
   return decide({ ...signals, ruleAction: rules.activeAction });
 }
 
-/** decisions §11: what the answer would have been with the passive rules active too (undefined: the same). */
+/** ADR-0011: what the answer would have been with the passive rules active too (undefined: the same). */
 export function passiveActionOf(signals: SourceSignals, rules: RulesOutcome): Action | undefined {
   return rules.actionWithPassive === rules.activeAction ? undefined : decide({ ...signals, ruleAction: rules.actionWithPassive }).action;
 }

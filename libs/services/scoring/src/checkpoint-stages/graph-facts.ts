@@ -74,7 +74,7 @@ export class GraphFacts {
         { timeoutMs: Math.max(1, deadline - Date.now()) },
       );
     } catch (error) {
-      // The account holds its share of the graph (decisions §16): the checkpoint is refused, not scored without its network.
+      // The account holds its share of the graph (ADR-0016): the checkpoint is refused, not scored without its network.
       if (error instanceof BusRemoteError && error.status === 429) throw error;
       this.logger.warn({ checkpoint: definition.checkpoint, traceId: message.traceId, err: error }, 'scored without network features: the graph did not answer');
       return null;

@@ -15,7 +15,7 @@ import {
 import type { RuleBook } from '../rules/rule-book';
 import type { CheckpointRequest } from './checkpoint-request';
 
-/** The rules stage: the tenant's rules of the checkpoint (decisions §11), from the in-memory rule book. */
+/** The rules stage: the tenant's rules of the checkpoint (ADR-0011), from the in-memory rule book. */
 export class RulesStage {
   constructor(
     private readonly ruleBook: RuleBook,
@@ -31,7 +31,7 @@ export class RulesStage {
     if (rules.length === 0) return NO_RULES;
     const outcome = evaluateRules(rules, this.ruleEnvironments.of(checkpoint).context(inputs), this.ruleBudgets);
     if (outcome.failed.length > 0) this.logger.debug({ checkpoint, traceId: message.traceId, failed: outcome.failed }, 'rules failed to evaluate');
-    // decisions §16: a rule that keeps failing is suspended for its account.
+    // ADR-0016: a rule that keeps failing is suspended for its account.
     this.ruleBook.recordOutcome(message, rules, outcome);
     return outcome;
   }

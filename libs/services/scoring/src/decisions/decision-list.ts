@@ -27,7 +27,7 @@ export const MAX_LIST_READS = 5;
 const LABEL_BATCH = 50;
 
 /**
- * `GET /v2/decisions` (decisions §14): the tenant's decisions newest first, filtered in SQL; with
+ * `GET /v2/decisions` (ADR-0014): the tenant's decisions newest first, filtered in SQL; with
  * `open`, only the REVIEW decisions whose subject has had no label applied since the decision
  * (the review queue). Labels belong to labelling: their current ones are asked of it per subject,
  * once per request, as backtests ask them. A label answered 2xx is in labelling's state when it

@@ -67,7 +67,7 @@ describe(DecisionRecords.name, () => {
     expect(store.stored.has('scr_2')).toBe(true);
   });
 
-  describe('a record the store refuses (decisions §16)', () => {
+  describe('a record the store refuses (ADR-0016)', () => {
     /** A table that refuses the records of one scoreId, as PostgreSQL refused a timestamp of 1e24 ms in a bigint column. */
     class RefusingStore implements Pick<DecisionRecordRepository, 'addAll' | 'find'> {
       readonly stored = new Map<string, StoredDecisionRecord>();

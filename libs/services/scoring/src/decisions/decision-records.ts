@@ -37,7 +37,7 @@ const key = (tenant: RuleTenant, scoreId: string) => JSON.stringify([tenant.acco
  * Only decisions scoring made are kept: a rate-limited or degraded answer has no scoreId and no
  * context to evaluate rules on.
  *
- * One record the store refuses never holds up the others (decisions §16): `RowWriter` writes the
+ * One record the store refuses never holds up the others (ADR-0016): `RowWriter` writes the
  * rest of the batch, and after its attempts sets it aside (writer `decision-records`), so the
  * consumer's offsets move on and every later decision is recorded.
  */
@@ -68,7 +68,7 @@ export class DecisionRecords {
   add(tenant: RuleTenant, event: CheckpointScoredEvent, decidedAt: number): void {
     if (event.scoreId === undefined || event.ruleCheckpoint === undefined) return;
     const action = (event.recommendation as { action?: unknown } | undefined)?.action;
-    // A text column holds no NUL character; the API refuses one (decisions §10), and a batch
+    // A text column holds no NUL character; the API refuses one (ADR-0010), and a batch
     // that failed on one would be retried forever, so such an id is kept only inside the event.
     const subject = event.subject !== undefined && !event.subject.id.includes('\u0000') ? event.subject : undefined;
     this.pending.set(key(tenant, event.scoreId), {

@@ -4,7 +4,7 @@ import type { ScoreContribution } from '@ringfence/scoring-engine';
 /** The contributions an explanation lists on each side. */
 const EXPLAINED_CONTRIBUTIONS = 5;
 
-/** decisions §12: the largest contributions that raised the score and those that lowered it (given largest first). */
+/** ADR-0012: the largest contributions that raised the score and those that lowered it (given largest first). */
 export function explanationSides(contributions: readonly ScoreContribution[]): { raised: ExplanationContributionDto[]; lowered: ExplanationContributionDto[] } {
   const pick = (keep: (contribution: number) => boolean) =>
     contributions

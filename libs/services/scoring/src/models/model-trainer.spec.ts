@@ -154,7 +154,7 @@ describe(ModelTrainer.name, () => {
     expect(await models.find(tenantOf(message), interrupted.modelId)).toMatchObject({ status: 'failed', error: expect.stringMatching(/^interrupted: the service restarted/) });
   });
 
-  describe('bounds (decisions §16: one training per account, a global cap, a time and an example bound)', () => {
+  describe('bounds (ADR-0016: one training per account, a global cap, a time and an example bound)', () => {
     it('refuses a second training of the account (429, whichever data set asks) while its first runs, and accepts one once it ended', async () => {
       const held = heldRunner();
       const { models, trainer: subject } = trainer(async () => examples(2_000, 10), held.runner, { ...BOUNDS, maxConcurrentTrainings: 2 });

@@ -28,7 +28,7 @@ export const TRAINING_RUNNER = Symbol('TrainingRunner');
 // Aborting terminates the worker thread: the core and the memory it held are given back at once.
 export const workerTrainingRunner: TrainingRunner = (request, onProgress, signal) => trainInWorker(request, { onProgress, transferInput: true, signal });
 
-/** The bounds of training (decisions §16): the settings `MAX_CONCURRENT_TRAININGS`, `TRAINING_MAX_SECONDS`, `TRAINING_MAX_EXAMPLES`. */
+/** The bounds of training (ADR-0016): the settings `MAX_CONCURRENT_TRAININGS`, `TRAINING_MAX_SECONDS`, `TRAINING_MAX_EXAMPLES`. */
 export type TrainingBounds = Pick<RingfenceConfig, 'maxConcurrentTrainings' | 'trainingMaxSeconds' | 'trainingMaxExamples'>;
 
 /**
@@ -40,7 +40,7 @@ export type TrainingBounds = Pick<RingfenceConfig, 'maxConcurrentTrainings' | 't
  * with both candidates' held-out metrics and the positives by reason, or why it failed. A
  * training a restart interrupted is marked failed at the next start.
  *
- * Bounded (decisions §16, "Tenants share fairly"): one training per account and at most
+ * Bounded (ADR-0016, "Tenants share fairly"): one training per account and at most
  * `maxConcurrentTrainings` at once (`TrainingSlots`; each takes a core for as long as it runs,
  * and this machine class has two), refused with 429 past either rather than queued. A training
  * is asynchronous by design (the API answers 202 and is polled), so it cannot stop with its

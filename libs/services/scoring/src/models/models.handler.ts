@@ -33,7 +33,7 @@ export function modelDto(model: ModelRecord): ModelDto {
 }
 
 /**
- * The models API's requests (decisions §12), answered by scoring, which owns the models: train
+ * The models API's requests (ADR-0012), answered by scoring, which owns the models: train
  * (recorded, then trained off the request path by `ModelTrainer`), read, and activate (applied
  * to this instance's model book at once, so its next checkpoint is scored by the model, and
  * published on `modelActivated`, which every instance's model book follows).

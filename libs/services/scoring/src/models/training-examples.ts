@@ -25,7 +25,7 @@ export interface TrainingExamples {
   labelMaturity: ModelLabelMaturityDto | null;
 }
 
-/** How far a read may go (decisions §16): past either bound it throws instead of reading on. */
+/** How far a read may go (ADR-0016): past either bound it throws instead of reading on. */
 export interface TrainingReadBounds {
   /** More decisions than this in the period: `TrainingTooLarge`. */
   maxExamples: number;

@@ -4,7 +4,7 @@ import { RateLimitedError } from '@ringfence/platform';
 const RETRY_AFTER_SECONDS = 60;
 
 /**
- * Who may train now (decisions §16, "Tenants share fairly"): at most one training per account,
+ * Who may train now (ADR-0016, "Tenants share fairly"): at most one training per account,
  * whichever of its data sets asked (both belong to one tenant, and each training takes a core
  * for as long as it runs), and at most `capacity` over every account. A training past either is
  * refused with 429 before anything is recorded; nothing waits in a queue, so a refused account

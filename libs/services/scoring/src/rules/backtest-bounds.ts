@@ -5,7 +5,7 @@ import { AppError } from '@ringfence/platform';
 /**
  * How long the gateway's wait for a backtest (REQUEST_TIMEOUT_MS) leaves it to work: the wait
  * less the time to answer, 500 ms (or half the wait when it is shorter), so that a backtest
- * past its bound is answered with why (400) rather than the gateway's 503 (decisions §16).
+ * past its bound is answered with why (400) rather than the gateway's 503 (ADR-0016).
  */
 export function backtestDurationMs(requestTimeoutMs: number): number {
   return requestTimeoutMs - Math.min(ANSWER_MARGIN_MS, requestTimeoutMs / 2);
@@ -30,7 +30,7 @@ export interface BacktestLimits {
 }
 
 /**
- * A running backtest's bounds (decisions §16): its decisions, its duration, and its request.
+ * A running backtest's bounds (ADR-0016): its decisions, its duration, and its request.
  * `nextStep` comes before each step of work (compiling a rule, evaluating a decision): it lets
  * the event loop turn once a slice of work is spent, which is also when the request's end (a
  * closed connection is an I/O event) can reach the backtest, and throws past the deadline or

@@ -26,7 +26,7 @@ import { ruleBudgetsOf } from './rule-budgets';
 const PAGE_SIZE = 500;
 
 /**
- * A backtest (decisions §11): the given rules, drafts or stored ones, evaluated over the
+ * A backtest (ADR-0011): the given rules, drafts or stored ones, evaluated over the
  * tenant's decision records of the checkpoint in [from, to), exactly over what each decision
  * recorded (its rule context and the other sources' verdicts), page by page. `after` is the
  * action decided again with the tried rules in place of the rules of the time; "fraud" and
@@ -35,7 +35,7 @@ const PAGE_SIZE = 500;
  * rule's labelled precision and recall and a model's held-out metrics count the same fraud.
  * Nothing is changed.
  *
- * decisions §16: a backtest is bounded (backtest-bounds.ts). At most BACKTEST_MAX_DECISIONS
+ * ADR-0016: a backtest is bounded (backtest-bounds.ts). At most BACKTEST_MAX_DECISIONS
  * decisions and the time the gateway waits for it (a 400 naming `from` past either), the
  * rules' budgets of live checkpoints, one at a time per data set (429), and it stops when its
  * request ends: the bus aborts `signal` when nobody waits for the answer any more.

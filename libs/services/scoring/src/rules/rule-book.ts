@@ -17,7 +17,7 @@ import { RULE_ENVIRONMENTS } from './rule-environment.provider';
 const tenantKey = ({ accountId, environment }: RuleTenant): string => JSON.stringify([accountId, environment]);
 
 /**
- * decisions §16, what "keeps failing" means: this many evaluations in a row at live checkpoints
+ * ADR-0016, what "keeps failing" means: this many evaluations in a row at live checkpoints
  * that threw or ran past their budget. One success resets the count; a rule the checkpoint's
  * budget left unevaluated is not counted (another rule spent it). Consecutive, so that a rule
  * reading a field only some requests send, or a pause of the collector, is never suspended.

@@ -34,7 +34,7 @@ const RULES: MessagePatternExtras = { group: 'scoring' };
 const tenantOf = ({ accountId, environment }: MessageEnvelope<unknown>): RuleTenant => ({ accountId, environment });
 
 /**
- * The rules API's requests (decisions §11), answered by scoring, which owns the rules: a save
+ * The rules API's requests (ADR-0011), answered by scoring, which owns the rules: a save
  * is type-checked, stored as a new version, applied to this instance's rule book at once (the
  * next checkpoint here sees it) and published on `ruleSaved`, which every instance's rule book
  * follows (group per instance, see rules-groups.ts).
@@ -77,7 +77,7 @@ export class RulesHandler {
 
   @MessagePattern(RpcTopics.backtestRules, { ...RULES, consistentWith: [DECISION_RECORDS_DEPENDENCY] })
   backtestRules(@Payload() message: MessageEnvelope<unknown>, @Ctx() context: MessageBusContext): Promise<BacktestRulesReply> {
-    // decisions §16: the backtest stops once nobody waits for its answer.
+    // ADR-0016: the backtest stops once nobody waits for its answer.
     return validatedRequestHandler(BacktestRulesRequest, (valid) => this.backtests.run(valid, context.getSignal()))(message);
   }
 

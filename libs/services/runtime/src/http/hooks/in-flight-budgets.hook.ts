@@ -8,7 +8,7 @@ import { RequestCredentials } from '../request-credentials';
 export type AuthenticateWith = (app: NestFastifyApplication) => void;
 
 /**
- * The in-flight budgets of authenticated and unauthenticated requests (decisions §16). They tell
+ * The in-flight budgets of authenticated and unauthenticated requests (ADR-0016). They tell
  * the two apart with the access guard's own credential reader, which the app's module provides:
  * it is created after the hooks, before any request, and handed over by the function returned.
  */

@@ -1,5 +1,4 @@
-import type { MigrationExecutor, QueryRunner } from 'typeorm';
-import { Migration } from 'typeorm/migration/Migration';
+import { Migration, type MigrationExecutor, type QueryRunner } from 'typeorm';
 
 /**
  * Recorded in `migrations` once a database is migrated by owners (every process of this version

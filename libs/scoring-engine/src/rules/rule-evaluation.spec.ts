@@ -102,10 +102,12 @@ describe(evaluateRules.name, () => {
       expect(outcome.failed).toEqual([{ ruleId: 2, ruleVersion: 1, error: expect.stringContaining('not evaluated'), cause: 'notEvaluated' }]);
     });
 
+    // The pause is four times the budget and the budget generous, so the second evaluation fits
+    // it even on a loaded CI machine (a 5 ms budget was overrun there by the evaluation itself).
     it('triggers a rule whose evaluation a pause pushed past its budget: the overrun is evaluated again, and that answer stands', () => {
-      const paused = pausedRule({ ruleId: 1, pausedAt: (evaluation) => evaluation === 1, pauseMs: 20 });
+      const paused = pausedRule({ ruleId: 1, pausedAt: (evaluation) => evaluation === 1, pauseMs: 100 });
 
-      const outcome = evaluateRules([paused.compiled], context, { ruleMs: 5, checkpointMs: 100 });
+      const outcome = evaluateRules([paused.compiled], context, { ruleMs: 25, checkpointMs: 500 });
 
       expect(outcome.failed).toEqual([]);
       expect(outcome.triggered.map((triggered) => triggered.ruleId)).toEqual([1]);
@@ -114,9 +116,9 @@ describe(evaluateRules.name, () => {
     });
 
     it('triggers a rule whose matches() a pause put past the deadline, once evaluated again', () => {
-      const paused = pausedRule({ ruleId: 1, pausedAt: (evaluation) => evaluation === 1, pauseMs: 20, answer: () => linearMatches('someone@mailinator.com', '@mailinator[.]com$') });
+      const paused = pausedRule({ ruleId: 1, pausedAt: (evaluation) => evaluation === 1, pauseMs: 100, answer: () => linearMatches('someone@mailinator.com', '@mailinator[.]com$') });
 
-      const outcome = evaluateRules([paused.compiled], context, { ruleMs: 5, checkpointMs: 100 });
+      const outcome = evaluateRules([paused.compiled], context, { ruleMs: 25, checkpointMs: 500 });
 
       expect(outcome.failed).toEqual([]);
       expect(outcome.triggered.map((triggered) => triggered.ruleId)).toEqual([1]);

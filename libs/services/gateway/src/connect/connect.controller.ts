@@ -14,6 +14,7 @@ import {
 import { type BodyAndQuery, CurrentPrincipal, SecretKeyRoute, ValidBodyAndQuery } from '@ringfence/service-runtime';
 import type { FastifyRequest } from 'fastify';
 import { EventIntake, isDegraded } from '../intake/event-intake.service';
+import { submissionOf } from '../intake/submission';
 import { LabelsUseCase } from '../labels/labels.use-case';
 import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
 
@@ -47,7 +48,7 @@ export class ConnectController {
     const customerId = connectCustomerId(body);
     // The review first: a review the account may not give (POTENTIALLY_…) refuses the request before anything is stored.
     if (body.review) await this.labels.applyConnectReview(principal, customerId, body.review, String(request.id));
-    const submission = { principal, subjectId: customerId, payload: normaliseTimestamps(body), traceId: String(request.id) };
+    const submission = submissionOf(principal, customerId, normaliseTimestamps(body), request);
     if (!query.features) {
       await this.intake.ingest(EventTopics.connectLinked, submission);
       return { status: 200, success: 'true', timestamp: Date.now(), clientID: principal.account.id, customerID: customerId };

@@ -6,6 +6,7 @@ import { CurrentPrincipal, type BodyAndQuery, ValidBodyAndQuery } from '@ringfen
 import type { FastifyRequest } from 'fastify';
 import { CheckpointRoutes } from '../intake/checkpoint-routes';
 import { EventIntake } from '../intake/event-intake.service';
+import { answered, submissionOf } from '../intake/submission';
 import { SecretKeyPost } from '../openapi/secret-key-post.decorator';
 
 @ApiTags('Customers')
@@ -27,12 +28,7 @@ export class CustomerController {
     @Req() request: FastifyRequest,
   ): Promise<CustomerRecommendationResponseDto> {
     const { body, query } = input;
-    const data = await this.intake.checkpoint(CheckpointRoutes.customer, {
-      principal,
-      subjectId: body.customer.customerId,
-      payload: normaliseTimestamps(body),
-      traceId: String(request.id),
-    }, { explain: query.explain });
-    return { status: 200, timestamp: Date.now(), data };
+    const submission = submissionOf(principal, body.customer.customerId, normaliseTimestamps(body), request);
+    return answered(await this.intake.checkpoint(CheckpointRoutes.customer, submission, { explain: query.explain }));
   }
 }

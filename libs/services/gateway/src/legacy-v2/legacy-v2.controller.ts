@@ -29,7 +29,8 @@ import { type BodyAndQuery, CurrentPrincipal, SecretKeyRoute, ValidBodyAndQuery 
 import { normaliseTimestampToMillis } from '@ringfence/platform';
 import type { FastifyRequest } from 'fastify';
 import { CheckpointRoutes } from '../intake/checkpoint-routes';
-import { EventIntake, type Submission } from '../intake/event-intake.service';
+import { EventIntake } from '../intake/event-intake.service';
+import { submissionOf } from '../intake/submission';
 import { CustomerLabelPathDto } from '../labels/label-path.dto';
 import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
 import {
@@ -207,7 +208,7 @@ export class LegacyV2Controller {
   @ApiErrorResponses(...ERRORS)
   async backfillCustomer(@CurrentPrincipal() principal: Principal, @Body() body: CustomerRequestDto, @Req() request: FastifyRequest): Promise<AcknowledgementResponseDto> {
     const event = normaliseTimestamps(body) as CustomerUpdatedEvent;
-    await this.intake.ingest(CheckpointRoutes.customer.ingestTopic, this.submission(principal, event.customer.customerId, event, request));
+    await this.intake.ingest(CheckpointRoutes.customer.ingestTopic, submissionOf(principal, event.customer.customerId, event, request));
     return acknowledged();
   }
 
@@ -276,7 +277,7 @@ export class LegacyV2Controller {
     const { disputeId, transactionId } = body.dispute;
     // As /psp/dispute keys it: the customer is found through the transaction.
     const subjectId = transactionId ? `transaction:${transactionId}` : `dispute:${disputeId}`;
-    await this.intake.ingest(EventTopics.disputeUpdated, this.submission(principal, subjectId, normaliseTimestamps(body), request));
+    await this.intake.ingest(EventTopics.disputeUpdated, submissionOf(principal, subjectId, normaliseTimestamps(body), request));
     return acknowledged();
   }
 
@@ -286,7 +287,7 @@ export class LegacyV2Controller {
       await this.ingestCustomerEvent(principal, event, request);
       return acknowledged();
     }
-    const data = await this.intake.checkpoint(CheckpointRoutes.customer, this.submission(principal, event.customer.customerId, event, request), { explain: query.explain });
+    const data = await this.intake.checkpoint(CheckpointRoutes.customer, submissionOf(principal, event.customer.customerId, event, request), { explain: query.explain });
     return { status: 200, timestamp: Date.now(), data };
   }
 
@@ -304,31 +305,27 @@ export class LegacyV2Controller {
       return acknowledged();
     }
     // As /psp/transaction: scoring is told the checkpoint; the ingest event is kept as sent.
-    const accepted = this.submission(principal, transactionSubjectId(event), event, request);
+    const accepted = submissionOf(principal, transactionSubjectId(event), event, request);
     const data = await this.intake.checkpoint(CheckpointRoutes.transaction, accepted, { request: { ...event, checkpoint }, explain: query.explain });
     return { status: 200, timestamp: Date.now(), data };
   }
 
   private ingestCustomerEvent(principal: Principal, event: CustomerUpdatedEvent, request: FastifyRequest): Promise<void> {
-    return this.intake.ingest(CheckpointRoutes.customer.ingestTopic, this.submission(principal, event.customer.customerId, event, request));
+    return this.intake.ingest(CheckpointRoutes.customer.ingestTopic, submissionOf(principal, event.customer.customerId, event, request));
   }
 
   private ingestPaymentEvent(principal: Principal, event: TransactionUpdatedEvent, request: FastifyRequest): Promise<void> {
-    return this.intake.ingest(CheckpointRoutes.transaction.ingestTopic, this.submission(principal, transactionSubjectId(event), event, request));
+    return this.intake.ingest(CheckpointRoutes.transaction.ingestTopic, submissionOf(principal, transactionSubjectId(event), event, request));
   }
 
   private ingestChargeback(principal: Principal, body: LegacyChargebackRequestDto, request: FastifyRequest): Promise<void> {
     const event = chargebackConnectEvent(normaliseTimestamps(body));
-    return this.intake.ingest(EventTopics.connectLinked, this.submission(principal, body.customerId, event, request));
+    return this.intake.ingest(EventTopics.connectLinked, submissionOf(principal, body.customerId, event, request));
   }
 
   private ingestTags(principal: Principal, customerId: string, tags: Record<string, boolean>, timestamp: number | undefined, request: FastifyRequest): Promise<void> {
     // The body's time is normalised here: the tags body has no nested DTO to walk.
     const timestampMs = timestamp === undefined ? Date.now() : normaliseTimestampToMillis(timestamp);
     return this.ingestCustomerEvent(principal, tagsCustomerEvent(customerId, tags, timestampMs), request);
-  }
-
-  private submission<T>(principal: Principal, subjectId: string, payload: T, request: FastifyRequest): Submission<T> {
-    return { principal, subjectId, payload, traceId: String(request.id) };
   }
 }

@@ -6,6 +6,7 @@ import { CurrentPrincipal, type BodyAndQuery, ValidBodyAndQuery } from '@ringfen
 import type { FastifyRequest } from 'fastify';
 import { CheckpointRoutes } from '../intake/checkpoint-routes';
 import { EventIntake } from '../intake/event-intake.service';
+import { answered, submissionOf } from '../intake/submission';
 import { SecretKeyPost } from '../openapi/secret-key-post.decorator';
 
 @ApiTags('Suppliers')
@@ -23,12 +24,7 @@ export class PayoutController {
   })
   async payout(@CurrentPrincipal() principal: Principal, @ValidBodyAndQuery(PayoutRequestDto, ExplainQueryDto) input: BodyAndQuery<PayoutRequestDto, ExplainQueryDto>, @Req() request: FastifyRequest): Promise<PayoutRecommendationResponseDto> {
     const { body, query } = input;
-    const data = await this.intake.checkpoint(CheckpointRoutes.payout, {
-      principal,
-      subjectId: body.supplier.supplierId,
-      payload: normaliseTimestamps(body),
-      traceId: String(request.id),
-    }, { explain: query.explain });
-    return { status: 200, timestamp: Date.now(), data };
+    const submission = submissionOf(principal, body.supplier.supplierId, normaliseTimestamps(body), request);
+    return answered(await this.intake.checkpoint(CheckpointRoutes.payout, submission, { explain: query.explain }));
   }
 }

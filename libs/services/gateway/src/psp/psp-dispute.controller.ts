@@ -5,6 +5,7 @@ import { EventTopics, PspDisputeRequestDto, PspDisputeResponseDto, normaliseTime
 import { CurrentPrincipal, SecretKeyRoute } from '@ringfence/service-runtime';
 import type { FastifyRequest } from 'fastify';
 import { EventIntake } from '../intake/event-intake.service';
+import { answered, submissionOf } from '../intake/submission';
 import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
 import { SecretKeyPost } from '../openapi/secret-key-post.decorator';
 
@@ -38,13 +39,9 @@ export class PspDisputeController {
 
   private async accept(principal: Principal, body: PspDisputeRequestDto, request: FastifyRequest): Promise<PspDisputeResponseDto> {
     const { disputeId, transactionId } = body.dispute;
-    await this.intake.ingest(EventTopics.disputeUpdated, {
-      principal,
-      // The customer is not in the payload (it is found through the transaction): key on the transaction.
-      subjectId: transactionId ? `transaction:${transactionId}` : `dispute:${disputeId}`,
-      payload: normaliseTimestamps(body),
-      traceId: String(request.id),
-    });
-    return { status: 200, timestamp: Date.now(), data: { disputeId, ...(transactionId ? { transactionId } : {}) } };
+    // The customer is not in the payload (it is found through the transaction): key on the transaction.
+    const subjectId = transactionId ? `transaction:${transactionId}` : `dispute:${disputeId}`;
+    await this.intake.ingest(EventTopics.disputeUpdated, submissionOf(principal, subjectId, normaliseTimestamps(body), request));
+    return answered({ disputeId, ...(transactionId ? { transactionId } : {}) });
   }
 }

@@ -16,6 +16,7 @@ import type { FastifyRequest } from 'fastify';
 import { CheckpointRoutes } from '../intake/checkpoint-routes';
 import { EventIntake, type Submission } from '../intake/event-intake.service';
 import { SecretKeyPost } from '../openapi/secret-key-post.decorator';
+import { submissionOf } from '../intake/submission';
 
 type Input = BodyAndQuery<PspTransactionRequestDto, PspTransactionQueryDto>;
 
@@ -33,12 +34,7 @@ function transactionEvent(body: PspTransactionRequestDto, checkpoint: PspCheckpo
 
 /** One customer's events stay in order; a transaction without a customer keys on itself. */
 function submission(principal: Principal, payload: TransactionUpdatedEvent, request: FastifyRequest): Submission<TransactionUpdatedEvent> {
-  return {
-    principal,
-    subjectId: payload.customer?.customerId ?? `transaction:${payload.transaction.transactionId}`,
-    payload,
-    traceId: String(request.id),
-  };
+  return submissionOf(principal, payload.customer?.customerId ?? `transaction:${payload.transaction.transactionId}`, payload, request);
 }
 
 @ApiTags('Payment processor')

@@ -6,6 +6,7 @@ import { CurrentPrincipal, type BodyAndQuery, ValidBodyAndQuery } from '@ringfen
 import type { FastifyRequest } from 'fastify';
 import { CheckpointRoutes } from '../intake/checkpoint-routes';
 import { EventIntake } from '../intake/event-intake.service';
+import { answered, submissionOf } from '../intake/submission';
 import { SecretKeyPost } from '../openapi/secret-key-post.decorator';
 
 @ApiTags('Orders and refunds')
@@ -23,12 +24,7 @@ export class RefundController {
   })
   async refund(@CurrentPrincipal() principal: Principal, @ValidBodyAndQuery(RefundRequestDto, ExplainQueryDto) input: BodyAndQuery<RefundRequestDto, ExplainQueryDto>, @Req() request: FastifyRequest): Promise<RefundRecommendationResponseDto> {
     const { body, query } = input;
-    const data = await this.intake.checkpoint(CheckpointRoutes.refund, {
-      principal,
-      subjectId: body.customer.customerId,
-      payload: normaliseTimestamps(body),
-      traceId: String(request.id),
-    }, { explain: query.explain });
-    return { status: 200, timestamp: Date.now(), data };
+    const submission = submissionOf(principal, body.customer.customerId, normaliseTimestamps(body), request);
+    return answered(await this.intake.checkpoint(CheckpointRoutes.refund, submission, { explain: query.explain }));
   }
 }

@@ -13,6 +13,7 @@ import { CurrentPrincipal, type BodyAndQuery, ValidBodyAndQuery } from '@ringfen
 import type { FastifyRequest } from 'fastify';
 import { CheckpointRoutes } from '../intake/checkpoint-routes';
 import { EventIntake } from '../intake/event-intake.service';
+import { submissionOf } from '../intake/submission';
 import { COMMON_PASSWORDS } from '../lookup/common-passwords.provider';
 import { SecretKeyPost } from '../openapi/secret-key-post.decorator';
 
@@ -46,12 +47,8 @@ export class RegistrationController {
     const credentialStatus = await this.credentialStatusOf(body);
     const registrationId = prefixedId('reg');
     const payload: RegistrationSubmittedEvent = Object.assign(normaliseTimestamps(body), { registrationId, credentialStatus });
-    const data = await this.intake.checkpoint(CheckpointRoutes.registration, {
-      principal,
-      subjectId: body.customer?.customerId ?? body.supplier?.supplierId ?? `registration:${registrationId}`,
-      payload,
-      traceId: String(request.id),
-    }, { explain: query.explain });
+    const subjectId = body.customer?.customerId ?? body.supplier?.supplierId ?? `registration:${registrationId}`;
+    const data = await this.intake.checkpoint(CheckpointRoutes.registration, submissionOf(principal, subjectId, payload, request), { explain: query.explain });
     return { status: 200, timestamp: Date.now(), data: { ...data, credentialStatus }, credentialStatus };
   }
 

@@ -5,6 +5,7 @@ import { EventTopics, SupplierRequestDto, SupplierResponseDto, normaliseTimestam
 import { CurrentPrincipal } from '@ringfence/service-runtime';
 import type { FastifyRequest } from 'fastify';
 import { EventIntake } from '../intake/event-intake.service';
+import { submissionOf } from '../intake/submission';
 import { SecretKeyPost } from '../openapi/secret-key-post.decorator';
 
 @ApiTags('Suppliers')
@@ -20,12 +21,7 @@ export class SupplierController {
     answer: SupplierResponseDto,
   })
   async upsert(@CurrentPrincipal() principal: Principal, @Body() body: SupplierRequestDto, @Req() request: FastifyRequest): Promise<SupplierResponseDto> {
-    await this.intake.ingest(EventTopics.supplierUpdated, {
-      principal,
-      subjectId: body.supplier.supplierId,
-      payload: normaliseTimestamps(body),
-      traceId: String(request.id),
-    });
+    await this.intake.ingest(EventTopics.supplierUpdated, submissionOf(principal, body.supplier.supplierId, normaliseTimestamps(body), request));
     return { status: 200, success: 'true' };
   }
 }

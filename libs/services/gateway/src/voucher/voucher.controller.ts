@@ -19,6 +19,7 @@ import { type BodyAndQuery, CurrentPrincipal, ValidBodyAndQuery } from '@ringfen
 import type { FastifyRequest } from 'fastify';
 import { CheckpointRoutes } from '../intake/checkpoint-routes';
 import { EventIntake } from '../intake/event-intake.service';
+import { answered, submissionOf } from '../intake/submission';
 import { SecretKeyPost } from '../openapi/secret-key-post.decorator';
 
 @ApiTags('Vouchers')
@@ -33,13 +34,9 @@ export class VoucherController {
     answer: VoucherResponseDto,
   })
   async create(@CurrentPrincipal() principal: Principal, @Body() body: VoucherRequestDto, @Req() request: FastifyRequest): Promise<VoucherResponseDto> {
-    await this.intake.ingest(EventTopics.voucherCreated, {
-      principal,
-      // Redemptions key on the customer; a voucher's own events key on its referrer, else its code.
-      subjectId: body.voucher.referrerId ?? `voucher:${body.voucher.voucherCode}`,
-      payload: normaliseTimestamps(body),
-      traceId: String(request.id),
-    });
+    // Redemptions key on the customer; a voucher's own events key on its referrer, else its code.
+    const subjectId = body.voucher.referrerId ?? `voucher:${body.voucher.voucherCode}`;
+    await this.intake.ingest(EventTopics.voucherCreated, submissionOf(principal, subjectId, normaliseTimestamps(body), request));
     return { status: 200, timestamp: Date.now() };
   }
 
@@ -56,12 +53,8 @@ export class VoucherController {
     @Req() request: FastifyRequest,
   ): Promise<CustomerRecommendationResponseDto> {
     const { body, query } = input;
-    const data = await this.intake.checkpoint(
-      CheckpointRoutes.voucherRedemption,
-      { principal, subjectId: redeemingCustomerId(body), payload: normaliseTimestamps(body), traceId: String(request.id) },
-      { explain: query.explain },
-    );
-    return { status: 200, timestamp: Date.now(), data };
+    const submission = submissionOf(principal, redeemingCustomerId(body), normaliseTimestamps(body), request);
+    return answered(await this.intake.checkpoint(CheckpointRoutes.voucherRedemption, submission, { explain: query.explain }));
   }
 
   @SecretKeyPost('voucher/check', {
@@ -76,12 +69,8 @@ export class VoucherController {
       throw new AppError('FORBIDDEN', 'voucher-abuse recommendations are disabled for this account; an administrator can enable them');
     }
     const policy = voucherCheckPolicy(settings, body);
-    const { uses } = await this.intake.request(RpcTopics.graphVoucherUses, {
-      principal,
-      subjectId: body.customerId,
-      payload: { customerId: body.customerId, voucherCode: body.voucherCode, depth: policy.depth },
-      traceId: String(request.id),
-    });
+    const question = { customerId: body.customerId, voucherCode: body.voucherCode, depth: policy.depth };
+    const { uses } = await this.intake.request(RpcTopics.graphVoucherUses, submissionOf(principal, body.customerId, question, request));
     return { timestamp: Date.now(), recommendation: voucherCheckRecommendation(uses, policy) };
   }
 }

@@ -22,6 +22,13 @@ type Model = { modelId: string; status: string; examples: number; positives: num
 
 /** Generated bodies per route: enough that each route stores some (optional fields that exclude each other make some 400s). */
 const RUNS = Number(process.env.HOSTILE_RUNS ?? 20);
+/**
+ * The checkpoint whose hostile bodies must have been stored at least once. About one in eight of
+ * its generated bodies is valid (the rest carry values just past a limit), so 20 runs stored none
+ * about once in fourteen test runs (measured: 2 or 3 of 20, before and after issue 34); five times as
+ * many leave that to chance about once in half a million.
+ */
+const STORED_AT_LEAST_ONCE = '/v2/customer';
 /** 201: a rule saved; 202: a training accepted; 403/404/409: a route's own refusals; 413: a body past 1 MiB. */
 const ANSWERED = new Set([200, 201, 202, 400, 403, 404, 409, 413]);
 /** Decisions per class for a training (MIN_EXAMPLES_PER_CLASS is 20; the time split needs both classes in each part). */
@@ -130,11 +137,11 @@ describe('hostile-but-valid input at every route', () => {
           const scoreId = response.body.data?.scoreId;
           if (typeof scoreId === 'string') answered.push({ account: attacker, scoreId });
         }),
-        { numRuns: RUNS },
+        { numRuns: route.template === STORED_AT_LEAST_ONCE ? RUNS * 5 : RUNS },
       );
     }
     // The property means something only if hostile bodies were stored, at the checkpoints above all.
-    expect(accepted.get('/v2/customer')).toBeGreaterThan(0);
+    expect(accepted.get(STORED_AT_LEAST_ONCE)).toBeGreaterThan(0);
     expect([...accepted.keys()].length).toBeGreaterThan(routes.length / 2);
 
     // The very next requests: a decision of each account read back, and a backtest over all time

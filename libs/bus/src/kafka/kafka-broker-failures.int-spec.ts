@@ -56,6 +56,7 @@ describe('KafkaMessageBus broker failures', () => {
         expect(await bus.isReady()).toBe(false);
 
         await ownMock.setBrokerUp();
+        // Polled: kafkajs reconnects to a broker that came back on its own retry schedule, asynchronous by design.
         await eventually(
           () => bus.publish(TOPIC, eventEnvelope(TOPIC)).then(() => true, () => false),
           UNAVAILABLE_BOUND_MS,

@@ -1,5 +1,6 @@
 import type { CheckpointIndicatorEvidence } from '@ringfence/lookup';
-import { evidenceOf, indicatorsNotIn, indicatorsOf } from './payload-indicators';
+import { type WireObject, payloadFacts } from '@ringfence/contracts';
+import { evidenceOf, indicatorsNotIn, indicatorsOfFacts } from './payload-indicators';
 
 const evidence = (kind: CheckpointIndicatorEvidence['kind'], value: string): CheckpointIndicatorEvidence => ({
   kind,
@@ -11,10 +12,10 @@ const evidence = (kind: CheckpointIndicatorEvidence['kind'], value: string): Che
 });
 
 describe('payload indicators', () => {
-  const request = { device: { ipAddress: '::ffff:203.0.113.7' }, paymentMethod: { instrumentId: 'card-1' } };
+  const request = payloadFacts({ device: { ipAddress: '::ffff:203.0.113.7' }, paymentMethod: { instrumentId: 'card-1' } } as WireObject);
 
   it('reads the subject\'s e-mail and telephone and the request\'s IP address and instruments, normalised', () => {
-    expect(indicatorsOf({ email: ' Ada@Example.com ', telephone: '07700 900123', telephoneCountry: 'GBR' }, request)).toEqual({
+    expect(indicatorsOfFacts({ email: ' Ada@Example.com ', telephone: '07700 900123', telephoneCountry: 'GBR' }, request)).toEqual({
       emails: ['ada@example.com'],
       phones: ['+447700900123'],
       ips: ['203.0.113.7'],
@@ -23,8 +24,8 @@ describe('payload indicators', () => {
   });
 
   it('names what the stored subject adds to what the request named, and keeps the evidence of the values still named', () => {
-    const asked = indicatorsOf({ email: 'sent@example.com' }, request);
-    const all = indicatorsOf({ email: 'stored@example.com', telephone: '+447700900123' }, request);
+    const asked = indicatorsOfFacts({ email: 'sent@example.com' }, request);
+    const all = indicatorsOfFacts({ email: 'stored@example.com', telephone: '+447700900123' }, request);
 
     expect(indicatorsNotIn(all, asked)).toEqual({ emails: ['stored@example.com'], phones: ['+447700900123'], ips: [], instrumentIds: [] });
     expect(indicatorsNotIn(asked, asked)).toEqual({ emails: [], phones: [], ips: [], instrumentIds: [] });

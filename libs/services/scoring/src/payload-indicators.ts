@@ -1,4 +1,4 @@
-import { type PayloadFacts, type WireObject, namedText, payloadFacts } from '@ringfence/contracts';
+import { type PayloadFacts, namedText } from '@ringfence/contracts';
 import { type CheckpointIndicatorEvidence, type KnownIndicatorQuery, canonicalIpAddress, knownIndicatorRefs, normaliseEmail, normaliseTelephone } from '@ringfence/lookup';
 
 type Fields = Record<string, unknown>;
@@ -30,11 +30,6 @@ export function indicatorsOfFacts(subject: Fields, facts: PayloadFacts): KnownIn
     ips: canonicalIp ? [canonicalIp] : [],
     instrumentIds: methods.map((method) => method.instrumentId).filter((id) => id !== undefined),
   };
-}
-
-/** `indicatorsOfFacts` of a payload in wire JSON. */
-export function indicatorsOf(subject: Fields, payload: object): KnownIndicatorQuery {
-  return indicatorsOfFacts(subject, payloadFacts(payload as WireObject));
 }
 
 const refKey = ({ kind, value }: { kind: string; value: string }): string => `${kind}\u0000${value}`;

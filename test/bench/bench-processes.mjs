@@ -21,9 +21,15 @@ export const answers = (port, path = '/health/live') =>
       .on('error', () => resolve(false));
   });
 
-/** Starts a server process and resolves once `healthPath` answers 200 (at most `timeoutMs`). */
-export async function startProcess(args, env, port, healthPath = '/health/live', timeoutMs = 60_000) {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+/**
+ * Starts a server process and resolves once `healthPath` answers 200 (at most `timeoutMs`).
+ * `readStdout`, when given, gets the child's stdout stream as soon as it is spawned (it must read
+ * it all, or the child blocks on a full pipe); otherwise stdout is discarded.
+ */
+export async function startProcess(args, env, port, healthPath = '/health/live', timeoutMs = 60_000, { readStdout } = {}) {
+  const stdout = readStdout ? 'pipe' : 'ignore';
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', stdout, 'inherit'] });
+  if (readStdout) readStdout(child.stdout);
   let exited = false;
   child.once('exit', () => (exited = true));
   for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; ) {

@@ -22,6 +22,19 @@
 //    fixed stack's floor (nest-floor-server.mjs: NestJS on Fastify over HTTPS validating each
 //    request as the gateway does, then answering a constant JSON), replaying the same sequence.
 //    The floor's ratio to the bare server bounds what any service on this stack can reach here.
+//    Each standalone round also gives its costs per answered request: CPU of every thread and of
+//    the main thread alone (utime + stime of /proc/<pid>/stat and /proc/<pid>/task/<pid>/stat),
+//    and bytes allocated on the V8 heaps, the main thread's and all (the server runs with
+//    --trace-gc-nvp; the `allocated=` fields of its GC lines on stdout are summed over the round:
+//    process-meters.mjs).
+// 2b. Fixed rate: unless BENCH_FIXED_RATE=0, BENCH_ROUNDS rounds of BENCH_SECONDS at
+//    BENCH_FIXED_RATE requests/s offered over BENCH_FIXED_CONNECTIONS connections (300 and 20: what
+//    issue 35 measures), the same standalone server and the bare one alternating, for the latency
+//    an integration feels below capacity, and the standalone server's costs per request there.
+//    autocannon's rate is per connection and per second (each connection sends its share back to
+//    back, then waits for the next second), and its latency histogram at a rate adds synthetic
+//    values for coordinated omission with a 1 ms interval: this phase's p50 and p99 are taken from
+//    the bench's own send-to-answer times of every request instead (fractional milliseconds).
 // 3. Memory: /metrics of the standalone server when fresh, after each round and after the load
 //    (RSS, V8 heap, graph nodes and edges); the server gets the bench's environment, so
 //    MEMORY_CACHE_ENTRIES and VELOCITY_MAX_KEYS set its bounds; then, in a process of its own,
@@ -31,7 +44,8 @@
 // conditions that mostly do not trigger, a few that fail at run time on missing values); a rule
 // refused stops the run. Saving them warms a fresh server: compare bursts with rules only with
 // bursts with rules.
-// Prints a markdown summary and writes every number to a JSON file in the OS temp directory.
+// Prints a markdown summary, with issue 35's targets beside the measured values
+// (mixed-load-targets.mjs), and writes every number to a JSON file in the OS temp directory.
 //
 // Env: BENCH_CONNECTIONS (50), BENCH_SECONDS (15), BENCH_ROUNDS (3), BENCH_WARMUP_SECONDS (10),
 // BENCH_CUSTOMERS (20000), BENCH_SEED (11), BENCH_POOL (requests built ahead, 60000; the
@@ -42,7 +56,8 @@
 // soon as the last is answered). Below either server's capacity the rate is the same for both,
 // so the ratio says nothing; what to compare is the latency at that load, and the CPU per
 // request, which is steadier there than at saturation (where the group commits' sizes and the
-// queues change with every round).
+// queues change with every round). BENCH_FIXED_RATE (300; 0 skips the fixed-rate phase),
+// BENCH_FIXED_CONNECTIONS (20), BENCH_FLOOR (1; 0 leaves the floor server out).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpsRequest } from 'node:https';
@@ -51,6 +66,8 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { ROOT, freePort, startProcess } from './bench-processes.mjs';
 import { RULE_CHECKPOINTS, createRules } from './bench-rules.mjs';
+import { targetLines } from './mixed-load-targets.mjs';
+import { GC_TRACE_OPTION, costPerRequest, heapAllocationMeter, meterReading, processCpuSeconds } from './process-meters.mjs';
 import { CLASSES, population, requestSequence } from './mixed-workload.mjs';
 
 const env = (name, fallback) => Number(process.env[name] ?? fallback);
@@ -67,6 +84,8 @@ const memoryCustomers = env('BENCH_MEMORY_CUSTOMERS', 1_000_000);
 const rulesPerCheckpoint = env('BENCH_RULES', 0);
 const rate = env('BENCH_RATE', 0);
 const withFloor = env('BENCH_FLOOR', 1) !== 0;
+const fixedRate = env('BENCH_FIXED_RATE', 300);
+const fixedConnections = env('BENCH_FIXED_CONNECTIONS', 20);
 const KEY = 'sk_test_benchmarkbenchmarkbench01';
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -94,11 +113,15 @@ const serviceEnv = (dataDir, port) => ({
   ACCOUNT_RATE_LIMIT_PER_MINUTE: '100000000',
   LOG_LEVEL: 'warn',
 });
-async function startService() {
+/** A fresh standalone server; `meterAllocations`: with the GC trace whose lines its `allocations` sums. */
+async function startService({ meterAllocations = false } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'ringfence-mixed-bench-'));
   const port = await freePort();
-  const child = await startProcess(['dist/apps/standalone/src/main.js'], serviceEnv(dataDir, port), port, '/health/ready');
-  const service = { child, port, dataDir, cert: join(dataDir, 'tls', 'cert.pem'), key: join(dataDir, 'tls', 'key.pem') };
+  let allocations;
+  const options = meterAllocations ? { readStdout: (stdout) => (allocations = heapAllocationMeter(stdout)) } : {};
+  const args = [...(meterAllocations ? [GC_TRACE_OPTION] : []), 'dist/apps/standalone/src/main.js'];
+  const child = await startProcess(args, serviceEnv(dataDir, port), port, '/health/ready', 60_000, options);
+  const service = { child, port, dataDir, allocations, cert: join(dataDir, 'tls', 'cert.pem'), key: join(dataDir, 'tls', 'key.pem') };
   if (rulesPerCheckpoint > 0) {
     const created = await createRules(port, KEY, rulesPerCheckpoint).catch(async (error) => {
       await stop(service);
@@ -126,18 +149,13 @@ async function stop(server) {
   if (server.dataDir) rmSync(server.dataDir, { recursive: true, force: true });
 }
 
-/** CPU seconds a process has used (user + system), from /proc. */
-function cpuSeconds(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 /** Waits until `pid` uses under 10 % of a core over half a second (at most 60 s); the seconds waited. */
 async function settle(pid) {
   const started = performance.now();
-  let last = cpuSeconds(pid);
+  let last = processCpuSeconds(pid);
   while (performance.now() - started < 60_000) {
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const now = cpuSeconds(pid);
+    const now = processCpuSeconds(pid);
     if (now - last < 0.05) break;
     last = now;
   }
@@ -189,13 +207,13 @@ const RATE_LIMITED = '"source":"RATE_LIMIT"';
  * its request's class and start time in its context, so the answers are counted (and timed) per
  * class. Non-2xx bodies are kept, three per class and status.
  */
-async function load(port, durationSeconds, next) {
+async function load(port, durationSeconds, next, { connections: connectionCount = connections, rate: offered = rate } = {}) {
   const byClass = newRoundStats();
   const result = await autocannon({
     url: `https://127.0.0.1:${port}`,
-    connections,
+    connections: connectionCount,
     duration: durationSeconds,
-    ...(rate > 0 ? { overallRate: rate } : {}),
+    ...(offered > 0 ? { overallRate: offered } : {}),
     requests: [
       {
         // `request` is autocannon's fresh copy of the defaults (host, port…): filled in, not copied.
@@ -222,12 +240,18 @@ async function load(port, durationSeconds, next) {
     ],
   });
   const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([status, { count }]) => [status, count]));
+  const latencies = Object.values(byClass)
+    .flatMap((stats) => stats.latencies)
+    .sort((a, b) => a - b);
   return {
     rps: result.requests.average,
     total: result.requests.total,
     p50: result.latency.p50,
     p99: result.latency.p99,
     max: result.latency.max,
+    // The bench's own send-to-answer times, every answer of the run, in fractional milliseconds.
+    measuredP50: quantile(latencies, 0.5),
+    measuredP99: quantile(latencies, 0.99),
     non2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,
@@ -288,8 +312,41 @@ async function burst(port, requests = pool.slice(0, burstSize)) {
   }
 }
 
+/** Per answered request: CPU (every thread, the main thread) and bytes allocated (the main thread's heap, all heaps). */
+function costText(run) {
+  const kb = (bytes) => `${int(bytes / 1000)} KB`;
+  return (
+    `${run.cpuMsPerRequest.toFixed(2)} ms/request (main thread ${run.mainThreadCpuMsPerRequest.toFixed(2)} ms)` +
+    (run.heapBytesPerRequest === undefined ? '' : `, allocated ${kb(run.heapBytesPerRequest)}/request (all heaps ${kb(run.allHeapsBytesPerRequest)})`)
+  );
+}
+
+/**
+ * Below capacity: `rounds` rounds at `fixedRate` requests/s over `fixedConnections` connections,
+ * the standalone server (its sequence continuing) and the bare one alternating, each after the
+ * standalone server has settled.
+ */
+async function fixedRatePhase(service, bare, serviceRuns, bareRuns) {
+  const atRate = { connections: fixedConnections, rate: fixedRate };
+  for (let round = 0; round < rounds; round += 1) {
+    await settle(service.child.pid);
+    const before = meterReading(service);
+    const s = await load(service.port, seconds, serviceNext, atRate);
+    Object.assign(s, costPerRequest(before, meterReading(service), s.total));
+    await settle(service.child.pid);
+    const b = await load(bare.port, seconds, replay(), atRate);
+    serviceRuns.push(s);
+    bareRuns.push(b);
+    const ms = (value) => `${value.toFixed(1)} ms`;
+    console.log(
+      `fixed rate ${fixedRate} req/s over ${fixedConnections} connections, round ${round + 1}: ringfence ${int(s.rps)} req/s p50 ${ms(s.measuredP50)} p99 ${ms(s.measuredP99)} non-2xx ${s.non2xx} CPU ${costText(s)} | ` +
+        `bare p50 ${ms(b.measuredP50)} p99 ${ms(b.measuredP99)} non-2xx ${b.non2xx} | ratios p50 ${(s.measuredP50 / b.measuredP50).toFixed(1)}× p99 ${(s.measuredP99 / b.measuredP99).toFixed(1)}×`,
+    );
+  }
+}
+
 // ---- run
-const results = { date: new Date().toISOString(), machine: { cpus: cpus().length, node: process.version }, settings: { connections, seconds, rounds, warmupSeconds, customers, seed, poolSize, burstSize, bursts, memoryCustomers, rulesPerCheckpoint, rate }, classes: CLASSES };
+const results = { date: new Date().toISOString(), machine: { cpus: cpus().length, node: process.version }, settings: { connections, seconds, rounds, warmupSeconds, customers, seed, poolSize, burstSize, bursts, memoryCustomers, rulesPerCheckpoint, rate, fixedRate, fixedConnections }, classes: CLASSES };
 
 results.bursts = [];
 for (let b = 0; b < bursts; b += 1) {
@@ -311,12 +368,14 @@ for (let b = 0; b < bursts; b += 1) {
   }
 }
 
-const service = await startService();
+const service = await startService({ meterAllocations: true });
 const bare = await startBare(service);
 const floor = withFloor ? await startFloor(service) : undefined;
 const serviceRuns = [];
 const bareRuns = [];
 const floorRuns = [];
+const fixedServiceRuns = [];
+const fixedBareRuns = [];
 try {
   results.freshMemory = await memoryOf(service);
   const warm = await load(service.port, warmupSeconds, serviceNext);
@@ -328,10 +387,10 @@ try {
   for (let round = 0; round < rounds; round += 1) {
     // Alternate the two so machine noise falls on both alike.
     const serviceSettle = await settle(service.child.pid);
-    const cpuBefore = cpuSeconds(service.child.pid);
+    const before = meterReading(service);
     const s = await load(service.port, seconds, serviceNext);
-    // The server's CPU per answered request, all its threads: steadier than a rate on a shared machine.
-    s.cpuMsPerRequest = ((cpuSeconds(service.child.pid) - cpuBefore) * 1000) / Math.max(1, s.total);
+    // The server's costs per answered request (CPU: steadier than a rate on a shared machine).
+    Object.assign(s, costPerRequest(before, meterReading(service), s.total));
     const bareSettle = await settle(service.child.pid);
     // The settled server's memory after each round: what it keeps grows with what it was sent,
     // up to the bounds of its caches (README, "Memory of a standalone server").
@@ -342,10 +401,11 @@ try {
     const f = floor ? await load(floor.port, seconds, replay()) : undefined;
     if (f) floorRuns.push(f);
     console.log(
-      `round ${round + 1}: ringfence ${int(s.rps)} req/s p50 ${s.p50} ms p99 ${s.p99} ms non-2xx ${s.non2xx} CPU ${s.cpuMsPerRequest.toFixed(2)} ms/request, then heap ${s.memoryAfter.heapUsedMiB} MiB RSS ${s.memoryAfter.rssMiB} MiB | bare ${int(b.rps)} req/s p50 ${b.p50} ms p99 ${b.p99} ms non-2xx ${b.non2xx} | ratio ${(s.rps / b.rps).toFixed(3)}` +
+      `round ${round + 1}: ringfence ${int(s.rps)} req/s p50 ${s.p50} ms p99 ${s.p99} ms non-2xx ${s.non2xx} CPU ${costText(s)}, then heap ${s.memoryAfter.heapUsedMiB} MiB RSS ${s.memoryAfter.rssMiB} MiB | bare ${int(b.rps)} req/s p50 ${b.p50} ms p99 ${b.p99} ms non-2xx ${b.non2xx} | ratio ${(s.rps / b.rps).toFixed(3)}` +
         (f ? ` | floor ${int(f.rps)} req/s p50 ${f.p50} ms p99 ${f.p99} ms non-2xx ${f.non2xx}, ratio to bare ${(f.rps / b.rps).toFixed(3)}` : ''),
     );
   }
+  if (fixedRate > 0) await fixedRatePhase(service, bare, fixedServiceRuns, fixedBareRuns);
   results.afterLoadSettleSeconds = await settle(service.child.pid);
   results.afterMemory = await memoryOf(service);
   // For comparison with the fresh server's: the same burst size on this warm server (the next
@@ -373,11 +433,17 @@ if (memoryCustomers > 0) {
 
 // ---- summary
 const pick = (runs, key) => runs.map((run) => run[key]);
+const spreadOf = (runs, key) => (runs[0]?.[key] === undefined ? null : spread(pick(runs, key)));
 const summary = (runs) => ({
   rps: spread(pick(runs, 'rps')),
   p50: spread(pick(runs, 'p50')),
   p99: spread(pick(runs, 'p99')),
-  cpuMsPerRequest: runs[0]?.cpuMsPerRequest === undefined ? null : spread(pick(runs, 'cpuMsPerRequest')),
+  measuredP50: spreadOf(runs, 'measuredP50'),
+  measuredP99: spreadOf(runs, 'measuredP99'),
+  cpuMsPerRequest: spreadOf(runs, 'cpuMsPerRequest'),
+  mainThreadCpuMsPerRequest: spreadOf(runs, 'mainThreadCpuMsPerRequest'),
+  heapBytesPerRequest: spreadOf(runs, 'heapBytesPerRequest'),
+  allHeapsBytesPerRequest: spreadOf(runs, 'allHeapsBytesPerRequest'),
   non2xx: pick(runs, 'non2xx').reduce((a, b) => a + b, 0),
   errors: pick(runs, 'errors').reduce((a, b) => a + b, 0),
   timeouts: pick(runs, 'timeouts').reduce((a, b) => a + b, 0),
@@ -392,6 +458,16 @@ results.ringfence = summary(serviceRuns);
 results.bare = summary(bareRuns);
 results.ratio = spread(ratios);
 results.p99Ratio = spread(p99Ratios);
+if (fixedServiceRuns.length > 0) {
+  results.fixedRate = {
+    rate: fixedRate,
+    connections: fixedConnections,
+    ringfence: summary(fixedServiceRuns),
+    bare: summary(fixedBareRuns),
+    p50Ratio: spread(fixedServiceRuns.map((run, i) => run.measuredP50 / fixedBareRuns[i].measuredP50)),
+    p99Ratio: spread(fixedServiceRuns.map((run, i) => run.measuredP99 / fixedBareRuns[i].measuredP99)),
+  };
+}
 if (floorRuns.length > 0) {
   results.floor = summary(floorRuns);
   results.floorRatio = spread(floorRuns.map((run, i) => run.rps / bareRuns[i].rps));
@@ -411,7 +487,13 @@ results.perClass = Object.fromEntries(
   }),
 );
 const withoutClasses = (runs) => runs.map(({ byClass: _byClass, ...run }) => run);
-results.rounds = { ringfence: withoutClasses(serviceRuns), bare: withoutClasses(bareRuns), floor: withoutClasses(floorRuns) };
+results.rounds = {
+  ringfence: withoutClasses(serviceRuns),
+  bare: withoutClasses(bareRuns),
+  floor: withoutClasses(floorRuns),
+  fixedRateRingfence: withoutClasses(fixedServiceRuns),
+  fixedRateBare: withoutClasses(fixedBareRuns),
+};
 const burstSummary = (side) => ({
   all2xx: results.bursts.filter((run) => run[side].all2xx).length,
   degraded: results.bursts.map((run) => run[side].degraded),
@@ -441,7 +523,27 @@ if (results.floor) {
   lines.push(`| floor's ratio to bare | ${range(results.floorRatio, 3)} | | ${range(results.floorP99Ratio, 1)}× | | |`);
 }
 lines.push('');
-lines.push(`Ringfence's CPU per answered request (every thread of the process, from /proc): ${range(results.ringfence.cpuMsPerRequest, 2)} ms.`);
+const kb = (bytes) => `${int(bytes / 1000)} KB`;
+lines.push(
+  `Ringfence's costs per answered request (from /proc and its GC trace): CPU ${range(results.ringfence.cpuMsPerRequest, 2)} ms every thread, ` +
+    `**${range(results.ringfence.mainThreadCpuMsPerRequest, 2)} ms the main thread**; allocated **${range(results.ringfence.heapBytesPerRequest, 0, kb)} on the main thread's heap**, ` +
+    `${range(results.ringfence.allHeapsBytesPerRequest, 0, kb)} on all heaps.`,
+);
+if (results.fixedRate) {
+  const { ringfence: fixedService, bare: fixedBare, p50Ratio, p99Ratio } = results.fixedRate;
+  const ms = (spreadValues) => `${range(spreadValues, 1)} ms`;
+  lines.push('');
+  lines.push(`At ${fixedRate} requests/s offered over ${fixedConnections} connections, ${fixedServiceRuns.length} × ${seconds} s alternating (send-to-answer times measured by the bench):`);
+  lines.push('');
+  lines.push('| server | requests/s | p50 | p99 | non-2xx | CPU a request | main thread | allocated a request (main thread’s heap) |');
+  lines.push('|---|---|---|---|---|---|---|---|');
+  lines.push(
+    `| Ringfence embedded | ${range(fixedService.rps, 0, int)} | ${ms(fixedService.measuredP50)} | ${ms(fixedService.measuredP99)} | ${statusText(fixedService.statuses)} | ` +
+      `${range(fixedService.cpuMsPerRequest, 2)} ms | ${range(fixedService.mainThreadCpuMsPerRequest, 2)} ms | ${range(fixedService.heapBytesPerRequest, 0, kb)} |`,
+  );
+  lines.push(`| bare Fastify, constant JSON | ${range(fixedBare.rps, 0, int)} | ${ms(fixedBare.measuredP50)} | ${ms(fixedBare.measuredP99)} | ${statusText(fixedBare.statuses)} | | | |`);
+  lines.push(`| **ratio** | | **${range(p50Ratio, 1)}×** | **${range(p99Ratio, 1)}×** | | | | |`);
+}
 lines.push('');
 lines.push(`| class | share | answered (${rounds} rounds) | non-2xx | 2xx degraded | p50 | p99 |`);
 lines.push('|---|---|---|---|---|---|---|');
@@ -479,6 +581,8 @@ if (graphMemory) {
       `**${mib(graphMemory.rssBytes * perMillion)} MiB per million customers**.`,
   );
 }
+lines.push('');
+lines.push(...targetLines(results));
 const markdown = lines.join('\n');
 console.log(`\n${markdown}\n`);
 for (const [name, stats] of Object.entries(results.perClass)) for (const sample of stats.samples) console.log(`non-2xx sample, ${name}: ${sample.status} ${sample.body}`);

@@ -1,5 +1,5 @@
 import { type DynamicModule, Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { EVENT_LOG_STORE } from '@ringfence/bus';
+import { EVENT_LOG_STORE, type EventLogStore } from '@ringfence/bus';
 import { BREACHED_CREDENTIALS_REPOSITORY, type BreachedCredentialsRepository, StoreBreachedCredentialsRepository } from '@ringfence/credentials';
 import { SET_ASIDE_STORE, SetAsideRows, type SetAsideStore } from '@ringfence/platform';
 import { DataSource } from 'typeorm';
@@ -8,14 +8,15 @@ import { openDataSource } from './data-source.factory';
 import { DatabaseHealth } from './database-health.service';
 import { StartupLoads } from './startup-loads';
 import { PERSISTENCE_OPTIONS, type PersistenceOptions } from './persistence.options';
-import { TypeOrmEventLogStore } from './repositories/typeorm-event-log.store';
+import { openEventLog } from './event-log/event-log.provider';
+import { LmdbEventLogStore } from './event-log/lmdb-event-log.store';
 import { TypeOrmSetAsideStore } from './repositories/typeorm-set-aside.store';
 
 /**
  * Opens the database (embedded PGlite, or PostgreSQL when `databaseUrl` is set), migrates the
  * shared tables and those of the owners in `options.schemas` before anything else starts, and
  * provides, globally: the `DataSource`, the options (`PERSISTENCE_OPTIONS`, for the owners' store
- * modules), the shared stores (event log, set-aside rows), the breached-credentials store,
+ * modules), the shared stores (the event log, on LMDB for a sole writer: `event-log/`; set-aside rows), the breached-credentials store,
  * `DatabaseHealth` and `StartupLoads`. Each service's repositories come from its own store
  * module, which its service module imports. The database closes last on shutdown, after the
  * other modules' destroy hooks (a bus draining its handlers may still write).
@@ -26,6 +27,7 @@ export class PersistenceModule implements OnApplicationShutdown {
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
     @Inject(BREACHED_CREDENTIALS_REPOSITORY) private readonly breached: BreachedCredentialsRepository,
+    @Inject(EVENT_LOG_STORE) private readonly eventLog: EventLogStore,
   ) {}
 
   static forRoot(options: PersistenceOptions): DynamicModule {
@@ -34,7 +36,7 @@ export class PersistenceModule implements OnApplicationShutdown {
       providers: [
         { provide: PERSISTENCE_OPTIONS, useValue: options },
         { provide: DataSource, useFactory: () => openDataSource(options) },
-        { provide: EVENT_LOG_STORE, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmEventLogStore(dataSource) },
+        { provide: EVENT_LOG_STORE, inject: [DataSource], useFactory: (dataSource: DataSource) => openEventLog(options, dataSource) },
         {
           provide: BREACHED_CREDENTIALS_REPOSITORY,
           inject: [DataSource],
@@ -52,6 +54,7 @@ export class PersistenceModule implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     if (this.breached instanceof StoreBreachedCredentialsRepository) await this.breached.close();
+    if (this.eventLog instanceof LmdbEventLogStore) await this.eventLog.close();
     if (this.dataSource.isInitialized) {
       await this.dataSource.destroy();
     }

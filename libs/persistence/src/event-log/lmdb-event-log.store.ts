@@ -1,0 +1,158 @@
+import type { EventLogStore, LoggedEvent } from '@ringfence/bus';
+import { envelopeText, type MessageEnvelope } from '@ringfence/contracts';
+import { type Database, type RootDatabase, open } from 'lmdb';
+
+/** An event's place: its topic, then its sequence, so one topic's events are one ordered range. */
+type EventKey = [topic: string, sequence: number];
+/** What is kept of an event: its message key and its envelope's JSON, as written. */
+type StoredEvent = [messageKey: string, envelope: string];
+type EventIdKey = [topic: string, eventId: string];
+type OffsetKey = [group: string, topic: string];
+
+const LAST_SEQUENCE = 'lastSequence';
+const SQL_LOG_IMPORTED = 'sqlEventLogImported';
+
+/** One event as the SQL event log held it, for `importEvents`. */
+export interface ImportedEvent {
+  sequence: number;
+  topic: string;
+  key: string;
+  eventId: string;
+  envelope: string;
+}
+
+/**
+ * The embedded mode's event log on LMDB (the `lmdb` package), under `<dataDir>/event-log`: one
+ * durable append per publish, made for it (ADR-0010, docs/architecture.md "The embedded event log").
+ *
+ * LMDB batches every write queued while its write thread is busy into one transaction, committed
+ * and then flushed (`fdatasync`) off the main thread; an append is answered once its
+ * transaction is flushed (`root.flushed`), so a `kill -9`, or the machine's crash, loses nothing
+ * acknowledged. Reads are synchronous lookups in a memory map, which sees every committed
+ * transaction.
+ *
+ * Appends are idempotent per topic and `envelope.eventId`, as the SQL log's were: an event
+ * appended again gets the sequence it got the first time, also while that first append is still
+ * being written. Sequences are handed out when `appendBatch` is called, so they increase in the
+ * order of the calls and of the events within one, and the transactions commit in that order:
+ * a reader never sees a later sequence of a topic before an earlier one.
+ */
+export class LmdbEventLogStore implements EventLogStore {
+  private readonly root: RootDatabase;
+  private readonly events: Database<StoredEvent, EventKey>;
+  private readonly sequencesByEventId: Database<number, EventIdKey>;
+  private readonly offsets: Database<number, OffsetKey>;
+  private readonly meta: Database<number | boolean, string>;
+  private lastSequence: number;
+  /** Sequences of events handed out but not yet committed, by `idOf`: a repeated append answers the same. */
+  private readonly unwritten = new Map<string, number>();
+
+  constructor(path: string) {
+    this.root = open({ path, compression: false });
+    this.events = this.root.openDB({ name: 'events', encoding: 'msgpack' });
+    this.sequencesByEventId = this.root.openDB({ name: 'event-ids', encoding: 'msgpack' });
+    this.offsets = this.root.openDB({ name: 'offsets', encoding: 'msgpack' });
+    this.meta = this.root.openDB({ name: 'meta', encoding: 'msgpack' });
+    this.lastSequence = Number(this.meta.get(LAST_SEQUENCE) ?? 0);
+  }
+
+  append(topic: string, key: string, envelope: MessageEnvelope<unknown>): Promise<number> {
+    return this.appendBatch([{ topic, key, envelope }]).then(([sequence]) => sequence);
+  }
+
+  async appendBatch(events: ReadonlyArray<{ topic: string; key: string; envelope: MessageEnvelope<unknown> }>): Promise<number[]> {
+    const sequences: number[] = [];
+    const fresh: Array<{ id: string; write: () => void }> = [];
+    for (const { topic, key, envelope } of events) {
+      const id = idOf(topic, envelope.eventId);
+      const known = this.unwritten.get(id) ?? this.sequencesByEventId.get([topic, envelope.eventId]);
+      if (known !== undefined) {
+        sequences.push(known);
+        continue;
+      }
+      const sequence = (this.lastSequence += 1);
+      const stored: StoredEvent = [key, envelopeText(envelope)];
+      this.unwritten.set(id, sequence);
+      sequences.push(sequence);
+      fresh.push({
+        id,
+        write: () => {
+          this.events.putSync([topic, sequence], stored);
+          this.sequencesByEventId.putSync([topic, envelope.eventId], sequence);
+        },
+      });
+    }
+    await this.durably(fresh.map((event) => event.write), () => fresh.forEach((event) => this.unwritten.delete(event.id)));
+    return sequences;
+  }
+
+  readAfter(topic: string, afterSequence: number, limit: number): Promise<LoggedEvent[]> {
+    const read: LoggedEvent[] = [];
+    const range = this.events.getRange({ start: [topic, afterSequence + 1], end: [topic, Number.MAX_SAFE_INTEGER], limit });
+    for (const { key, value } of range) {
+      read.push({ sequence: key[1], topic, key: value[0], envelope: JSON.parse(value[1]) as MessageEnvelope<unknown> });
+    }
+    return Promise.resolve(read);
+  }
+
+  committedOffset(group: string, topic: string): Promise<number> {
+    return Promise.resolve(this.offsets.get([group, topic]) ?? 0);
+  }
+
+  /** Sets each offset to exactly its `sequence`, also backwards (a consumer may rewind); the last of a repeated pair wins. */
+  async commitOffsets(offsets: ReadonlyArray<{ group: string; topic: string; sequence: number }>): Promise<void> {
+    if (offsets.length === 0) return;
+    await this.root.transaction(() => {
+      for (const { group, topic, sequence } of offsets) this.offsets.putSync([group, topic], sequence);
+    });
+  }
+
+  /** Whether the SQL event log of an earlier version was copied here (`importSqlEventLog`). */
+  get importedSqlLog(): boolean {
+    return this.meta.get(SQL_LOG_IMPORTED) === true;
+  }
+
+  /** Copies events of the SQL event log with their sequences; the next append follows the last. */
+  async importEvents(events: readonly ImportedEvent[]): Promise<void> {
+    const writes = events.map(({ sequence, topic, key, eventId, envelope }) => () => {
+      this.events.putSync([topic, sequence], [key, envelope]);
+      this.sequencesByEventId.putSync([topic, eventId], sequence);
+    });
+    this.lastSequence = Math.max(this.lastSequence, ...events.map((event) => event.sequence));
+    await this.durably(writes, () => undefined);
+  }
+
+  /** Marks the SQL event log as copied, with its consumers' offsets, in one transaction. */
+  async finishSqlImport(offsets: ReadonlyArray<{ group: string; topic: string; sequence: number }>): Promise<void> {
+    const writes = offsets.map(({ group, topic, sequence }) => () => this.offsets.putSync([group, topic], sequence));
+    await this.durably([...writes, () => this.meta.putSync(SQL_LOG_IMPORTED, true)], () => undefined);
+  }
+
+  async close(): Promise<void> {
+    await this.root.close();
+  }
+
+  /**
+   * Runs `writes` in one transaction with the last sequence, and resolves once it is flushed to
+   * disk. With no writes it still waits for the flush of what is under way, which holds any
+   * earlier append of an event this batch only repeated. `settled` runs once the outcome is known.
+   */
+  private async durably(writes: ReadonlyArray<() => void>, settled: () => void): Promise<void> {
+    try {
+      if (writes.length > 0) {
+        const lastSequence = this.lastSequence;
+        await this.root.transaction(() => {
+          for (const write of writes) write();
+          this.meta.putSync(LAST_SEQUENCE, lastSequence);
+        });
+      }
+      await this.root.flushed;
+    } finally {
+      settled();
+    }
+  }
+}
+
+function idOf(topic: string, eventId: string): string {
+  return `${topic}\u0000${eventId}`;
+}

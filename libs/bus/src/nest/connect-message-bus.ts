@@ -1,7 +1,20 @@
-import type { INestApplication, INestMicroservice } from '@nestjs/common';
+import type { INestApplication } from '@nestjs/common';
+import { DiscoveryService, ModulesContainer } from '@nestjs/core';
 import type { CustomStrategy } from '@nestjs/microservices';
+import { InProcessMessageBus } from '../in-process/in-process-message-bus';
 import type { MessageBus } from '../message-bus';
 import { MessageBusServer } from './message-bus.server';
+
+export interface ConnectMessageBusOptions {
+  /**
+   * How a message reaches its handler. `direct`: a call of the controller's method, with no Nest
+   * pipeline per message (`MessageBusServer`'s `directDispatch`). `nest`: through Nest's RPC
+   * pipeline. Default: `direct` on the in-process bus (the embedded mode, where that pipeline
+   * was a measured part of every checkpoint's main-thread time), `nest` on any other bus, so
+   * the Kafka path stays as it was.
+   */
+  dispatch?: 'direct' | 'nest';
+}
 
 /**
  * Connects the bus transporter to an HTTP app (a hybrid app). Nest registers the controllers'
@@ -10,8 +23,23 @@ import { MessageBusServer } from './message-bus.server';
  * controllers exist) and start the microservices after `app.init()`, so every module's
  * `onModuleInit` and `onApplicationBootstrap` have run before the first delivery, and before
  * the HTTP server listens, so requests meet a started bus.
+ *
+ * It returns nothing: an enhancer registered on the microservice (`useGlobalGuards` and the
+ * like) would be one the direct dispatch cannot see, so none can be. The app's own global
+ * pipes, filters and guards never applied to the bus handlers (a hybrid app's microservice has
+ * its own configuration).
  */
-export function connectMessageBus(app: INestApplication, bus: MessageBus): INestMicroservice {
-  const strategy = new MessageBusServer(bus, { resolve: (token) => app.get(token, { strict: false }) });
-  return app.connectMicroservice<CustomStrategy>({ strategy });
+export function connectMessageBus(app: INestApplication, bus: MessageBus, options: ConnectMessageBusOptions = {}): void {
+  const dispatch = options.dispatch ?? (bus instanceof InProcessMessageBus ? 'direct' : 'nest');
+  const resolve = (token: Parameters<INestApplication['get']>[0]) => app.get(token, { strict: false });
+  const strategy =
+    dispatch === 'direct'
+      ? new MessageBusServer(bus, { resolve, directDispatch: { controllers: controllersOf(app) } })
+      : new MessageBusServer(bus, { resolve });
+  app.connectMicroservice<CustomStrategy>({ strategy });
+}
+
+/** The app's controllers, listed when the transporter starts (every module is loaded by then). */
+function controllersOf(app: INestApplication): () => ReturnType<DiscoveryService['getControllers']> {
+  return () => new DiscoveryService(app.get(ModulesContainer)).getControllers();
 }

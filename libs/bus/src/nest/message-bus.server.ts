@@ -3,6 +3,8 @@ import { type CustomTransportStrategy, type MessageHandler, Server } from '@nest
 import type { EventTopic, MessageEnvelope, RpcTopic } from '@ringfence/contracts';
 import { lastValueFrom } from 'rxjs';
 import type { MessageBus, RespondOptions, RpcContext, SubscribeOptions } from '../message-bus';
+import { checkSameHandlersAsNest, type DirectHandlerDeclaration, type DiscoveredController, declaredBusHandlers, type NestRegistration } from './bus-handler-declarations';
+import { directEventHandler, directRequestHandler } from './direct-bus-handler';
 import { MessageBusContext } from './message-bus.context';
 import { type EventPatternExtras, MESSAGE_BUS_TRANSPORT, type MessagePatternExtras, type WriteBehind } from './message-bus.patterns';
 
@@ -12,6 +14,12 @@ export interface MessageBusServerOptions {
    * `get(token, { strict: false })`. Without it such an extra stops `listen`.
    */
   resolve?: (token: InjectionToken) => unknown;
+  /**
+   * Set: each declared handler is registered on the bus as a direct call of its controller's
+   * method (`direct-bus-handler.ts`), without Nest's per-message pipeline; `controllers` lists
+   * the app's controllers (`DiscoveryService.getControllers()`). Unset: Nest's wrapped handlers.
+   */
+  directDispatch?: { controllers: () => readonly DiscoveredController[] };
 }
 
 interface Registration {
@@ -88,19 +96,48 @@ export class MessageBusServer extends Server implements CustomTransportStrategy 
   /** Registers every declared handler on the bus, then starts it; the callback gets a failure of either. */
   async listen(callback: (error?: unknown) => void): Promise<void> {
     try {
-      for (const [topic, handler] of this.getHandlers()) {
-        // `context` may be missing where a test double calls the handler as a bus would; the context then has a signal that never aborts.
-        this.bus.handle(topic as RpcTopic, this.respondOptions(topic, handler.extras ?? {}), (message, context: RpcContext | undefined) => this.answer(topic, handler, message, context));
-      }
-      for (const { topic, handler, extras } of this.eventHandlers) {
-        this.bus.subscribe(topic as EventTopic, this.subscribeOptions(topic, extras), (message) => this.deliver(topic, handler, message));
-      }
+      if (this.options.directDispatch === undefined) this.registerNestHandlers();
+      else this.registerDirectHandlers(this.options.directDispatch.controllers());
       await this.bus.start();
     } catch (error) {
       callback(error);
       return;
     }
     callback();
+  }
+
+  /** Each message through Nest's RPC pipeline: a `MessageBusContext`, the handler Nest wrapped, its value as an Observable. */
+  private registerNestHandlers(): void {
+    for (const [topic, handler] of this.getHandlers()) {
+      // `context` may be missing where a test double calls the handler as a bus would; the context then has a signal that never aborts.
+      this.bus.handle(topic as RpcTopic, this.respondOptions(topic, handler.extras ?? {}), (message, context: RpcContext | undefined) => this.answer(topic, handler, message, context));
+    }
+    for (const { topic, handler, extras } of this.eventHandlers) {
+      this.bus.subscribe(topic as EventTopic, this.subscribeOptions(topic, extras), (message) => this.deliver(topic, handler, message));
+    }
+  }
+
+  /**
+   * Each message as a call of the controller's method: the same declarations, options
+   * and checks as `registerNestHandlers`, and the same handlers as Nest registered, or the start
+   * fails; so does a guard, pipe, interceptor or parameter decorator the direct call would skip.
+   */
+  private registerDirectHandlers(controllers: readonly DiscoveredController[]): void {
+    const declarations = declaredBusHandlers(controllers, this.transportId);
+    checkSameHandlersAsNest(declarations, this.nestRegistrations());
+    for (const declaration of declarations) this.registerDirect(declaration);
+  }
+
+  private registerDirect(declaration: DirectHandlerDeclaration): void {
+    const { kind, topic, extras } = declaration;
+    if (kind === 'request') this.bus.handle(topic as RpcTopic, this.respondOptions(topic, extras), directRequestHandler(declaration) as never);
+    else this.bus.subscribe(topic as EventTopic, this.subscribeOptions(topic, extras), directEventHandler(declaration));
+  }
+
+  private nestRegistrations(): NestRegistration[] {
+    const requests = [...this.getHandlers()].map(([topic, handler]): NestRegistration => ({ kind: 'request', topic, extras: handler.extras ?? {} }));
+    const events = this.eventHandlers.map(({ topic, extras }): NestRegistration => ({ kind: 'event', topic, extras }));
+    return [...requests, ...events];
   }
 
   /** Stops the bus: in-flight handlers finish and their offsets are committed. */

@@ -9,7 +9,7 @@ import { BusRemoteError, BusTimeoutError, BusUnavailableError } from '../bus-err
 import { InProcessMessageBus } from '../in-process/in-process-message-bus';
 import { InMemoryEventLogStore } from '../test-support/in-memory-event-log.store';
 import { delay, Inbox, markerOf, RecordingBusLogger, type TestPayload, testEnvelope } from '../test-support/message-envelope.factory';
-import { connectMessageBus } from './connect-message-bus';
+import { type ConnectMessageBusOptions, connectMessageBus } from './connect-message-bus';
 import { MessageBusClient } from './message-bus.client';
 import { MessageBusContext } from './message-bus.context';
 import { MessageBusController } from './message-bus.controller';
@@ -130,6 +130,8 @@ interface Running {
   deliveries: Deliveries;
 }
 
+type Dispatch = NonNullable<ConnectMessageBusOptions['dispatch']>;
+
 const apps: INestApplication[] = [];
 
 afterEach(async () => {
@@ -137,7 +139,7 @@ afterEach(async () => {
 });
 
 /** A hybrid app as the runtime builds it: HTTP app, bus transporter connected, init, then the microservice started. */
-async function createApp(controllers: Array<Type<unknown>>): Promise<Omit<Running, 'client'>> {
+async function createApp(dispatch: Dispatch, controllers: Array<Type<unknown>>): Promise<Omit<Running, 'client'>> {
   const state = new WriteBehindState();
   const eventLog = new RecordingEventLog(state);
   const logger = new RecordingBusLogger();
@@ -147,13 +149,13 @@ async function createApp(controllers: Array<Type<unknown>>): Promise<Omit<Runnin
   class TransportSpecModule {}
   const app = await NestFactory.create(TransportSpecModule, new FastifyAdapter(), { logger: false });
   apps.push(app);
-  connectMessageBus(app, bus);
+  connectMessageBus(app, bus, { dispatch });
   await app.init();
   return { app, bus, eventLog, logger, state, deliveries };
 }
 
-async function startApp(controllers: Array<Type<unknown>> = [CheckpointController, StateController, AuditController]): Promise<Running> {
-  const running = await createApp(controllers);
+async function startApp(dispatch: Dispatch, controllers: Array<Type<unknown>> = [CheckpointController, StateController, AuditController]): Promise<Running> {
+  const running = await createApp(dispatch, controllers);
   await running.app.startAllMicroservices();
   return { ...running, client: new MessageBusClient(running.bus, { timeoutMs: 1000 }) };
 }
@@ -166,9 +168,10 @@ function outgoing(marker: string, overrides: Partial<MessageEnvelope<TestPayload
   return envelope;
 }
 
-describe('MessageBusServer and MessageBusClient', () => {
+// Both ways a message reaches its handler keep the same behaviour: Nest's RPC pipeline, and the direct call of the embedded mode.
+describe.each<Dispatch>(['nest', 'direct'])('MessageBusServer and MessageBusClient, dispatch %s', (dispatch) => {
   it('answers send with the @MessagePattern handler, which gets the envelope and the topic', async () => {
-    const { client } = await startApp();
+    const { client } = await startApp(dispatch);
 
     const reply = await send(client, outgoing('hello'));
 
@@ -176,7 +179,7 @@ describe('MessageBusServer and MessageBusClient', () => {
   });
 
   it('keeps an eventId the caller gave and gives one to an envelope without', async () => {
-    const { client } = await startApp();
+    const { client } = await startApp(dispatch);
 
     await expect(send(client, testEnvelope({ eventId: 'evt_given', payload: { marker: 'hello' } }))).resolves.toMatchObject({ eventId: 'evt_given' });
     const first = (await send(client, outgoing('hello'))) as { eventId: string };
@@ -185,7 +188,7 @@ describe('MessageBusServer and MessageBusClient', () => {
   });
 
   it('emits durably: the event is in the log when emit completes, and reaches every @EventPattern group once', async () => {
-    const { client, eventLog, state, deliveries } = await startApp();
+    const { client, eventLog, state, deliveries } = await startApp(dispatch);
 
     await emit(client, outgoing('first'));
     expect(eventLog.events.map((event) => [event.topic, markerOf(event.envelope)])).toEqual([[CUSTOMER_UPDATED, 'first']]);
@@ -198,7 +201,7 @@ describe('MessageBusServer and MessageBusClient', () => {
   });
 
   it('subscribes each @EventPattern with the group of its extras', async () => {
-    const { client, eventLog, deliveries } = await startApp();
+    const { client, eventLog, deliveries } = await startApp(dispatch);
 
     await emit(client, outgoing('grouped'));
     await deliveries.audit.waitFor(1, 2000);
@@ -210,7 +213,7 @@ describe('MessageBusServer and MessageBusClient', () => {
   });
 
   it('honours consistentWith: a request waits until the named group has handled the events published before it', async () => {
-    const { client, state } = await startApp();
+    const { client, state } = await startApp(dispatch);
     let open!: () => void;
     state.gate = new Promise((resolve) => (open = resolve));
 
@@ -224,7 +227,7 @@ describe('MessageBusServer and MessageBusClient', () => {
   });
 
   it('honours beforeCommit: the provider is flushed before the group commits what its handler applied', async () => {
-    const { client, eventLog, state } = await startApp();
+    const { client, eventLog, state } = await startApp(dispatch);
 
     for (const marker of ['one', 'two', 'three']) await emit(client, outgoing(marker));
     await waitUntil(() => eventLog.commits.some(({ group, sequence }) => group === STATE_GROUP && sequence === 3));
@@ -236,7 +239,7 @@ describe('MessageBusServer and MessageBusClient', () => {
   });
 
   it('delivers an event again after its handler threw, as the bus does', async () => {
-    const { client, deliveries } = await startApp();
+    const { client, deliveries } = await startApp(dispatch);
 
     await emit(client, outgoing('flaky'));
 
@@ -246,7 +249,7 @@ describe('MessageBusServer and MessageBusClient', () => {
 
   describe('errors, mapped as the bus maps every responder error', () => {
     it('keeps the code, status and message of a coded client error', async () => {
-      const { client } = await startApp();
+      const { client } = await startApp(dispatch);
 
       const error = await send(client, outgoing('invalid')).catch((caught: unknown) => caught);
 
@@ -255,7 +258,7 @@ describe('MessageBusServer and MessageBusClient', () => {
     });
 
     it('answers an unexpected error as INTERNAL with the generic message, and the bus logs it', async () => {
-      const { client, logger } = await startApp();
+      const { client, logger } = await startApp(dispatch);
 
       const error = await send(client, outgoing('crash')).catch((caught: unknown) => caught);
 
@@ -264,13 +267,13 @@ describe('MessageBusServer and MessageBusClient', () => {
     });
 
     it("answers a dependency's timeout as DEPENDENCY_UNAVAILABLE", async () => {
-      const { client } = await startApp();
+      const { client } = await startApp(dispatch);
 
       await expect(send(client, outgoing('dependency'))).rejects.toMatchObject({ code: 'DEPENDENCY_UNAVAILABLE', status: 503 });
     });
 
     it("fails send with BusTimeoutError after the client's timeout", async () => {
-      const { client } = await startApp();
+      const { client } = await startApp(dispatch);
 
       await expect(lastValueFrom(client.withTimeout(50).send(CHECKPOINT, outgoing('slow')))).rejects.toBeInstanceOf(BusTimeoutError);
     });
@@ -278,7 +281,7 @@ describe('MessageBusServer and MessageBusClient', () => {
 
   describe('lifecycle', () => {
     it('starts the bus when the microservices start, after init, and stops it when the app closes', async () => {
-      const { app, bus } = await createApp([CheckpointController, StateController]);
+      const { app, bus } = await createApp(dispatch, [CheckpointController, StateController]);
       expect(await bus.isReady()).toBe(false);
 
       await app.startAllMicroservices();
@@ -290,14 +293,14 @@ describe('MessageBusServer and MessageBusClient', () => {
     });
 
     it('refuses to start a pattern that names no group', async () => {
-      const { app, bus } = await createApp([GrouplessController]);
+      const { app, bus } = await createApp(dispatch, [GrouplessController]);
 
       await expect(app.startAllMicroservices()).rejects.toThrow(`the event handler of ${CUSTOMER_UPDATED} names no group`);
       expect(await bus.isReady()).toBe(false);
     });
 
     it('registers the responder with the options of its extras', async () => {
-      const { app, bus } = await createApp([ReadingThroughController]);
+      const { app, bus } = await createApp(dispatch, [ReadingThroughController]);
       const handle = jest.spyOn(bus, 'handle');
 
       await app.startAllMicroservices();
@@ -309,7 +312,7 @@ describe('MessageBusServer and MessageBusClient', () => {
     });
 
     it('refuses extras the bus does not read, so a misspelt option is not ignored', async () => {
-      const { app } = await createApp([MisspelledController]);
+      const { app } = await createApp(dispatch, [MisspelledController]);
 
       await expect(app.startAllMicroservices()).rejects.toThrow('has extras the bus does not read: consistenWith');
     });

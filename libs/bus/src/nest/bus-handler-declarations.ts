@@ -51,7 +51,7 @@ function nameOf(enhancer: unknown): string {
 function refuseEnhancers(name: string, controllerClass: object, method: HandlerMethod): void {
   for (const kind of REFUSED_ENHANCERS) {
     const bound = enhancersOf(kind, controllerClass, method);
-    if (bound.length > 0) throw refusal(name, `has a ${kind} (${bound.map(nameOf).join(', ')})`);
+    if (bound.length > 0) throw refusal(name, `has ${kind === 'interceptor' ? 'an' : 'a'} ${kind} (${bound.map(nameOf).join(', ')})`);
   }
   const filters = enhancersOf('filter', controllerClass, method);
   const isBusFilter = (filter: unknown) => filter === MessageBusExceptionFilter || filter instanceof MessageBusExceptionFilter;

@@ -14,14 +14,16 @@ export function eventLogPath(dataDir: string): string {
 
 /**
  * The event log of this process. A sole writer (the embedded mode, the in-process bus) keeps it
- * in LMDB under `<dataDir>/event-log`, copying an earlier version's SQL log there once. With
+ * in LMDB under `<dataDir>/event-log`, copying an earlier version's SQL log there once, and its
+ * consumers' offsets in the relational database, beside what they wrote. With
  * Kafka the log is Kafka: the SQL store stays the provider's value, which nothing appends to.
  */
 export async function openEventLog(options: PersistenceOptions, dataSource: DataSource): Promise<EventLogStore> {
-  if (!options.soleWriter) return new TypeOrmEventLogStore(dataSource);
+  const sqlLog = new TypeOrmEventLogStore(dataSource);
+  if (!options.soleWriter) return sqlLog;
   const path = eventLogPath(options.dataDir);
   mkdirSync(path, { recursive: true });
-  const log = new LmdbEventLogStore(path);
+  const log = new LmdbEventLogStore(path, sqlLog);
   try {
     await importSqlEventLog(log, dataSource, options.logger);
   } catch (error) {

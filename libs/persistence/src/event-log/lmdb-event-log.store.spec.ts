@@ -9,17 +9,20 @@ import { LmdbEventLogStore } from './lmdb-event-log.store';
 import { importSqlEventLog } from './sql-event-log-import';
 
 describe(LmdbEventLogStore.name, () => {
+  // The offsets are the relational database's, beside the projections they count.
+  const database = useEmbeddedTestDatabase();
   let directory: string;
   let store: LmdbEventLogStore;
+  const open = () => new LmdbEventLogStore(directory, new TypeOrmEventLogStore(database.dataSource()));
   const reopen = async (): Promise<LmdbEventLogStore> => {
     await store.close();
-    store = new LmdbEventLogStore(directory);
+    store = open();
     return store;
   };
 
   beforeEach(() => {
     directory = mkdtempSync(join(tmpdir(), 'ringfence-event-log-'));
-    store = new LmdbEventLogStore(directory);
+    store = open();
   });
 
   afterEach(async () => {
@@ -60,7 +63,7 @@ describe(LmdbEventLogStore.name, () => {
 
     await expect(store.append(topic, 'key', buildEnvelope())).rejects.toThrow();
 
-    store = new LmdbEventLogStore(directory);
+    store = open();
     await expect(store.readAfter(topic, 0, 10)).resolves.toEqual([expect.objectContaining({ sequence: kept })]);
   });
 });
@@ -75,13 +78,13 @@ describe(importSqlEventLog.name, () => {
 
   afterEach(() => rmSync(directory, { recursive: true, force: true }));
 
-  it('copies the SQL log with its sequences and offsets once; the next append follows the last sequence', async () => {
+  it('copies the SQL log with its sequences once, the offsets staying where they are; the next append follows the last sequence', async () => {
     const sql = new TypeOrmEventLogStore(database.dataSource());
     const topic = buildTopic();
     const envelopes = [buildEnvelope(), buildEnvelope({ payload: { text: 'say "hi"\u001e' } })];
     const sequences = [await sql.append(topic, 'a', envelopes[0]), await sql.append(topic, 'b', envelopes[1])];
     await sql.commitOffsets([{ group: 'graph', topic, sequence: sequences[0] }]);
-    const log = new LmdbEventLogStore(directory);
+    const log = new LmdbEventLogStore(directory, sql);
 
     await importSqlEventLog(log, database.dataSource());
     await sql.append(topic, 'c', buildEnvelope());

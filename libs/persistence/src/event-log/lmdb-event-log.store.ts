@@ -7,7 +7,9 @@ type EventKey = [topic: string, sequence: number];
 /** What is kept of an event: its message key and its envelope's JSON, as written. */
 type StoredEvent = [messageKey: string, envelope: string];
 type EventIdKey = [topic: string, eventId: string];
-type OffsetKey = [group: string, topic: string];
+
+/** Where the consumers' offsets are kept: beside the projections they describe. */
+export type ConsumerOffsets = Pick<EventLogStore, 'committedOffset' | 'commitOffsets'>;
 
 const LAST_SEQUENCE = 'lastSequence';
 const SQL_LOG_IMPORTED = 'sqlEventLogImported';
@@ -31,6 +33,12 @@ export interface ImportedEvent {
  * acknowledged. Reads are synchronous lookups in a memory map, which sees every committed
  * transaction.
  *
+ * The consumer groups' offsets are not kept here but with the tables the consumers write
+ * (`offsets`, the relational database's `consumer_offsets`): an offset then never outlives the
+ * projection writes it counts. The embedded database does not fsync (docs/architecture.md), so
+ * after a power loss it may lose its last writes; its offsets go back with them, and the
+ * consumers replay those events from this log, which kept them.
+ *
  * Appends are idempotent per topic and `envelope.eventId`, as the SQL log's were: an event
  * appended again gets the sequence it got the first time, also while that first append is still
  * being written. Sequences are handed out when `appendBatch` is called, so they increase in the
@@ -41,17 +49,18 @@ export class LmdbEventLogStore implements EventLogStore {
   private readonly root: RootDatabase;
   private readonly events: Database<StoredEvent, EventKey>;
   private readonly sequencesByEventId: Database<number, EventIdKey>;
-  private readonly offsets: Database<number, OffsetKey>;
   private readonly meta: Database<number | boolean, string>;
   private lastSequence: number;
   /** Sequences of events handed out but not yet committed, by `idOf`: a repeated append answers the same. */
   private readonly unwritten = new Map<string, number>();
 
-  constructor(path: string) {
+  constructor(
+    path: string,
+    private readonly offsets: ConsumerOffsets,
+  ) {
     this.root = open({ path, compression: false });
     this.events = this.root.openDB({ name: 'events', encoding: 'msgpack' });
     this.sequencesByEventId = this.root.openDB({ name: 'event-ids', encoding: 'msgpack' });
-    this.offsets = this.root.openDB({ name: 'offsets', encoding: 'msgpack' });
     this.meta = this.root.openDB({ name: 'meta', encoding: 'msgpack' });
     this.lastSequence = Number(this.meta.get(LAST_SEQUENCE) ?? 0);
   }
@@ -96,15 +105,11 @@ export class LmdbEventLogStore implements EventLogStore {
   }
 
   committedOffset(group: string, topic: string): Promise<number> {
-    return Promise.resolve(this.offsets.get([group, topic]) ?? 0);
+    return this.offsets.committedOffset(group, topic);
   }
 
-  /** Sets each offset to exactly its `sequence`, also backwards (a consumer may rewind); the last of a repeated pair wins. */
-  async commitOffsets(offsets: ReadonlyArray<{ group: string; topic: string; sequence: number }>): Promise<void> {
-    if (offsets.length === 0) return;
-    await this.root.transaction(() => {
-      for (const { group, topic, sequence } of offsets) this.offsets.putSync([group, topic], sequence);
-    });
+  commitOffsets(offsets: ReadonlyArray<{ group: string; topic: string; sequence: number }>): Promise<void> {
+    return this.offsets.commitOffsets(offsets);
   }
 
   /** Whether the SQL event log of an earlier version was copied here (`importSqlEventLog`). */
@@ -122,10 +127,9 @@ export class LmdbEventLogStore implements EventLogStore {
     await this.durably(writes, () => undefined);
   }
 
-  /** Marks the SQL event log as copied, with its consumers' offsets, in one transaction. */
-  async finishSqlImport(offsets: ReadonlyArray<{ group: string; topic: string; sequence: number }>): Promise<void> {
-    const writes = offsets.map(({ group, topic, sequence }) => () => this.offsets.putSync([group, topic], sequence));
-    await this.durably([...writes, () => this.meta.putSync(SQL_LOG_IMPORTED, true)], () => undefined);
+  /** Marks the SQL event log as copied. */
+  async finishSqlImport(): Promise<void> {
+    await this.durably([() => this.meta.putSync(SQL_LOG_IMPORTED, true)], () => undefined);
   }
 
   async close(): Promise<void> {

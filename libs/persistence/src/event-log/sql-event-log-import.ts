@@ -15,14 +15,13 @@ interface EventRow {
 }
 
 const PAGE_AFTER = 'SELECT sequence, topic, key, event_id, envelope FROM event_log WHERE sequence > $1 ORDER BY sequence LIMIT $2';
-const OFFSETS = 'SELECT group_id, topic, sequence FROM consumer_offsets';
 
 /**
  * Before this version the embedded event log lived in the relational database's `event_log` and
- * `consumer_offsets` tables. On the first start with the LMDB log, their events (with their
- * sequences) and the consumers' offsets are copied into it, once, before the bus starts: the
- * feed keeps its history, and each consumer resumes where it stopped. The tables stay as they
- * were (a downgrade still finds them) and are no longer written.
+ * `consumer_offsets` tables. On the first start with the LMDB log, its events are copied into
+ * it with their sequences, once, before the bus starts: the feed keeps its history, and each
+ * consumer resumes where it stopped (the offsets stay in `consumer_offsets`). The `event_log`
+ * table stays as it was (a downgrade still finds it) and is no longer written.
  */
 export async function importSqlEventLog(log: LmdbEventLogStore, dataSource: DataSource, logger?: PersistenceLogger): Promise<void> {
   if (log.importedSqlLog) return;
@@ -36,7 +35,6 @@ export async function importSqlEventLog(log: LmdbEventLogStore, dataSource: Data
     after = events[events.length - 1].sequence;
     copied += events.length;
   }
-  const offsets = await queryRows<{ group_id: string; topic: string; sequence: string }>(dataSource, OFFSETS, []);
-  await log.finishSqlImport(offsets.map((row) => ({ group: row.group_id, topic: row.topic, sequence: bigintToNumber(row.sequence) })));
-  if (copied > 0) logger?.info({ events: copied, offsets: offsets.length }, 'copied the SQL event log into the embedded event log');
+  await log.finishSqlImport();
+  if (copied > 0) logger?.info({ events: copied }, 'copied the SQL event log into the embedded event log');
 }

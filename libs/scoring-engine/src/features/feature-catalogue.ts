@@ -3,6 +3,7 @@ import { CHECKPOINT_FEATURES } from './checkpoint-features';
 import { DEVICE_FEATURES } from './device-features';
 import { ALL_CHECKPOINTS, defineFeature, type FeatureDefinition, type FeatureInputs, type FeatureType, type FeatureValue } from './feature-definition';
 import { FeatureSource } from './feature-source';
+import { FeatureLayout, FeatureVector } from './feature-vector';
 import { HISTORY_FEATURES } from './history-features';
 import { IDENTITY_FEATURES } from './identity-features';
 import { LOOKUP_FEATURES, NETWORK_FEATURES } from './network-features';
@@ -55,15 +56,27 @@ const FEATURES_BY_CHECKPOINT: ReadonlyMap<Checkpoint, readonly FeatureDefinition
 
 const featuresOf = (checkpoint: Checkpoint): readonly FeatureDefinition[] => FEATURES_BY_CHECKPOINT.get(checkpoint) ?? [];
 
+/** Each checkpoint's vector layout: its features' names in catalogue order. */
+const LAYOUTS: ReadonlyMap<Checkpoint, FeatureLayout> = new Map(
+  ALL_CHECKPOINTS.map((checkpoint) => [checkpoint, new FeatureLayout(checkpoint, featuresOf(checkpoint).map((feature) => feature.name))]),
+);
+
 /**
- * The feature vector of one checkpoint: every feature its checkpoint computes, by name; null
- * where the data it needs is missing. Pure, no state across events.
+ * The feature vector of one checkpoint: every feature its checkpoint computes, in catalogue
+ * order (`FeatureVector`, read by name); null where the data it needs is missing. Pure, no
+ * state across events.
  */
-export function computeFeatures(inputs: FeatureInputs): Record<string, FeatureValue> {
+export function computeFeatureVector(inputs: FeatureInputs): FeatureVector {
   const source = new FeatureSource(inputs);
-  const values: Record<string, FeatureValue> = {};
-  for (const feature of featuresOf(inputs.checkpoint)) values[feature.name] = feature.compute(source);
-  return values;
+  const features = featuresOf(inputs.checkpoint);
+  const values = new Array<FeatureValue>(features.length);
+  for (let position = 0; position < features.length; position += 1) values[position] = features[position].compute(source);
+  return new FeatureVector(LAYOUTS.get(inputs.checkpoint) ?? new FeatureLayout(inputs.checkpoint, []), values);
+}
+
+/** The feature vector of one checkpoint as a record by name (`computeFeatureVector`'s `toRecord`). */
+export function computeFeatures(inputs: FeatureInputs): Readonly<Record<string, FeatureValue>> {
+  return computeFeatureVector(inputs).toRecord();
 }
 
 /** What the rules engine declares and the docs list: a feature without its computation. */

@@ -1,6 +1,7 @@
 import type { Checkpoint } from '@ringfence/contracts';
 import { featureDeclarations } from './feature-catalogue';
 import type { FeatureType, FeatureValue } from './feature-definition';
+import { FeatureVector } from './feature-vector';
 
 /**
  * How a decision event records its feature vector: every feature except those whose value is
@@ -9,8 +10,17 @@ import type { FeatureType, FeatureValue } from './feature-definition';
  * log, the decision feed and the decision records on every checkpoint: the zeros were over half
  * of its bytes. Nulls (not computed) stay, so a reader can tell "not known" from "zero".
  */
-export function recordedFeatures(values: Readonly<Record<string, FeatureValue>>): Record<string, FeatureValue> {
+export function recordedFeatures(values: FeatureVector | Readonly<Record<string, FeatureValue>>): Record<string, FeatureValue> {
   const recorded: Record<string, FeatureValue> = {};
+  if (values instanceof FeatureVector) {
+    // Straight from the vector, in catalogue order (the order of its record): no record of every feature is built.
+    const { names } = values.layout;
+    for (let position = 0; position < names.length; position += 1) {
+      const value = values.values[position];
+      if (value !== 0 && value !== false) recorded[names[position]] = value;
+    }
+    return recorded;
+  }
   for (const name in values) {
     const value = values[name];
     if (value !== 0 && value !== false) recorded[name] = value;

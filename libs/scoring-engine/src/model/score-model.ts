@@ -1,5 +1,6 @@
 import type { Checkpoint } from '@ringfence/contracts';
 import { ALL_CHECKPOINTS, type FeatureValue } from '../features/feature-definition';
+import { FeatureVector } from '../features/feature-vector';
 
 export type Action = 'ALLOW' | 'REVIEW' | 'PREVENT';
 
@@ -170,14 +171,15 @@ export function actionFor(score: number, thresholds: Thresholds = DEFAULT_THRESH
  * rounded and held within 0–100, and the action it gets against `thresholds`. A term applies
  * at its checkpoints, for its subjects, when the feature was computed and meets its condition.
  */
-export function scoreFeatures(features: Readonly<Record<string, FeatureValue>>, checkpoint: Checkpoint, thresholds: Thresholds = DEFAULT_THRESHOLDS): ModelScore {
-  const subject = features.subjectKind as SubjectKind;
+export function scoreFeatures(features: FeatureVector | Readonly<Record<string, FeatureValue>>, checkpoint: Checkpoint, thresholds: Thresholds = DEFAULT_THRESHOLDS): ModelScore {
+  const subject = featureValueOf(features, 'subjectKind') as SubjectKind;
   let total = BASE_SCORE;
   const contributions: ScoreContribution[] = [];
   for (const item of SCORE_MODEL) {
     if (!item.checkpoints.includes(checkpoint) || (item.subjects && !item.subjects.includes(subject))) continue;
-    if (!(item.feature in features)) continue;
-    const value = features[item.feature];
+    const value = featureValueOf(features, item.feature);
+    // A feature the checkpoint does not compute is not a null one: its term does not apply.
+    if (value === undefined) continue;
     if (!item.matches(value)) continue;
     total += item.points;
     contributions.push({ feature: item.feature, value, condition: item.condition, contribution: item.points });
@@ -185,6 +187,12 @@ export function scoreFeatures(features: Readonly<Record<string, FeatureValue>>, 
   contributions.sort((a, b) => Math.abs(b.contribution) - Math.abs(a.contribution) || a.feature.localeCompare(b.feature));
   const score = Math.min(100, Math.max(0, Math.round(total)));
   return { score, action: actionFor(score, thresholds), contributions };
+}
+
+/** A feature's value in a vector or a record; undefined when it has none (its checkpoint does not compute it). */
+function featureValueOf(features: FeatureVector | Readonly<Record<string, FeatureValue>>, name: string): FeatureValue | undefined {
+  if (features instanceof FeatureVector) return features.get(name);
+  return name in features ? features[name] : undefined;
 }
 
 /** An account's thresholds per checkpoint (`settings.scoreThresholds`); a checkpoint left out keeps the defaults. */

@@ -85,8 +85,8 @@ export class CheckpointScorer {
     const features = checkpointFeatures(definition.checkpoint, request, subjectDocument, fields, graph, lookup, velocity);
     const modelScored = this.model.score(message, definition.checkpoint, request, features);
     const signals = sourceSignals(definition, request, fields, labels, lookup, graph, modelScored.model);
-    const ruleInputs = ruleInputsOf(request, features, graph.network, labels, lookup, modelScored.model.score);
-    const rules = this.rules.evaluate(message, request, ruleInputs);
+    const ruleInputs = ruleInputsOf(request, graph.network, labels, lookup, modelScored.model.score);
+    const rules = this.rules.evaluate(message, request, ruleInputs, features);
     const decision = decideCheckpoint(signals, rules);
     recommendationsGiven.labels(definition.checkpoint, decision.action, decision.source).inc();
     return scoredAnswer(definition, request, entities.references, { features, modelScored, signals, ruleInputs, rules, decision });

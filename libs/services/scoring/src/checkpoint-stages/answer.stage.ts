@@ -17,8 +17,8 @@ import {
   DEFAULT_OPTIMISATION_POLICY,
   type Decision,
   type FeatureValue,
+  type FeatureVector,
   type OptimisationPolicy,
-  type RuleInputs,
   type RulesOutcome,
   type TriggeredRule,
   optimiseTransaction,
@@ -29,6 +29,7 @@ import { explanationSides } from '../models/explanation-sides';
 import { type ExplainedScore, modelIdentityOf } from '../models/learned-score';
 import type { CheckpointRequest } from './checkpoint-request';
 import { type SourceSignals, passiveActionOf } from './decision.stage';
+import type { RuleInputsBesideFeatures } from './rules.stage';
 
 const WARNING_CLASSES: Record<EntityReference['kind'], WarningClass> = {
   customer: 'customer-not-found',
@@ -40,10 +41,10 @@ const WARNING_CLASSES: Record<EntityReference['kind'], WarningClass> = {
 
 /** What the model, rules and decision stages made of a checkpoint: what its answer is built from. */
 export interface CheckpointJudgement {
-  features: Record<string, FeatureValue>;
+  features: FeatureVector;
   modelScored: ExplainedScore;
   signals: SourceSignals;
-  ruleInputs: RuleInputs;
+  ruleInputs: RuleInputsBesideFeatures;
   rules: RulesOutcome;
   decision: Decision;
 }
@@ -72,13 +73,7 @@ export function scoredAnswer<R extends CheckpointRpcTopic>(
     checkpoint,
     timestamp: request.timestamp,
     recommendation,
-    features: {
-      ...recordedFeatures(features),
-      modelScore: model.score,
-      modelAction: model.action,
-      modelVersion: modelScored.modelVersion,
-      decisionReason: decision.reason,
-    },
+    features: recordedFeaturesOf(features, modelScored, decision),
     scoreId,
     ...(ruleCheckpoint === null ? {} : { ruleCheckpoint }),
     subject: { kind: request.subject.kind, id: request.subject.id },
@@ -90,6 +85,20 @@ export function scoredAnswer<R extends CheckpointRpcTopic>(
   };
   // TypeScript cannot see that the reply type of a checkpoint topic is its scored event.
   return scored as RpcTopicMap[R]['reply'];
+}
+
+/**
+ * The event's `features`: the vector without its zeros (`recordedFeatures`), then the model's
+ * score, action and version and the decision's reason, added to that one record (a spread into
+ * a new one would copy its hundred-odd properties again).
+ */
+function recordedFeaturesOf(features: FeatureVector, { model, modelVersion }: ExplainedScore, decision: Decision): Record<string, FeatureValue> {
+  const recorded = recordedFeatures(features);
+  recorded.modelScore = model.score;
+  recorded.modelAction = model.action;
+  recorded.modelVersion = modelVersion;
+  recorded.decisionReason = decision.reason;
+  return recorded;
 }
 
 /** A `<kind>-not-found` warning for each referenced entity that was never stored. */
@@ -108,15 +117,17 @@ function transactionOptimisationOf(
   { json, settings }: CheckpointRequest,
   decision: Decision,
   score: number,
-  features: Readonly<Record<string, FeatureValue>>,
+  features: FeatureVector,
   triggered: readonly TriggeredRule[],
 ): TransactionOptimisationDto | null {
+  const amountMajor = features.get('amountMajorUnits');
+  const currency = features.get('currency');
   return optimiseTransaction({
     transactionId: String((json.transaction as { transactionId?: unknown } | undefined)?.transactionId ?? ''),
     action: decision.action,
     score,
-    amountMajor: typeof features.amountMajorUnits === 'number' ? features.amountMajorUnits : null,
-    currency: typeof features.currency === 'string' ? features.currency : null,
+    amountMajor: typeof amountMajor === 'number' ? amountMajor : null,
+    currency: typeof currency === 'string' ? currency : null,
     triggered,
     policy: optimisationPolicyOf(settings),
   });

@@ -57,7 +57,9 @@ export function readCheckpointRequest<R extends CheckpointRpcTopic>(
     settings,
     lookupPolicy: checkpointLookupPolicy(settings),
     ruleCheckpoint: ruleCheckpointOf(definition.checkpoint, json),
-    indicators: indicatorsOfFacts(ownDocument(null, updates, subject, timestamp)?.fields ?? {}, facts),
+    // The subject's own fields as sent: a merge into no stored document would copy them and time
+    // every leaf, while the indicators read only top-level texts (e-mail, telephone), the same in both.
+    indicators: indicatorsOfFacts(ownUpdate(updates, subject)?.fields ?? {}, facts),
   };
 }
 
@@ -66,8 +68,13 @@ export function subjectWithRequest(stored: EntityDocument | null, { updates, sub
   return ownDocument(stored, updates, subject, timestamp);
 }
 
+/** The update of the request's own subject, when the payload describes it. */
+function ownUpdate(updates: readonly EntityUpdate[], subject: CheckpointSubject): EntityUpdate | undefined {
+  return updates.find((update) => update.kind === subject.kind && update.entityId === subject.id);
+}
+
 function ownDocument(stored: EntityDocument | null, updates: readonly EntityUpdate[], subject: CheckpointSubject, timestamp: number): EntityDocument | null {
-  const own = updates.find((update) => update.kind === subject.kind && update.entityId === subject.id);
+  const own = ownUpdate(updates, subject);
   return own ? (mergeDocument(stored, own.fields, timestamp) ?? stored) : stored;
 }
 

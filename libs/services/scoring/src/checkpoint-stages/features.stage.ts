@@ -1,13 +1,16 @@
 import type { Checkpoint } from '@ringfence/contracts';
 import type { EntityDocument } from '@ringfence/entities';
 import type { CheckpointLookup } from '@ringfence/lookup';
-import { type FeatureValue, computeFeatures } from '@ringfence/scoring-engine';
+import { type FeatureVector, computeFeatureVector } from '@ringfence/scoring-engine';
 import type { CheckpointRequest } from './checkpoint-request';
 import type { GraphAnswer } from './graph-facts';
 
 /**
  * The features stage: the checkpoint's feature vector (docs/features.md) over the subject as
- * stored merged with the request (`fields`, of `subject`), the graph's answer, the lookup's and the velocity counters.
+ * stored merged with the request (`fields`, of `subject`), the graph's answer, the lookup's and
+ * the velocity counters. The vector stays an array in catalogue order (`FeatureVector`) along the
+ * checkpoint's path: the model and the answer read it by name, and a record of every feature is
+ * built only for a reader that needs one (a learned model, the rules).
  */
 export function checkpointFeatures(
   checkpoint: Checkpoint,
@@ -17,8 +20,8 @@ export function checkpointFeatures(
   { network, voucherNetwork }: GraphAnswer,
   lookup: CheckpointLookup,
   velocity: Readonly<Record<string, number | null>> | null,
-): Record<string, FeatureValue> {
-  return computeFeatures({
+): FeatureVector {
+  return computeFeatureVector({
     checkpoint,
     payload: request.json,
     facts: request.facts,

@@ -2,7 +2,7 @@ import type { CurrentLabelMessage, GraphNetworkFeaturesReply, LabelCategory, Mes
 import type { CheckpointLookup } from '@ringfence/lookup';
 import type { Logger } from '@ringfence/platform';
 import {
-  type FeatureValue,
+  type FeatureVector,
   NO_RULES,
   type RuleBudgets,
   type RuleEnvironments,
@@ -24,12 +24,17 @@ export class RulesStage {
     private readonly logger: Logger,
   ) {}
 
-  /** Every rule of the checkpoint. A rule that fails is reported on the decision event; evaluation itself never fails the checkpoint. */
-  evaluate(message: MessageEnvelope<unknown>, { ruleCheckpoint: checkpoint }: CheckpointRequest, inputs: RuleInputs): RulesOutcome {
+  /**
+   * Every rule of the checkpoint. A rule that fails is reported on the decision event; evaluation
+   * itself never fails the checkpoint. The rules read the features by name: their record is
+   * built only when the checkpoint has rules.
+   */
+  evaluate(message: MessageEnvelope<unknown>, { ruleCheckpoint: checkpoint }: CheckpointRequest, inputs: RuleInputsBesideFeatures, features: FeatureVector): RulesOutcome {
     if (checkpoint === null) return NO_RULES;
     const rules = this.ruleBook.rulesOf(message, checkpoint);
     if (rules.length === 0) return NO_RULES;
-    const outcome = evaluateRules(rules, this.ruleEnvironments.of(checkpoint).context(inputs), this.ruleBudgets);
+    const context = this.ruleEnvironments.of(checkpoint).context({ ...inputs, features: features.toRecord() });
+    const outcome = evaluateRules(rules, context, this.ruleBudgets);
     if (outcome.failed.length > 0) this.logger.debug({ checkpoint, traceId: message.traceId, failed: outcome.failed }, 'rules failed to evaluate');
     // ADR-0016: a rule that keeps failing is suspended for its account.
     this.ruleBook.recordOutcome(message, rules, outcome);
@@ -37,18 +42,19 @@ export class RulesStage {
   }
 }
 
-/** What the rules read: the request as sent, the features, the network, the labels, the lookup and the model's score. */
+/** What the rules read besides the features, which the decision event records on their own (its `features`). */
+export type RuleInputsBesideFeatures = Omit<RuleInputs, 'features'>;
+
+/** What the rules read besides the features: the request as sent, the network, the labels, the lookup and the model's score. */
 export function ruleInputsOf(
   request: CheckpointRequest,
-  features: Readonly<Record<string, FeatureValue>>,
   network: GraphNetworkFeaturesReply | null,
   labels: Partial<Record<LabelCategory, CurrentLabelMessage>>,
   lookup: CheckpointLookup,
   score: number,
-): RuleInputs {
+): RuleInputsBesideFeatures {
   return {
     payload: request.json,
-    features,
     network: networkInputs(network),
     labels: currentReviews(labels),
     lookup: lookupInputs({ verdict: lookup.verdict ?? 'none', ...lookup.features }),

@@ -1,4 +1,4 @@
-import type { INestApplication } from '@nestjs/common';
+import type { INestApplication, INestApplicationContext, InjectionToken } from '@nestjs/common';
 import { DiscoveryService, ModulesContainer } from '@nestjs/core';
 import type { CustomStrategy } from '@nestjs/microservices';
 import { InProcessMessageBus } from '../in-process/in-process-message-bus';
@@ -30,16 +30,18 @@ export interface ConnectMessageBusOptions {
  * its own configuration).
  */
 export function connectMessageBus(app: INestApplication, bus: MessageBus, options: ConnectMessageBusOptions = {}): void {
-  const dispatch = options.dispatch ?? (bus instanceof InProcessMessageBus ? 'direct' : 'nest');
-  const resolve = (token: Parameters<INestApplication['get']>[0]) => app.get(token, { strict: false });
-  const strategy =
-    dispatch === 'direct'
-      ? new MessageBusServer(bus, { resolve, directDispatch: { controllers: controllersOf(app) } })
-      : new MessageBusServer(bus, { resolve });
-  app.connectMicroservice<CustomStrategy>({ strategy });
+  app.connectMicroservice<CustomStrategy>({ strategy: createMessageBusServer(bus, () => app, options) });
 }
 
-/** The app's controllers, listed when the transporter starts (every module is loaded by then). */
-function controllersOf(app: INestApplication): () => ReturnType<DiscoveryService['getControllers']> {
-  return () => new DiscoveryService(app.get(ModulesContainer)).getControllers();
+/**
+ * The transporter's server for the app (or microservice) that `context` gives once it exists:
+ * `beforeCommit` providers are resolved from it, and with the direct dispatch its controllers
+ * are listed when the transporter starts (every module is loaded by then).
+ */
+export function createMessageBusServer(bus: MessageBus, context: () => INestApplicationContext, options: ConnectMessageBusOptions = {}): MessageBusServer {
+  const dispatch = options.dispatch ?? (bus instanceof InProcessMessageBus ? 'direct' : 'nest');
+  const resolve = (token: InjectionToken) => context().get(token, { strict: false });
+  if (dispatch === 'nest') return new MessageBusServer(bus, { resolve });
+  const controllers = () => new DiscoveryService(context().get(ModulesContainer)).getControllers();
+  return new MessageBusServer(bus, { resolve, directDispatch: { controllers } });
 }

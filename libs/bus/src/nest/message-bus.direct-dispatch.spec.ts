@@ -32,6 +32,7 @@ import { type ConnectMessageBusOptions, connectMessageBus } from './connect-mess
 import { MessageBusContext } from './message-bus.context';
 import { MessageBusController } from './message-bus.controller';
 import { MessageBusExceptionFilter } from './message-bus.exception-filter';
+import { startBusControllers } from './start-bus-controllers';
 
 const CHECKPOINT = RpcTopics.customerCheckpoint;
 const READ_DECISION = RpcTopics.readDecision;
@@ -314,6 +315,22 @@ describe('MessageBusServer, direct dispatch', () => {
       await expect(app.startAllMicroservices()).rejects.toThrow(message);
       expect(await bus.isReady()).toBe(false);
     });
+  });
+});
+
+describe(startBusControllers.name, () => {
+  it('dispatches as the app does: directly on the in-process bus, through Nest on another', async () => {
+    await expect(startBusControllers(inProcessBus(), { controllers: [GuardedController] })).rejects.toThrow('GuardedController.answer has a guard');
+    const nest = await startBusControllers(new InertBus(), { controllers: [GuardedController] });
+    await nest.close();
+  });
+
+  it('refuses a global enhancer, which the direct dispatch would not run, unless told to use Nest', async () => {
+    const providers = [{ provide: Sightings, useValue: new Sightings() }, { provide: APP_GUARD, useClass: DenyEverything }];
+
+    await expect(startBusControllers(inProcessBus(), { controllers: [AnsweringController], providers })).rejects.toThrow(`${APP_GUARD} would not run on the direct dispatch`);
+    const nest = await startBusControllers(inProcessBus(), { controllers: [AnsweringController], providers }, { dispatch: 'nest' });
+    await nest.close();
   });
 });
 

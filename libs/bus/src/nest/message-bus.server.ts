@@ -145,6 +145,11 @@ export class MessageBusServer extends Server implements CustomTransportStrategy 
     await this.bus.stop();
   }
 
+  /** Whether each message is a direct call of its controller's method (`directDispatch`). */
+  get dispatchesDirectly(): boolean {
+    return this.options.directDispatch !== undefined;
+  }
+
   on(): never {
     throw new Error('the message bus transporter has no events to listen to; use the bus readiness (isReady)');
   }

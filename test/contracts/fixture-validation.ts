@@ -15,8 +15,10 @@ export function fixtureValidator(endpoints: EndpointClasses) {
     const endpoint = endpoints[slug];
     if (endpoint === undefined) throw new Error(`no classes for the fixtures of ${slug}`);
     if (fixture.query !== undefined && endpoint.query === undefined) throw new Error(`${slug} takes no query parameters`);
-    const query = endpoint.query ? validateInput(endpoint.query, fixture.query ?? {}, 'query') : undefined;
-    const body = validateInput(endpoint.body, fixture.body, 'body');
+    // validateInput reads its input in place: a copy keeps the loaded fixture as it is on disk.
+    const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+    const query = endpoint.query ? validateInput(endpoint.query, copy(fixture.query ?? {}), 'query') : undefined;
+    const body = validateInput(endpoint.body, fixture.body === undefined ? undefined : copy(fixture.body), 'body');
     const problems = [...(query && !query.ok ? query.problems : []), ...(body.ok ? [] : body.problems)];
     if (problems.length > 0 || !body.ok) return { ok: false, problems };
     return { ok: true, body: body.value, query: query?.ok ? query.value : undefined };

@@ -8,6 +8,7 @@ export * from './messages/ingest-events';
 export * from './messages/checkpoint.messages';
 export * from './messages/payload-routes';
 export * from './validation/timestamp-fields';
+export * from './validation/json-readings';
 export * from './messages/lookup-indicators.message';
 export * from './messages/labelling.message';
 export * from './messages/label-updated.event';

@@ -2,6 +2,9 @@ import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { type ValidationOptions, registerDecorator } from 'class-validator';
 import { TIME_ZONE_RULE, canonicalTimeZone } from './iana-time-zone';
+import { ReadFromJson } from './json-readings';
+
+const canonicalOrAsSent = (value: unknown): unknown => canonicalTimeZone(value) ?? value;
 
 /**
  * A time-zone setting: an IANA time-zone name (`canonicalTimeZone`), at most 64 characters;
@@ -12,7 +15,8 @@ import { TIME_ZONE_RULE, canonicalTimeZone } from './iana-time-zone';
  */
 export function IsIanaTimeZone(options?: ValidationOptions): PropertyDecorator {
   return applyDecorators(
-    Transform(({ value }: { value: unknown }) => canonicalTimeZone(value) ?? value, { toClassOnly: true }),
+    Transform(({ value }: { value: unknown }) => canonicalOrAsSent(value), { toClassOnly: true }),
+    ReadFromJson({ convert: canonicalOrAsSent }),
     (target: object, propertyName: string | symbol) => {
       registerDecorator({
         name: 'isIanaTimeZone',

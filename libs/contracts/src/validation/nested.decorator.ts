@@ -2,6 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { IsArray, IsDefined, IsObject, IsOptional, ValidateNested } from 'class-validator';
+import { ReadFromJson } from './json-readings';
 
 // Nested objects of the payment-side payloads. `IsObject` is there because nested validation
 // alone iterates an array it is given and so lets `[]` pass where an object is required.
@@ -43,8 +44,12 @@ export function IsOptionalNestedArray(type: Thunk, description?: string): Proper
     Type(type),
     // An item that is itself an array would be iterated, not reported; null is reported as
     // "must be an object", like any other item that is not an object.
-    Transform(({ value }: { value: unknown }) => (Array.isArray(value) ? value.map((item: unknown) => (Array.isArray(item) ? null : item)) : value), {
-      toClassOnly: true,
-    }),
+    Transform(({ value }: { value: unknown }) => arrayItemsAsNull(value), { toClassOnly: true }),
+    ReadFromJson({ convert: arrayItemsAsNull }),
   );
+}
+
+/** An array whose items that are arrays are null; the array itself when it has none (anything else as it is). */
+export function arrayItemsAsNull(value: unknown): unknown {
+  return Array.isArray(value) && value.some((item) => Array.isArray(item)) ? value.map((item: unknown) => (Array.isArray(item) ? null : item)) : value;
 }

@@ -1,4 +1,5 @@
 import { normaliseTimestampToMillis } from '@ringfence/platform';
+import { type NestedJson, classReadAs, jsonShapeOf } from './json-readings';
 
 /**
  * Which properties of which DTO classes are Unix times. `IsTimestamp` and `IsOptionalTimestamp`
@@ -25,11 +26,18 @@ function fieldsOf(owner: DtoClass): string[] {
 }
 
 /**
- * Rewrites, in place, every registered time of a validated DTO instance (and of the DTOs nested
- * in it) to epoch milliseconds, and returns the instance. Plain objects (open, "not shown"
- * shapes) are left as the client sent them.
+ * Rewrites, in place, every registered time of a validated request (and of the DTOs nested in
+ * it) to epoch milliseconds, and returns it. The strict validation hands on the parsed JSON,
+ * validated in place, whose objects carry no class: they are walked as the class they were read
+ * as (`type`, else the one the validation recorded, `classReadAs`). Anything else is read as DTO
+ * instances (class-transformer's). Objects of no DTO class (open, "not shown" shapes) are left as
+ * the client sent them.
  */
-export function normaliseTimestamps<T>(value: T): T {
+export function normaliseTimestamps<T>(value: T, type = typeof value === 'object' && value !== null ? classReadAs(value) : undefined): T {
+  if (type !== undefined) {
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) normaliseJsonObject(value as Record<string, unknown>, type);
+    return value;
+  }
   if (Array.isArray(value)) {
     for (const item of value) normaliseTimestamps(item);
     return value;
@@ -44,4 +52,26 @@ export function normaliseTimestamps<T>(value: T): T {
     if (nested !== null && typeof nested === 'object') normaliseTimestamps(nested);
   }
   return value;
+}
+
+function normaliseJsonObject(object: Record<string, unknown>, type: new () => object): void {
+  for (const field of fieldsOf(type)) {
+    const time = object[field];
+    if (typeof time === 'number') object[field] = normaliseTimestampToMillis(time);
+  }
+  for (const [property, nested] of jsonShapeOf(type).nested) normaliseJsonNested(object[property], nested, nested.keyed);
+}
+
+function normaliseJsonNested(value: unknown, nested: NestedJson, keyed: boolean): void {
+  if (Array.isArray(value)) {
+    for (const item of value) normaliseJsonNested(item, nested, keyed);
+  } else if (typeof value === 'object' && value !== null) {
+    const object = value as Record<string, unknown>;
+    if (keyed) {
+      for (const document of Object.values(object)) normaliseJsonNested(document, nested, false);
+    } else {
+      const type = nested.classOf(object);
+      if (type !== undefined) normaliseJsonObject(object, type);
+    }
+  }
 }

@@ -3,6 +3,7 @@ import { Transform, Type } from 'class-transformer';
 import { registerDecorator, ArrayMinSize, IsArray, IsDefined, IsIn, IsOptional, IsString, MaxLength, MinLength, ValidateIf, ValidateNested } from 'class-validator';
 import { MutuallyExclusiveWith, RequiredUnless } from '../../validation/mutually-exclusive.decorator';
 import { IsOptionalNested, IsRequiredNested } from '../../validation/nested.decorator';
+import { ReadFromJson } from '../../validation/json-readings';
 import { IsObjectWhenSent } from '../shared/object-when-sent';
 import { MAX_IDENTIFIER_LENGTH } from '../../validation/patterns';
 import { IsOptionalTimestamp, IsTimestamp } from '../../validation/timestamp.decorator';
@@ -159,6 +160,7 @@ function splitTagNames(value: unknown): unknown {
 export class CustomerTagsDeleteQueryDto {
   @ApiPropertyOptional({ type: 'string', example: 'vip,staff', description: 'Required: the tag names to remove, comma-separated (the parameter may also be repeated).' })
   @Transform(({ value }: { value: unknown }) => splitTagNames(value), { toClassOnly: true })
+  @ReadFromJson({ convert: splitTagNames })
   @IsDefined({ message: 'is required' })
   @IsArray() @ArrayMinSize(1) @IsString({ each: true }) @MinLength(TAG_NAME.minLength, { each: true }) @MaxLength(TAG_NAME.maxLength, { each: true })
   tagName!: string[];

@@ -2,6 +2,8 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { type ClassTransformOptions, Transform, plainToInstance } from 'class-transformer';
 import { IsArray, IsIn, IsObject, IsOptional, ValidateNested } from 'class-validator';
+import { ReadFromJson } from '../../validation/json-readings';
+import { arrayItemsAsNull } from '../../validation/nested.decorator';
 import { OpenDto, isJsonObject, toOpenDto, wireShapeOf } from '../../validation/open-dto';
 import { MAX_IDENTIFIER_LENGTH } from '../../validation/patterns';
 import { IsOptionalIdentifier } from '../shared/common-fields';
@@ -58,6 +60,9 @@ function toPaymentMethodVariant(value: unknown, options: ClassTransformOptions):
   return wire['methodType'] === 'card' ? plainToInstance(CardPaymentMethodDto, wire, options) : toOpenDto(OpenPaymentMethodDto, wire, options);
 }
 
+/** The same choice on parsed JSON, where the variant is validated in place (`registerJsonReading`). */
+const variantClassOf = (object: Record<string, unknown>) => (object['methodType'] === 'card' ? CardPaymentMethodDto : OpenPaymentMethodDto);
+
 const OPEN_VARIANT_SCHEMA = {
   type: 'object',
   title: 'Other payment-method variant',
@@ -82,6 +87,7 @@ export function IsOptionalPaymentMethod(description: string): PropertyDecorator 
   return applyDecorators(
     ApiPropertyOptional({ ...VARIANT_SCHEMA, description: `${description} ${VARIANT_DESCRIPTION}` }),
     Transform(({ obj, key, options }) => toPaymentMethodVariant((obj as Record<string, unknown>)[key], options), { toClassOnly: true }),
+    ReadFromJson({ classOf: variantClassOf }),
     IsOptional(),
     IsObject(),
     ValidateNested(),
@@ -103,6 +109,7 @@ export function IsOptionalPaymentMethods(description: string): PropertyDecorator
       },
       { toClassOnly: true },
     ),
+    ReadFromJson({ classOf: variantClassOf, convert: arrayItemsAsNull }),
     IsOptional(),
     IsArray(),
     ValidateNested({ each: true }),

@@ -2,6 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Transform, type TransformFnParams, plainToInstance } from 'class-transformer';
 import { ArrayMinSize, IsArray, IsOptional, IsString, MaxLength, MinLength, ValidateNested, registerDecorator } from 'class-validator';
+import { ReadFromJson } from '../../validation/json-readings';
 import { MAX_IDENTIFIER_LENGTH } from '../../validation/patterns';
 import { IsOptionalKeyText } from '../../validation/scalar-fields.decorator';
 
@@ -62,6 +63,27 @@ function toNationalIdentifications({ obj, key, options }: TransformFnParams): un
   });
 }
 
+/**
+ * The same reading on parsed JSON, validated in place (`registerJsonReading`): each item stays an
+ * object from kind to document, an array item becomes an empty one (reported as naming no kind)
+ * and an array document null ("must be an object").
+ */
+function identificationsAsJson(value: unknown): unknown {
+  if (!Array.isArray(value) || !value.some((item) => typeof item === 'object' && item !== null && (Array.isArray(item) || Object.values(item).some(Array.isArray)))) return value;
+  return value.map((item: unknown) => {
+    if (typeof item !== 'object' || item === null) return item;
+    if (Array.isArray(item)) return {};
+    return Object.fromEntries(Object.entries(item).map(([kind, document]) => [kind, Array.isArray(document) ? null : (document as unknown)]));
+  });
+}
+
+/** The kinds an identification names: a Map's keys (class-transformer's reading), or a JSON object's. */
+function documentKindsOf(item: unknown): string[] | undefined {
+  if (item instanceof Map) return [...(item as Map<string, unknown>).keys()];
+  if (typeof item === 'object' && item !== null && !Array.isArray(item)) return Object.keys(item);
+  return undefined;
+}
+
 function NamesADocumentKind(): PropertyDecorator {
   return (target: object, propertyName: string | symbol) => {
     registerDecorator({
@@ -71,7 +93,10 @@ function NamesADocumentKind(): PropertyDecorator {
       options: { each: true, message: `each item must be an object naming the document kind (at most ${MAX_IDENTIFIER_LENGTH} characters: the graph keys on it), e.g. {"driversLicense": {"idNumber": "…"}}` },
       validator: {
         // Non-objects are left to nested validation ("must be an object"); this catches `{}`.
-        validate: (item: unknown) => !(item instanceof NationalIdentificationDto) || (item.size > 0 && [...item.keys()].every((kind) => kind.length <= MAX_IDENTIFIER_LENGTH)),
+        validate: (item: unknown) => {
+          const kinds = documentKindsOf(item);
+          return kinds === undefined || (kinds.length > 0 && kinds.every((kind) => kind.length <= MAX_IDENTIFIER_LENGTH));
+        },
       },
     });
   };
@@ -100,5 +125,6 @@ export function IsOptionalNationalIdentifications(minimumItems: 0 | 1): Property
     NamesADocumentKind(),
     ValidateNested(),
     Transform(toNationalIdentifications, { toClassOnly: true }),
+    ReadFromJson({ keyedItemsOf: IdentificationDocumentDto, convert: identificationsAsJson }),
   );
 }

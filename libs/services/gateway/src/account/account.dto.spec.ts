@@ -7,7 +7,8 @@ import { UpdateOwnAccountSettingsRequestDto } from './account.dto';
 type Outcome = { ok: true; value: unknown } | { ok: false; problems: string[] };
 
 async function outcomeOf(dto: new () => object, body: unknown): Promise<Outcome> {
-  const outcome = validateInput(dto, body);
+  // validateInput reads its input in place: each DTO gets its own copy of the body.
+  const outcome = validateInput(dto, JSON.parse(JSON.stringify(body)) as unknown);
   return outcome.ok ? { ok: true, value: JSON.parse(JSON.stringify(outcome.value)) as unknown } : outcome;
 }
 

@@ -1,4 +1,4 @@
-import type { MessageEnvelope } from '@ringfence/contracts';
+import { type MessageEnvelope, payloadText } from '@ringfence/contracts';
 import { isDatabaseUnavailable } from '@ringfence/persistence';
 import { AppError, type Logger } from '@ringfence/platform';
 import { type InputClass, isValidatedAs, validateInput } from '../http/validate-input';
@@ -10,13 +10,21 @@ type Constructor<T> = InputClass<T>;
  * In the embedded mode the in-process bus hands every consumer the very object the gateway
  * validated (no serialisation): validating it again would give the same object back, so it is
  * taken as it is. Everything else (JSON from Kafka or replayed from the event log, objects
- * built by hand) is validated here.
+ * built by hand) is validated here, as a copy of its JSON: `validateInput` reads its input in
+ * place (it removes unknown fields), and the payload object may be shared with the other
+ * consumers of the message and with its publisher. The payload's text is made once
+ * (`payloadText`; the event log has usually made it already), so the copy is one parse.
  */
 function toValidPayload<T extends object>(payloadClass: Constructor<T>, message: MessageEnvelope<unknown>): T {
   if (isValidatedAs(message.payload, payloadClass)) return message.payload as T;
-  const outcome = validateInput(payloadClass, message.payload, 'payload');
+  const outcome = validateInput(payloadClass, ownCopyOf(message.payload), 'payload');
   if (!outcome.ok) throw new AppError('VALIDATION_FAILED', `message ${message.eventId}: ${outcome.problems.join('; ')}`);
   return outcome.value;
+}
+
+function ownCopyOf(payload: unknown): unknown {
+  if (typeof payload !== 'object' || payload === null) return payload;
+  return JSON.parse(payloadText(payload) as string) as unknown;
 }
 
 /**

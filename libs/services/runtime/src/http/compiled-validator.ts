@@ -1,7 +1,7 @@
 import { getMetadataStorage, type MetadataStorage, type ValidationArguments, ValidationError, ValidationTypes } from 'class-validator';
 
 // class-validator exports its storage but not the types of what it stores.
-type ValidationMetadata = ReturnType<MetadataStorage['getTargetValidationMetadatas']>[number];
+export type ValidationMetadata = ReturnType<MetadataStorage['getTargetValidationMetadatas']>[number];
 type ConstraintMetadata = ReturnType<MetadataStorage['getTargetValidatorConstraints']>[number];
 
 /**
@@ -35,14 +35,14 @@ export const VALIDATION_OPTIONS = {
 } as const;
 
 /** One custom rule of a property with the constraint that checks it. */
-interface CustomRule {
+export interface CustomRule {
   readonly metadata: ValidationMetadata;
   readonly constraint: ConstraintMetadata;
   /** The key of the error's `constraints` map: the constraint's name, else the rule's type. */
   readonly type: string;
 }
 
-interface PropertyPlan {
+export interface PropertyPlan {
   readonly name: string;
   /** `@ValidateIf` / `@IsOptional`: the property is checked only when every condition holds. */
   readonly conditions: readonly ValidationMetadata[];
@@ -55,13 +55,13 @@ interface PropertyPlan {
   readonly elements: PropertyPlan | undefined;
 }
 
-interface ClassPlan {
+export interface ClassPlan {
   readonly properties: readonly PropertyPlan[];
   /** Every property that has a rule of any kind: the rest are stripped (whitelist). */
   readonly known: ReadonlySet<string>;
 }
 
-type FailedRules = Record<string, string> | undefined;
+export type FailedRules = Record<string, string> | undefined;
 
 const plans = new Map<unknown, ClassPlan>();
 
@@ -88,7 +88,8 @@ export function validateCompiledProperties(object: object, names: readonly strin
   return errors;
 }
 
-function planOf(constructor: unknown): ClassPlan {
+/** The rules of a class, grouped per property, read once. */
+export function planOf(constructor: unknown): ClassPlan {
   let plan = plans.get(constructor);
   if (plan === undefined) {
     plan = compile(constructor as new () => object);
@@ -146,8 +147,9 @@ function validateProperty(object: object, value: unknown, name: string, property
     const holds = condition.constraints[0] as (object: object, value: unknown) => boolean;
     if (!holds(object, value)) return;
   }
-  let failed = checkCustom(object, value, property.defined, undefined);
-  failed = checkCustom(object, value, property.custom, failed);
+  const targetName = object.constructor?.name;
+  let failed = checkCustom(object, targetName, value, property.defined, undefined);
+  failed = checkCustom(object, targetName, value, property.custom, failed);
   let children: ValidationError[] | undefined;
   if (value !== undefined && property.elements !== undefined) {
     for (const nested of property.nested) {
@@ -167,11 +169,14 @@ function validateProperty(object: object, value: unknown, name: string, property
   if (failed !== undefined || (children !== undefined && children.length > 0)) errors.push(validationError(value, name, failed, children ?? []));
 }
 
-/** Runs the rules against the value; returns `failed` with a message added per broken rule. */
-function checkCustom(object: object, value: unknown, rules: readonly CustomRule[], failed: FailedRules): FailedRules {
+/**
+ * Runs the rules against the value of `object` (of the class named `targetName`); returns
+ * `failed` with a message added per broken rule.
+ */
+export function checkCustom(object: object, targetName: string, value: unknown, rules: readonly CustomRule[], failed: FailedRules): FailedRules {
   if (rules.length === 0) return failed;
   // One arguments object serves all the property's rules: only `constraints` differs between them.
-  const args: ValidationArguments = { targetName: object.constructor?.name, property: rules[0].metadata.propertyName, object, value, constraints: [] };
+  const args: ValidationArguments = { targetName, property: rules[0].metadata.propertyName, object, value, constraints: [] };
   for (const { metadata, constraint, type } of rules) {
     if (metadata.validateIf && !metadata.validateIf(object, value)) continue;
     args.constraints = metadata.constraints;
@@ -189,7 +194,7 @@ function isValid(answer: boolean | Promise<boolean>, constraint: ConstraintMetad
   return Boolean(answer);
 }
 
-function validationError(value: unknown, property: string | undefined, constraints: FailedRules, children: ValidationError[]): ValidationError {
+export function validationError(value: unknown, property: string | undefined, constraints: FailedRules, children: ValidationError[]): ValidationError {
   const error = new ValidationError();
   error.value = value;
   error.property = property as string;
@@ -199,7 +204,7 @@ function validationError(value: unknown, property: string | undefined, constrain
 }
 
 /** The rule's message, or its constraint's default one, with class-validator's `$` tokens filled in. */
-function messageOf(metadata: ValidationMetadata, args: ValidationArguments, constraint?: ConstraintMetadata): string {
+export function messageOf(metadata: ValidationMetadata, args: ValidationArguments, constraint?: ConstraintMetadata): string {
   const template = metadata.message || (typeof constraint?.instance.defaultMessage === 'function' ? constraint.instance.defaultMessage(args) : '');
   let message = typeof template === 'function' ? template(args) : template;
   if (!message) return message;

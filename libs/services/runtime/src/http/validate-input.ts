@@ -1,6 +1,6 @@
-import { plainToInstance } from 'class-transformer';
+import { rememberReadAs } from '@ringfence/contracts';
 import { getMetadataStorage } from 'class-validator';
-import { validateCompiled, validateCompiledProperties } from './compiled-validator';
+import { validateJson, validateJsonProperties } from './json-validator';
 import { formatValidationErrors } from './validation-error-formatter';
 
 export type InputClass<T> = new () => T;
@@ -18,22 +18,27 @@ const validatedAs = new WeakMap<object, InputClass<object>>();
  * The one validation every boundary uses: unknown fields are dropped (forward compatibility),
  * types are strict (no implicit conversion: "maybe" is not a boolean), and every failing field
  * is reported as `path: rule`.
+ *
+ * `plain` is parsed JSON that the caller owns: it is validated and read in place
+ * (`json-validator.ts`: unknown fields removed, the DTOs' conversions applied) and handed back
+ * as the value, typed as `inputClass` but an instance of no class. Its JSON is what
+ * `JSON.stringify(plainToInstance(inputClass, plain))` gave. An object someone else still reads
+ * (a payload the in-process bus shares) must be copied first (`validated-handler.ts` does).
  */
 export function validateInput<T extends object>(inputClass: InputClass<T>, plain: unknown, what = 'body'): ValidationOutcome<T> {
   if (typeof plain !== 'object' || plain === null || Array.isArray(plain)) {
     return { ok: false, problems: [`${what}: must be a JSON object`] };
   }
-  const value = plainToInstance(inputClass, plain, { enableImplicitConversion: false });
-  const errors = validateCompiled(value);
+  const errors = validateJson(inputClass, plain as Record<string, unknown>);
   if (errors.length > 0) return { ok: false, problems: formatValidationErrors(errors) };
-  validatedAs.set(value, inputClass as InputClass<object>);
-  return { ok: true, value };
+  remember(plain, inputClass as InputClass<object>);
+  return { ok: true, value: plain as T };
 }
 
 /**
  * Whether `value` is an object `validateInput` produced in this process and validating it again
  * as `inputClass` could only give the same object back. That holds when it was validated as
- * `inputClass` or a subclass of it (`instanceof`), or as a parent that `inputClass` only adds
+ * `inputClass` or a subclass of it, or as a parent that `inputClass` only adds
  * optional fields to that `value` does not have: the ingest events are their request bodies
  * under a topic's name (`CustomerUpdatedEvent extends CustomerRequestDto {}`), and the
  * transaction event adds an optional `checkpoint` that only the /async path sets.
@@ -47,7 +52,7 @@ export function isValidatedAs(value: unknown, inputClass: InputClass<object>): b
   if (typeof value !== 'object' || value === null) return false;
   const validatedClass = validatedAs.get(value);
   if (validatedClass === undefined) return false;
-  if (value instanceof inputClass) return true;
+  if (validatedClass === inputClass || validatedClass.prototype instanceof inputClass) return true;
   if (!(inputClass.prototype instanceof validatedClass)) return false;
   const added = addedRules(inputClass, validatedClass);
   return added.allOptional && added.fields.every((field) => (value as Record<string, unknown>)[field] == null);
@@ -60,17 +65,25 @@ export function isValidatedAs(value: unknown, inputClass: InputClass<object>): b
  * (on its new fields or, stricter, on its parent's) are validated again; the rest of the object,
  * nested objects included, is shared with `validated`, which is not changed. Anything else
  * (`validated` not produced here, `inputClass` not a subclass, an addition to a field the
- * subclass adds no rule to) is validated whole.
+ * subclass adds no rule to) is validated whole, as a copy.
  */
 export function extendValidated<T extends object>(inputClass: InputClass<T>, validated: object, additions: Partial<T>): ValidationOutcome<T> {
   const validatedClass = validatedAs.get(validated);
   const added = validatedClass && inputClass.prototype instanceof validatedClass ? addedRules(inputClass, validatedClass) : undefined;
-  if (!added || !Object.keys(additions).every((field) => added.fields.includes(field))) return validateInput(inputClass, { ...validated, ...additions });
-  const value = Object.assign(new inputClass(), validated, additions);
-  const errors = validateCompiledProperties(value, added.fields);
+  if (!added || !Object.keys(additions).every((field) => added.fields.includes(field))) {
+    return validateInput(inputClass, JSON.parse(JSON.stringify({ ...validated, ...additions })) as unknown);
+  }
+  const value: Record<string, unknown> = { ...validated, ...additions };
+  const errors = validateJsonProperties(inputClass, value, added.fields);
   if (errors.length > 0) return { ok: false, problems: formatValidationErrors(errors) };
-  validatedAs.set(value, inputClass as InputClass<object>);
-  return { ok: true, value };
+  remember(value, inputClass as InputClass<object>);
+  return { ok: true, value: value as T };
+}
+
+/** Marks `value` as validated here (`isValidatedAs`) and as read as `inputClass` (`normaliseTimestamps` walks it by that class). */
+function remember(value: object, inputClass: InputClass<object>): void {
+  validatedAs.set(value, inputClass);
+  rememberReadAs(value, inputClass);
 }
 
 interface AddedRules {

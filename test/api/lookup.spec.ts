@@ -1,5 +1,5 @@
 import { type FeatureValue, featuresFromRecord } from '@ringfence/scoring-engine';
-import { DataSource } from 'typeorm';
+import { EVENT_LOG_STORE, type EventLogStore } from '@ringfence/bus';
 import { type EmbeddedService, TEST_ADMIN_KEY, TEST_BOOTSTRAP_KEY, startEmbeddedService } from '../support/embedded-service';
 import type { TestResponse } from '../support/https-client';
 import { pspTransactionRequest } from '../support/payload-factories';
@@ -75,8 +75,8 @@ describe('known-fraud lookup (/v2/lookup)', () => {
   }
 
   async function eventsOn(topic: string): Promise<Array<{ accountId: string; subjectId: string; payload: Record<string, unknown> }>> {
-    const rows = await service.app.get(DataSource).query<Array<{ envelope: string }>>('SELECT envelope FROM event_log WHERE topic = $1 ORDER BY sequence', [topic]);
-    return rows.map((row) => JSON.parse(row.envelope) as { accountId: string; subjectId: string; payload: Record<string, unknown> });
+    const events = await service.app.get<EventLogStore>(EVENT_LOG_STORE, { strict: false }).readAfter(topic, 0, 100_000);
+    return events.map((event) => event.envelope as unknown as { accountId: string; subjectId: string; payload: Record<string, unknown> });
   }
 
   it('adds indicators with their evidence, reads them back, deletes them, and feeds the warehouse', async () => {

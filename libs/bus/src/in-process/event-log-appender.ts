@@ -1,7 +1,7 @@
 import type { MessageEnvelope } from '@ringfence/contracts';
 import type { EventLogStore } from '../event-log';
 
-/** Events appended in one statement at most; a burst larger than this takes several round trips. */
+/** Events appended in one batch at most; a burst larger than this takes several batches. */
 const MAX_APPEND_BATCH = 256;
 
 interface QueuedAppend {
@@ -14,11 +14,12 @@ interface QueuedAppend {
 
 /**
  * Makes published events durable in the `EventLogStore`, by group commit: appends wait in a
- * queue while one batch is in flight, and the next batch takes them all in one statement.
+ * queue while one batch is in flight, and the next batch takes them all in one `appendBatch`
+ * (on LMDB, one transaction and one flush to disk).
  * Sequences are handed out in the order events reached the queue, and callers are answered in
  * that order, so events reach the lanes in sequence order and a lane can drop anything at or
- * below its position as already handled. One append at a time, as before, made every publish
- * wait behind every statement queued on the embedded database.
+ * below its position as already handled. One append at a time would make every publish wait for
+ * a flush of its own.
  */
 export class EventLogAppender {
   private tail: Promise<unknown> = Promise.resolve();

@@ -24,7 +24,9 @@ export class FeatureLayout {
  * by name of every feature (200 and more properties) costs tens of kilobytes to build, since V8
  * grows an object's property store a few slots at a time, where the array is one allocation of
  * eight bytes a feature. `toRecord` builds that record for the readers that need one (a learned
- * model, the rules), once.
+ * model, the rules), once. A plain array rather than a Float64Array: features are booleans,
+ * strings and nulls too, and a numeric encoding of those would cost a decoding on every read for
+ * no fewer bytes.
  */
 export class FeatureVector {
   private record: Record<string, FeatureValue> | undefined;

@@ -52,8 +52,14 @@ function checkedExtras(kind: string, topic: string, extras: Record<string, unkno
  * beforeCommit })`, and `listen` registers each as `bus.handle` and `bus.subscribe` with those
  * options, then starts the bus; `close` stops it. The bus keeps its own semantics (durable
  * publish, consumer groups, order per key, read-your-writes, write behind, retry of a throwing
- * event handler); Nest contributes the declarations and the handler pipeline (pipes,
- * interceptors, guards and filters bound to the controller).
+ * event handler); Nest contributes the declarations and, unless the server dispatches directly,
+ * the handler pipeline (pipes, interceptors, guards and filters bound to the controller).
+ *
+ * With `directDispatch` (the in-process bus: `connectMessageBus`'s default there) a message is
+ * a call of the controller's method with the envelope and, where the method takes `@Ctx()`, a
+ * `MessageBusContext`: no RPC context, exception handler or Observable per message. Nothing of
+ * what that pipeline did to these handlers is lost (no guard, pipe or interceptor bound to any,
+ * the filter hands errors on unchanged), and a handler it would change is refused at start.
  *
  * Handlers get the message envelope as their data (`@Payload()`) and a `MessageBusContext`
  * (`@Ctx()`). What a handler throws must reach the bus as it was thrown, so the bus maps it as

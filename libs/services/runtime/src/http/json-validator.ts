@@ -20,10 +20,48 @@ import { type ClassPlan, type PropertyPlan, type ValidationMetadata, checkCustom
  * thirds of `validateInput`, `npm run bench:validation`), which this walk does not have.
  */
 
+/** A class's rules and JSON reading side by side, looked up once per object. */
+interface JsonClassPlan {
+  readonly name: string;
+  readonly plan: ClassPlan;
+  readonly shape: JsonShape;
+  /** The nested reading of each of `plan.properties`, in the same order. */
+  readonly nested: ReadonlyArray<NestedJson | undefined>;
+}
+
+const classPlans = new Map<DtoClass, JsonClassPlan>();
+
+function classPlanOf(type: DtoClass): JsonClassPlan {
+  let classPlan = classPlans.get(type);
+  if (classPlan === undefined) {
+    const plan = planOf(type);
+    const shape = jsonShapeOf(type);
+    classPlan = { name: type.name, plan, shape, nested: plan.properties.map((property) => shape.nested.get(property.name)) };
+    classPlans.set(type, classPlan);
+  }
+  return classPlan;
+}
+
+/**
+ * Errors of nested values, collected here before their parent knows it has any: the parent takes
+ * what was added after its mark (`childErrors`), so a nested value that passes costs no list.
+ */
+const pending: ValidationError[] = [];
+
+function childErrors(mark: number): ValidationError[] | undefined {
+  return pending.length > mark ? pending.splice(mark) : undefined;
+}
+
 /** The errors of `object` validated as `type`, after it was read as class-transformer would (in place). */
 export function validateJson(type: DtoClass, object: Record<string, unknown>): ValidationError[] {
   const errors: ValidationError[] = [];
-  validateObjectAs(type, object, errors);
+  const mark = pending.length;
+  try {
+    validateObjectAs(type, object, errors);
+  } finally {
+    // A constraint that threw leaves nothing behind for the next validation.
+    pending.length = mark;
+  }
   return errors;
 }
 
@@ -33,88 +71,102 @@ export function validateJson(type: DtoClass, object: Record<string, unknown>): V
  */
 export function validateJsonProperties(type: DtoClass, object: Record<string, unknown>, names: readonly string[]): ValidationError[] {
   const errors: ValidationError[] = [];
-  const shape = jsonShapeOf(type);
-  const plan = planOf(type);
+  const { name, plan, shape, nested } = classPlanOf(type);
   readFields(object, shape, names);
-  for (const property of plan.properties) {
-    if (names.includes(property.name)) validateProperty(object, type.name, object[property.name], property, shape.nested.get(property.name), errors);
+  const mark = pending.length;
+  try {
+    plan.properties.forEach((property, index) => {
+      if (names.includes(property.name)) validateProperty(object, name, object[property.name], property, nested[index], errors);
+    });
+  } finally {
+    pending.length = mark;
   }
   return errors;
 }
 
 function validateObjectAs(type: DtoClass | undefined, object: Record<string, unknown>, errors: ValidationError[]): void {
-  const plan: ClassPlan | undefined = type && planOf(type);
-  if (type === undefined || plan === undefined || plan.properties.length === 0) {
+  const classPlan = type && classPlanOf(type);
+  if (classPlan === undefined || classPlan.plan.properties.length === 0) {
     errors.push(validationError(undefined, undefined, { unknownValue: 'an unknown value was passed to the validate function' }, []));
     return;
   }
-  const shape = jsonShapeOf(type);
+  const { name, plan, shape, nested } = classPlan;
   if (!shape.open) {
     for (const key of Object.keys(object)) if (!plan.known.has(key)) delete object[key];
   }
   readFields(object, shape, undefined);
-  for (const property of plan.properties) {
+  const { properties } = plan;
+  for (let index = 0; index < properties.length; index += 1) {
+    const property = properties[index];
     // An open object's undeclared fields stay in place: class-transformer's side bag, which the
     // rule of `undeclaredFields` checks, is always an object.
     if (shape.open && property.name === 'undeclaredFields') continue;
-    validateProperty(object, type.name, object[property.name], property, shape.nested.get(property.name), errors);
+    validateProperty(object, name, object[property.name], property, nested[index], errors);
   }
 }
 
 /** Defaults where nothing was sent, then each converted field (only `names`, when given). */
 function readFields(object: Record<string, unknown>, shape: JsonShape, names: readonly string[] | undefined): void {
-  for (const [name, value] of shape.defaults) {
-    if (object[name] === undefined && (names === undefined || names.includes(name))) object[name] = value;
+  const { defaults, conversions } = shape;
+  for (let index = 0; index < defaults.length; index += 1) {
+    const name = defaults[index][0];
+    if (object[name] === undefined && (names === undefined || names.includes(name))) object[name] = defaults[index][1];
   }
-  for (const [name, convert] of shape.conversions) {
+  for (let index = 0; index < conversions.length; index += 1) {
+    const name = conversions[index][0];
     if (!(name in object) || (names !== undefined && !names.includes(name))) continue;
-    const converted = convert(object[name]);
+    const converted = conversions[index][1](object[name]);
     if (converted !== object[name]) object[name] = converted;
   }
 }
 
 function validateProperty(object: object, targetName: string, value: unknown, property: PropertyPlan, nested: NestedJson | undefined, errors: ValidationError[]): void {
-  for (const condition of property.conditions) {
-    const holds = condition.constraints[0] as (object: object, value: unknown) => boolean;
+  const { conditions } = property;
+  for (let index = 0; index < conditions.length; index += 1) {
+    const holds = conditions[index].constraints[0] as (object: object, value: unknown) => boolean;
     if (!holds(object, value)) return;
   }
   let failed = checkCustom(object, targetName, value, property.defined, undefined);
   failed = checkCustom(object, targetName, value, property.custom, failed);
   let children: ValidationError[] | undefined;
   if (value !== undefined && property.nested.length > 0) {
-    for (const rule of property.nested) {
+    const mark = pending.length;
+    for (let index = 0; index < property.nested.length; index += 1) {
+      const rule = property.nested[index];
       // Only an array's items are keyed: an object in the array's place is of no class.
-      if (Array.isArray(value)) validateNested(value, rule, nested, nested?.keyed ?? false, (children ??= []));
-      else if (typeof value === 'object' && value !== null) validateNested(value, rule, nested?.keyed ? undefined : nested, false, (children ??= []));
+      if (Array.isArray(value)) validateNested(value, rule, nested, nested?.keyed ?? false);
+      else if (typeof value === 'object' && value !== null) validateNested(value, rule, nested?.keyed ? undefined : nested, false);
       else (failed ??= {})[rule.type] = notAnObject(rule, value);
     }
+    children = childErrors(mark);
   }
-  if (failed !== undefined || (children !== undefined && children.length > 0)) errors.push(validationError(value, property.name, failed, children ?? []));
+  if (failed !== undefined || children !== undefined) errors.push(validationError(value, property.name, failed, children ?? []));
 }
 
 /**
  * A nested value: an object is validated as its class, an array element by element under its
  * index (class-validator iterates an array at any depth), a keyed item entry by entry under its key.
  */
-function validateNested(value: object, rule: ValidationMetadata, nested: NestedJson | undefined, keyed: boolean, errors: ValidationError[]): void {
+function validateNested(value: object, rule: ValidationMetadata, nested: NestedJson | undefined, keyed: boolean): void {
   if (Array.isArray(value)) {
-    value.forEach((element: unknown, index) => validateElement(element, String(index), rule, nested, keyed, errors));
+    for (let index = 0; index < value.length; index += 1) validateElement(value[index], String(index), rule, nested, keyed);
   } else if (keyed) {
-    for (const [key, element] of Object.entries(value)) validateElement(element, key, rule, nested, false, errors);
+    for (const [key, element] of Object.entries(value)) validateElement(element, key, rule, nested, false);
   } else {
     const object = value as Record<string, unknown>;
-    validateObjectAs(nested?.classOf(object), object, errors);
+    validateObjectAs(nested?.classOf(object), object, pending);
   }
 }
 
 /** One element of a nested array or keyed item: checked by the nested rule alone. */
-function validateElement(element: unknown, key: string, rule: ValidationMetadata, nested: NestedJson | undefined, keyed: boolean, errors: ValidationError[]): void {
+function validateElement(element: unknown, key: string, rule: ValidationMetadata, nested: NestedJson | undefined, keyed: boolean): void {
   if (typeof element === 'object' && element !== null) {
-    const children: ValidationError[] = [];
-    validateNested(element, rule, nested, keyed, children);
-    if (children.length > 0) errors.push(validationError(element, key, undefined, children));
+    const mark = pending.length;
+    validateNested(element, rule, nested, keyed);
+    const children = childErrors(mark);
+    if (children !== undefined) pending.push(validationError(element, key, undefined, children));
   } else {
-    errors.push(validationError(element, key, { [rule.type]: notAnObject(rule, element) }, []));
+    pending.push(validationError(element, key, { [rule.type]: notAnObject(rule, element) }, []));
   }
 }
 

@@ -9,13 +9,19 @@
 // that many realistic rules per checkpoint first (bench-rules.mjs, as BENCH_RULES does there);
 // PROFILE_RATE offers a fixed rate (requests/s) instead of as many as are answered.
 //
+// PROFILE_HEAP=1 profiles allocations instead of CPU time: V8's sampling heap profiler over the
+// load's window (heap-sampling.preload.mjs, every PROFILE_HEAP_INTERVAL bytes, 16384), then the
+// bytes allocated on the main thread's heap per answered request, by package, by function (top 30)
+// and by part of the service (allocation-report.mjs), as issue 35's allocation target counts them.
+//
 // Not 0x or clinic: both profile through `--prof`, whose code-event log of PGlite's
 // WebAssembly kept the app from starting within ten minutes here.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { summariseAllocations } from './allocation-report.mjs';
 import { ROOT, answers, freePort } from './bench-processes.mjs';
 import { callTree, canDrawFlameGraphs, drawFlameGraph, frameLocation, selfTimes } from './flame-graph.mjs';
 import { createRules } from './bench-rules.mjs';
@@ -29,6 +35,8 @@ const RULES = Number(process.env.PROFILE_RULES ?? 0);
 // Below capacity the profile shows the long tasks that make the latency tail (idle time between them).
 const RATE = Number(process.env.PROFILE_RATE ?? 0);
 const KEY = 'sk_test_profilingkey0123456789abcd';
+const HEAP = process.env.PROFILE_HEAP === '1';
+const HEAP_INTERVAL = Number(process.env.PROFILE_HEAP_INTERVAL ?? 16384);
 
 /**
  * The main thread's parts, for the table "by part of the service": a sample counts for the part
@@ -103,14 +111,18 @@ function summarise(file, window, top = 15) {
 const port = await freePort();
 const dataDir = mkdtempSync(join(tmpdir(), 'ringfence-profile-data-'));
 const profileDir = process.env.PROFILE_OUTPUT ?? mkdtempSync(join(tmpdir(), 'ringfence-profile-'));
-const app = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, 'dist/apps/standalone/src/main.js'], {
+const heapProfile = join(profileDir, 'main-thread.heapprofile');
+const profilerArgs = HEAP ? ['--import', join(ROOT, 'test/bench/heap-sampling.preload.mjs')] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`];
+const profilerEnv = HEAP ? { HEAP_PROFILE_FILE: heapProfile, HEAP_PROFILE_INTERVAL: String(HEAP_INTERVAL) } : {};
+const app = spawn(process.execPath, [...profilerArgs, 'dist/apps/standalone/src/main.js'], {
   cwd: ROOT,
   // The account limiter off, as in `npm run bench:mixed`: profile the service, not the limiter.
-  env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, BOOTSTRAP_API_KEY: KEY, ACCOUNT_RATE_LIMIT_PER_MINUTE: '100000000', LOG_LEVEL: 'warn' },
+  env: { ...process.env, ...profilerEnv, PORT: String(port), DATA_DIR: dataDir, BOOTSTRAP_API_KEY: KEY, ACCOUNT_RATE_LIMIT_PER_MINUTE: '100000000', LOG_LEVEL: 'warn' },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 const exited = new Promise((resolve) => app.once('exit', resolve));
 const loadWindow = { fromUs: -Infinity, untilUs: Infinity };
+let answered = 0;
 
 try {
   for (const deadline = Date.now() + 60_000; !(await answers(port, '/health/ready')); ) {
@@ -124,6 +136,7 @@ try {
   // The load's window on V8's monotonic clock (the profiles' clock): the flame graphs leave
   // start-up and shutdown out.
   loadWindow.fromUs = Number(process.hrtime.bigint() / 1000n);
+  if (HEAP) app.kill('SIGUSR2');
   const result = await autocannon({
     url: `https://127.0.0.1:${port}`,
     connections: 50,
@@ -133,6 +146,8 @@ try {
     requests: [WORKLOAD === 'mixed' ? mixedRequests() : customerRequests()],
   });
   loadWindow.untilUs = Number(process.hrtime.bigint() / 1000n);
+  answered = result.requests.total;
+  if (HEAP) await heapProfileWritten();
   console.log(`profiled load: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}`);
 } finally {
   // SIGINT lets the app stop cleanly, which is when V8 writes the profiles.
@@ -140,6 +155,15 @@ try {
   await exited;
   rmSync(dataDir, { recursive: true, force: true });
 }
+/** Asks the server to stop sampling (the preload's second SIGUSR2) and waits for its profile. */
+async function heapProfileWritten() {
+  app.kill('SIGUSR2');
+  for (const deadline = Date.now() + 60_000; !existsSync(heapProfile); ) {
+    if (Date.now() > deadline) throw new Error('the profiled app wrote no heap profile within 60 s');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 /** Customer checkpoints, a different customer each, devices shared in rings of four. */
 function customerRequests() {
   let sent = 0;
@@ -167,16 +191,20 @@ function mixedRequests() {
   };
 }
 
-if (!canDrawFlameGraphs()) console.log('\nno flame graphs: no browser to draw them with (apt-get install chromium, or set CHROMIUM_PATH)');
-// The main thread's profile is written first (its name carries the lower thread number).
-for (const [index, file] of readdirSync(profileDir).filter((name) => name.endsWith('.cpuprofile')).sort().entries()) {
-  const thread = index === 0 ? 'main thread' : 'PGlite worker thread';
-  console.log(`\n${thread} (${join(profileDir, file)}): ${summarise(join(profileDir, file), loadWindow)}`);
-  if (!canDrawFlameGraphs()) continue;
-  const tree = callTree(JSON.parse(readFileSync(join(profileDir, file), 'utf8')), loadWindow);
-  // A thread that ran before the load (the worker that creates a new data directory) has none.
-  if (tree.children.length === 0) continue;
-  const image = join(profileDir, file.replace(/\.cpuprofile$/, '.flame-graph.png'));
-  await drawFlameGraph(tree, image, `${thread}, ${WORKLOAD} workload, ${SECONDS} s of load (busy time only; width = share of it)`);
-  console.log(` flame graph: ${image}`);
+if (HEAP) {
+  console.log(`\nmain thread's allocations (${heapProfile}, sampled every ${HEAP_INTERVAL} bytes): ${summariseAllocations(heapProfile, answered, PARTS)}`);
+} else {
+  if (!canDrawFlameGraphs()) console.log('\nno flame graphs: no browser to draw them with (apt-get install chromium, or set CHROMIUM_PATH)');
+  // The main thread's profile is written first (its name carries the lower thread number).
+  for (const [index, file] of readdirSync(profileDir).filter((name) => name.endsWith('.cpuprofile')).sort().entries()) {
+    const thread = index === 0 ? 'main thread' : 'PGlite worker thread';
+    console.log(`\n${thread} (${join(profileDir, file)}): ${summarise(join(profileDir, file), loadWindow)}`);
+    if (!canDrawFlameGraphs()) continue;
+    const tree = callTree(JSON.parse(readFileSync(join(profileDir, file), 'utf8')), loadWindow);
+    // A thread that ran before the load (the worker that creates a new data directory) has none.
+    if (tree.children.length === 0) continue;
+    const image = join(profileDir, file.replace(/\.cpuprofile$/, '.flame-graph.png'));
+    await drawFlameGraph(tree, image, `${thread}, ${WORKLOAD} workload, ${SECONDS} s of load (busy time only; width = share of it)`);
+    console.log(` flame graph: ${image}`);
+  }
 }

@@ -6,7 +6,7 @@ import { IsTimestamp } from '../../validation/timestamp.decorator';
 import { ConnectCustomerDto } from '../customer/connect-customer.dto';
 import { PspDisputeDto } from '../psp/psp-dispute.dto';
 import { IsOptionalEventType, IsOptionalIdentifier } from '../shared/common-fields';
-import { IsOptionalNationalIdentifications, type NationalIdentificationDto } from '../shared/national-identification.dto';
+import { IsOptionalNationalIdentifications, type NationalIdentification } from '../shared/national-identification.dto';
 import { VehicleDto } from '../shared/vehicle.dto';
 import { ConnectPaymentMethodDto } from './connect-card.dto';
 import { ConnectChargebackDto } from './connect-chargeback.dto';
@@ -38,7 +38,7 @@ export class ConnectRequestDto {
   @IsOptionalNestedArray(() => ConnectPaymentMethodDto, 'Cards of the customer, each wrapped as `{card: {...}}`.')
   paymentMethods?: ConnectPaymentMethodDto[];
 
-  @IsOptionalNationalIdentifications(1) nationalIdentifications?: NationalIdentificationDto[];
+  @IsOptionalNationalIdentifications(1) nationalIdentifications?: NationalIdentification[];
 
   @IsOptionalNestedArray(() => VehicleDto, 'Vehicles the customer uses; at least one when sent.') @ArrayMinSize(1) @ApiPropertyOptional({ minItems: 1 })
   vehicles?: VehicleDto[];

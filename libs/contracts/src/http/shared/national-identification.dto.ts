@@ -37,6 +37,12 @@ export class NationalIdentificationDto extends Map<string, IdentificationDocumen
   }
 }
 
+/**
+ * One item of `nationalIdentifications` as the strict validation hands it on: the parsed JSON,
+ * from document kind to its validated document.
+ */
+export type NationalIdentification = Readonly<Record<string, IdentificationDocumentDto>>;
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Map);
 }

@@ -1,7 +1,7 @@
 import { IsTimestamp } from '../../validation/timestamp.decorator';
 import { IsOptionalEventType } from '../shared/common-fields';
 import { DeviceDto } from '../shared/device.dto';
-import { IsOptionalNationalIdentifications, type NationalIdentificationDto } from '../shared/national-identification.dto';
+import { IsOptionalNationalIdentifications, type NationalIdentification } from '../shared/national-identification.dto';
 import { VehicleDto } from '../shared/vehicle.dto';
 import { SupplierDto } from './supplier.dto';
 import { IsOptionalNested, IsOptionalNestedArray, IsRequiredNested } from '../../validation/nested.decorator';
@@ -19,7 +19,7 @@ export class SupplierRequestDto {
 
   @IsOptionalNested(() => DeviceDto, 'The device the supplier used.') device?: DeviceDto;
 
-  @IsOptionalNationalIdentifications(0) nationalIdentifications?: NationalIdentificationDto[];
+  @IsOptionalNationalIdentifications(0) nationalIdentifications?: NationalIdentification[];
 
   @IsOptionalNestedArray(() => VehicleDto, 'Vehicles the supplier uses.') vehicles?: VehicleDto[];
 }

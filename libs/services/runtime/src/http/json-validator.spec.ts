@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import * as contracts from '@ringfence/contracts';
 import {
   BreachedCredentialsImportRequestDto,
   ConnectQueryDto,
@@ -24,7 +25,7 @@ import {
   VoucherRequestDto,
 } from '@ringfence/contracts';
 import { plainToInstance } from 'class-transformer';
-import { validate } from 'class-validator';
+import { getMetadataStorage, validate } from 'class-validator';
 import { VALIDATION_OPTIONS } from './compiled-validator';
 import { type InputClass, type ValidationOutcome, validateInput } from './validate-input';
 import { formatValidationErrors } from './validation-error-formatter';
@@ -127,6 +128,23 @@ async function expectParity(inputClass: InputClass<object>, plain: Json, name: s
 }
 
 describe('validateInput on parsed JSON against class-transformer and class-validator', () => {
+  it('has a JSON reading of every contracts class with rules that agrees with class-transformer', () => {
+    const withRules = Object.entries(contracts).filter(
+      ([, value]) => typeof value === 'function' && value.prototype !== undefined && getMetadataStorage().getTargetValidationMetadatas(value, '', true, false).length > 0,
+    );
+    // jsonShapeOf throws for a property whose transform has no reading, or a reading class-transformer disagrees with.
+    const unread = withRules.flatMap(([name, type]) => {
+      try {
+        contracts.jsonShapeOf(type as contracts.DtoClass);
+        return [];
+      } catch (error) {
+        return [`${name}: ${(error as Error).message}`];
+      }
+    });
+    expect(unread).toEqual([]);
+    expect(withRules.length).toBeGreaterThan(100);
+  });
+
   it('covers every fixture folder', () => {
     const slugs = readdirSync(FIXTURES, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
     expect(Object.keys(CLASSES).sort()).toEqual(slugs.sort());

@@ -18,7 +18,7 @@ export { runMigrations } from './migration.runner';
 export { OWNED_SCHEMAS_MARK, PARTS_SPLIT_FROM_SINGLE_CHAIN } from './single-chain-history';
 export { TypeOrmEventLogStore } from './repositories/typeorm-event-log.store';
 export { convertLegacyBreachedCredentials } from './repositories/breached-credentials-conversion';
-export { BACKGROUND_STATEMENT, background, bigintToNumber, jsonTextSequence, jsonTexts, queryJsonPage, queryRows } from './sql';
+export { BACKGROUND_STATEMENT, background, bigintToNumber, jsonTextSequence, jsonTexts, nullableJsonTextSequence, nullableJsonTexts, queryJsonPage, queryRows } from './sql';
 export { TypeOrmSetAsideStore } from './repositories/typeorm-set-aside.store';
 // The owners' caches share these (a sole writer's in-memory state).
 export { OvertakenReads } from './repositories/overtaken-reads';

@@ -74,4 +74,16 @@ export function jsonTextSequence(texts: readonly string[]): Buffer {
 /** The SQL array of the texts a `jsonTextSequence` parameter carries, in order. */
 export const jsonTexts = (parameter: string): string => `string_to_array(${parameter}, E'\\x1e')`;
 
+/**
+ * `jsonTextSequence` for a column that may be NULL: a null is sent as the empty text, which no
+ * JSON text is, and `nullableJsonTexts($n)` reads it back as NULL. A single null makes an empty
+ * array, which `unnest` beside the other columns' arrays pads with NULL: the same row.
+ */
+export function nullableJsonTextSequence(texts: ReadonlyArray<string | null>): Buffer {
+  return jsonTextSequence(texts.map((text) => text ?? ''));
+}
+
+/** The SQL array of the texts (or NULLs) a `nullableJsonTextSequence` parameter carries, in order. */
+export const nullableJsonTexts = (parameter: string): string => `string_to_array(${parameter}, E'\\x1e', '')`;
+
 const RECORD_SEPARATOR = '\u001e';

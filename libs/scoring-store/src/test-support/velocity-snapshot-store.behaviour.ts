@@ -58,6 +58,17 @@ export function itBehavesLikeAVelocitySnapshotStore(store: () => VelocitySnapsho
     expect(stored.snapshot).toEqual({ older: olderOf(1), fresh: freshOf(7) });
   });
 
+  it('deletes a key written alone, and keeps a key whose fresh part is written beside deleted ones', async () => {
+    const scope = newScope();
+    const keyOf = (key: string, snapshot: ReturnType<typeof snapshotOf> | { fresh: ReturnType<typeof freshOf> } | null) => ({ dimension: 'device', key, snapshot });
+    await store().write([tenantWrite({ scope, keys: [keyOf('dev-1', snapshotOf(1)), keyOf('dev-2', snapshotOf(2)), keyOf('dev-3', snapshotOf(3))] })], T, T - 600_000);
+    await store().write([tenantWrite({ scope, keys: [keyOf('dev-1', null)] })], T, T - 600_000);
+    await store().write([tenantWrite({ scope, keys: [keyOf('dev-2', null), keyOf('dev-3', { fresh: freshOf(9) })] })], T, T - 600_000);
+
+    const mine = (await allKeys(store(), 100)).filter((key) => key.scope.accountId === scope.accountId);
+    expect(mine).toEqual([{ scope, dimension: 'device', key: 'dev-3', snapshot: { older: olderOf(3), fresh: freshOf(9) } }]);
+  });
+
   it('keeps every key across pages whatever the page size, with keys that differ only by case and symbols', async () => {
     const scope = newScope();
     const keys = ['a', 'B', 'b', 'a b', '日本', '"quoted"', 'z'].map((key) => ({ dimension: 'email', key, snapshot: snapshotOf(1) }));

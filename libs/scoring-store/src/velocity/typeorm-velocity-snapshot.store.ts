@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { background, queryJsonPage, queryRows } from '@ringfence/persistence';
+import { background, jsonTextSequence, jsonTexts, nullableJsonTextSequence, nullableJsonTexts, queryJsonPage, queryRows } from '@ringfence/persistence';
 import type {
   StoredVelocityKey,
   StoredVelocityOccurrence,
@@ -18,7 +18,7 @@ import type {
  */
 const WRITE = background(`
   WITH key_rows AS (
-    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS k(account_id, environment, dimension, key_value, older, fresh)
+    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], ${nullableJsonTexts('$5')}, ${nullableJsonTexts('$6')}) AS k(account_id, environment, dimension, key_value, older, fresh)
   ), written_keys AS (
     INSERT INTO velocity_keys (account_id, environment, dimension, key_value, older, fresh)
     SELECT account_id, environment, dimension, key_value, older, fresh FROM key_rows WHERE older IS NOT NULL
@@ -39,7 +39,7 @@ const WRITE = background(`
      WHERE o.account_id = f.account_id AND o.environment = f.environment AND o.day < f.before_day
   ), recorded AS (
     INSERT INTO velocity_recorded_events (account_id, environment, written_at_ms, event_ids)
-    SELECT account_id, environment, $15::bigint, event_ids FROM unnest($16::text[], $17::text[], $18::text[]) AS r(account_id, environment, event_ids)
+    SELECT account_id, environment, $15::bigint, event_ids FROM unnest($16::text[], $17::text[], ${jsonTexts('$18')}) AS r(account_id, environment, event_ids)
   )
   DELETE FROM velocity_recorded_events WHERE written_at_ms < $19::bigint`);
 
@@ -83,7 +83,25 @@ export class TypeOrmVelocitySnapshotStore implements VelocitySnapshotStore {
       if (occurrencesForgottenBefore !== undefined) push(forgotten, [scope.accountId, scope.environment, occurrencesForgottenBefore]);
       if (recordedEventIds.length > 0) push(recorded, [scope.accountId, scope.environment, JSON.stringify(recordedEventIds)]);
     }
-    await queryRows(this.dataSource, WRITE, [...keys, ...occurrences, ...forgotten, writtenAtMillis, ...recorded, forgetRecordedEventsBeforeMillis]);
+    const [accounts, environments, dimensions, keyValues, older, fresh] = keys;
+    const [recordedAccounts, recordedEnvironments, recordedEventIds] = recorded;
+    // The counters' and the event ids' JSON texts as one parameter each (`jsonTextSequence`): as
+    // `text[]` literals the driver escaped every quote in them, copying each text three times.
+    await queryRows(this.dataSource, WRITE, [
+      accounts,
+      environments,
+      dimensions,
+      keyValues,
+      nullableJsonTextSequence(older),
+      nullableJsonTextSequence(fresh),
+      ...occurrences,
+      ...forgotten,
+      writtenAtMillis,
+      recordedAccounts,
+      recordedEnvironments,
+      jsonTextSequence(recordedEventIds),
+      forgetRecordedEventsBeforeMillis,
+    ]);
   }
 
   async keysAfter(after: VelocityPageCursor | undefined, limit: number): Promise<StoredVelocityKey[]> {

@@ -72,7 +72,7 @@ describe(validatedEventHandler.name, () => {
     CountedString.calls = 0;
   });
 
-  it('validates a plain object (JSON from Kafka or the event log) and hands over a new instance', async () => {
+  it('validates a plain object (JSON from Kafka or the event log) and hands over a new object', async () => {
     const seen: object[] = [];
     const handler = validatedEventHandler('topic', CountedEvent, silentLogger, async ({ payload }) => void seen.push(payload));
     const plain = { text: 'hi', extra: 'dropped' };
@@ -91,6 +91,16 @@ describe(validatedEventHandler.name, () => {
     expect(CountedString.calls).toBe(1);
     expect(seen).toEqual([body, body, body]);
     expect(seen.every((payload) => payload === body)).toBe(true);
+  });
+
+  it('validates a copy of a payload it cannot take as it is, leaving the shared object as it was', async () => {
+    const seen: object[] = [];
+    const handler = validatedEventHandler('topic', CountedEvent, silentLogger, async ({ payload }) => void seen.push(payload));
+    // Published by hand (no validation): other consumers and the publisher read this very object.
+    const shared = { text: 'hi', extra: 'kept for the others' };
+    await handler(envelope(shared));
+    expect(seen).toEqual([{ text: 'hi' }]);
+    expect(shared).toEqual({ text: 'hi', extra: 'kept for the others' });
   });
 
   it('validates an instance built by hand, and skips it when it is invalid', async () => {

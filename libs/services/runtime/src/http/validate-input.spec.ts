@@ -5,9 +5,11 @@ import {
   CustomerRequestDto,
   CustomerUpdatedEvent,
   PspTransactionRequestDto,
+  RefundRequestDto,
   RegistrationRequestDto,
   RegistrationSubmittedEvent,
   TransactionUpdatedEvent,
+  normaliseTimestamps,
 } from '@ringfence/contracts';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { extendValidated, type InputClass, isValidatedAs, validateInput } from './validate-input';
@@ -107,6 +109,21 @@ describe(isValidatedAs.name, () => {
       const body = await validated(RegistrationRequestDto, goldenBody('registration/valid/full-customer'));
       expect(isValidatedAs(body, RegistrationSubmittedEvent)).toBe(false);
     });
+  });
+});
+
+describe(`${validateInput.name} hands on the parsed JSON`, () => {
+  it('as the same object, whose nested times normaliseTimestamps finds by the class it was validated as', async () => {
+    const sent = goldenBody('refund/valid/full') as { timestamp: number; refund: { refundRequestTime: number } };
+    // Seconds, which the gateway normalises to milliseconds, at the top and nested.
+    sent.timestamp = 1_763_800_000;
+    sent.refund.refundRequestTime = 1_763_799_940;
+    const body = await validated(RefundRequestDto, sent);
+    expect(body).toBe(sent);
+    expect(Object.getPrototypeOf(body)).toBe(Object.prototype);
+    normaliseTimestamps(body);
+    expect(sent.timestamp).toBe(1_763_800_000_000);
+    expect(sent.refund.refundRequestTime).toBe(1_763_799_940_000);
   });
 });
 

@@ -61,6 +61,23 @@ describe(mergeDocument.name, () => {
     expect(Object.getOwnPropertyDescriptor(chargebacks, '__proto__')?.value).toEqual({ forgiven: false });
   });
 
+  it("makes a key Object.prototype has (toString, constructor) an own data property, as any other", () => {
+    const merged = mergeDocument(null, { toString: 'a', tags: { constructor: true, hasOwnProperty: 1 } }, 1)!;
+    expect(Object.getOwnPropertyDescriptor(merged.fields, 'toString')).toEqual({ value: 'a', enumerable: true, writable: true, configurable: true });
+    expect(JSON.stringify(merged.fields)).toBe('{"toString":"a","tags":{"constructor":true,"hasOwnProperty":1}}');
+    expect(merged.fieldTimestamps).toEqual({ '/toString': 1, '/tags/constructor': 1, '/tags/hasOwnProperty': 1 });
+  });
+
+  it('keys the timestamps by JSON Pointer paths, escaping "~" and "/", also past the paths it remembers', () => {
+    const keys = Array.from({ length: 12_000 }, (_unused, index) => `k${index}`);
+    const merged = mergeDocument(null, { 'a/b': { 'c~d': 1, '~/': 2 }, many: Object.fromEntries(keys.map((key) => [key, true])) }, 1)!;
+    expect(merged.fieldTimestamps['/a~1b/c~0d']).toBe(1);
+    expect(merged.fieldTimestamps['/a~1b/~0~1']).toBe(1);
+    expect(keys.every((key) => merged.fieldTimestamps[`/many/${key}`] === 1)).toBe(true);
+    const again = mergeDocument(merged, { 'a/b': { 'c~d': 3 }, many: { k0: false, k11999: false } }, 2)!;
+    expect(again.fieldTimestamps).toMatchObject({ '/a~1b/c~0d': 2, '/a~1b/~0~1': 1, '/many/k0': 2, '/many/k1': 1, '/many/k11999': 2 });
+  });
+
   it('never changes the document it starts from, and shares only what it does not change', () => {
     fc.assert(
       fc.property(fc.array(payloadArbitrary, { minLength: 2, maxLength: 8 }), (payloads) => {

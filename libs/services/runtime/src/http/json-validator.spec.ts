@@ -145,6 +145,16 @@ describe('validateInput on parsed JSON against class-transformer and class-valid
     expect(withRules.length).toBeGreaterThan(100);
   });
 
+  it('drops keys named like members of Object.prototype from free-form objects, as class-transformer did', async () => {
+    const [full] = fixturesOf('voucher', 'valid').filter((fixture) => fixture.name.endsWith('/full.json'));
+    const body = copyOf(full!.body) as { voucher: { custom: Record<string, Json> } };
+    body.voucher.custom = { ...body.voucher.custom, toString: 'x', partner: { valueOf: 1, keep: 2 }, list: [{ hasOwnProperty: true, keep: 3 }] };
+    await expectParity(VoucherRequestDto, body as unknown as Json, 'voucher custom with inherited names');
+    const outcome = validateInput(VoucherRequestDto, copyOf(body));
+    expect(outcome.ok && (outcome.value as typeof body).voucher.custom).toMatchObject({ partner: { keep: 2 }, list: [{ keep: 3 }] });
+    expect(outcome.ok && Object.keys((outcome.value as typeof body).voucher.custom)).not.toContain('toString');
+  });
+
   it('covers every fixture folder', () => {
     const slugs = readdirSync(FIXTURES, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
     expect(Object.keys(CLASSES).sort()).toEqual(slugs.sort());

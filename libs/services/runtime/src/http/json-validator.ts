@@ -101,7 +101,30 @@ function validateObjectAs(type: DtoClass | undefined, object: Record<string, unk
     // An open object's undeclared fields stay in place: class-transformer's side bag, which the
     // rule of `undeclaredFields` checks, is always an object.
     if (shape.open && property.name === 'undeclaredFields') continue;
-    validateProperty(object, name, object[property.name], property, nested[index], errors);
+    const value = object[property.name];
+    if (nested[index] === undefined && typeof value === 'object' && value !== null) dropInheritedNames(value);
+    validateProperty(object, name, value, property, nested[index], errors);
+  }
+}
+
+/**
+ * A value of no DTO class (a free-form object such as `tags` or `custom`), deep: keys that name
+ * a member of `Object.prototype` (`toString`, `valueOf`, `hasOwnProperty`, …) are removed.
+ * class-transformer copied such values and skipped those keys, which is what was accepted; kept,
+ * an own `toString` of 1 would make the object fail wherever it is turned into text.
+ */
+function dropInheritedNames(value: object): void {
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index += 1) {
+      const item: unknown = value[index];
+      if (typeof item === 'object' && item !== null) dropInheritedNames(item);
+    }
+    return;
+  }
+  const object = value as Record<string, unknown>;
+  for (const key in object) {
+    if (key in Object.prototype) delete object[key];
+    else if (typeof object[key] === 'object' && object[key] !== null) dropInheritedNames(object[key] as object);
   }
 }
 

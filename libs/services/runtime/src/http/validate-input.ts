@@ -8,9 +8,9 @@ export type InputClass<T> = new () => T;
 export type ValidationOutcome<T> = { ok: true; value: T } | { ok: false; problems: string[] };
 
 /**
- * Every object `validateInput` produced in this process, with the class it was validated as.
- * Weak, so a payload is forgotten with its last reference. Only the objects this module built
- * are in it: nothing outside can add one, so "is in it" means "passed this validation".
+ * Every object `validateInput` (or `extendValidated`) accepted in this process, with the class it
+ * was validated as. Weak, so a payload is forgotten with its last reference. Only this module
+ * adds to it, so "is in it" means "passed this validation".
  */
 const validatedAs = new WeakMap<object, InputClass<object>>();
 

@@ -120,4 +120,16 @@ describe(`${validatedRequestHandler.name} on a validated payload`, () => {
     await expect(handler(envelope(body))).resolves.toBe(body);
     expect(CountedString.calls).toBe(1);
   });
+
+  it('hands on the envelope it was given when it takes the payload as it is, and a new one with a validated copy', async () => {
+    const received: Array<MessageEnvelope<object>> = [];
+    const handler = validatedRequestHandler(CountedEvent, async (message) => void received.push(message));
+    const taken = envelope(await validated(CountedRequest, { text: 'hi' }));
+    const copied = envelope({ text: 'hi', extra: 'dropped' });
+    await handler(taken);
+    await handler(copied);
+    expect(received[0]).toBe(taken);
+    expect(received[1]).not.toBe(copied);
+    expect(received[1]).toEqual({ ...copied, payload: Object.assign(new CountedEvent(), { text: 'hi' }) });
+  });
 });

@@ -22,6 +22,14 @@ function toValidPayload<T extends object>(payloadClass: Constructor<T>, message:
   return outcome.value;
 }
 
+/**
+ * The envelope a handler is given: the message itself when its payload was taken as it is (the
+ * embedded mode's in-process hops, which copy nothing), else the message with its validated copy.
+ */
+function withPayload<T>(message: MessageEnvelope<unknown>, payload: T): MessageEnvelope<T> {
+  return payload === message.payload ? (message as MessageEnvelope<T>) : { ...message, payload };
+}
+
 function ownCopyOf(payload: unknown): unknown {
   if (typeof payload !== 'object' || payload === null) return payload;
   return JSON.parse(payloadText(payload) as string) as unknown;
@@ -48,7 +56,7 @@ export function validatedEventHandler<T extends object>(
       return;
     }
     try {
-      await handler({ ...message, payload });
+      await handler(withPayload(message, payload));
       busMessagesHandled.labels(topic, 'ok').inc();
     } catch (error) {
       busMessagesHandled.labels(topic, 'failed').inc();
@@ -69,7 +77,7 @@ export function validatedRequestHandler<T extends object, R>(
   return async (message: MessageEnvelope<unknown>): Promise<R> => {
     const payload = toValidPayload(payloadClass, message);
     try {
-      return await handler({ ...message, payload });
+      return await handler(withPayload(message, payload));
     } catch (error) {
       if (isDatabaseUnavailable(error)) throw new AppError('DEPENDENCY_UNAVAILABLE', 'the responder cannot reach its database; retry');
       throw error;

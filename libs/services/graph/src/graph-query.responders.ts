@@ -34,26 +34,32 @@ const GRAPH_QUERY: MessagePatternExtras = { group: 'graph', consistentWith: [Sta
  */
 @MessageBusController()
 export class GraphQueryResponders {
+  // Each request's validated handler, made once rather than as closures per message.
+  private readonly validatedConnect = validatedRequestHandler(GraphConnectRequest, (valid) => this.connect(valid));
+  private readonly validatedVoucherUses = validatedRequestHandler(GraphVoucherUsesRequest, (valid) => this.voucherUses(valid));
+  private readonly validatedNetworkFeatures = validatedRequestHandler(GraphNetworkFeaturesRequest, (valid) => this.networkFeatures(valid));
+  private readonly validatedNeighbourhood = validatedRequestHandler(GraphNeighbourhoodRequest, (valid) => this.neighbourhood(valid));
+
   constructor(private readonly graphs: TenantGraphs) {}
 
   @MessagePattern(RpcTopics.graphConnect, GRAPH_QUERY)
   answerConnect(@Payload() message: MessageEnvelope<unknown>): Promise<GraphConnectReply> {
-    return validatedRequestHandler(GraphConnectRequest, (valid) => this.connect(valid))(message);
+    return this.validatedConnect(message);
   }
 
   @MessagePattern(RpcTopics.graphVoucherUses, GRAPH_QUERY)
   answerVoucherUses(@Payload() message: MessageEnvelope<unknown>): Promise<GraphVoucherUsesReply> {
-    return validatedRequestHandler(GraphVoucherUsesRequest, (valid) => this.voucherUses(valid))(message);
+    return this.validatedVoucherUses(message);
   }
 
   @MessagePattern(RpcTopics.graphNetworkFeatures, GRAPH_QUERY)
   answerNetworkFeatures(@Payload() message: MessageEnvelope<unknown>): Promise<GraphNetworkFeaturesReply> {
-    return validatedRequestHandler(GraphNetworkFeaturesRequest, (valid) => this.networkFeatures(valid))(message);
+    return this.validatedNetworkFeatures(message);
   }
 
   @MessagePattern(RpcTopics.graphNeighbourhood, GRAPH_QUERY)
   answerNeighbourhood(@Payload() message: MessageEnvelope<unknown>): Promise<GraphNeighbourhoodReply> {
-    return validatedRequestHandler(GraphNeighbourhoodRequest, (valid) => this.neighbourhood(valid))(message);
+    return this.validatedNeighbourhood(message);
   }
 
   async connect(message: MessageEnvelope<GraphConnectRequest>): Promise<GraphConnectReply> {

@@ -6,7 +6,7 @@ import { GRAPH_STORE, type GraphChange, type GraphScope, type GraphStore } from 
 import { isGraphWriteRefusal } from '@ringfence/graph-store';
 import { type Logger, type RowWriter, RowsNotWrittenError, SetAsideRows } from '@ringfence/platform';
 import { ROOT_LOGGER, validatedEventHandler } from '@ringfence/service-runtime';
-import { GRAPH_ROUTES, type GraphRoute, graphRouteOf } from './graph-routes';
+import { GRAPH_ROUTES, type GraphRoute } from './graph-routes';
 import { TenantGraphs } from './tenant-graphs.service';
 
 /**
@@ -152,18 +152,22 @@ async function writeByTenant(store: GraphStore, rows: readonly GraphRow[]): Prom
  */
 @MessageBusController()
 export class GraphUpdatesController {
-  constructor(
-    private readonly consumer: GraphUpdatesConsumer,
-    @Inject(ROOT_LOGGER) private readonly logger: Logger,
-  ) {}
+  /** Each graph topic's validated handler, made once rather than as closures per event. */
+  private readonly handlers: ReadonlyMap<string, (message: MessageEnvelope<unknown>) => Promise<void>>;
+
+  constructor(consumer: GraphUpdatesConsumer, @Inject(ROOT_LOGGER) logger: Logger) {
+    this.handlers = new Map(
+      GRAPH_ROUTES.map((graphRoute) => [graphRoute.topic, validatedEventHandler(graphRoute.topic, graphRoute.payloadClass, logger, (valid) => consumer.handle(graphRoute, valid))]),
+    );
+  }
 
   @EventPattern(
     GRAPH_ROUTES.map((graphRoute) => graphRoute.topic),
     { group: StateGroups.graph.group, beforeCommit: GraphUpdatesConsumer },
   )
   apply(@Payload() message: MessageEnvelope<unknown>, @Ctx() context: MessageBusContext): Promise<void> {
-    const graphRoute = graphRouteOf(context.getTopic());
-    if (graphRoute === undefined) throw new Error(`the graph reads no ${context.getTopic()}`);
-    return validatedEventHandler(graphRoute.topic, graphRoute.payloadClass, this.logger, (valid) => this.consumer.handle(graphRoute, valid))(message);
+    const handler = this.handlers.get(context.getTopic());
+    if (handler === undefined) throw new Error(`the graph reads no ${context.getTopic()}`);
+    return handler(message);
   }
 }

@@ -15,11 +15,14 @@ const ENTITY_READS: MessagePatternExtras = { group: 'ingestion', consistentWith:
  */
 @MessageBusController()
 export class EntityDocumentsResponder {
+  // Each request's validated handler, made once rather than as closures per message.
+  private readonly validatedRead = validatedRequestHandler(ReadEntityDocumentsRequest, (valid) => this.read(valid));
+
   constructor(@Inject(ENTITY_DOCUMENT_REPOSITORY) private readonly documents: EntityDocumentRepository) {}
 
   @MessagePattern(RpcTopics.readEntityDocuments, ENTITY_READS)
   answerRead(@Payload() message: MessageEnvelope<unknown>): Promise<ReadEntityDocumentsReply> {
-    return validatedRequestHandler(ReadEntityDocumentsRequest, (valid) => this.read(valid))(message);
+    return this.validatedRead(message);
   }
 
   async read({ accountId, environment, payload }: MessageEnvelope<ReadEntityDocumentsRequest>): Promise<ReadEntityDocumentsReply> {

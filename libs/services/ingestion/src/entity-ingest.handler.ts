@@ -7,8 +7,6 @@ import type { Logger } from '@ringfence/platform';
 import { ROOT_LOGGER, validatedEventHandler } from '@ringfence/service-runtime';
 import { INGEST_ROUTES, type IngestRoute } from './ingest-routes';
 
-const ROUTE_BY_TOPIC = new Map<string, IngestRoute>(INGEST_ROUTES.map((route) => [route.topic, route]));
-
 /**
  * Consumes every ingest topic and keeps the entity store: each entity a payload describes is
  * merged field by field by timestamp, so late or replayed payloads never undo newer data and
@@ -21,10 +19,15 @@ const ROUTE_BY_TOPIC = new Map<string, IngestRoute>(INGEST_ROUTES.map((route) =>
  */
 @MessageBusController()
 export class EntityIngestHandler {
+  /** Each ingest topic's validated handler, made once rather than as closures per event. */
+  private readonly handlers: ReadonlyMap<string, (message: MessageEnvelope<unknown>) => Promise<void>>;
+
   constructor(
     @Inject(ENTITY_DOCUMENT_REPOSITORY) private readonly documents: EntityDocumentRepository,
-    @Inject(ROOT_LOGGER) private readonly logger: Logger,
-  ) {}
+    @Inject(ROOT_LOGGER) logger: Logger,
+  ) {
+    this.handlers = new Map(INGEST_ROUTES.map((route) => [route.topic, validatedEventHandler(route.topic, route.payloadClass, logger, (valid) => this.handle(route, valid))]));
+  }
 
   /**
    * Every ingest topic, validated as `validatedEventHandler` does. A write-behind store (one with
@@ -36,9 +39,9 @@ export class EntityIngestHandler {
     { group: StateGroups.ingestion.group, beforeCommit: ENTITY_DOCUMENT_REPOSITORY },
   )
   ingest(@Payload() message: MessageEnvelope<unknown>, @Ctx() context: MessageBusContext): Promise<void> {
-    const route = ROUTE_BY_TOPIC.get(context.getTopic());
-    if (route === undefined) throw new Error(`ingestion stores nothing of ${context.getTopic()}`);
-    return validatedEventHandler(route.topic, route.payloadClass, this.logger, (valid) => this.handle(route, valid))(message);
+    const handler = this.handlers.get(context.getTopic());
+    if (handler === undefined) throw new Error(`ingestion stores nothing of ${context.getTopic()}`);
+    return handler(message);
   }
 
   async handle(route: IngestRoute, { accountId, environment, payload }: MessageEnvelope<object>): Promise<void> {

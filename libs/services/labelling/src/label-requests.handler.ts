@@ -37,6 +37,11 @@ function subjectOf({ accountId, environment, payload }: MessageEnvelope<ReadLabe
  */
 @MessageBusController()
 export class LabelRequestsHandler {
+  // Each request's validated handler, made once rather than as closures per message.
+  private readonly validatedApply = validatedRequestHandler(ApplyLabelRequest, (valid) => this.apply(valid));
+  private readonly validatedRead = validatedRequestHandler(ReadLabelsRequest, (valid) => this.read(valid));
+  private readonly validatedReadCurrent = validatedRequestHandler(ReadCurrentLabelsRequest, (valid) => this.readCurrent(valid));
+
   private readonly labelling: Labelling;
 
   constructor(
@@ -48,17 +53,17 @@ export class LabelRequestsHandler {
 
   @MessagePattern(RpcTopics.applyLabel, LABELLING)
   applyLabel(@Payload() message: MessageEnvelope<unknown>): Promise<ApplyLabelReply> {
-    return validatedRequestHandler(ApplyLabelRequest, (valid) => this.apply(valid))(message);
+    return this.validatedApply(message);
   }
 
   @MessagePattern(RpcTopics.readLabels, LABELLING)
   readLabels(@Payload() message: MessageEnvelope<unknown>): Promise<ReadLabelsReply> {
-    return validatedRequestHandler(ReadLabelsRequest, (valid) => this.read(valid))(message);
+    return this.validatedRead(message);
   }
 
   @MessagePattern(RpcTopics.readCurrentLabels, LABELLING)
   readCurrentLabels(@Payload() message: MessageEnvelope<unknown>): Promise<ReadCurrentLabelsReply> {
-    return validatedRequestHandler(ReadCurrentLabelsRequest, (valid) => this.readCurrent(valid))(message);
+    return this.validatedReadCurrent(message);
   }
 
   /**

@@ -38,6 +38,12 @@ const tenantOf = (message: MessageEnvelope<unknown>): LookupTenant => ({
  */
 @MessageBusController()
 export class LookupIndicatorsHandler {
+  // Each request's validated handler, made once rather than as closures per message.
+  private readonly validatedAdd = validatedRequestHandler(AddLookupIndicatorsRequest, (valid) => this.add(valid));
+  private readonly validatedRead = validatedRequestHandler(ReadLookupIndicatorsRequest, (valid) => this.read(valid));
+  private readonly validatedDelete = validatedRequestHandler(DeleteLookupIndicatorsRequest, (valid) => this.delete(valid));
+  private readonly validatedCheckpointEvidence = validatedRequestHandler(CheckpointEvidenceRequest, (valid) => this.checkpointEvidence(valid));
+
   private readonly lookup: LookupIndicators;
 
   constructor(
@@ -49,22 +55,22 @@ export class LookupIndicatorsHandler {
 
   @MessagePattern(RpcTopics.addLookupIndicators, LOOKUP)
   addIndicators(@Payload() message: MessageEnvelope<unknown>): Promise<AddLookupIndicatorsReply> {
-    return validatedRequestHandler(AddLookupIndicatorsRequest, (valid) => this.add(valid))(message);
+    return this.validatedAdd(message);
   }
 
   @MessagePattern(RpcTopics.readLookupIndicators, LOOKUP)
   readIndicators(@Payload() message: MessageEnvelope<unknown>): Promise<ReadLookupIndicatorsReply> {
-    return validatedRequestHandler(ReadLookupIndicatorsRequest, (valid) => this.read(valid))(message);
+    return this.validatedRead(message);
   }
 
   @MessagePattern(RpcTopics.deleteLookupIndicators, LOOKUP)
   deleteIndicators(@Payload() message: MessageEnvelope<unknown>): Promise<DeleteLookupIndicatorsReply> {
-    return validatedRequestHandler(DeleteLookupIndicatorsRequest, (valid) => this.delete(valid))(message);
+    return this.validatedDelete(message);
   }
 
   @MessagePattern(RpcTopics.checkpointEvidence, LOOKUP)
   answerCheckpointEvidence(@Payload() message: MessageEnvelope<unknown>): Promise<CheckpointEvidenceReply> {
-    return validatedRequestHandler(CheckpointEvidenceRequest, (valid) => this.checkpointEvidence(valid))(message);
+    return this.validatedCheckpointEvidence(message);
   }
 
   async checkpointEvidence(message: MessageEnvelope<CheckpointEvidenceRequest>): Promise<CheckpointEvidenceReply> {

@@ -16,16 +16,17 @@ const PAYLOAD_CLASS_BY_TOPIC = new Map<string, InputClass<object>>(PAYLOAD_ROUTE
  */
 @MessageBusController()
 export class VelocityConsumer {
-  constructor(
-    private readonly state: VelocityState,
-    @Inject(ROOT_LOGGER) private readonly logger: Logger,
-  ) {}
+  /** Each topic's validated handler, made once rather than as closures per event. */
+  private readonly handlers: ReadonlyMap<string, (message: MessageEnvelope<unknown>) => Promise<void>>;
+
+  constructor(state: VelocityState, @Inject(ROOT_LOGGER) logger: Logger) {
+    this.handlers = new Map([...PAYLOAD_CLASS_BY_TOPIC].map(([topic, payloadClass]) => [topic, validatedEventHandler(topic, payloadClass, logger, (valid) => state.record(topic, valid))]));
+  }
 
   @EventPattern(StateGroups.scoringVelocity.topics, { group: StateGroups.scoringVelocity.group, beforeCommit: VelocityState })
   record(@Payload() message: MessageEnvelope<unknown>, @Ctx() context: MessageBusContext): Promise<void> {
-    const topic = context.getTopic();
-    const payloadClass = PAYLOAD_CLASS_BY_TOPIC.get(topic);
-    if (payloadClass === undefined) throw new Error(`velocity reads no ${topic}`);
-    return validatedEventHandler(topic, payloadClass, this.logger, (valid) => this.state.record(topic, valid))(message);
+    const handler = this.handlers.get(context.getTopic());
+    if (handler === undefined) throw new Error(`velocity reads no ${context.getTopic()}`);
+    return handler(message);
   }
 }

@@ -131,8 +131,12 @@ export class WriteBehindEntityDocuments implements EntityDocumentRepository {
     return this.dirty.size;
   }
 
-  async find(ref: EntityRef): Promise<EntityDocument | null> {
-    const key = keyOf(ref);
+  find(ref: EntityRef): Promise<EntityDocument | null> {
+    return this.findByKey(ref, keyOf(ref));
+  }
+
+  /** `find` with the ref's key already made (an update makes it once for both). */
+  private async findByKey(ref: EntityRef, key: string): Promise<EntityDocument | null> {
     const known = this.inMemory(key);
     if (known !== undefined) return known;
     if (this.loadState.state === 'loaded' && !this.storedKeys.mightContain(key)) return null;
@@ -147,7 +151,7 @@ export class WriteBehindEntityDocuments implements EntityDocumentRepository {
   update(ref: EntityRef, merge: (current: EntityDocument | null) => EntityDocument | null): Promise<EntityDocument | null> {
     const key = keyOf(ref);
     return this.updates.run(key, async () => {
-      const current = await this.find(ref);
+      const current = await this.findByKey(ref, key);
       const next = merge(current);
       if (next === null) return current;
       this.storedKeys.add(key);

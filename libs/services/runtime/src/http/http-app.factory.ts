@@ -48,6 +48,10 @@ export async function createHttpApp(module: unknown, options: HttpAppOptions): P
     bodyLimit: config.bodyLimitBytes,
     genReqId: () => newTraceId(),
     requestIdHeader: false,
+    // A request's lines name its trace id as a field (RequestLogController), so it gets the root
+    // logger rather than a pino child per request: a child re-applies the logger's redaction,
+    // about 15 KB allocated on every request (issue 35's allocation profile).
+    childLoggerFactory: (root) => root,
     logController: new RequestLogController(),
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',

@@ -1,19 +1,27 @@
 import {
+  BreachedCredentialsImportRequestDto,
   ConnectQueryDto,
   ConnectRequestDto,
+  CredentialsCheckRequestDto,
+  CustomerLabelRequestDto,
   CustomerRequestDto,
+  LookupAddRequestDto,
+  LookupDeleteQueryDto,
+  LookupReadQueryDto,
   PayoutRequestDto,
   PspDisputeRequestDto,
   PspTransactionQueryDto,
   PspTransactionRequestDto,
   RefundRequestDto,
   RegistrationRequestDto,
+  SupplierLabelRequestDto,
   SupplierRequestDto,
   VoucherCheckRequestDto,
   VoucherRedemptionQueryDto,
   VoucherRedemptionRequestDto,
   VoucherRequestDto,
 } from '@ringfence/contracts';
+import type { InputClass } from '@ringfence/service-runtime';
 import type { EndpointClasses } from './fixture-validation';
 
 /** The classes the gateway validates each customer-side fixture slug's body and query with. */
@@ -33,4 +41,17 @@ export const PAYMENT_SIDE_ENDPOINTS: EndpointClasses = {
   'psp-dispute': { body: PspDisputeRequestDto },
   payout: { body: PayoutRequestDto },
   refund: { body: RefundRequestDto },
+};
+
+/** Every fixture slug's classes: both sides, labels and lookups (one entry per folder of fixtures/). */
+export const ALL_ENDPOINTS: Record<string, { body?: InputClass<object>; query?: InputClass<object> }> = {
+  ...CUSTOMER_SIDE_ENDPOINTS,
+  ...PAYMENT_SIDE_ENDPOINTS,
+  'label-customer': { body: CustomerLabelRequestDto },
+  'label-supplier': { body: SupplierLabelRequestDto },
+  'lookup-add': { body: LookupAddRequestDto },
+  'lookup-read': { query: LookupReadQueryDto },
+  'lookup-delete': { query: LookupDeleteQueryDto },
+  'lookup-credentials-check': { body: CredentialsCheckRequestDto },
+  'lookup-credentials-import': { body: BreachedCredentialsImportRequestDto },
 };

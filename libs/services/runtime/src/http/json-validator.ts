@@ -11,7 +11,7 @@ import { type ClassPlan, type PropertyPlan, type ValidationMetadata, checkCustom
  *
  * Why this walk rather than a JSON Schema compiled by Ajv: the answer must stay what class-
  * validator gives (`validate()` on a `plainToInstance` copy, held to it on every golden fixture
- * and mutations of them by `json-validator.spec.ts`), errors and their texts included. Most rules
+ * and mutations of them by `test/contracts/json-validation-parity.spec.ts`), errors and their texts included. Most rules
  * are validator.js functions (`IsEmail`, `IsISO31661Alpha2`, `IsUrl`) or our own
  * (`registerDecorator`) that JSON Schema cannot state, so an Ajv schema would call the same
  * functions through custom keywords and map Ajv's errors back to class-validator's messages and

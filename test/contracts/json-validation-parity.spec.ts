@@ -1,34 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as contracts from '@ringfence/contracts';
-import {
-  BreachedCredentialsImportRequestDto,
-  ConnectQueryDto,
-  ConnectRequestDto,
-  CredentialsCheckRequestDto,
-  CustomerLabelRequestDto,
-  CustomerRequestDto,
-  LookupAddRequestDto,
-  LookupDeleteQueryDto,
-  LookupReadQueryDto,
-  PayoutRequestDto,
-  PspDisputeRequestDto,
-  PspTransactionQueryDto,
-  PspTransactionRequestDto,
-  RefundRequestDto,
-  RegistrationRequestDto,
-  SupplierLabelRequestDto,
-  SupplierRequestDto,
-  VoucherCheckRequestDto,
-  VoucherRedemptionQueryDto,
-  VoucherRedemptionRequestDto,
-  VoucherRequestDto,
-} from '@ringfence/contracts';
+import { VoucherRequestDto } from '@ringfence/contracts';
+import { type InputClass, VALIDATION_OPTIONS, type ValidationOutcome, formatValidationErrors, validateInput } from '@ringfence/service-runtime';
 import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, validate } from 'class-validator';
-import { VALIDATION_OPTIONS } from './compiled-validator';
-import { type InputClass, type ValidationOutcome, validateInput } from './validate-input';
-import { formatValidationErrors } from './validation-error-formatter';
+import { ALL_ENDPOINTS } from './endpoint-classes';
+import { FIXTURES_DIRECTORY } from './fixture-loader';
+import { type Json, mutations } from './fixture-mutations';
 
 /**
  * The validation on parsed JSON against the reference it replaced on the request path:
@@ -37,34 +16,8 @@ import { formatValidationErrors } from './validation-error-formatter';
  * every valid one (each place removed, nulled, retyped, an object given an unknown field), both
  * accept or refuse, with the same problems, and what is accepted is the reference instance's JSON.
  */
-const FIXTURES = join(__dirname, '../../../../../test/contracts/fixtures');
-
-/** The classes the gateway validates each fixture slug's body and query with. */
-const CLASSES: Record<string, { body?: InputClass<object>; query?: InputClass<object> }> = {
-  connect: { body: ConnectRequestDto, query: ConnectQueryDto },
-  customer: { body: CustomerRequestDto },
-  supplier: { body: SupplierRequestDto },
-  registration: { body: RegistrationRequestDto },
-  'voucher-redemption': { body: VoucherRedemptionRequestDto, query: VoucherRedemptionQueryDto },
-  voucher: { body: VoucherRequestDto },
-  'voucher-check': { body: VoucherCheckRequestDto },
-  'psp-transaction': { body: PspTransactionRequestDto, query: PspTransactionQueryDto },
-  'psp-dispute': { body: PspDisputeRequestDto },
-  payout: { body: PayoutRequestDto },
-  refund: { body: RefundRequestDto },
-  'label-customer': { body: CustomerLabelRequestDto },
-  'label-supplier': { body: SupplierLabelRequestDto },
-  'lookup-add': { body: LookupAddRequestDto },
-  'lookup-read': { query: LookupReadQueryDto },
-  'lookup-delete': { query: LookupDeleteQueryDto },
-  'lookup-credentials-check': { body: CredentialsCheckRequestDto },
-  'lookup-credentials-import': { body: BreachedCredentialsImportRequestDto },
-};
-
 /** At most this many mutations of one valid fixture, spread evenly over it (the reference takes milliseconds each). */
 const MUTATIONS_PER_FIXTURE = 150;
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 // Not structuredClone: under Jest it makes objects of another realm, which class-validator's
 // `instanceof Object` does not take for objects.
@@ -77,38 +30,11 @@ interface Fixture {
 }
 
 function fixturesOf(slug: string, kind: 'valid' | 'invalid'): Fixture[] {
-  const directory = join(FIXTURES, slug, kind);
+  const directory = join(FIXTURES_DIRECTORY, slug, kind);
   return readdirSync(directory)
     .filter((file) => file.endsWith('.json'))
     .sort()
     .map((file) => ({ name: `${slug}/${kind}/${file}`, ...(JSON.parse(readFileSync(join(directory, file), 'utf8')) as { body?: Json; query?: Json }) }));
-}
-
-/** Every variant of `value` with one place changed: removed, nulled, retyped, or, for an object, given an unknown field. */
-function* mutations(value: Json): Generator<Json> {
-  // `undefined` removes the place.
-  const replacements = (current: Json): Array<Json | undefined> =>
-    Array.isArray(current) || (typeof current === 'object' && current !== null)
-      ? [undefined, null, 'text', [], [7], { unknown: true }]
-      : [undefined, null, typeof current === 'string' ? 12 : 'text', { nested: 1 }, ['x'], 'x'.repeat(300)];
-  function* at(current: Json, rebuild: (replacement: Json | undefined) => Json): Generator<Json> {
-    for (const replacement of replacements(current)) yield rebuild(replacement);
-    if (Array.isArray(current)) {
-      for (const [index, item] of current.entries()) {
-        yield* at(item, (replacement) => rebuild(replacement === undefined ? current.filter((_, i) => i !== index) : current.map((old, i) => (i === index ? replacement : old))));
-      }
-    } else if (typeof current === 'object' && current !== null) {
-      yield rebuild({ ...current, unknownField: 'dropped' });
-      for (const key of Object.keys(current)) {
-        yield* at(current[key], (replacement) => {
-          if (replacement !== undefined) return rebuild({ ...current, [key]: replacement });
-          const { [key]: _removed, ...rest } = current;
-          return rebuild(rest);
-        });
-      }
-    }
-  }
-  yield* at(value, (replacement) => replacement ?? {});
 }
 
 /** What the replaced path answered: class-transformer's instance, validated by class-validator. */
@@ -156,11 +82,11 @@ describe('validateInput on parsed JSON against class-transformer and class-valid
   });
 
   it('covers every fixture folder', () => {
-    const slugs = readdirSync(FIXTURES, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
-    expect(Object.keys(CLASSES).sort()).toEqual(slugs.sort());
+    const slugs = readdirSync(FIXTURES_DIRECTORY, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    expect(Object.keys(ALL_ENDPOINTS).sort()).toEqual(slugs.sort());
   });
 
-  describe.each(Object.entries(CLASSES))('%s', (slug, classes) => {
+  describe.each(Object.entries(ALL_ENDPOINTS))('%s', (slug, classes) => {
     const valid = fixturesOf(slug, 'valid');
     const invalid = fixturesOf(slug, 'invalid');
 

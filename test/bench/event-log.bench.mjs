@@ -93,6 +93,7 @@ async function atRate(appender) {
   for (let index = 0; index < total; index += 1) {
     const due = started + (index * 1000) / rate;
     const wait = due - performance.now();
+    // Pacing, not polling: the next append is sent at its offered time.
     if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
     const sent = performance.now();
     pending.push(appender.append('ringfence.ingest.customer.updated.v1', 'acc_bench:test:cus', envelope()).then(() => latencies.push(performance.now() - sent)));

@@ -158,6 +158,8 @@ try {
 /** Asks the server to stop sampling (the preload's second SIGUSR2) and waits for its profile. */
 async function heapProfileWritten() {
   app.kill('SIGUSR2');
+  // Polled because asynchronous by design: a signal has no answer, and the server writes the
+  // profile (aside, then renamed into place) in its own process when it handles it.
   for (const deadline = Date.now() + 60_000; !existsSync(heapProfile); ) {
     if (Date.now() > deadline) throw new Error('the profiled app wrote no heap profile within 60 s');
     await new Promise((resolve) => setTimeout(resolve, 200));

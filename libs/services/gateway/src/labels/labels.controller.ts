@@ -1,19 +1,20 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Principal } from '@ringfence/accounts';
 import {
   CustomerLabelRequestDto,
   CustomerLabelsResponseDto,
   LabelAppliedResponseDto,
+  LegacyLabelRequestDto,
   SupplierLabelRequestDto,
   SupplierLabelsResponseDto,
 } from '@ringfence/contracts';
 import { CurrentPrincipal, SecretKeyRoute } from '@ringfence/service-runtime';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
 import { CustomerLabelPathDto, SUBJECT_ID_PARAM, SupplierLabelPathDto } from './label-path.dto';
 import { LabelsUseCase } from './labels.use-case';
-
+import { deprecationHeaders, successorLabelRequest } from './legacy-label';
 
 const APPLY_DESCRIPTION = [
   'A review replaces the previous label of its category; `UNREVIEWED` clears it. Every review is kept in the audit log (who, when, from what to what, why).',
@@ -45,6 +46,32 @@ export class LabelsController {
     @Req() request: FastifyRequest,
   ): Promise<LabelAppliedResponseDto> {
     return this.labels.apply(principal, 'customer', path.customerId, body, String(request.id));
+  }
+
+  @SecretKeyRoute()
+  @Post('label/customer')
+  @HttpCode(200)
+  @ApiOperation({
+    deprecated: true,
+    summary: 'Label a customer: the deprecated legacy label event',
+    description: [
+      'Deprecated (specification §9.2): use POST /v2/customer/{customerId}/labels, which this route is: `{timestamp, label: {customerId, label, comment?, reviewer?}}` is applied there as `{category: PAYMENT_FRAUD, review: label, comment, reviewer}`, with the same rules, audit log, label events and review callbacks, and the same answer.',
+      '`label` is FRAUDSTER, GENUINE or UNREVIEWED (which clears the label); `timestamp` is accepted and not used.',
+      'Every answer carries `Deprecation: @1795910400` (RFC 9745: deprecated since 2026-11-29) and `Link: </v2/customer/{customerId}/labels>; rel="successor-version"`.',
+    ].join(' '),
+  })
+  @ApiOkResponse({ type: LabelAppliedResponseDto })
+  @ApiErrorResponses(400, 401, 403, 413, 415, 429, 503)
+  labelCustomerLegacy(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: LegacyLabelRequestDto,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<LabelAppliedResponseDto> {
+    const { customerId, request: successor } = successorLabelRequest(body);
+    // Set first: an error answer (a 400 from labelling, a 429) keeps them too.
+    void reply.headers(deprecationHeaders(customerId));
+    return this.labels.apply(principal, 'customer', customerId, successor, String(request.id));
   }
 
   @SecretKeyRoute()

@@ -78,6 +78,7 @@ export * from './http/order/item.dto';
 export * from './http/order/order.dto';
 export * from './http/legacy/legacy-v2.request.dto';
 export * from './http/legacy/legacy-label.request.dto';
+export * from './http/legacy/customer-tags.response.dto';
 export * from './http/refund/refund.dto';
 export * from './http/refund/refund-transaction.dto';
 export * from './http/refund/refund.request.dto';

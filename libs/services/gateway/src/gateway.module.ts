@@ -5,6 +5,8 @@ import { BootstrapAccountService } from './admin/bootstrap-account.service';
 import { AuthController } from './auth/auth.controller';
 import { CustomerController } from './customer/customer.controller';
 import { LegacyV2Controller } from './legacy-v2/legacy-v2.controller';
+import { CustomerTagsController } from './legacy-v2/customer-tags.controller';
+import { CustomerTagsUseCase } from './legacy-v2/customer-tags.use-case';
 import { LabelsController } from './labels/labels.controller';
 import { LabelsUseCase } from './labels/labels.use-case';
 import { PspTransactionController } from './psp/psp-transaction.controller';
@@ -51,6 +53,7 @@ import { AccountStoreModule } from '@ringfence/account-store';
   controllers: [
     CustomerController,
     LegacyV2Controller,
+    CustomerTagsController,
     SupplierController,
     PayoutController,
     RefundController,
@@ -63,6 +66,6 @@ import { AccountStoreModule } from '@ringfence/account-store';
     ConsoleController,
     AccountController,
     FeedController, AuthController, AdminController, ApiDocsController, LabelsController, LookupController, CredentialsCheckController, BreachedCredentialsAdminController, CallbacksController, AccountRegistryHandler, RulesController, DecisionsController, ModelsController],
-  providers: [consoleAssetsProvider, callbackDestinationsProvider, AccountUseCase, EventIntake, BootstrapAccountService, RateLimits, LabelsUseCase, LookupUseCase, CredentialsCheckUseCase, commonPasswordsProvider, CallbacksUseCase, OwnerRequests, RulesUseCase, DecisionListUseCase, ModelsUseCase, SubjectsUseCase],
+  providers: [consoleAssetsProvider, callbackDestinationsProvider, AccountUseCase, EventIntake, BootstrapAccountService, RateLimits, LabelsUseCase, LookupUseCase, CredentialsCheckUseCase, commonPasswordsProvider, CallbacksUseCase, OwnerRequests, RulesUseCase, DecisionListUseCase, ModelsUseCase, SubjectsUseCase, CustomerTagsUseCase],
 })
 export class GatewayModule {}

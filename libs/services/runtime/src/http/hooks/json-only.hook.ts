@@ -28,9 +28,10 @@ export type StringBodyParser = (request: FastifyRequest, body: string, done: (er
 
 /**
  * Many HTTP clients send `Content-Type: application/json` on every request, a GET or DELETE
- * without a body included, some with `Content-Length: 0` (issue 38). Fastify's parser refuses
- * such an empty body (400 "Body cannot be empty…"); here it is no body at all, as if no
- * Content-Type had been sent. A route that needs a body still answers 400 naming it: its
+ * without a body included (issue 38). Fastify runs the parser of a request's Content-Type for
+ * every method that may carry a body, DELETE included, even with neither Content-Length nor
+ * Transfer-Encoding, and its JSON parser refuses the empty body it reads (400 "Body cannot be
+ * empty…"). Here an empty body is no body at all, as if no Content-Type had been sent. A route that needs a body still answers 400 naming it: its
  * validation meets `undefined` (`body: must be a JSON object`). Any other text, blanks
  * included, is parsed as before.
  */

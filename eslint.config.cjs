@@ -46,6 +46,8 @@ module.exports = [
             // The console runs in the browser and talks to the server only through the public API;
             // of the contracts it bundles only import-free constants (the checkpoint list).
             { sourceTag: 'scope:console', onlyDependOnLibsWithTags: ['scope:console', 'type:contracts'], bannedExternalImports: INFRASTRUCTURE },
+            // The web SDK runs in shoppers' browsers and is bundled alone: it imports nothing of the server.
+            { sourceTag: 'scope:web-sdk', onlyDependOnLibsWithTags: ['scope:web-sdk'], bannedExternalImports: INFRASTRUCTURE },
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
           ],
         },

@@ -1,8 +1,9 @@
 // Compiles apps/ and libs/ into dist/ (incremental) and rewrites the @ringfence/* path aliases
 // into relative requires so that `node dist/apps/<app>/src/main.js` runs without a loader; then
 // copies the documents the apps serve (docs/api.md, at /docs/api) into dist/docs/ and the shipped
-// default models beside the scoring service, and bundles the web console (apps/console, served at
-// /console) into dist/console/.
+// default models beside the scoring service, bundles the web console (apps/console, served at
+// /console) into dist/console/ and the web SDK with its sample page (libs/web-sdk, served at
+// /client) into dist/client/.
 //
 // `--if-stale` (npm start) builds only when an input changed since the last build: a source
 // file the build compiles, a console source (any file apps/console bundles), a shipped default
@@ -22,6 +23,10 @@ const isBuiltSource = (name) => name.endsWith('.ts') && !name.endsWith('.spec.ts
 const CONSOLE_DIRECTORY = 'apps/console';
 const DEFAULT_MODELS_DIRECTORY = 'libs/services/scoring/default-models';
 const isConsoleSource = (name) => /\.(tsx?|css|html|mjs)$/.test(name);
+// The web SDK is bundled by esbuild too (its TypeScript is already a built source above): its
+// bundle script and the sample checkout page it ships with.
+const WEB_SDK_DIRECTORY = 'libs/web-sdk';
+const isWebSdkSource = (name) => /\.(css|html|js|mjs)$/.test(name);
 
 function newestSourceMillis(directory, isSource = isBuiltSource) {
   let newest = 0;
@@ -46,7 +51,7 @@ function builtAt() {
 const startedAt = new Date();
 if (process.argv.includes('--if-stale')) {
   const stamp = builtAt();
-  const newestInput = Math.max(...INPUT_FILES.map((file) => statSync(file).mtimeMs), ...SOURCE_DIRECTORIES.map((directory) => newestSourceMillis(directory)), newestSourceMillis(CONSOLE_DIRECTORY, isConsoleSource), newestSourceMillis(DEFAULT_MODELS_DIRECTORY, (name) => name.endsWith('.json')));
+  const newestInput = Math.max(...INPUT_FILES.map((file) => statSync(file).mtimeMs), ...SOURCE_DIRECTORIES.map((directory) => newestSourceMillis(directory)), newestSourceMillis(CONSOLE_DIRECTORY, isConsoleSource), newestSourceMillis(WEB_SDK_DIRECTORY, isWebSdkSource), newestSourceMillis(DEFAULT_MODELS_DIRECTORY, (name) => name.endsWith('.json')));
   if (stamp !== undefined && newestInput <= stamp) {
     console.log(`dist/ is current (built ${new Date(stamp).toISOString()}, nothing changed since); \`npm run build\` builds anyway`);
     process.exit(0);
@@ -63,5 +68,7 @@ cpSync(DEFAULT_MODELS_DIRECTORY, join('dist', DEFAULT_MODELS_DIRECTORY), { recur
 // Imported here, not at the top: esbuild is a dev dependency, needed only when building.
 const { bundleConsole } = await import(`../${CONSOLE_DIRECTORY}/bundle.mjs`);
 await bundleConsole('dist/console');
+const { bundleWebSdk } = await import(`../${WEB_SDK_DIRECTORY}/bundle.mjs`);
+await bundleWebSdk('dist/client');
 writeFileSync(STAMP, `${startedAt.toISOString()}\n`);
 utimesSync(STAMP, startedAt, startedAt);

@@ -40,12 +40,15 @@ describe('tools/build.mjs --if-stale', () => {
     write('apps/console/bundle.mjs', "import { appendFileSync } from 'node:fs'; export async function bundleConsole(outdir) { appendFileSync('compiled.log', `console ${outdir}\\n`); }");
     write('apps/console/src/app.css', 'body {}');
     write('apps/console/src/main.tsx', 'export {};');
+    // The web SDK's bundler, likewise; its sample page is an input too.
+    write('libs/web-sdk/bundle.mjs', "import { appendFileSync } from 'node:fs'; export async function bundleWebSdk(outdir) { appendFileSync('compiled.log', `web-sdk ${outdir}\\n`); }");
+    write('libs/web-sdk/sample/sample-checkout.html', '<!doctype html>');
     write('libs/graph-engine/src/graph-index.ts', 'export {};');
     write('libs/graph-engine/src/graph-index.spec.ts', 'export {};');
     write('libs/graph-engine/src/test-support/reference-graph.ts', 'export {};');
     write('libs/services/scoring/default-models/pspBeforeAuth.json', '{}');
     // Every input saved a minute ago, before any build.
-    for (const file of ['tsconfig.base.json', 'tsconfig.build.json', 'package-lock.json', 'docs/api.md', 'tools/build.mjs', 'apps/standalone/src/main.ts', 'apps/console/bundle.mjs', 'apps/console/src/app.css', 'apps/console/src/main.tsx', 'libs/graph-engine/src/graph-index.ts', 'libs/graph-engine/src/graph-index.spec.ts', 'libs/graph-engine/src/test-support/reference-graph.ts', 'libs/services/scoring/default-models/pspBeforeAuth.json']) touch(file, -60);
+    for (const file of ['tsconfig.base.json', 'tsconfig.build.json', 'package-lock.json', 'docs/api.md', 'tools/build.mjs', 'apps/standalone/src/main.ts', 'apps/console/bundle.mjs', 'apps/console/src/app.css', 'apps/console/src/main.tsx', 'libs/web-sdk/bundle.mjs', 'libs/web-sdk/sample/sample-checkout.html', 'libs/graph-engine/src/graph-index.ts', 'libs/graph-engine/src/graph-index.spec.ts', 'libs/graph-engine/src/test-support/reference-graph.ts', 'libs/services/scoring/default-models/pspBeforeAuth.json']) touch(file, -60);
   });
 
   afterEach(() => rmSync(project, { recursive: true, force: true }));
@@ -55,13 +58,14 @@ describe('tools/build.mjs --if-stale', () => {
     expect(existsSync(join(project, 'dist/docs/api.md'))).toBe(true);
     expect(existsSync(join(project, 'dist/libs/services/scoring/default-models/pspBeforeAuth.json'))).toBe(true);
     expect(readFileSync(join(project, 'compiled.log'), 'utf8')).toContain('console dist/console');
+    expect(readFileSync(join(project, 'compiled.log'), 'utf8')).toContain('web-sdk dist/client');
 
     const again = start();
     expect(again.built).toBe(false);
     expect(again.output).toContain('dist/ is current');
   });
 
-  it.each(['libs/graph-engine/src/graph-index.ts', 'apps/standalone/src/main.ts', 'apps/console/src/app.css', 'apps/console/src/main.tsx', 'apps/console/bundle.mjs', 'package-lock.json', 'tsconfig.base.json', 'docs/api.md', 'libs/services/scoring/default-models/pspBeforeAuth.json'])('builds again after %s changed', (input) => {
+  it.each(['libs/graph-engine/src/graph-index.ts', 'apps/standalone/src/main.ts', 'apps/console/src/app.css', 'apps/console/src/main.tsx', 'apps/console/bundle.mjs', 'libs/web-sdk/bundle.mjs', 'libs/web-sdk/sample/sample-checkout.html', 'package-lock.json', 'tsconfig.base.json', 'docs/api.md', 'libs/services/scoring/default-models/pspBeforeAuth.json'])('builds again after %s changed', (input) => {
     start();
     touch('dist/.build-stamp', -30);
     touch(input, -10);

@@ -6,15 +6,22 @@ import { standaloneService } from '../../apps/standalone/src/standalone.service'
 
 type Controller = new (...args: never[]) => object;
 
-function controllersOf(module: unknown): Controller[] {
-  return (Reflect.getMetadata('controllers', module as object) as Controller[] | undefined) ?? [];
+/** A module's controllers and those of the modules it imports (the gateway's ClientSdkModule, say), once each. */
+function controllersOf(module: unknown, seen = new Set<unknown>()): Controller[] {
+  const dynamic = module as { module?: object; controllers?: Controller[]; imports?: unknown[] } | undefined;
+  const type = dynamic?.module ?? module;
+  if (typeof type !== 'function' || seen.has(type)) return [];
+  seen.add(type);
+  const imports = [...((Reflect.getMetadata('imports', type) as unknown[] | undefined) ?? []), ...(dynamic?.imports ?? [])];
+  const own = [...((Reflect.getMetadata('controllers', type) as Controller[] | undefined) ?? []), ...(dynamic?.controllers ?? [])];
+  return [...new Set([...own, ...imports.flatMap((imported) => controllersOf(imported, seen))])];
 }
 
 /** Architecture rule as a test: every HTTP route is guarded or explicitly public. */
 describe('route access declarations', () => {
   // The standalone app's routes, and the lookup app's internal ones (never mounted in the standalone app).
   const internalControllers = controllersOf(LookupCredentialsStoreModule);
-  const controllers = [OpsController, ...standaloneService.modules.flatMap(controllersOf), ...internalControllers];
+  const controllers = [OpsController, ...standaloneService.modules.flatMap((module) => controllersOf(module)), ...internalControllers];
   const routes = controllers.flatMap((controller) =>
     Object.getOwnPropertyNames(controller.prototype)
       .map((name) => ({ controller, name, handler: (controller.prototype as Record<string, unknown>)[name] }))

@@ -38,6 +38,7 @@ import { OwnerRequests } from './owner-requests.service';
 import { SubjectsController } from './subjects/subjects.controller';
 import { SubjectsUseCase } from './subjects/subjects.use-case';
 import { ConsoleController, consoleAssetsProvider } from './console/console.controller';
+import { ClientSdkModule } from './client-sdk/client-sdk.module';
 import { AccountController } from './account/account.controller';
 import { AccountUseCase } from './account/account.use-case';
 import { callbackDestinationsProvider } from './account/callback-destinations.provider';
@@ -49,7 +50,7 @@ import { AccountStoreModule } from '@ringfence/account-store';
  * the admin API. Needs the runtime, persistence and bus modules (global) from the app.
  */
 @Module({
-  imports: [AccountStoreModule],
+  imports: [AccountStoreModule, ClientSdkModule],
   controllers: [
     CustomerController,
     LegacyV2Controller,

@@ -14,6 +14,7 @@ export interface ConsoleAsset {
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.txt': 'text/plain; charset=utf-8',
   '.svg': 'image/svg+xml',
@@ -74,11 +75,12 @@ export class ConsoleAssets {
   ) {}
 
   /**
-   * The bundle in the first of `directories` that holds an `index.html`; none (every request a
-   * 404 naming the build) when the console was not built, so the API still starts.
+   * The bundle in the first of `directories` that holds its `entry` file (the console's
+   * `index.html`; the web SDK's `ringfence.js`); none (every request a 404 naming the build) when
+   * it was not built, so the API still starts.
    */
-  static load(directories: readonly string[] = CONSOLE_DIRECTORIES): ConsoleAssets {
-    const directory = directories.find((candidate) => existsSync(join(candidate, 'index.html')));
+  static load(directories: readonly string[] = CONSOLE_DIRECTORIES, entry = 'index.html'): ConsoleAssets {
+    const directory = directories.find((candidate) => existsSync(join(candidate, entry)));
     if (directory === undefined) return new ConsoleAssets(null, new Map());
     const files = new Map<string, ConsoleAsset>();
     for (const entry of readdirSync(directory, { withFileTypes: true })) {

@@ -9,7 +9,7 @@ import { CONSOLE_CONTENT_SECURITY_POLICY, type ConsoleAsset, ConsoleAssets } fro
 export const CONSOLE_ASSETS = Symbol('CONSOLE_ASSETS');
 
 /** If-None-Match (RFC 9110 §13.1.2): `*` or a list of tags, weak ones compared weakly. */
-function revalidates(header: string | undefined, etag: string): boolean {
+export function revalidates(header: string | undefined, etag: string): boolean {
   if (header === undefined) return false;
   return header.split(',').some((tag) => {
     const trimmed = tag.trim();

@@ -76,6 +76,8 @@ describe(openDataSource.name, () => {
         'accounts',
         'api_keys',
         'callback_deliveries',
+        'card_instrument_secrets',
+        'card_key_pairs',
         'consumer_offsets',
         'decision_records',
         'entity_documents',

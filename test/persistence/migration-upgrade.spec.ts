@@ -156,7 +156,7 @@ describe('a new database two apps share', () => {
 describe('a new database of one distributed app', () => {
   const SHARED_TABLES = ['consumer_offsets', 'event_log', 'migrations', 'set_aside_rows'];
   const OWNED_TABLES: Array<[owner: string, schema: OwnedSchema, tables: string[]]> = [
-    ['gateway', ACCOUNT_STORE_SCHEMA, ['accounts', 'api_keys']],
+    ['gateway', ACCOUNT_STORE_SCHEMA, ['accounts', 'api_keys', 'card_instrument_secrets', 'card_key_pairs']],
     ['ingestion', ENTITY_STORE_SCHEMA, ['entity_documents']],
     ['labelling', LABEL_STORE_SCHEMA, ['callback_deliveries', 'label_history', 'labels']],
     ['lookup', LOOKUP_STORE_SCHEMA, ['lookup_evidence', 'lookup_indicators']],

@@ -1,10 +1,11 @@
 import { Global, Module } from '@nestjs/common';
-import { ACCOUNT_REPOSITORY, API_KEY_CACHE_TTL_MS, API_KEY_REPOSITORY, CachingAccountRepository, CachingApiKeyRepository } from '@ringfence/accounts';
+import { ACCOUNT_REPOSITORY, API_KEY_CACHE_TTL_MS, API_KEY_REPOSITORY, CARD_KEY_REPOSITORY, CachingAccountRepository, CachingApiKeyRepository } from '@ringfence/accounts';
 import { OwnsTables, PERSISTENCE_OPTIONS, type PersistenceOptions } from '@ringfence/persistence';
 import { DataSource } from 'typeorm';
 import { ACCOUNT_STORE_SCHEMA } from './account-store.schema';
 import { TypeOrmAccountRepository } from './repositories/typeorm-account.repository';
 import { TypeOrmApiKeyRepository } from './repositories/typeorm-api-key.repository';
+import { TypeOrmCardKeyRepository } from './repositories/typeorm-card-key.repository';
 
 /**
  * How long keys and accounts are reused. Several processes learn of each other's revocations
@@ -42,7 +43,9 @@ const authenticationTtlMs = (options: PersistenceOptions): number => (options.so
         return keys;
       },
     },
+    // Card-encryption secrets: read by the gateway's card ciphers, which keep what they read.
+    { provide: CARD_KEY_REPOSITORY, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmCardKeyRepository(dataSource) },
   ],
-  exports: [ACCOUNT_REPOSITORY, API_KEY_REPOSITORY],
+  exports: [ACCOUNT_REPOSITORY, API_KEY_REPOSITORY, CARD_KEY_REPOSITORY],
 })
 export class AccountStoreModule {}

@@ -2,3 +2,4 @@ export { AccountStoreModule } from './account-store.module';
 export { ACCOUNT_STORE_SCHEMA } from './account-store.schema';
 export { TypeOrmAccountRepository } from './repositories/typeorm-account.repository';
 export { TypeOrmApiKeyRepository } from './repositories/typeorm-api-key.repository';
+export { TypeOrmCardKeyRepository } from './repositories/typeorm-card-key.repository';

@@ -7,3 +7,4 @@ export * from './api-key-authenticator';
 export * from './voucher-check-policy';
 export * from './caching-api-key.repository';
 export * from './caching-account.repository';
+export * from './card-key-pairs';

@@ -1,4 +1,6 @@
 import type { Account, AccountRepository, AccountSettings, ApiKeyRecord, ApiKeyRepository } from '../account';
+import type { CardKeyPairRecord, CardKeyRepository } from '../card-key-pairs';
+import type { Environment } from '@ringfence/contracts';
 
 /** Map-backed repositories for domain tests; the real ones are tested in libs/persistence. */
 export class InMemoryAccountRepository implements AccountRepository {
@@ -47,5 +49,24 @@ export class InMemoryApiKeyRepository implements ApiKeyRepository {
     if (!key || key.revokedAt) return false;
     key.revokedAt = at;
     return true;
+  }
+}
+
+/** Card-encryption key pairs and instrument secrets in maps, as `TypeOrmCardKeyRepository` keeps them. */
+export class InMemoryCardKeyRepository implements CardKeyRepository {
+  readonly pairs: CardKeyPairRecord[] = [];
+  readonly secrets = new Map<string, string>();
+  async listKeyPairs(accountId: string, environment: Environment) {
+    return this.pairs.filter((pair) => pair.accountId === accountId && pair.environment === environment).sort((a, b) => a.keyIndex - b.keyIndex);
+  }
+  async insertKeyPair(pair: CardKeyPairRecord) {
+    if (this.pairs.some((stored) => stored.accountId === pair.accountId && stored.environment === pair.environment && stored.keyIndex === pair.keyIndex)) return false;
+    this.pairs.push({ ...pair });
+    return true;
+  }
+  async instrumentSecret(accountId: string, environment: Environment, candidate: string) {
+    const key = `${environment}:${accountId}`;
+    if (!this.secrets.has(key)) this.secrets.set(key, candidate);
+    return this.secrets.get(key) as string;
   }
 }

@@ -1,0 +1,14 @@
+import { useEmbeddedTestDatabase } from '@ringfence/persistence/testing';
+import { ACCOUNT_STORE_SCHEMA } from '../account-store.schema';
+import { itBehavesLikeACardKeyRepository } from '../test-support/card-key-repository.behaviour';
+import { TypeOrmAccountRepository } from './typeorm-account.repository';
+import { TypeOrmCardKeyRepository } from './typeorm-card-key.repository';
+
+describe(TypeOrmCardKeyRepository.name, () => {
+  const database = useEmbeddedTestDatabase(ACCOUNT_STORE_SCHEMA);
+
+  itBehavesLikeACardKeyRepository(() => ({
+    accounts: new TypeOrmAccountRepository(database.dataSource()),
+    cardKeys: new TypeOrmCardKeyRepository(database.dataSource()),
+  }));
+});

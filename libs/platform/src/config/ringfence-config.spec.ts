@@ -10,6 +10,12 @@ describe(loadConfig.name, () => {
     expect(config.kafkaBrokers).toBeUndefined();
   });
 
+  it('binds every port to HOST: 0.0.0.0 by default, or the address or host name given', () => {
+    expect(load({}).host).toBe('0.0.0.0');
+    for (const host of ['127.0.0.1', '::1', '::', 'localhost', 'ringfence-gateway.internal']) expect(load({ HOST: host }).host).toBe(host);
+    expect(() => load({ HOST: 'not a host' })).toThrow(/HOST must be an IP address or a host name/);
+  });
+
   it('reads the distributed-mode variables', () => {
     const config = load({ DATABASE_URL: 'postgres://u@db:5432/x', KAFKA_BROKERS: 'k1:9092,k2:9092', PORT: '9000' });
     expect(config.kafkaBrokers).toEqual(['k1:9092', 'k2:9092']);

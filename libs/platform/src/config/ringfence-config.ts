@@ -34,6 +34,10 @@ class EnvironmentVariables {
 
   @Transform(emptyToUndefined) @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(65535) HTTP_PORT?: number;
 
+  // The address PORT and HTTP_PORT bind: an IP address (0.0.0.0 every IPv4 interface, :: every interface) or a host name.
+  @Matches(/^(?:[0-9A-Fa-f:.]+|[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252}))$/, { message: 'HOST must be an IP address or a host name' })
+  HOST!: string;
+
   @Transform(emptyToUndefined) @ValidateIf((env: EnvironmentVariables) => env.TLS_KEY_FILE !== undefined || env.TLS_CERT_FILE !== undefined)
   @IsString({ message: 'TLS_CERT_FILE and TLS_KEY_FILE must be set together' })
   TLS_CERT_FILE?: string;
@@ -134,6 +138,8 @@ class EnvironmentVariables {
 }
 
 export interface RingfenceConfig {
+  /** The address every port of the app binds (HOST; 0.0.0.0, every IPv4 interface, by default). */
+  host: string;
   port: number;
   httpPort?: number;
   tls?: { certFile: string; keyFile: string };
@@ -262,6 +268,7 @@ const describeValue = (value: unknown) => (value === undefined ? 'unset' : JSON.
 
 /** The value of each variable left unset (PORT's is the app's, `ConfigDefaults`). */
 const DEFAULT_ENVIRONMENT = {
+  HOST: '0.0.0.0',
   DATA_DIR: './data',
   LOG_LEVEL: 'info',
   BODY_LIMIT_BYTES: String(1024 * 1024),
@@ -320,6 +327,7 @@ function problemOf(error: ValidationError): string {
 function configOf(parsed: EnvironmentVariables, kafkaSecurity: KafkaSecuritySettings): RingfenceConfig {
   const neo4jUrl = parsed.NEO4J_URL;
   return {
+    host: parsed.HOST,
     port: parsed.PORT,
     httpPort: parsed.HTTP_PORT,
     tls: parsed.TLS_CERT_FILE && parsed.TLS_KEY_FILE ? { certFile: parsed.TLS_CERT_FILE, keyFile: parsed.TLS_KEY_FILE } : undefined,

@@ -1,8 +1,9 @@
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { PersistenceModule, type PersistenceOptions, ownedSchemasOf } from '@ringfence/persistence';
-import { ConfigError, type RingfenceConfig, createLogger, loadConfig } from '@ringfence/platform';
+import { ConfigError, type Logger, type RingfenceConfig, createLogger, loadConfig } from '@ringfence/platform';
 import { BusModule } from './bus/bus.module';
 import { connectBusTransport } from './bus/bus-transport';
+import { stopOnSignals } from './graceful-stop';
 import { createHttpApp } from './http/http-app.factory';
 import { loadTlsMaterial } from './http/tls-certificate';
 import { RuntimeModule } from './runtime.module';
@@ -23,6 +24,7 @@ export interface ServiceDefinition {
 export interface RunningService {
   app: INestApplication;
   config: RingfenceConfig;
+  logger: Logger;
 }
 
 /**
@@ -69,7 +71,7 @@ export async function runService(definition: ServiceDefinition, env: NodeJS.Proc
     await app.close().catch(() => undefined);
     throw error;
   }
-  return { app, config };
+  return { app, config, logger };
 }
 
 /**
@@ -84,9 +86,18 @@ function breachedCredentialsPlacement(serviceName: string, config: RingfenceConf
   return undefined;
 }
 
-/** For main.ts: run, and on a configuration or start-up error print it and exit non-zero. */
+/**
+ * For main.ts: run; stop gracefully on SIGTERM, SIGINT or SIGHUP (a line when stopping and when
+ * stopped, exit status 0: `stopOnSignals`); on a configuration or start-up error print it and
+ * exit non-zero. A signal during the start stops the app once it has started.
+ */
 export function main(definition: ServiceDefinition): void {
-  runService(definition).catch((error: unknown) => {
+  const started = runService(definition);
+  stopOnSignals(
+    { close: async () => (await started).app.close() },
+    { serviceName: definition.serviceName, logger: { info: (fields, message) => logOf(started, 'info', fields, message), error: (fields, message) => logOf(started, 'error', fields, message) } },
+  );
+  started.catch((error: unknown) => {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
       process.exit(2);
@@ -94,4 +105,9 @@ export function main(definition: ServiceDefinition): void {
     process.stderr.write(`ringfence ${definition.serviceName} failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   });
+}
+
+/** Logs through the app's root logger once it has started (a stop before that has nothing to say). */
+function logOf(started: Promise<RunningService>, level: 'info' | 'error', fields: object, message: string): void {
+  void started.then(({ logger }) => logger[level](fields, message), () => undefined);
 }

@@ -1,4 +1,3 @@
-import { ShutdownSignal } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyBaseLogger } from 'fastify';
@@ -17,9 +16,6 @@ import { registerTraceIdHeader } from './hooks/trace-id.hook';
 import { HttpServers } from './http-servers';
 import { StrictValidationPipe } from './strict-validation.pipe';
 import type { TlsMaterial } from './tls-certificate';
-
-/** The signals on which the app closes its modules (and the bus commits what it handled) before exiting. */
-const GRACEFUL_SHUTDOWN_SIGNALS = [ShutdownSignal.SIGTERM, ShutdownSignal.SIGINT, ShutdownSignal.SIGHUP];
 
 export interface HttpAppOptions {
   config: RingfenceConfig;
@@ -79,9 +75,7 @@ export async function createHttpApp(module: unknown, options: HttpAppOptions): P
   authenticateWith(app);
   app.useGlobalFilters(new EnvelopeExceptionFilter(logger, routes, config.bodyLimitBytes));
   app.useGlobalPipes(new StrictValidationPipe());
-  // Only the signals that ask a process to stop. Nest's default list also takes SIGUSR2, which
-  // Node's --heapsnapshot-signal and other diagnostic tools use: a heap snapshot must not stop
-  // the server.
-  app.enableShutdownHooks(GRACEFUL_SHUTDOWN_SIGNALS);
+  // Stop signals are the app's main's (`stopOnSignals` in graceful-stop.ts): it logs the stop and
+  // exits 0, where Nest's shutdown hooks end the process by the signal again (status 143).
   return { app, listen: () => servers.listen(app, logger) };
 }

@@ -9,7 +9,8 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
  * The app's servers: HTTPS with `tls` on PORT (plain HTTP without it), and with TLS a plain HTTP
- * server on HTTP_PORT too when it is set; each with the deadlines for slow clients.
+ * server on HTTP_PORT too when it is set; each on the address HOST gives, with the deadlines for
+ * slow clients.
  */
 export class HttpServers {
   private plain: HttpServer | undefined;
@@ -34,17 +35,18 @@ export class HttpServers {
     // The server comes from serverFactory, so Fastify cannot tell that it serves TLS: its own
     // "Server listening at" lines (one per interface) take the scheme from here.
     const listenTextResolver = (address: string) => `Server listening at ${address.replace(/^https?:/, `${scheme}:`)}`;
-    await app.listen({ port: config.port, host: '0.0.0.0', listenTextResolver });
+    await app.listen({ port: config.port, host: config.host, listenTextResolver });
     const plain = this.plain;
     let httpPort: number | undefined;
     if (plain && config.httpPort !== undefined) {
-      await new Promise<void>((resolve) => plain.listen(config.httpPort, '0.0.0.0', resolve));
+      await new Promise<void>((resolve) => plain.listen(config.httpPort, config.host, resolve));
       app.getHttpServer().on('close', () => plain.close());
       httpPort = boundPort(plain, config.httpPort);
     }
     const port = boundPort(app.getHttpServer(), config.port);
-    const urls = [`${scheme}://0.0.0.0:${port}`, ...(httpPort === undefined ? [] : [`http://0.0.0.0:${httpPort}`])];
-    logger.info({ port, https: Boolean(tls), httpPort, urls }, 'listening');
+    const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+    const urls = [`${scheme}://${host}:${port}`, ...(httpPort === undefined ? [] : [`http://${host}:${httpPort}`])];
+    logger.info({ host: config.host, port, https: Boolean(tls), httpPort, urls }, 'listening');
   }
 }
 

@@ -74,6 +74,7 @@ export * from './http/psp/psp-transaction.query.dto';
 export * from './http/psp/psp-dispute.request.dto';
 export * from './http/payment-method/card-payment-method.dto';
 export * from './http/payment-method/payment-method-variant';
+export * from './http/payment-method/card-cipher-fields';
 export * from './http/order/item.dto';
 export * from './http/order/order.dto';
 export * from './http/legacy/legacy-v2.request.dto';

@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsOptional, IsString } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString } from 'class-validator';
+import { CARD_CIPHER_METHOD_TYPE, IsAesKeyCiphertext, IsCardCipherAlgorithm, IsCardCiphertext, IsCardKeyIndex } from '../payment-method/card-cipher-fields';
 import { IsOptionalInteger, IsOptionalKeyText } from '../../validation/scalar-fields.decorator';
 import { IsOptionalTimestamp } from '../../validation/timestamp.decorator';
 import { ConnectBillingAddressDto } from '../shared/connect-billing-address.dto';
@@ -12,6 +13,8 @@ import { IsOptionalNested, IsRequiredNested } from '../../validation/nested.deco
  * scoped to its customer (ADR-0004).
  */
 export class ConnectCardDto {
+  @ApiPropertyOptional({ enum: [CARD_CIPHER_METHOD_TYPE], example: CARD_CIPHER_METHOD_TYPE, description: '`paymentMethodCipher`: this card is the cipher a client SDK made (`encryptCard`), with its four cipher fields; it is decrypted on arrival into `cardBin`, `cardLastFour`, expiry, name and a keyed `instrumentId` (docs/api.md, "Encrypted cards").' })
+  @IsOptional() @IsIn([CARD_CIPHER_METHOD_TYPE], { message: `must be ${CARD_CIPHER_METHOD_TYPE}` }) methodType?: typeof CARD_CIPHER_METHOD_TYPE;
   @IsOptionalIdentifier('pm-card-0001', 'The merchant’s identifier of the saved payment method.') paymentMethodId?: string;
   @ApiPropertyOptional({ example: 'Work card' }) @IsOptional() @IsString() nickName?: string;
   @IsOptionalTimestamp('When the card was last verified (Unix time).') lastVerified?: number;
@@ -35,6 +38,10 @@ export class ConnectCardDto {
   @ApiPropertyOptional({ example: 'Ada' }) @IsOptional() @IsString() billingGivenName?: string;
   @ApiPropertyOptional({ example: false }) @IsOptional() @IsBoolean() corporateCard?: boolean;
   @ApiPropertyOptional({ example: false }) @IsOptional() @IsBoolean() virtualCard?: boolean;
+  @IsCardCiphertext(false) cardCiphertext?: string;
+  @IsAesKeyCiphertext(false) aesKeyCiphertext?: string;
+  @IsCardCipherAlgorithm(false) algorithm?: string;
+  @IsCardKeyIndex(false) keyIndex?: number;
 }
 
 /** One item of connect `paymentMethods`: the specification wraps the card in `{card: {...}}`. */

@@ -8,6 +8,7 @@ import { OpenDto, isJsonObject, toOpenDto, wireShapeOf } from '../../validation/
 import { MAX_IDENTIFIER_LENGTH } from '../../validation/patterns';
 import { IsOptionalIdentifier } from '../shared/common-fields';
 import { CardPaymentMethodDto } from './card-payment-method.dto';
+import { CARD_CIPHER_METHOD_TYPE, PaymentMethodCipherDto } from './card-cipher-fields';
 
 /**
  * `methodType` of each payment-method variant (specification §2.2). Only `card` is shown; the
@@ -30,7 +31,7 @@ export const PAYMENT_METHOD_TYPES = [
   'other',
 ] as const;
 export type PaymentMethodType = (typeof PAYMENT_METHOD_TYPES)[number];
-export type OpenPaymentMethodType = Exclude<PaymentMethodType, 'card'>;
+export type OpenPaymentMethodType = Exclude<PaymentMethodType, 'card' | typeof CARD_CIPHER_METHOD_TYPE>;
 
 /**
  * A payment-method variant other than card. The specification does not show these variants'
@@ -45,7 +46,7 @@ export class OpenPaymentMethodDto extends OpenDto {
   paymentMethodId?: string;
 }
 
-export type PaymentMethodVariant = CardPaymentMethodDto | OpenPaymentMethodDto;
+export type PaymentMethodVariant = CardPaymentMethodDto | PaymentMethodCipherDto | OpenPaymentMethodDto;
 
 /**
  * Picks the variant's class by `methodType`. Not class-transformer's `@Type` discriminator: it
@@ -57,18 +58,21 @@ export type PaymentMethodVariant = CardPaymentMethodDto | OpenPaymentMethodDto;
 function toPaymentMethodVariant(value: unknown, options: ClassTransformOptions): unknown {
   const wire = wireShapeOf(value);
   if (!isJsonObject(wire)) return wire;
-  return wire['methodType'] === 'card' ? plainToInstance(CardPaymentMethodDto, wire, options) : toOpenDto(OpenPaymentMethodDto, wire, options);
+  if (wire['methodType'] === 'card') return plainToInstance(CardPaymentMethodDto, wire, options);
+  if (wire['methodType'] === CARD_CIPHER_METHOD_TYPE) return toOpenDto(PaymentMethodCipherDto, wire, options);
+  return toOpenDto(OpenPaymentMethodDto, wire, options);
 }
 
 /** The same choice on parsed JSON, where the variant is validated in place (`registerJsonReading`). */
-const variantClassOf = (object: Record<string, unknown>) => (object['methodType'] === 'card' ? CardPaymentMethodDto : OpenPaymentMethodDto);
+const variantClassOf = (object: Record<string, unknown>) =>
+  object['methodType'] === 'card' ? CardPaymentMethodDto : object['methodType'] === CARD_CIPHER_METHOD_TYPE ? PaymentMethodCipherDto : OpenPaymentMethodDto;
 
 const OPEN_VARIANT_SCHEMA = {
   type: 'object',
   title: 'Other payment-method variant',
   required: ['methodType'],
   properties: {
-    methodType: { type: 'string', enum: PAYMENT_METHOD_TYPES.filter((type) => type !== 'card') },
+    methodType: { type: 'string', enum: PAYMENT_METHOD_TYPES.filter((type) => type !== 'card' && type !== CARD_CIPHER_METHOD_TYPE) },
     paymentMethodId: { type: 'string', minLength: 1, maxLength: MAX_IDENTIFIER_LENGTH, example: 'pm-bank-2201' },
   },
   additionalProperties: true,
@@ -76,11 +80,11 @@ const OPEN_VARIANT_SCHEMA = {
 };
 
 // A reference, so the class whose property uses these decorators needs
-// `@ApiExtraModels(CardPaymentMethodDto)` for the document to define the schema it points to.
-const VARIANT_SCHEMA = { oneOf: [{ $ref: getSchemaPath(CardPaymentMethodDto) }, OPEN_VARIANT_SCHEMA] };
+// `@ApiExtraModels(CardPaymentMethodDto, PaymentMethodCipherDto)` for the document to define the schemas it points to.
+const VARIANT_SCHEMA = { oneOf: [{ $ref: getSchemaPath(CardPaymentMethodDto) }, { $ref: getSchemaPath(PaymentMethodCipherDto) }, OPEN_VARIANT_SCHEMA] };
 
 const VARIANT_DESCRIPTION =
-  '`methodType` selects the variant: `card` is validated field by field; `paymentMethodCipher`, `cash`, `bankAccount`, `paypal`, `credit`, `invoice`, `wallet`, `fromTransaction`, `removal` and the deprecated `directDebit`, `bankTransfer`, `other` are accepted with any further fields.';
+  '`methodType` selects the variant: `card` is validated field by field; `paymentMethodCipher` (a card encrypted by a client SDK) needs its four cipher fields and is decrypted on arrival into a `card` with only `cardBin`, `cardLastFour`, `expiryMonth`, `expiryYear`, `nameOnCard`, `instrumentId` and `paymentMethodId` (docs/api.md, "Encrypted cards"); `cash`, `bankAccount`, `paypal`, `credit`, `invoice`, `wallet`, `fromTransaction`, `removal` and the deprecated `directDebit`, `bankTransfer`, `other` are accepted with any further fields.';
 
 /** An optional payment-method variant (payout `paymentMethod`). */
 export function IsOptionalPaymentMethod(description: string): PropertyDecorator {

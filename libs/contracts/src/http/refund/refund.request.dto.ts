@@ -4,6 +4,7 @@ import { IsTimestamp } from '../../validation/timestamp.decorator';
 import { RefundCustomerDto } from '../customer/refund-customer.dto';
 import { OrderDto } from '../order/order.dto';
 import { CardPaymentMethodDto } from '../payment-method/card-payment-method.dto';
+import { PaymentMethodCipherDto } from '../payment-method/card-cipher-fields';
 import { IsOptionalPaymentMethods, type PaymentMethodVariant } from '../payment-method/payment-method-variant';
 import { IsOptionalEventType } from '../shared/common-fields';
 import { DeviceDto } from '../shared/device.dto';
@@ -11,7 +12,7 @@ import { RefundTransactionDto } from './refund-transaction.dto';
 import { RefundDto } from './refund.dto';
 
 /** POST /v2/refund (specification §4.9): a refund request, scored at the refund checkpoint. */
-@ApiExtraModels(CardPaymentMethodDto)
+@ApiExtraModels(CardPaymentMethodDto, PaymentMethodCipherDto)
 export class RefundRequestDto {
   @IsTimestamp('When the refund was requested: Unix time in seconds, milliseconds or nanoseconds (normalised by magnitude).')
   timestamp!: number;

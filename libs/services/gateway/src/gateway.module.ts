@@ -44,6 +44,9 @@ import { AccountUseCase } from './account/account.use-case';
 import { callbackDestinationsProvider } from './account/callback-destinations.provider';
 import { AccountRegistryHandler } from './account/account-registry.handler';
 import { AccountStoreModule } from '@ringfence/account-store';
+import { CardCipherIntake } from './card-ciphers/card-cipher-intake.service';
+import { CardEncryptionKeys } from './card-ciphers/card-encryption-keys.service';
+import { CardEncryptionKeysController } from './card-ciphers/card-encryption-keys.controller';
 
 /**
  * The public HTTPS API: authenticates, validates, maps each route to its bus message, and
@@ -66,7 +69,9 @@ import { AccountStoreModule } from '@ringfence/account-store';
     SubjectsController,
     ConsoleController,
     AccountController,
+    CardEncryptionKeysController,
     FeedController, AuthController, AdminController, ApiDocsController, LabelsController, LookupController, CredentialsCheckController, BreachedCredentialsAdminController, CallbacksController, AccountRegistryHandler, RulesController, DecisionsController, ModelsController],
-  providers: [consoleAssetsProvider, callbackDestinationsProvider, AccountUseCase, EventIntake, BootstrapAccountService, RateLimits, LabelsUseCase, LookupUseCase, CredentialsCheckUseCase, commonPasswordsProvider, CallbacksUseCase, OwnerRequests, RulesUseCase, DecisionListUseCase, ModelsUseCase, SubjectsUseCase, CustomerTagsUseCase],
+  providers: [consoleAssetsProvider, callbackDestinationsProvider, AccountUseCase, EventIntake, BootstrapAccountService, RateLimits, LabelsUseCase, LookupUseCase, CredentialsCheckUseCase, commonPasswordsProvider, CallbacksUseCase, OwnerRequests, RulesUseCase, DecisionListUseCase, ModelsUseCase, SubjectsUseCase, CustomerTagsUseCase,
+    CardEncryptionKeys, CardCipherIntake],
 })
 export class GatewayModule {}

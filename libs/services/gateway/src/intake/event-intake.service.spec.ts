@@ -5,6 +5,9 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { EventTopics, type MessageEnvelope, RpcTopics } from '@ringfence/contracts';
 import { AppError, DEFAULT_ROW_ATTEMPTS, InMemorySetAsideStore, SetAsideRows, createLogger, loadConfig } from '@ringfence/platform';
 import { PUBLISH_BEHIND_WRITER, PublishBehind } from '@ringfence/service-runtime';
+import { InMemoryCardKeyRepository } from '@ringfence/accounts/testing';
+import { CardCipherIntake } from '../card-ciphers/card-cipher-intake.service';
+import { CardEncryptionKeys } from '../card-ciphers/card-encryption-keys.service';
 import { RateLimits } from '../rate-limit/rate-limits.service';
 import { CheckpointRoutes } from './checkpoint-routes';
 import { EventIntake, isDegraded } from './event-intake.service';
@@ -54,7 +57,8 @@ async function setup(answer: Answer, limitsConfig = config, { staging = false } 
   const logger = createLogger({ level: 'silent', service: 'test' });
   const setAside = new InMemorySetAsideStore();
   const publishBehind = new PublishBehind(bus, new SetAsideRows(setAside), logger);
-  const intake = new EventIntake(bus, config, logger, new RateLimits(limitsConfig), publishBehind);
+  const cardCiphers = new CardCipherIntake(new CardEncryptionKeys(new InMemoryCardKeyRepository()));
+  const intake = new EventIntake(bus, config, logger, new RateLimits(limitsConfig), publishBehind, cardCiphers);
   return { intake, log, bus, asked, requests, setAside, publishBehind };
 }
 

@@ -9,6 +9,7 @@ import {
   type DecisionSource,
   type EventTopic,
   type EventTopicMap,
+  EventTopics,
   type MessageEnvelope,
   type RpcTopic,
   type RpcTopicMap,
@@ -18,6 +19,7 @@ import {
 } from '@ringfence/contracts';
 import { type Logger, type RingfenceConfig, RateLimitedError, newEventId } from '@ringfence/platform';
 import { MESSAGE_BUS, PublishBehind, RINGFENCE_CONFIG, ROOT_LOGGER } from '@ringfence/service-runtime';
+import { CardCipherIntake } from '../card-ciphers/card-cipher-intake.service';
 import { principalAccountFacts } from '../principal-request';
 import { RateLimits } from '../rate-limit/rate-limits.service';
 
@@ -68,6 +70,10 @@ export interface CheckpointRoute<E extends EventTopic, R extends CheckpointRpcTo
  * only after its own event is durable, and the responders wait until the state they read has
  * handled the account's earlier events (the bus's `consistentWith`). So the answer reflects
  * this request and every write answered before it, in both modes.
+ *
+ * Card ciphers are opened here, before anything is published (`CardCipherIntake`, ADR-0015):
+ * every route's payload, and a checkpoint's or query's request beside it, carries the reduced
+ * card and never the cipher; one that cannot be read is a 400 and nothing is published.
  */
 @Injectable()
 export class EventIntake {
@@ -77,10 +83,12 @@ export class EventIntake {
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
     private readonly limits: RateLimits,
     private readonly publishBehind: PublishBehind,
+    private readonly cardCiphers: CardCipherIntake,
   ) {}
 
   /** Ingest-only routes: answer once the event is durable. */
   async ingest<E extends EventTopic>(topic: E, submission: Submission<EventTopicMap[E]>): Promise<void> {
+    await this.openCardCiphers(topic, submission);
     const retryAfterSeconds = await this.limits.accountRetryAfterSeconds(submission.principal);
     await this.publish(topic, this.envelope(submission));
     if (retryAfterSeconds !== null) throw this.overLimit(retryAfterSeconds);
@@ -102,6 +110,7 @@ export class EventIntake {
     submission: Submission<EventTopicMap[E] & RpcTopicMap[R]['request']>,
     options: CheckpointOptions<RpcTopicMap[R]['request']> = {},
   ): Promise<CheckpointRecommendation<R>> {
+    await this.openCardCiphers(route.ingestTopic, submission, options.request);
     const envelope = this.envelope(submission);
     const retryAfterSeconds = await this.limits.accountRetryAfterSeconds(submission.principal);
     const accepted = await this.publishVisible(route.ingestTopic, envelope);
@@ -125,6 +134,7 @@ export class EventIntake {
     rpcTopic: R,
     request: RpcTopicMap[R]['request'],
   ): Promise<RpcTopicMap[R]['reply'] | DegradedAnswer> {
+    await this.openCardCiphers(topic, submission, request);
     const envelope = this.envelope(submission);
     const retryAfterSeconds = await this.limits.accountRetryAfterSeconds(submission.principal);
     const accepted = await this.publishVisible(topic, envelope);
@@ -160,6 +170,7 @@ export class EventIntake {
 
   /** Read-only queries (the voucher check): the account's rate limit, then one request. */
   async request<R extends RpcTopic>(rpcTopic: R, submission: Submission<RpcTopicMap[R]['request']>): Promise<RpcTopicMap[R]['reply']> {
+    await this.openCardCiphers(rpcTopic, submission);
     const retryAfterSeconds = await this.limits.accountRetryAfterSeconds(submission.principal);
     if (retryAfterSeconds !== null) throw this.overLimit(retryAfterSeconds);
     const envelope = this.envelope(submission);
@@ -229,6 +240,12 @@ export class EventIntake {
     decision: CheckpointScoredEvent<CheckpointRecommendation<R>>,
   ): Promise<void> {
     await this.publishBehind.publishOrKeep(route.decisionTopic, { ...envelope, eventId: newEventId(), payload: decision as EventTopicMap[D] });
+  }
+
+  /** Every card cipher of the submission (and of the request sent beside it) replaced by its card, or a 400. */
+  private openCardCiphers(topic: string, { principal, payload }: Submission<unknown>, request?: unknown): Promise<void> {
+    const owner = { accountId: principal.account.id, environment: principal.environment };
+    return this.cardCiphers.reduce(owner, payload, topic === EventTopics.transactionUpdated, request);
   }
 
   private envelope<T>({ principal, subjectId, payload, traceId }: Submission<T>): Envelope<T> {

@@ -8,3 +8,4 @@ export * from './voucher-check-policy';
 export * from './caching-api-key.repository';
 export * from './caching-account.repository';
 export * from './card-key-pairs';
+export * from './allowed-origins';

@@ -8,8 +8,8 @@ import {
 } from './self-service-settings';
 
 describe('SETTING_CHANGED_BY', () => {
-  it('lets an account change its thresholds, time zone and callbacks, and keeps every other setting the operator\'s', () => {
-    expect([...SELF_SERVICE_SETTINGS].sort()).toEqual(['callbackSecret', 'callbackUrl', 'scoreThresholds', 'testCallbackSecret', 'testCallbackUrl', 'timeZone']);
+  it('lets an account change its thresholds, time zone, callbacks and allowed origins, and keeps every other setting the operator\'s', () => {
+    expect([...SELF_SERVICE_SETTINGS].sort()).toEqual(['allowedOrigins', 'callbackSecret', 'callbackUrl', 'scoreThresholds', 'testAllowedOrigins', 'testCallbackSecret', 'testCallbackUrl', 'timeZone']);
     expect(OPERATOR_ONLY_SETTINGS).toEqual(expect.arrayContaining(['potentialLabelsEnabled', 'voucherAbuseEnabled', 'voucherTypes', 'defaultAction', 'transactionOptimisation']));
     expect([...SELF_SERVICE_SETTINGS, ...OPERATOR_ONLY_SETTINGS].sort()).toEqual(Object.keys(SETTING_CHANGED_BY).sort());
   });
@@ -39,6 +39,8 @@ describe(ownAccountSettings.name, () => {
       testCallbackSecretSet: false,
       potentialLabelsEnabled: false,
       timeZone: null,
+      allowedOrigins: [],
+      testAllowedOrigins: [],
     });
   });
 
@@ -59,6 +61,7 @@ describe(ownAccountSettings.name, () => {
       potentialLabelsEnabled: true,
       defaultAction: 'REVIEW',
       timeZone: 'America/New_York',
+      testAllowedOrigins: ['http://127.0.0.1:8080'],
     });
 
     expect(shown).toEqual({
@@ -70,6 +73,8 @@ describe(ownAccountSettings.name, () => {
       potentialLabelsEnabled: true,
       defaultAction: 'REVIEW',
       timeZone: 'America/New_York',
+      allowedOrigins: [],
+      testAllowedOrigins: ['http://127.0.0.1:8080'],
     });
     expect(JSON.stringify(shown)).not.toContain(secret);
     expect(JSON.stringify(shown)).not.toContain(testSecret);

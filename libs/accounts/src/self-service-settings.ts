@@ -25,6 +25,8 @@ export const SETTING_CHANGED_BY = {
   scoreThresholds: 'account',
   transactionOptimisation: 'operator',
   timeZone: 'account',
+  allowedOrigins: 'account',
+  testAllowedOrigins: 'account',
 } as const satisfies Record<keyof Required<AccountSettings>, 'account' | 'operator'>;
 
 type ChangedBy = typeof SETTING_CHANGED_BY;
@@ -75,6 +77,8 @@ export type OwnAccountSettings = PublicAccountSettings & {
   testCallbackSecretSet: boolean;
   potentialLabelsEnabled: boolean;
   timeZone: string | null;
+  allowedOrigins: string[];
+  testAllowedOrigins: string[];
 };
 
 export function ownAccountSettings(settings: AccountSettings): OwnAccountSettings {
@@ -87,5 +91,7 @@ export function ownAccountSettings(settings: AccountSettings): OwnAccountSetting
     testCallbackSecretSet: isSet(settings.testCallbackSecret),
     potentialLabelsEnabled: settings.potentialLabelsEnabled === true,
     timeZone: settings.timeZone ?? null,
+    allowedOrigins: settings.allowedOrigins ?? [],
+    testAllowedOrigins: settings.testAllowedOrigins ?? [],
   };
 }

@@ -117,3 +117,8 @@ export * from './payload-facts/payload-values';
 export * from './payload-facts/payload-facts.types';
 export * from './payload-facts/payload-facts';
 export * from './checkpoints/checkpoint-names';
+export * from './http/client/client-events.request.dto';
+export * from './http/client/client.response.dto';
+export * from './http/client/client-encryption-keys';
+export * from './http/client/device.response.dto';
+export * from './messages/devices.message';

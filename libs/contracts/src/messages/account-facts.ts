@@ -50,6 +50,13 @@ export interface AccountSettings {
    * small hours in the same hour.
    */
   timeZone?: string | null;
+  /**
+   * The browser origins (exact, such as `https://shop.example`) whose pages may call the client
+   * endpoints with the live data set's publishable key (ADR-0015); null or absent: none.
+   */
+  allowedOrigins?: string[] | null;
+  /** The same for the sandbox (`test`) data set. */
+  testAllowedOrigins?: string[] | null;
 }
 
 /** Exemption limits per currency (ISO 4217) in major units, and the score up to which TRA is asked. */

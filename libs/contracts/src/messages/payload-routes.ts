@@ -181,4 +181,9 @@ export const StateGroups = {
    * checkpoints' activity, and disputes as they arrive (disputed payments per card, customer and merchant).
    */
   scoringVelocity: { group: 'scoring-velocity', topics: [...CHECKPOINT_INGEST_TOPICS, EventTopics.disputeUpdated] },
+  /**
+   * Device read models (ingestion): the client SDKs' session events, and every ingest topic for
+   * the customers and cards a payload names with its device (`device.deviceId` or `deviceId`).
+   */
+  devices: { group: 'devices', topics: [EventTopics.clientEventsReceived, ...ENTITY_INGEST_TOPICS] },
 } as const satisfies Record<string, { group: string; topics: readonly string[] }>;

@@ -16,6 +16,7 @@ import { ModelActivatedEvent } from './models.message';
 import { LookupIndicatorsAddedEvent, LookupIndicatorsDeletedEvent } from './lookup-indicators.message';
 import { type EventTopic, EventTopics } from './topics';
 import { TransactionUpdatedEvent } from './transaction-updated.event';
+import { ClientEventsReceivedEvent } from './devices.message';
 
 type PayloadClass = abstract new (...args: never[]) => object;
 
@@ -47,4 +48,5 @@ export const EVENT_PAYLOAD_CLASSES = {
   [EventTopics.supplierLabelUpdated]: LabelUpdatedEvent,
   [EventTopics.ruleSaved]: RuleChangedEvent,
   [EventTopics.modelActivated]: ModelActivatedEvent,
+  [EventTopics.clientEventsReceived]: ClientEventsReceivedEvent,
 } satisfies Record<EventTopic, PayloadClass>;

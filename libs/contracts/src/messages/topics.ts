@@ -1,6 +1,7 @@
 import type { CustomerCheckpointReply, CustomerCheckpointRequest } from './customer-checkpoint.message';
 import type { CustomerUpdatedEvent } from './customer-updated.event';
 import type { TransactionUpdatedEvent } from './transaction-updated.event';
+import type { ClientEventsReceivedEvent, ReadDeviceReply, ReadDeviceRequest } from './devices.message';
 import type {
   CheckpointScoredEvent,
   CustomerScoredEvent,
@@ -104,6 +105,7 @@ export const EventTopics = {
   supplierLabelUpdated: 'ringfence.label.supplier.updated.v1',
   ruleSaved: 'ringfence.config.rule.saved.v1',
   modelActivated: 'ringfence.config.model.activated.v1',
+  clientEventsReceived: 'ringfence.ingest.device.client-events.v1',
 } as const;
 
 export const RpcTopics = {
@@ -123,6 +125,7 @@ export const RpcTopics = {
   graphNetworkFeatures: 'ringfence.rpc.graph.network-features.v1',
   graphNeighbourhood: 'ringfence.rpc.graph.neighbourhood.v1',
   readEntityDocuments: 'ringfence.rpc.ingestion.read-entity-documents.v1',
+  readDevice: 'ringfence.rpc.ingestion.read-device.v1',
   readCurrentLabels: 'ringfence.rpc.labelling.read-current-labels.v1',
   checkpointEvidence: 'ringfence.rpc.lookup.checkpoint-evidence.v1',
   readCallbackDeliveries: 'ringfence.rpc.labelling.read-callback-deliveries.v1',
@@ -181,6 +184,7 @@ export interface EventTopicMap {
   [EventTopics.supplierLabelUpdated]: LabelUpdatedEvent;
   [EventTopics.ruleSaved]: RuleChangedEvent;
   [EventTopics.modelActivated]: ModelActivatedEvent;
+  [EventTopics.clientEventsReceived]: ClientEventsReceivedEvent;
 }
 
 export interface RpcTopicMap {
@@ -201,6 +205,7 @@ export interface RpcTopicMap {
   [RpcTopics.graphNetworkFeatures]: { request: GraphNetworkFeaturesRequest; reply: GraphNetworkFeaturesReply };
   [RpcTopics.graphNeighbourhood]: { request: GraphNeighbourhoodRequest; reply: GraphNeighbourhoodReply };
   [RpcTopics.readEntityDocuments]: { request: ReadEntityDocumentsRequest; reply: ReadEntityDocumentsReply };
+  [RpcTopics.readDevice]: { request: ReadDeviceRequest; reply: ReadDeviceReply };
   [RpcTopics.readCurrentLabels]: { request: ReadCurrentLabelsRequest; reply: ReadCurrentLabelsReply };
   [RpcTopics.checkpointEvidence]: { request: CheckpointEvidenceRequest; reply: CheckpointEvidenceReply };
   [RpcTopics.readCallbackDeliveries]: { request: ReadCallbackDeliveriesRequest; reply: ReadCallbackDeliveriesReply };

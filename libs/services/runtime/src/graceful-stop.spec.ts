@@ -21,9 +21,9 @@ describe(stopOnSignals.name, () => {
     signals.emit('SIGTERM');
     await settled();
     expect(app.close).toHaveBeenCalledTimes(1);
-    expect(lines.map(({ message, fields }) => [message, fields.service, fields.signal])).toEqual([
-      ['stopping', 'scoring', 'SIGTERM'],
-      ['stopped', 'scoring', 'SIGTERM'],
+    expect(lines.map(({ message, fields }) => [message, fields.signal])).toEqual([
+      ['scoring stopping', 'SIGTERM'],
+      ['scoring stopped', 'SIGTERM'],
     ]);
     expect(exits).toEqual([0]);
   });
@@ -34,7 +34,7 @@ describe(stopOnSignals.name, () => {
     });
     signals.emit('SIGINT');
     await settled();
-    expect(lines.at(-1)).toMatchObject({ level: 'error', message: 'did not stop cleanly' });
+    expect(lines.at(-1)).toMatchObject({ level: 'error', message: 'scoring did not stop cleanly' });
     expect(exits).toEqual([1]);
   });
 

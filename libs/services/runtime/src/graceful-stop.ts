@@ -35,20 +35,20 @@ export function stopOnSignals(app: StoppableApp, options: GracefulStopOptions): 
   let stopping = false;
   const onSignal = (signal: StopSignal): void => {
     if (stopping) {
-      logger.info({ service: serviceName, signal }, 'stopping at once: a second signal came while stopping');
+      logger.info({ signal }, `${serviceName} stopping at once: a second signal came while stopping`);
       exit(1);
       return;
     }
     stopping = true;
     const started = Date.now();
-    logger.info({ service: serviceName, signal }, 'stopping');
+    logger.info({ signal }, `${serviceName} stopping`);
     app.close().then(
       () => {
-        logger.info({ service: serviceName, signal, durationMs: Date.now() - started }, 'stopped');
+        logger.info({ signal, durationMs: Date.now() - started }, `${serviceName} stopped`);
         exit(0);
       },
       (error: unknown) => {
-        logger.error({ service: serviceName, signal, err: error }, 'did not stop cleanly');
+        logger.error({ signal, err: error }, `${serviceName} did not stop cleanly`);
         exit(1);
       },
     );

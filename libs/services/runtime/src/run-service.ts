@@ -92,11 +92,14 @@ function breachedCredentialsPlacement(serviceName: string, config: RingfenceConf
  * exit non-zero. A signal during the start stops the app once it has started.
  */
 export function main(definition: ServiceDefinition): void {
-  const started = runService(definition);
-  stopOnSignals(
-    { close: async () => (await started).app.close() },
-    { serviceName: definition.serviceName, logger: { info: (fields, message) => logOf(started, 'info', fields, message), error: (fields, message) => logOf(started, 'error', fields, message) } },
-  );
+  let running: RunningService | undefined;
+  const started = runService(definition).then((service) => (running = service));
+  // Logged at once, through the app's root logger once it has started (the process exits right after the last line).
+  const logger = {
+    info: (fields: object, message: string) => running?.logger.info(fields, message),
+    error: (fields: object, message: string) => running?.logger.error(fields, message),
+  };
+  stopOnSignals({ close: async () => (await started).app.close() }, { serviceName: definition.serviceName, logger });
   started.catch((error: unknown) => {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
@@ -105,9 +108,4 @@ export function main(definition: ServiceDefinition): void {
     process.stderr.write(`ringfence ${definition.serviceName} failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   });
-}
-
-/** Logs through the app's root logger once it has started (a stop before that has nothing to say). */
-function logOf(started: Promise<RunningService>, level: 'info' | 'error', fields: object, message: string): void {
-  void started.then(({ logger }) => logger[level](fields, message), () => undefined);
 }

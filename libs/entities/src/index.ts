@@ -4,3 +4,4 @@ export * from './entity-updates';
 export * from './chargebacks';
 export * from './store-entity-updates';
 export * from './ingest-topic-updates';
+export * from './devices';

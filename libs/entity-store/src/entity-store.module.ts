@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
-import { ENTITY_DOCUMENT_REPOSITORY } from '@ringfence/entities';
+import { DEVICE_REPOSITORY, ENTITY_DOCUMENT_REPOSITORY } from '@ringfence/entities';
 import { OwnsTables, PERSISTENCE_OPTIONS, type PersistenceOptions, StartupLoads, cacheEntriesOf } from '@ringfence/persistence';
 import { SetAsideRows } from '@ringfence/platform';
 import { DataSource } from 'typeorm';
 import { ENTITY_STORE_SCHEMA } from './entity-store.schema';
 import { TypeOrmEntityDocumentRepository } from './repositories/typeorm-entity-document.repository';
 import { WriteBehindEntityDocuments } from './repositories/write-behind-entity-document.repository';
+import { TypeOrmDeviceRepository } from './repositories/typeorm-device.repository';
 
 /**
  * A sole writer keeps documents in memory and writes them behind, in one statement per flush;
@@ -28,10 +29,16 @@ function entityDocuments(dataSource: DataSource, options: PersistenceOptions, st
   return writeBehind;
 }
 
-/** Ingestion's entity documents over their table (`ENTITY_DOCUMENT_REPOSITORY`). */
+/**
+ * Ingestion's entity documents over their table (`ENTITY_DOCUMENT_REPOSITORY`), and its device
+ * read models (`DEVICE_REPOSITORY`), written through in both modes.
+ */
 @OwnsTables(ENTITY_STORE_SCHEMA)
 @Module({
-  providers: [{ provide: ENTITY_DOCUMENT_REPOSITORY, inject: [DataSource, PERSISTENCE_OPTIONS, StartupLoads, SetAsideRows], useFactory: entityDocuments }],
-  exports: [ENTITY_DOCUMENT_REPOSITORY],
+  providers: [
+    { provide: ENTITY_DOCUMENT_REPOSITORY, inject: [DataSource, PERSISTENCE_OPTIONS, StartupLoads, SetAsideRows], useFactory: entityDocuments },
+    { provide: DEVICE_REPOSITORY, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmDeviceRepository(dataSource) },
+  ],
+  exports: [ENTITY_DOCUMENT_REPOSITORY, DEVICE_REPOSITORY],
 })
 export class EntityStoreModule {}

@@ -51,9 +51,15 @@ describe(loadConfig.name, () => {
     ['BACKTEST_MAX_DECISIONS', '0'],
     ['CALLBACK_ALLOWED_NETWORKS', '10.0.0.0/8,internal.example'],
     ['CALLBACK_ALLOWED_NETWORKS', '10.0.0.0/33'],
+    ['TRUSTED_PROXIES', '10.0.0.0/8,proxy.internal'],
   ])('names %s when it is %s', (variable, value) => {
     expect(() => load({ [variable]: value })).toThrow(ConfigError);
     expect(() => load({ [variable]: value })).toThrow(new RegExp(variable));
+  });
+
+  it('reads the trusted proxies: none by default, a CIDR list when set', () => {
+    expect(load({}).trustedProxies).toEqual([]);
+    expect(load({ TRUSTED_PROXIES: ' 10.0.0.0/8, 127.0.0.1/32 ' }).trustedProxies).toEqual(['10.0.0.0/8', '127.0.0.1/32']);
   });
 
   it('reads the review callbacks\' retry base: 10 s by default, smaller for tests', () => {

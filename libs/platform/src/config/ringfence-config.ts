@@ -116,6 +116,8 @@ class EnvironmentVariables {
 
   @Transform(emptyToUndefined) @IsOptional() @IsCidrList() CALLBACK_ALLOWED_NETWORKS?: string;
 
+  @Transform(emptyToUndefined) @IsOptional() @IsCidrList() TRUSTED_PROXIES?: string;
+
   @Transform(toInt) @IsInt() @Min(1_000) @Max(100_000_000) MEMORY_CACHE_ENTRIES!: number;
 
   @Transform(toInt) @IsInt() @Min(1_000) @Max(100_000_000) VELOCITY_MAX_KEYS!: number;
@@ -215,6 +217,12 @@ export interface RingfenceConfig {
    * receivers), and the only ones plain http may go to; none by default.
    */
   callbackAllowedNetworks: string[];
+  /**
+   * CIDR ranges of the reverse proxies whose `X-Forwarded-For` names the client: a request from
+   * one of them is the client's at the address the header gives (the rightmost one not itself a
+   * trusted proxy). None by default: the connection's address, the header never read.
+   */
+  trustedProxies: string[];
   /**
    * The embedded mode's bounded state (README, "Memory of a standalone server"): entity
    * documents, labelled subjects' current labels and reported indicators' evidence counts, each
@@ -356,6 +364,7 @@ function configOf(parsed: EnvironmentVariables, kafkaSecurity: KafkaSecuritySett
     customerRateLimitPerMinute: parsed.CUSTOMER_RATE_LIMIT_PER_MINUTE,
     callbackRetryBaseMs: parsed.CALLBACK_RETRY_BASE_MS,
     callbackAllowedNetworks: cidrListEntries(parsed.CALLBACK_ALLOWED_NETWORKS),
+    trustedProxies: cidrListEntries(parsed.TRUSTED_PROXIES),
     memoryCacheEntries: parsed.MEMORY_CACHE_ENTRIES,
     velocityMaxKeys: parsed.VELOCITY_MAX_KEYS,
     graphMaxNodes: parsed.GRAPH_MAX_NODES,

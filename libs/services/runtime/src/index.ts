@@ -6,6 +6,7 @@ export * from './bus/request-account';
 export * from './http/access.guard';
 export * from './http/request-credentials';
 export * from './http/client-address';
+export * from './http/client-access';
 export * from './http/route-access.decorator';
 export * from './http/http-app.factory';
 export * from './http/tls-certificate';

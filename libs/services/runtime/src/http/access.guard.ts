@@ -2,7 +2,8 @@ import { type CanActivate, type ExecutionContext, Injectable, createParamDecorat
 import { Reflector } from '@nestjs/core';
 import type { Principal } from '@ringfence/accounts';
 import { AppError, RateLimitedError } from '@ringfence/platform';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { authenticateClient } from './client-access';
 import { clientAddressKey } from './client-address';
 import { OperatorCredentialAttempts } from './operator-credential-attempts';
 import { RequestCredentials } from './request-credentials';
@@ -42,6 +43,9 @@ export class AccessGuard implements CanActivate {
         request.principal = apiKey;
         return true;
       }
+      case 'publishable-key':
+        request.principal = await authenticateClient(this.credentials, request, context.switchToHttp().getResponse<FastifyReply>());
+        return true;
       case undefined:
         throw new AppError('INTERNAL', `route ${request.method} ${request.routeOptions.url} declares no access`);
     }
@@ -88,7 +92,7 @@ export class AccessGuard implements CanActivate {
   }
 }
 
-/** The principal the guard authenticated (only on secret-key routes). */
+/** The principal the guard authenticated (only on secret-key and publishable-key routes). */
 export const CurrentPrincipal = createParamDecorator((_data: unknown, context: ExecutionContext): Principal => {
   const principal = context.switchToHttp().getRequest<AuthenticatedRequest>().principal;
   if (!principal) throw new AppError('INTERNAL', 'no principal on a route that needs one');

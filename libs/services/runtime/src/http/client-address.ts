@@ -8,9 +8,10 @@ const IPV6_SUBSCRIBER_PREFIX_HEXTETS = 4;
  * an IPv4 address as it is (IPv4-mapped IPv6 included), an IPv6 address by its /64, since a
  * client that holds a /64 could otherwise take a fresh share with every address of it.
  *
- * The address is the connection's (`request.ip` with Fastify's default `trustProxy: false`):
- * `X-Forwarded-For` is anybody's to write, so it is never read. Behind a TLS-terminating proxy
- * every client shares the proxy's address.
+ * The address is `request.ip`: the connection's, unless the connection comes from a proxy of
+ * `TRUSTED_PROXIES` (Fastify's `trustProxy`), whose `X-Forwarded-For` then names the client.
+ * Anyone else's `X-Forwarded-For` is never read. Behind a TLS-terminating proxy that is not
+ * listed, every client shares the proxy's address.
  */
 export function clientAddressKey(address: string | undefined): string {
   if (address === undefined || !ipaddr.isValid(address)) return address ?? 'unknown';

@@ -15,9 +15,11 @@ interface Described {
 /** The 415 answer: a body of any type but JSON, or a Content-Type header that is not one. */
 export const UNSUPPORTED_MEDIA_TYPE_MESSAGE = 'Content-Type: must be application/json';
 
+const bodyTooLarge = (limit: number): Described => ({ status: 413, message: `body: larger than the limit of ${limit} bytes` });
+
 // Fastify's own request errors (raised before a handler runs), by code.
 const FASTIFY_ERRORS: Record<string, (error: { message: string }, bodyLimit: number) => Described> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: (_e, limit) => ({ status: 413, message: `body: larger than the limit of ${limit} bytes` }),
+  FST_ERR_CTP_BODY_TOO_LARGE: (_e, limit) => bodyTooLarge(limit),
   FST_ERR_CTP_INVALID_MEDIA_TYPE: () => ({ status: 415, message: UNSUPPORTED_MEDIA_TYPE_MESSAGE }),
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => ({ status: 400, message: 'Content-Length: does not match the body' }),
   FST_ERR_CTP_EMPTY_JSON_BODY: () => ({ status: 400, message: 'body: must be a JSON object, got an empty body' }),
@@ -69,6 +71,8 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
       // Nest hands Fastify's own errors over as HttpExceptions with Fastify's text; a malformed
       // Content-Type header arrives so.
       if (status === 415) return { status, message: UNSUPPORTED_MEDIA_TYPE_MESSAGE };
+      // Fastify's body limit, the route's own where it has one (the client routes' 32 KiB).
+      if (status === 413) return bodyTooLarge(request.routeOptions?.bodyLimit ?? this.bodyLimit);
       return { status, message: status >= 500 && status !== 503 ? INTERNAL_ERROR_MESSAGE : exception.message };
     }
     if (exception instanceof BusTimeoutError) return { status: 503, message: 'a dependency did not answer in time; retry' };
@@ -86,7 +90,7 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     if (exception instanceof BusRemoteError && exception.status === 503) return { status: 503, message: 'a dependency is unavailable; retry' };
     if (isFastifyError(exception) && exception.statusCode < 500) {
       const known = FASTIFY_ERRORS[exception.code];
-      if (known) return known(exception, this.bodyLimit);
+      if (known) return known(exception, request.routeOptions?.bodyLimit ?? this.bodyLimit);
       if (exception.statusCode === 404) return this.notFound(request);
       return { status: exception.statusCode, message: `request: ${exception.message}` };
     }

@@ -9,6 +9,7 @@ import { EnvelopeExceptionFilter } from './envelope-exception.filter';
 import { registerBodyGuards } from './hooks/body-guards.hook';
 import { registerInFlightBudgets } from './hooks/in-flight-budgets.hook';
 import { registerJsonOnly } from './hooks/json-only.hook';
+import { registerClientRoutes } from './hooks/client-routes.hook';
 import { registerRequestMetrics } from './hooks/request-metrics.hook';
 import { MAX_PATH_PARAMETER_LENGTH, answerRouterRefusal } from './hooks/router-refusals.hook';
 import { registerRouteTable } from './hooks/route-table.hook';
@@ -44,6 +45,9 @@ export async function createHttpApp(module: unknown, options: HttpAppOptions): P
     loggerInstance: logger,
     bodyLimit: config.bodyLimitBytes,
     genReqId: () => newTraceId(),
+    // request.ip: the connection's address, or, from a proxy of TRUSTED_PROXIES, the client
+    // address its X-Forwarded-For gives (never the header of anyone else).
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     requestIdHeader: false,
     // A request's lines name its trace id as a field (RequestLogController), so it gets the root
     // logger rather than a pino child per request: a child re-applies the logger's redaction,
@@ -60,6 +64,7 @@ export async function createHttpApp(module: unknown, options: HttpAppOptions): P
   const fastify = adapter.getInstance();
   const routes = registerRouteTable(fastify);
   registerJsonOnly(fastify);
+  registerClientRoutes(fastify);
   registerTraceIdHeader(fastify);
   registerBodyDeadline(fastify, config.bodyTimeoutMs);
   const authenticateWith = registerInFlightBudgets(fastify, config);

@@ -92,6 +92,23 @@ export class RequestCredentials {
     }
   }
 
+  /**
+   * A client route's key (ADR-0015): the `Authorization` header's when the request has one,
+   * else the `key` query parameter's (a beacon cannot set headers; a publishable key is public,
+   * so a URL that carries it gives nothing away). The active key, or the route's 401.
+   */
+  async clientKeyOf(request: WithRaw & { query?: unknown }): Promise<Principal | AppError> {
+    if (request.headers.authorization !== undefined) return (await this.of(request)).apiKey;
+    const key = (request.query as Record<string, unknown> | undefined)?.key;
+    if (typeof key !== 'string') return new AppError('UNAUTHENTICATED', 'publishable key missing; send "Authorization: token <pk_…>" or the query parameter key=<pk_…>');
+    try {
+      return await this.authenticator.authenticate(`token ${key}`);
+    } catch (error) {
+      if (error instanceof AppError) return error;
+      throw error;
+    }
+  }
+
   private async readCredential(header: string | undefined): Promise<RequestCredential> {
     const token = header ? SCHEME.exec(header)?.[1] : undefined;
     // Hashing first gives equal lengths, so the comparison time says nothing about the token.

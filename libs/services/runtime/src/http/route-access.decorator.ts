@@ -1,10 +1,11 @@
-import { SetMetadata } from '@nestjs/common';
+import { SetMetadata, applyDecorators } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
 
 /**
  * Every route declares who may call it; the access guard refuses a route that does not (so a
  * new controller cannot be left open by accident).
  */
-export type RouteAccess = 'public' | 'admin' | 'secret-key' | 'internal';
+export type RouteAccess = 'public' | 'admin' | 'secret-key' | 'publishable-key' | 'internal';
 export const ROUTE_ACCESS = 'ringfence:route-access';
 
 /** No credentials: health, metrics, documentation. */
@@ -13,6 +14,17 @@ export const PublicRoute = () => SetMetadata(ROUTE_ACCESS, 'public' satisfies Ro
 export const AdminRoute = () => SetMetadata(ROUTE_ACCESS, 'admin' satisfies RouteAccess);
 /** A merchant's secret API key; publishable keys get 403. */
 export const SecretKeyRoute = () => SetMetadata(ROUTE_ACCESS, 'secret-key' satisfies RouteAccess);
+
+/** The Fastify route config flag of the client-SDK routes (`hooks/client-routes.hook.ts`). */
+export const CLIENT_ROUTE_CONFIG = 'ringfenceClientRoute';
+
+/**
+ * A client SDK's route (ADR-0015: the shopper's browser or app): a publishable
+ * key only, in the `Authorization` header or the `key` query parameter (a beacon cannot set
+ * headers); the request's `Origin`, when it has one, must be one of the key's data set's
+ * `allowedOrigins`. Its body may come as `text/plain` JSON and is at most 32 KiB.
+ */
+export const PublishableKeyRoute = () => applyDecorators(SetMetadata(ROUTE_ACCESS, 'publishable-key' satisfies RouteAccess), RouteConfig({ [CLIENT_ROUTE_CONFIG]: true }));
 /**
  * A service's internal route, for the gateway only: the internal credential (`INTERNAL_API_KEY`,
  * ADR-0016). Neither the admin token nor an account key opens it.

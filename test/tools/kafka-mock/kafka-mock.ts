@@ -176,12 +176,35 @@ export async function startKafkaMock(options: KafkaMockOptions): Promise<KafkaMo
 }
 
 /**
- * By hand: `test/tools/kafka-mock/kafka-mock.sh [--all-topics] [--brokers N] [--partitions P]
- * [--until-signal] [--debug] [TOPIC...]`. The mock runs in the foreground with this terminal's
+ * By hand: `test/tools/kafka-mock/kafka-mock.sh [--brokers N] [--partitions P] [--until-signal]
+ * [--debug] [--all-topics] [TOPIC...]` (options in any order: `launcherArguments`). The mock runs in the foreground with this terminal's
  * stdin, so its commands (`down 1`, `up 1`, `topic NAME 3`) can be typed.
  */
+/** Options taking a value, and options without one: the launcher reads options only before the first topic. */
+const VALUE_OPTIONS = new Set(['--brokers', '--partitions']);
+const FLAG_OPTIONS = new Set(['--until-signal', '--debug', '--help']);
+
+/**
+ * The launcher's arguments: every option first, then the topics (`--all-topics` expanded), in
+ * whatever order they were given. The launcher stops reading options at the first topic, so
+ * `--all-topics --partitions 3` once gave one-partition topics named `--partitions` and `3`.
+ */
+export function launcherArguments(argv: readonly string[]): string[] {
+  const options: string[] = [];
+  const topics: string[] = [];
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index] as string;
+    if (arg === '--all-topics') topics.push(...ALL_TOPICS);
+    else if (VALUE_OPTIONS.has(arg) && index + 1 < argv.length) options.push(arg, argv[++index] as string);
+    else if (FLAG_OPTIONS.has(arg)) options.push(arg);
+    else if (arg.startsWith('--')) throw new Error(`kafka-mock: unknown option ${arg} (--brokers N, --partitions P, --all-topics, --until-signal, --debug)`);
+    else topics.push(arg);
+  }
+  return [...options, ...topics];
+}
+
 async function main(argv: string[]): Promise<void> {
-  const args = argv.flatMap((arg) => (arg === '--all-topics' ? [...ALL_TOPICS] : [arg]));
+  const args = launcherArguments(argv);
   const binary = await buildKafkaMock();
   const child = spawn(binary, args, { stdio: 'inherit' });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

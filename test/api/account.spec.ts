@@ -73,7 +73,7 @@ describe('the account routes (embedded app over HTTPS)', () => {
           industry: 'food-delivery',
           createdAt: expect.stringMatching(ISO_MILLIS_UTC),
           environment: 'live',
-          settings: { scoreThresholds: null, callbackUrl: PUBLIC_URL, callbackSecretSet: true, testCallbackUrl: null, testCallbackSecretSet: false, potentialLabelsEnabled: true, timeZone: null },
+          settings: { scoreThresholds: null, callbackUrl: PUBLIC_URL, callbackSecretSet: true, testCallbackUrl: null, testCallbackSecretSet: false, potentialLabelsEnabled: true, timeZone: null, allowedOrigins: [], testAllowedOrigins: [] },
           keys: expect.any(Array),
         },
       });
@@ -134,7 +134,7 @@ describe('the account routes (embedded app over HTTPS)', () => {
       const patched = await patch(account.keys.secretLive, { scoreThresholds });
 
       expect(patched.status).toBe(200);
-      expect(patched.body.data.settings).toEqual({ scoreThresholds, callbackUrl: null, callbackSecretSet: false, testCallbackUrl: null, testCallbackSecretSet: false, potentialLabelsEnabled: false, timeZone: null });
+      expect(patched.body.data.settings).toEqual({ scoreThresholds, callbackUrl: null, callbackSecretSet: false, testCallbackUrl: null, testCallbackSecretSet: false, potentialLabelsEnabled: false, timeZone: null, allowedOrigins: [], testAllowedOrigins: [] });
       expect((await checkpoint(account.keys.secretTest)).body.data).toMatchObject({ action: 'PREVENT', source: 'RINGFENCE' });
       expect((await checkpoint(account.keys.secretLive)).body.data).toMatchObject({ action: 'PREVENT', source: 'RINGFENCE' });
       expect((await read(account.keys.secretLive)).body.data.settings.scoreThresholds).toEqual(scoreThresholds);
@@ -194,7 +194,7 @@ describe('the account routes (embedded app over HTTPS)', () => {
 
       expect(expectEnvelope(refused, 400).message).toBe(expectEnvelope(admin, 400).message);
       expect(refused.text).not.toContain('too-short');
-      expect((await read(account.keys.secretTest)).body.data.settings).toEqual({ scoreThresholds: null, callbackUrl: null, callbackSecretSet: false, testCallbackUrl: null, testCallbackSecretSet: false, potentialLabelsEnabled: false, timeZone: null });
+      expect((await read(account.keys.secretTest)).body.data.settings).toEqual({ scoreThresholds: null, callbackUrl: null, callbackSecretSet: false, testCallbackUrl: null, testCallbackSecretSet: false, potentialLabelsEnabled: false, timeZone: null, allowedOrigins: [], testAllowedOrigins: [] });
     });
 
     it('sets the time zone as the server spells it, shown by the very next GET; null resets it to UTC', async () => {
@@ -256,7 +256,7 @@ describe('the account routes (embedded app over HTTPS)', () => {
     it('answers an empty body with the settings unchanged, and a body that is not JSON 415', async () => {
       const account = await newAccount();
 
-      expect((await patch(account.keys.secretLive, {})).body.data.settings).toEqual({ scoreThresholds: null, callbackUrl: null, callbackSecretSet: false, testCallbackUrl: null, testCallbackSecretSet: false, potentialLabelsEnabled: false, timeZone: null });
+      expect((await patch(account.keys.secretLive, {})).body.data.settings).toEqual({ scoreThresholds: null, callbackUrl: null, callbackSecretSet: false, testCallbackUrl: null, testCallbackSecretSet: false, potentialLabelsEnabled: false, timeZone: null, allowedOrigins: [], testAllowedOrigins: [] });
       expectEnvelope(
         await service.client.send({ method: 'PATCH', path: '/v2/account/settings', rawBody: 'scoreThresholds=null', headers: { 'content-type': 'application/x-www-form-urlencoded' }, apiKey: account.keys.secretLive }),
         415,
@@ -275,9 +275,9 @@ describe('the account routes (embedded app over HTTPS)', () => {
       expect(Object.keys(document.paths['/v2/account'])).toEqual(['get']);
       expect(Object.keys(document.paths['/v2/account/settings'])).toEqual(['patch']);
       const body = schemaOf(document.paths['/v2/account/settings'].patch.requestBody?.content['application/json'].schema.$ref);
-      expect(Object.keys(body.properties ?? {}).sort()).toEqual(['callbackSecret', 'callbackUrl', 'scoreThresholds', 'testCallbackSecret', 'testCallbackUrl', 'timeZone']);
+      expect(Object.keys(body.properties ?? {}).sort()).toEqual(['allowedOrigins', 'callbackSecret', 'callbackUrl', 'scoreThresholds', 'testAllowedOrigins', 'testCallbackSecret', 'testCallbackUrl', 'timeZone']);
       const settings = schemaOf('OwnAccountSettingsDto');
-      expect(settings.required).toEqual(expect.arrayContaining(['scoreThresholds', 'callbackUrl', 'callbackSecretSet', 'testCallbackUrl', 'testCallbackSecretSet', 'potentialLabelsEnabled', 'timeZone']));
+      expect(settings.required).toEqual(expect.arrayContaining(['scoreThresholds', 'callbackUrl', 'callbackSecretSet', 'testCallbackUrl', 'testCallbackSecretSet', 'potentialLabelsEnabled', 'timeZone', 'allowedOrigins', 'testAllowedOrigins']));
       expect(Object.keys(settings.properties ?? {})).not.toContain('callbackSecret');
       expect(Object.keys(settings.properties ?? {})).not.toContain('testCallbackSecret');
     });

@@ -35,7 +35,14 @@ describe('route access declarations', () => {
 
   it.each(routes.map((route) => [`${route.controller.name}.${route.name}`, route] as const))('%s declares its access', (_name, route) => {
     const access = Reflect.getMetadata(ROUTE_ACCESS, route.handler as object) ?? Reflect.getMetadata(ROUTE_ACCESS, route.controller);
-    expect(['public', 'admin', 'secret-key', 'internal']).toContain(access);
+    expect(['public', 'admin', 'secret-key', 'publishable-key', 'internal']).toContain(access);
+  });
+
+  it('takes a publishable key on the client SDK routes only (ADR-0015)', () => {
+    const accessOf = (route: (typeof routes)[number]) => Reflect.getMetadata(ROUTE_ACCESS, route.handler as object) ?? Reflect.getMetadata(ROUTE_ACCESS, route.controller);
+    const publishable = routes.filter((route) => accessOf(route) === 'publishable-key').map((route) => `${route.controller.name}.${route.name}`);
+
+    expect(publishable).toEqual(['ClientController.events', 'ClientController.encryptionKey']);
   });
 
   it("declares the lookup service's internal routes for the internal credential, and only those (ADR-0016)", () => {

@@ -1,5 +1,6 @@
 import {
   BreachedCredentialsImportRequestDto,
+  ClientEventsRequestDto,
   ConnectQueryDto,
   ConnectRequestDto,
   CredentialsCheckRequestDto,
@@ -43,7 +44,7 @@ export const PAYMENT_SIDE_ENDPOINTS: EndpointClasses = {
   refund: { body: RefundRequestDto },
 };
 
-/** Every fixture slug's classes: both sides, labels and lookups (one entry per folder of fixtures/). */
+/** Every fixture slug's classes: both sides, labels, lookups and the client SDKs' events (one entry per folder of fixtures/). */
 export const ALL_ENDPOINTS: Record<string, { body?: InputClass<object>; query?: InputClass<object> }> = {
   ...CUSTOMER_SIDE_ENDPOINTS,
   ...PAYMENT_SIDE_ENDPOINTS,
@@ -54,4 +55,5 @@ export const ALL_ENDPOINTS: Record<string, { body?: InputClass<object>; query?: 
   'lookup-delete': { query: LookupDeleteQueryDto },
   'lookup-credentials-check': { body: CredentialsCheckRequestDto },
   'lookup-credentials-import': { body: BreachedCredentialsImportRequestDto },
+  'client-events': { body: ClientEventsRequestDto },
 };

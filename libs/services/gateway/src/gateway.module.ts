@@ -44,6 +44,11 @@ import { AccountUseCase } from './account/account.use-case';
 import { callbackDestinationsProvider } from './account/callback-destinations.provider';
 import { AccountRegistryHandler } from './account/account-registry.handler';
 import { AccountStoreModule } from '@ringfence/account-store';
+import { ClientController } from './client/client.controller';
+import { ClientEventsUseCase } from './client/client-events.use-case';
+import { AllowedOriginsIndex } from './client/allowed-origins-index';
+import { DevicesController } from './devices/devices.controller';
+import { CLIENT_ENCRYPTION_KEYS } from '@ringfence/contracts';
 import { CardCipherIntake } from './card-ciphers/card-cipher-intake.service';
 import { CardEncryptionKeys } from './card-ciphers/card-encryption-keys.service';
 import { CardEncryptionKeysController } from './card-ciphers/card-encryption-keys.controller';
@@ -70,8 +75,8 @@ import { CardEncryptionKeysController } from './card-ciphers/card-encryption-key
     ConsoleController,
     AccountController,
     CardEncryptionKeysController,
-    FeedController, AuthController, AdminController, ApiDocsController, LabelsController, LookupController, CredentialsCheckController, BreachedCredentialsAdminController, CallbacksController, AccountRegistryHandler, RulesController, DecisionsController, ModelsController],
-  providers: [consoleAssetsProvider, callbackDestinationsProvider, AccountUseCase, EventIntake, BootstrapAccountService, RateLimits, LabelsUseCase, LookupUseCase, CredentialsCheckUseCase, commonPasswordsProvider, CallbacksUseCase, OwnerRequests, RulesUseCase, DecisionListUseCase, ModelsUseCase, SubjectsUseCase, CustomerTagsUseCase,
-    CardEncryptionKeys, CardCipherIntake],
+    FeedController, AuthController, AdminController, ApiDocsController, LabelsController, LookupController, CredentialsCheckController, BreachedCredentialsAdminController, CallbacksController, AccountRegistryHandler, RulesController, DecisionsController, ModelsController, ClientController, DevicesController],
+  providers: [consoleAssetsProvider, callbackDestinationsProvider, AccountUseCase, EventIntake, BootstrapAccountService, RateLimits, LabelsUseCase, LookupUseCase, CredentialsCheckUseCase, commonPasswordsProvider, CallbacksUseCase, OwnerRequests, RulesUseCase, DecisionListUseCase, ModelsUseCase, SubjectsUseCase, CustomerTagsUseCase, ClientEventsUseCase, AllowedOriginsIndex,
+    CardEncryptionKeys, CardCipherIntake, { provide: CLIENT_ENCRYPTION_KEYS, useExisting: CardEncryptionKeys }],
 })
 export class GatewayModule {}

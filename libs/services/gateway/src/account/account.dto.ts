@@ -23,7 +23,7 @@ for (const setting of OPERATOR_ONLY_SETTINGS) {
 }
 
 /** The settings as `GET /v2/account` shows them: the stored ones (never a callback secret), with these always present. */
-const ALWAYS_SHOWN_SETTINGS = ['scoreThresholds', 'callbackUrl', 'callbackSecretSet', 'testCallbackUrl', 'testCallbackSecretSet', 'potentialLabelsEnabled', 'timeZone'] as const;
+const ALWAYS_SHOWN_SETTINGS = ['scoreThresholds', 'callbackUrl', 'callbackSecretSet', 'testCallbackUrl', 'testCallbackSecretSet', 'potentialLabelsEnabled', 'timeZone', 'allowedOrigins', 'testAllowedOrigins'] as const;
 
 export class OwnAccountSettingsDto extends OmitType(AccountSettingsDto, ALWAYS_SHOWN_SETTINGS) {
   @ApiProperty({ type: () => ScoreThresholdsDto, nullable: true, description: "Null: every checkpoint uses scoring's default thresholds." })
@@ -46,6 +46,12 @@ export class OwnAccountSettingsDto extends OmitType(AccountSettingsDto, ALWAYS_S
 
   @ApiProperty({ type: String, nullable: true, example: 'Europe/London', description: "The IANA time zone the hours of the account's checkpoints (hour of day, night, weekend) are read in. Null: UTC." })
   timeZone!: string | null;
+
+  @ApiProperty({ type: [String], example: ['https://shop.example'], description: "The browser origins the live data set's publishable key may be used from (the client endpoints); [] allows none." })
+  allowedOrigins!: string[];
+
+  @ApiProperty({ type: [String], example: ['http://127.0.0.1:8080'], description: "The same for the sandbox data set's publishable key." })
+  testAllowedOrigins!: string[];
 }
 
 export class OwnAccountKeyDto {

@@ -15,6 +15,7 @@ import { AppError } from '@ringfence/platform';
 import { RateLimits } from '../rate-limit/rate-limits.service';
 import type { OwnAccountResponseDto } from './account.dto';
 import { CALLBACK_DESTINATIONS } from './callback-destinations.provider';
+import { AllowedOriginsIndex } from '../client/allowed-origins-index';
 
 /**
  * `GET /v2/account` and `PATCH /v2/account/settings`: the key's own account, read and changed
@@ -31,6 +32,7 @@ export class AccountUseCase {
     @Inject(API_KEY_REPOSITORY) keys: ApiKeyRepository,
     private readonly limits: RateLimits,
     @Inject(CALLBACK_DESTINATIONS) destinations: CallbackDestinations,
+    private readonly origins: AllowedOriginsIndex,
   ) {
     this.administration = new AccountAdministration(accounts, keys, { checkCallbackUrl: (url) => destinations.urlProblem(url) });
   }
@@ -53,6 +55,8 @@ export class AccountUseCase {
     }
     await this.limits.refuseWhenAccountLimited(principal);
     const account = await this.administration.updateOwnSettings(principal.account.id, changes);
+    // A preflight answered after this sees the account's allowed origins as now set.
+    this.origins.forget();
     return this.answer(principal, account);
   }
 

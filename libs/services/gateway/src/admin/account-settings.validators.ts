@@ -1,5 +1,5 @@
 import { type ValidationArguments, type ValidationOptions, registerDecorator } from 'class-validator';
-import { CALLBACK_URL_RULE, callbackUrlProblem } from '@ringfence/accounts';
+import { ALLOWED_ORIGIN_RULE, CALLBACK_URL_RULE, allowedOriginProblem, callbackUrlProblem } from '@ringfence/accounts';
 
 /**
  * `callbackUrl`, `testCallbackUrl`: an http(s) URL without credentials (the rule of
@@ -14,6 +14,19 @@ export function IsCallbackUrl(options?: ValidationOptions): PropertyDecorator {
       propertyName: propertyName.toString(),
       options: { message: CALLBACK_URL_RULE, ...options },
       validator: { validate: (value: unknown) => callbackUrlProblem(value) === null },
+    });
+  };
+}
+
+/** An item of `allowedOrigins`: an exact origin (`allowedOriginProblem`); `{ each: true }` for the list's items. */
+export function IsAllowedOrigin(options?: ValidationOptions): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) => {
+    registerDecorator({
+      name: 'isAllowedOrigin',
+      target: target.constructor,
+      propertyName: propertyName.toString(),
+      options: { message: options?.each ? `each item ${ALLOWED_ORIGIN_RULE}` : ALLOWED_ORIGIN_RULE, ...options },
+      validator: { validate: (value: unknown) => allowedOriginProblem(value) === null },
     });
   };
 }

@@ -4,6 +4,7 @@ import { ACCOUNT_REPOSITORY, API_KEY_REPOSITORY, AccountAdministration, type Acc
 import type { CallbackDestinations } from '@ringfence/callbacks';
 import { AdminRoute } from '@ringfence/service-runtime';
 import { CALLBACK_DESTINATIONS } from '../account/callback-destinations.provider';
+import { AllowedOriginsIndex } from '../client/allowed-origins-index';
 import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
 import {
   AccountListResponseDto,
@@ -29,6 +30,7 @@ export class AdminController {
     @Inject(ACCOUNT_REPOSITORY) accounts: AccountRepository,
     @Inject(API_KEY_REPOSITORY) keys: ApiKeyRepository,
     @Inject(CALLBACK_DESTINATIONS) destinations: CallbackDestinations,
+    private readonly origins: AllowedOriginsIndex,
   ) {
     this.administration = new AccountAdministration(accounts, keys, { checkCallbackUrl: (url) => destinations.urlProblem(url) });
   }
@@ -92,6 +94,8 @@ export class AdminController {
   @ApiErrorResponses(400, 401, 403, 404)
   async updateSettings(@Param('accountId') accountId: string, @Body() body: UpdateAccountSettingsRequestDto): Promise<AccountResponseDto> {
     const account = await this.administration.updateSettings(accountId, { ...body });
+    // A preflight answered after this sees the account's allowed origins as now set.
+    this.origins.forget();
     return { accountId: account.id, name: account.name, industry: account.industry, createdAt: account.createdAt.toISOString(), settings: publicAccountSettings(account.settings) };
   }
 

@@ -1,10 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { MAX_CALLBACK_SECRET_LENGTH, MAX_CALLBACK_URL_LENGTH, MIN_CALLBACK_SECRET_LENGTH } from '@ringfence/accounts';
+import { MAX_ALLOWED_ORIGINS, MAX_CALLBACK_SECRET_LENGTH, MAX_CALLBACK_URL_LENGTH, MIN_CALLBACK_SECRET_LENGTH } from '@ringfence/accounts';
 import { ACTIONS, type Action, CHECKPOINTS, IsIanaTimeZone, IsIntegerInRange, MAX_TIME_ZONE_LENGTH } from '@ringfence/contracts';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
-import { HasOnlyKeys, IsCurrencyLimitMap, IsCallbackUrl, IsNotBelowField } from './account-settings.validators';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { HasOnlyKeys, IsAllowedOrigin, IsCurrencyLimitMap, IsCallbackUrl, IsNotBelowField } from './account-settings.validators';
 import { IsVoucherTypeSettingsMap, VOUCHER_THRESHOLD_COMPARISONS as COMPARISONS } from './voucher-type-settings.validator';
+
+const ALLOWED_ORIGINS_DESCRIPTION = (dataSet: string) =>
+  `The browser origins whose pages may call the client endpoints (\`POST /v2/client/events\`, \`GET /v2/client/encryption-key\`) with the ${dataSet} data set's publishable key: exact origins as browsers send them in \`Origin\` (\`https://shop.example\`, \`http://127.0.0.1:8080\`; no path, no wildcard), at most ${MAX_ALLOWED_ORIGINS}. A request from another origin is refused 403 and nothing of it is kept; requests without an \`Origin\` (servers, mobile apps) are not affected. Replaces the whole list when sent; null or [] allows no browser origin (the default).`;
 
 /** The most distinct other accounts a checkpoint's lookup REVIEW may be set to require. */
 const LOOKUP_CONSORTIUM_MAX_ACCOUNTS = 1000;
@@ -103,6 +106,8 @@ export class AccountSettingsDto {
   @ApiPropertyOptional({ type: () => ScoreThresholdsDto, nullable: true }) scoreThresholds?: ScoreThresholdsDto | null;
   @ApiPropertyOptional({ type: () => TransactionOptimisationSettingsDto, nullable: true }) transactionOptimisation?: TransactionOptimisationSettingsDto | null;
   @ApiPropertyOptional({ type: String, nullable: true, example: 'Europe/London', description: 'The IANA time zone the hours of the account\'s checkpoints are read in; null: UTC.' }) timeZone?: string | null;
+  @ApiPropertyOptional({ type: [String], nullable: true, example: ['https://shop.example'], description: 'The browser origins the live data set\'s publishable key may be used from.' }) allowedOrigins?: string[] | null;
+  @ApiPropertyOptional({ type: [String], nullable: true, example: ['http://127.0.0.1:8080'], description: 'The browser origins the sandbox data set\'s publishable key may be used from.' }) testAllowedOrigins?: string[] | null;
 }
 
 export class KeySummaryDto {
@@ -196,6 +201,24 @@ export class SelfServiceSettingsRequestDto {
       "The merchant's time zone, an IANA name (`Europe/London`, `America/New_York`, `UTC`; not an offset such as `+01:00`): the hour of day, the night and the weekend that the checkpoints' features read are this zone's, daylight-saving time included. Stored, and answered, as the server spells it (`europe/london` becomes `Europe/London`). null (or never set): UTC.",
   })
   @IsOptional() @IsIanaTimeZone() timeZone?: string | null;
+
+  @ApiPropertyOptional({
+    type: [String],
+    nullable: true,
+    maxItems: MAX_ALLOWED_ORIGINS,
+    example: ['https://shop.example'],
+    description: ALLOWED_ORIGINS_DESCRIPTION('live'),
+  })
+  @IsOptional() @IsArray() @ArrayMaxSize(MAX_ALLOWED_ORIGINS) @IsAllowedOrigin({ each: true }) allowedOrigins?: string[] | null;
+
+  @ApiPropertyOptional({
+    type: [String],
+    nullable: true,
+    maxItems: MAX_ALLOWED_ORIGINS,
+    example: ['http://127.0.0.1:8080'],
+    description: ALLOWED_ORIGINS_DESCRIPTION('sandbox (`test`)'),
+  })
+  @IsOptional() @IsArray() @ArrayMaxSize(MAX_ALLOWED_ORIGINS) @IsAllowedOrigin({ each: true }) testAllowedOrigins?: string[] | null;
 }
 
 /**

@@ -36,6 +36,8 @@ export interface DeviceSessionMessage {
   firstSeen: number;
   lastSeen: number;
   eventCounts: Record<string, number>;
+  /** Pastes into a card field (`CARD_FIELD_KINDS`) in the session; absent: none (or kept before they were counted). */
+  cardFieldPastes?: number;
 }
 
 /** An IP address, customer or card the device was seen with, and when. */
@@ -63,6 +65,8 @@ export interface DeviceMessage {
   fingerprints: string[];
   /** Every client event counted by type, over all sessions. */
   eventCounts: Record<string, number>;
+  /** Pastes into a card field over all sessions; absent: none. */
+  cardFieldPastes?: number;
   sessions: DeviceSessionMessage[];
   ipAddresses: Array<DeviceSightingMessage & { ipAddress: string }>;
   customers: Array<DeviceSightingMessage & { customerId: string }>;
@@ -84,12 +88,24 @@ export interface DeviceSummaryMessage {
   distinctCards: number;
   distinctIpAddresses: number;
   distinctFingerprints: number;
+  /** Pastes into a card field (`CARD_FIELD_KINDS`: the card number, security code, expiry) over all sessions. */
+  cardFieldPastes: number;
+  /** The IP address the device was seen from last (the SDK's calls); null when none. */
+  lastIpAddress: string | null;
+  /** The customer the device was seen with last (SDK calls or checkpoints); null when none. */
+  lastCustomerId: string | null;
   webdriver: boolean | null;
   timeZone: string | null;
   fingerprint: string | null;
   /** The session with the newest event: its id, times and counts by type. */
   latestSession: DeviceSessionMessage | null;
 }
+
+/**
+ * The element kinds (`element.kind` of a client event: the web SDK names a field by its
+ * autocomplete token) that hold card details: a paste into one is counted as a card-field paste.
+ */
+export const CARD_FIELD_KINDS: readonly string[] = ['cc-number', 'cc-csc', 'cc-exp', 'cc-exp-month', 'cc-exp-year'];
 
 export interface ReadDeviceReply {
   /** null for a device this data set never saw. */

@@ -54,6 +54,23 @@ describe(applyClientEvents.name, () => {
     expect([third?.firstSeen, third?.lastSeen]).toEqual([1_000, 3_000]);
   });
 
+  it('counts pastes into card fields (by the kind the SDK names: cc-number, cc-csc, cc-exp…) on the device and its session', () => {
+    const pastes = [
+      { type: 'paste', time: 1, element: { name: 'card', kind: 'cc-number' } },
+      { type: 'paste', time: 2, element: { name: 'cvc', kind: 'CC-CSC' } },
+      { type: 'paste', time: 3, element: { name: 'email', kind: 'email' } },
+      { type: 'click', time: 4, element: { name: 'card', kind: 'cc-number' } },
+    ];
+    const first = applyClientEvents(null, batch({ events: pastes }), applied(1_000));
+    const second = applyClientEvents(first, batch({ sessionId: 'ses-2' }), applied(2_000));
+
+    expect(second?.cardFieldPastes).toBe(2);
+    expect(second?.sessions.map((session) => [session.sessionId, session.cardFieldPastes])).toEqual([
+      ['ses-1', 2],
+      ['ses-2', undefined],
+    ]);
+  });
+
   it('answers null for a batch it applied already (a redelivery), so nothing is counted twice', () => {
     const event = applied();
     const record = applyClientEvents(null, batch(), event);
@@ -110,5 +127,13 @@ describe(summariseDevice.name, () => {
 
     expect(summary).toMatchObject({ sessionCount: 1, eventCount: 2, distinctCustomers: 1, distinctCards: 0, webdriver: true, timeZone: 'UTC', fingerprint: 'fp', latestSession: { sessionId: 'ses-1' } });
     expect(deviceMessageOf(record!)).not.toHaveProperty('appliedEventIds');
+  });
+
+  it('names the card-field pastes, and the IP address and customer seen last', () => {
+    const first = applyClientEvents(null, batch({ ipAddress: '203.0.113.7', customerId: 'cus-1', events: [{ type: 'paste', time: 1, element: { kind: 'cc-number' } }] }), applied(1_000));
+    const second = applyClientEvents(first, batch({ ipAddress: '198.51.100.1', customerId: 'cus-2' }), applied(2_000));
+
+    expect(summariseDevice(deviceMessageOf(second!))).toMatchObject({ cardFieldPastes: 1, lastIpAddress: '198.51.100.1', lastCustomerId: 'cus-2' });
+    expect(summariseDevice(deviceMessageOf(applyClientEvents(null, batch(), applied())!))).toMatchObject({ cardFieldPastes: 0, lastIpAddress: null, lastCustomerId: null });
   });
 });

@@ -1,4 +1,4 @@
-import type { ClientEventsReceivedEvent, DeviceCardMessage, DeviceMessage, DeviceReportedMessage, DeviceSessionMessage, DeviceSightingMessage } from '@ringfence/contracts';
+import { CARD_FIELD_KINDS, type ClientEventsReceivedEvent, type DeviceCardMessage, type DeviceMessage, type DeviceReportedMessage, type DeviceSessionMessage, type DeviceSightingMessage } from '@ringfence/contracts';
 
 /**
  * A device's read model: what client SDKs reported of it, its sessions, and what checkpoints
@@ -59,6 +59,10 @@ export function applyClientEvents(current: DeviceRecord | null, batch: ClientEve
   for (const event of batch.events) {
     countEvent(record.eventCounts, event.type);
     countEvent(session.eventCounts, event.type);
+    if (isCardFieldPaste(event)) {
+      record.cardFieldPastes = (record.cardFieldPastes ?? 0) + 1;
+      session.cardFieldPastes = (session.cardFieldPastes ?? 0) + 1;
+    }
   }
   record.sessions = newest([...record.sessions.filter((other) => other.sessionId !== session.sessionId), session], DEVICE_LIMITS.sessions);
   if (batch.ipAddress !== undefined) record.ipAddresses = sighted(record.ipAddresses, (item) => item.ipAddress === batch.ipAddress, { ipAddress: batch.ipAddress }, at, DEVICE_LIMITS.ipAddresses);
@@ -107,6 +111,12 @@ function sessionOf(sessions: readonly DeviceSessionMessage[], sessionId: string,
   const known = sessions.find((session) => session.sessionId === sessionId);
   if (known === undefined) return { sessionId, firstSeen: at, lastSeen: at, eventCounts: {} };
   return { ...known, firstSeen: Math.min(known.firstSeen, at), lastSeen: Math.max(known.lastSeen, at), eventCounts: { ...known.eventCounts } };
+}
+
+/** A paste into a field of card details, by the kind the SDK named it with (`cc-number`…). */
+function isCardFieldPaste(event: ClientEventsReceivedEvent['events'][number]): boolean {
+  const kind = event.element?.kind?.trim().toLowerCase();
+  return event.type === 'paste' && kind !== undefined && CARD_FIELD_KINDS.includes(kind);
 }
 
 function countEvent(counts: Record<string, number>, type: string): void {

@@ -17,9 +17,17 @@ export function summariseDevice(device: DeviceMessage): DeviceSummary {
     distinctCards: device.cards.length,
     distinctIpAddresses: device.ipAddresses.length,
     distinctFingerprints: device.fingerprints.length,
+    cardFieldPastes: device.cardFieldPastes ?? 0,
+    lastIpAddress: newestOf(device.ipAddresses)?.ipAddress ?? null,
+    lastCustomerId: newestOf(device.customers)?.customerId ?? null,
     webdriver: device.reported?.webdriver ?? null,
     timeZone: device.reported?.timeZone ?? null,
     fingerprint: device.reported?.fingerprint ?? null,
     latestSession,
   };
+}
+
+/** The item seen last (lists are kept newest last, but a time tells it for sure). */
+function newestOf<T extends { lastSeen: number }>(items: readonly T[]): T | null {
+  return items.reduce<T | null>((latest, item) => (latest === null || item.lastSeen >= latest.lastSeen ? item : latest), null);
 }

@@ -36,6 +36,13 @@ export interface DeviceSessionMessage {
   firstSeen: number;
   lastSeen: number;
   eventCounts: Record<string, number>;
+  /**
+   * The earliest and latest event times of the session on the client's clock (epoch ms): how
+   * long the shopper spent, whatever the clock's offset and however late the batches came.
+   * Absent for sessions kept before they were recorded.
+   */
+  firstEventTime?: number;
+  lastEventTime?: number;
   /** Pastes into a card field (`CARD_FIELD_KINDS`) in the session; absent: none (or kept before they were counted). */
   cardFieldPastes?: number;
 }

@@ -69,6 +69,7 @@ describe(applyClientEvents.name, () => {
       ['ses-1', 2],
       ['ses-2', undefined],
     ]);
+    expect([second?.sessions[0].firstEventTime, second?.sessions[0].lastEventTime]).toEqual([1, 4]);
   });
 
   it('answers null for a batch it applied already (a redelivery), so nothing is counted twice', () => {

@@ -59,6 +59,8 @@ export function applyClientEvents(current: DeviceRecord | null, batch: ClientEve
   for (const event of batch.events) {
     countEvent(record.eventCounts, event.type);
     countEvent(session.eventCounts, event.type);
+    session.firstEventTime = Math.min(session.firstEventTime ?? event.time, event.time);
+    session.lastEventTime = Math.max(session.lastEventTime ?? event.time, event.time);
     if (isCardFieldPaste(event)) {
       record.cardFieldPastes = (record.cardFieldPastes ?? 0) + 1;
       session.cardFieldPastes = (session.cardFieldPastes ?? 0) + 1;

@@ -2,23 +2,10 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { EventTopics, WAREHOUSE_FEED_TOPICS } from '@ringfence/contracts';
 import { type BrowserCardCipher, encryptCardLikeABrowser } from '../../libs/services/gateway/src/card-ciphers/browser-card-cipher.test-support';
+import { uniqueCardNumber } from '../support/card-numbers';
 import { type CapturedLogs, captureLogs } from '../support/captured-logs';
 import { type EmbeddedService, TEST_ADMIN_KEY, TEST_BOOTSTRAP_KEY, startEmbeddedService } from '../support/embedded-service';
 import { pspTransactionRequest } from '../support/payload-factories';
-
-/** A Luhn-valid 16-digit number no other byte of the data directory could hold by chance. */
-function uniqueCardNumber(): string {
-  const body = `4${String(Date.now()).slice(-9)}${String(Math.floor(Math.random() * 1e5)).padStart(5, '0')}`;
-  for (let check = 0; check < 10; check += 1) {
-    const digits = `${body}${check}`;
-    const sum = [...digits].reverse().reduce((total, char, position) => {
-      const digit = Number(char) * (position % 2 === 1 ? 2 : 1);
-      return total + (digit > 9 ? digit - 9 : digit);
-    }, 0);
-    if (sum % 10 === 0) return digits;
-  }
-  throw new Error('unreachable');
-}
 
 /** Every regular file under `dir`. */
 function filesUnder(dir: string): string[] {

@@ -16,6 +16,8 @@ import { createScratchDatabase } from '../support/postgres-database';
 import { eventually } from '../support/embedded-service';
 import { FeedSchemaError, feedMessageProblems, feedSchemaTopics, reportFeedSchemaCounts } from '../support/feed-schemas';
 import { readKafkaTopics } from '../support/kafka-feed';
+import { uniqueCardNumber } from '../support/card-numbers';
+import { encryptCardLikeABrowser } from '../../libs/services/gateway/src/card-ciphers/browser-card-cipher.test-support';
 import { type TcpProxy, startTcpProxy } from '../support/tcp-proxy';
 
 const BOOTSTRAP_KEY = 'sk_test_distributedbootstrapkey1';
@@ -285,6 +287,26 @@ describe('distributed mode over Kafka', () => {
       else expect({ table, rows: (await rows(owner, table)) > 0 }).toEqual({ table, rows: true });
       const elsewhere = await Promise.all(APPS.filter((app) => app !== owner).map(async (app) => [app, await exists(app, table)] as const));
       expect({ table, elsewhere: elsewhere.filter(([, found]) => found) }).toEqual({ table, elsewhere: [] });
+    }
+  });
+
+  it('opens a card cipher at the gateway: the card number and the ciphertext are on no Kafka topic and in no app\'s log (ADR-0015)', async () => {
+    const pan = uniqueCardNumber();
+    const keys = await client.send<{ data: Array<{ keyIndex: number; publicKey: string; current: boolean }> }>({ path: '/v2/account/encryption-keys', apiKey: BOOTSTRAP_KEY });
+    const current = keys.body.data.find((key) => key.current);
+    if (current === undefined) throw new Error('the data set has no current card key');
+    const cipher = await encryptCardLikeABrowser(current.publicKey, current.keyIndex, { pan, month: 9, year: 2032, nameOnCard: 'KAFKA CIPHER' });
+
+    const answer = await client.send({ method: 'POST', path: '/psp/transaction?checkpoint=pspBeforeAuth', body: pspTransactionRequest({ paymentMethod: cipher }), apiKey: BOOTSTRAP_KEY });
+    expect(answer.status).toBe(200);
+
+    const records = JSON.stringify(await readKafkaTopics(kafka!.brokers, ALL_TOPICS));
+    const logs = services.flatMap((service) => service.output).join('\n');
+    // The reduced card is there (so the search reads the right records); the number and ciphertext are not.
+    expect(records).toContain(pan.slice(0, 8));
+    for (const secret of [pan, cipher.cardCiphertext, cipher.aesKeyCiphertext]) {
+      expect(records.includes(secret)).toBe(false);
+      expect(logs.includes(secret)).toBe(false);
     }
   });
 

@@ -183,6 +183,9 @@ export interface Account {
     testCallbackSecretSet: boolean;
     /** The IANA time zone the checkpoints' hours are read in; null: UTC. */
     timeZone: string | null;
+    /** The browser origins of each data set's publishable key (the client SDK endpoints); [] when none. */
+    allowedOrigins?: string[];
+    testAllowedOrigins?: string[];
     [setting: string]: unknown;
   };
   keys: Array<{ keyId: string; prefix: string; kind: string; environment: string; createdAt: string; revokedAt: string | null; current?: boolean }>;

@@ -9,7 +9,7 @@ type ThresholdInputs = Record<string, { review: string; prevent: string }>;
 const inputsOf = (thresholds: Thresholds | null | undefined): ThresholdInputs =>
   Object.fromEntries(THRESHOLD_CHECKPOINTS.map((checkpoint) => [checkpoint, { review: String(thresholds?.[checkpoint]?.review ?? ''), prevent: String(thresholds?.[checkpoint]?.prevent ?? '') }]));
 
-/** The account: thresholds, time zone and each data set's review callbacks (PATCH /v2/account/settings), deliveries, keys. */
+/** The account: thresholds, time zone, each data set's review callbacks and allowed origins (PATCH /v2/account/settings), deliveries, keys. */
 export function Settings({ api }: { api: Api }) {
   const account = useLoad(async () => dataOf(await api.get<{ data: Account }>('/v2/account')), 'account');
   return (
@@ -36,6 +36,7 @@ export function Settings({ api }: { api: Api }) {
           <TimeZoneForm api={api} account={account.data} onSaved={account.reload} />
           <CallbackForm api={api} account={account.data} dataSet="live" onSaved={account.reload} />
           <CallbackForm api={api} account={account.data} dataSet="test" onSaved={account.reload} />
+          <OriginsForm api={api} account={account.data} onSaved={account.reload} />
           <Keys account={account.data} />
         </>
       ) : null}
@@ -197,6 +198,53 @@ function CallbackForm({ api, account, dataSet, onSaved }: { api: Api; account: A
         <input id={`${names.id}-secret`} type="password" autoComplete="new-password" minLength={16} value={secret} onInput={(event) => setSecret(event.currentTarget.value)} />
         <p class="muted">{account.settings[names.secretSet] ? 'A secret is set.' : 'No secret is set.'}</p>
         <button type="submit">Save {dataSet === 'live' ? 'live' : 'sandbox'} callback</button>
+        <p role="status">{saved}</p>
+        <ErrorNotice error={error} />
+      </form>
+    </Section>
+  );
+}
+
+/** One origin a line, as the form shows and reads a list. */
+const linesOf = (origins: readonly string[] | undefined) => (origins ?? []).join('\n');
+const originsIn = (text: string) => text.split(/\s+/).filter((line) => line !== '');
+
+/** Each data set's browser origins (ADR-0015): the pages that may call the client SDK endpoints with its publishable key. */
+function OriginsForm({ api, account, onSaved }: { api: Api; account: Account; onSaved: () => void }) {
+  const [live, setLive] = useState(linesOf(account.settings.allowedOrigins));
+  const [test, setTest] = useState(linesOf(account.settings.testAllowedOrigins));
+  const [error, setError] = useState<unknown>(null);
+  const [saved, setSaved] = useState('');
+  useEffect(() => {
+    setLive(linesOf(account.settings.allowedOrigins));
+    setTest(linesOf(account.settings.testAllowedOrigins));
+  }, [account]);
+
+  async function save(event: Event) {
+    event.preventDefault();
+    setError(null);
+    setSaved('');
+    try {
+      await api.send('PATCH', '/v2/account/settings', { allowedOrigins: originsIn(live), testAllowedOrigins: originsIn(test) });
+      setSaved('Origins saved; they apply from the next request.');
+      onSaved();
+    } catch (failure) {
+      setError(failure);
+    }
+  }
+
+  return (
+    <Section title="Allowed origins of the client SDKs" id="allowed-origins">
+      <p class="muted">
+        The pages whose browsers may send session events and fetch the card-encryption key with a publishable key, one exact origin a line (https://shop.example,
+        http://127.0.0.1:8080: no path, no wildcard). A request from any other origin is refused and nothing of it is kept. Blank: no browser may.
+      </p>
+      <form class="rule-form" onSubmit={(event) => void save(event)}>
+        <label for="allowed-origins-live">Live data set (pk_live_…)</label>
+        <textarea id="allowed-origins-live" rows={3} spellcheck={false} value={live} placeholder="https://shop.example" onInput={(event) => setLive(event.currentTarget.value)} />
+        <label for="allowed-origins-test">Sandbox data set (pk_test_…)</label>
+        <textarea id="allowed-origins-test" rows={3} spellcheck={false} value={test} placeholder="http://127.0.0.1:8080" onInput={(event) => setTest(event.currentTarget.value)} />
+        <button type="submit">Save origins</button>
         <p role="status">{saved}</p>
         <ErrorNotice error={error} />
       </form>

@@ -8,6 +8,7 @@ import { HISTORY_FEATURES } from './history-features';
 import { IDENTITY_FEATURES } from './identity-features';
 import { LOOKUP_FEATURES, NETWORK_FEATURES } from './network-features';
 import { PAYMENT_FEATURES } from './payment-features';
+import { SDK_FEATURES } from './sdk-features';
 import { VELOCITY_FEATURE_DEFINITIONS } from '../velocity/velocity-dimensions';
 
 /** The velocity counters as catalogue features: computed by the scoring service's counters, read here from the inputs. */
@@ -31,6 +32,11 @@ export interface FeatureGroup {
 export const FEATURE_GROUPS: readonly FeatureGroup[] = [
   { title: 'Identity', summary: 'The subject (customer, or supplier at payouts and supplier registrations) as stored, merged with the request.', features: IDENTITY_FEATURES },
   { title: 'Device', summary: 'The request\'s device, its IP address and user agent.', features: DEVICE_FEATURES },
+  {
+    title: 'Client SDK: device and session',
+    summary: 'What the client SDKs (docs/web-sdk.md) reported of the checkpoint\'s device and its sessions: the browser\'s own facts, its pages and pastes, the customers and cards seen with it, from ingestion\'s device read model as it stands when the checkpoint is scored: in order of arrival rather than event time, so a backfill sends a device\'s client events before the checkpoints that follow them.',
+    features: SDK_FEATURES,
+  },
   { title: 'Payment', summary: 'The card and the processor\'s checks (PSP transactions), the cards money goes to, and the amount in its own currency.', features: PAYMENT_FEATURES },
   { title: 'Refunds, payouts, registrations, voucher redemptions', summary: 'What only one checkpoint carries.', features: CHECKPOINT_FEATURES },
   { title: 'Network', summary: 'The graph\'s view of the subject, after this request\'s own links.', features: NETWORK_FEATURES },

@@ -1,4 +1,4 @@
-import { CHECKPOINTS, type Checkpoint, type GraphNetworkFeaturesReply, type PayloadFacts } from '@ringfence/contracts';
+import { CHECKPOINTS, type Checkpoint, type DeviceSummaryMessage, type GraphNetworkFeaturesReply, type PayloadFacts } from '@ringfence/contracts';
 import type { CheckpointLookupFeatures } from '@ringfence/lookup';
 import type { VoucherNetworkSignal } from '../decision';
 import type { LocalTime } from './local-time';
@@ -55,6 +55,20 @@ export interface FeatureInputs {
   velocity?: Readonly<Record<string, number | null>> | null;
   /** The account's IANA time zone (its `timeZone` setting), for local hours and days; UTC when absent. */
   timeZone?: string | null;
+  /**
+   * What the device read model (ingestion's, fed by the client SDKs) answered of the checkpoint's
+   * device; null (or absent) when there was no device to ask of or no answer in time.
+   */
+  sdkDevice?: SdkDeviceInput | null;
+}
+
+/** The device read model's answer about one device at a checkpoint. */
+export interface SdkDeviceInput {
+  deviceId: string;
+  /** `request`: the request's `device.deviceId`; `subject`: the customer's last device on record (`lastDeviceId`). */
+  source: 'request' | 'subject';
+  /** The device's summary; null when the data set never saw it. */
+  summary: DeviceSummaryMessage | null;
 }
 
 /**

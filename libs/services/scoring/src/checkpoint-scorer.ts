@@ -11,6 +11,7 @@ import { readCheckpointRequest, subjectWithRequest } from './checkpoint-stages/c
 import { decideCheckpoint, sourceSignals } from './checkpoint-stages/decision.stage';
 import { FactsStage, lookupOf } from './checkpoint-stages/facts.stage';
 import { checkpointFeatures } from './checkpoint-stages/features.stage';
+import { DeviceFacts } from './checkpoint-stages/device-facts';
 import { GraphFacts } from './checkpoint-stages/graph-facts';
 import { ModelStage } from './checkpoint-stages/model.stage';
 import { RulesStage, ruleInputsOf } from './checkpoint-stages/rules.stage';
@@ -33,7 +34,7 @@ export interface ScoreOptions {
 /**
  * Scores any checkpoint the same way, in stages (`checkpoint-stages/`): the facts (the subject
  * as stored merged in memory with this request, read your own writes; its labels; the graph; the
- * known-fraud lookup), the checkpoint's feature vector (docs/features.md), the model's score
+ * known-fraud lookup; the client SDKs' device), the checkpoint's feature vector (docs/features.md), the model's score
  * over it (docs/scoring.md), the rules, the decision by the sources' precedence (docs/api.md,
  * "How a checkpoint decides") and the answer: the decision event (the recommendation, the
  * features it was made from and the reason of its source), which the gateway publishes on the
@@ -57,7 +58,7 @@ export class CheckpointScorer {
   ) {
     // The features' reference tables (IP countries, disposable domains) load now, not in the first checkpoint.
     loadFeatureReferenceData();
-    this.facts = new FactsStage(owners, new GraphFacts(bus, config, logger));
+    this.facts = new FactsStage(owners, new GraphFacts(bus, config, logger), new DeviceFacts(bus, config, logger));
     this.model = new ModelStage(modelBook);
     this.rules = new RulesStage(ruleBook, ruleEnvironments, ruleBudgetsOf(config), logger);
   }
@@ -74,7 +75,7 @@ export class CheckpointScorer {
     // Before anything is asked of the owners: a checkpoint past the account's share is answered 429 (ADR-0016).
     if (!scoreOverShare) this.velocity.refuseWhenOverShare(message);
     const request = readCheckpointRequest(definition, message);
-    const [entities, labels, graph, requestEvidence] = await this.facts.askOwners(definition, message, request);
+    const [entities, labels, graph, requestEvidence, sdkDevice] = await this.facts.askOwners(definition, message, request);
     const subjectDocument = subjectWithRequest(entities.subject, request);
     const fields = subjectDocument?.fields ?? {};
     // The stored subject can only add indicator values, asked about once it is read.
@@ -82,7 +83,7 @@ export class CheckpointScorer {
     const lookup = lookupOf(request, requestEvidence, indicators, await this.facts.storedOnlyEvidence(message, request, indicators));
     // Velocity from memory: the barrier waited for the velocity consumer, which kept this event's counters from before it.
     const velocity = this.velocity.featuresFor(definition.ingestTopic, message, request.facts);
-    const features = checkpointFeatures(definition.checkpoint, request, subjectDocument, fields, graph, lookup, velocity);
+    const features = checkpointFeatures(definition.checkpoint, request, subjectDocument, fields, graph, lookup, velocity, sdkDevice);
     const modelScored = this.model.score(message, definition.checkpoint, request, features);
     const signals = sourceSignals(definition, request, fields, labels, lookup, graph, modelScored.model);
     const ruleInputs = ruleInputsOf(request, graph.network, labels, lookup, modelScored.model.score);

@@ -4,15 +4,22 @@ import { type CheckpointIndicatorEvidence, type CheckpointLookup, type KnownIndi
 import type { CheckpointDefinition } from '../checkpoint-definition';
 import type { CheckpointFacts } from '../checkpoint-facts';
 import { evidenceOf, indicatorsNotIn } from '../payload-indicators';
+import type { SdkDeviceInput } from '@ringfence/scoring-engine';
 import type { CheckpointRequest } from './checkpoint-request';
+import type { DeviceFacts } from './device-facts';
 import type { GraphAnswer, GraphFacts } from './graph-facts';
 
-/** The owners' answers, asked at once: the entities as stored, the subject's labels, the graph, the lookup's evidence of the request's indicators. */
+/**
+ * The owners' answers, asked at once: the entities as stored, the subject's labels, the graph,
+ * the lookup's evidence of the request's indicators, the device read model's summary of the
+ * checkpoint's device (null: none, or no answer in time).
+ */
 export type OwnersFacts = [
   entities: { subject: EntityDocument | null; references: (EntityDocument | null)[] },
   labels: Partial<Record<LabelCategory, CurrentLabelMessage>>,
   graph: GraphAnswer,
   requestEvidence: CheckpointIndicatorEvidence[],
+  device: SdkDeviceInput | null,
 ];
 
 /**
@@ -24,16 +31,20 @@ export class FactsStage {
   constructor(
     private readonly owners: CheckpointFacts,
     private readonly graph: GraphFacts,
+    private readonly devices: DeviceFacts,
   ) {}
 
   /** Everything the request itself names, asked of every owner at once. */
   askOwners<R extends CheckpointRpcTopic>(definition: CheckpointDefinition<R>, message: MessageEnvelope<RpcTopicMap[R]['request']>, request: CheckpointRequest<R>): Promise<OwnersFacts> {
     const { subject, references, indicators, lookupPolicy } = request;
+    const entities = this.owners.entities(message, subject, references);
     return Promise.all([
-      this.owners.entities(message, subject, references),
+      entities,
       this.owners.currentLabels(message, subject),
       this.graph.of(definition, message, request),
       this.owners.lookupEvidence(message, indicators, lookupPolicy.limitIndustry),
+      // The customer's last device is read from the stored subject, so its ask follows the entities'.
+      this.devices.of(definition.checkpoint, message, request, entities),
     ]);
   }
 

@@ -208,6 +208,8 @@ describe('input handling (embedded, over HTTPS)', () => {
       const routesWithBody = bodyRoutes();
       expect(routesWithBody.map((route) => route.template)).toEqual(expect.arrayContaining(['/v2/customer', '/v2/customer/{customerId}/labels', '/admin/accounts']));
       for (const route of routesWithBody) {
+        // The client SDK routes read text/plain as JSON (a beacon's body; test/api/client-sdk-endpoints.spec.ts).
+        if (route.template.startsWith('/v2/client/') && contentType.startsWith('text/plain')) continue;
         const response = await send({ method: route.method, path: route.path, rawBody, headers: { 'content-type': contentType } });
         expect({ route: `${route.method} ${route.template}`, status: response.status, message: (response.body as Envelope).message }).toEqual({
           route: `${route.method} ${route.template}`,

@@ -11,3 +11,4 @@ export * from './write-behind/set-aside-rows';
 export * from './write-behind/in-memory-set-aside.store';
 export * from './cache/account-share-lru';
 export * from './retry/exponential-backoff';
+export * from './logging/outage-log';

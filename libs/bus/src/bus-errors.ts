@@ -15,6 +15,8 @@ export class BusRemoteError extends Error {
     message: string,
     /** A 429's wait in seconds, when the responder said (a `RateLimitedError`). */
     readonly retryAfterSeconds?: number,
+    /** What the responder waited for in vain (`unanswered.ts`): a service it asked, a consumer group. */
+    readonly unanswered?: readonly string[],
   ) {
     super(message);
     this.name = 'BusRemoteError';

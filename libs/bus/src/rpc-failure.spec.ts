@@ -42,6 +42,14 @@ describe(toRpcFailure.name, () => {
   it.each([new BusTimeoutError('ringfence.rpc.x.v1', 100), new BusUnavailableError('broker down')])('maps %p from a dependency to a 503', (error) => {
     expect(toRpcFailure(error).failure).toMatchObject({ code: 'DEPENDENCY_UNAVAILABLE', status: 503 });
   });
+
+  it('names the service a timed-out request went to, and passes on what a nested failure names', () => {
+    expect(toRpcFailure(new BusTimeoutError('ringfence.rpc.ingestion.read-entity-documents.v1', 450)).failure).toMatchObject({ unanswered: ['ingestion'] });
+    expect(toRpcFailure(new BusUnavailableError('broker down')).failure).not.toHaveProperty('unanswered');
+    const nested = new BusRemoteError('ringfence.rpc.graph.network-features.v1', 'DEPENDENCY_UNAVAILABLE', 503, 'lagging', undefined, ['the consumer group graph']);
+    expect(toRpcFailure(nested).failure).toEqual({ code: 'DEPENDENCY_UNAVAILABLE', status: 503, message: expect.any(String), unanswered: ['the consumer group graph'] });
+    expect(remoteErrorFrom('ringfence.rpc.scoring.customer-checkpoint.v1', toRpcFailure(nested).failure).unanswered).toEqual(['the consumer group graph']);
+  });
 });
 
 describe(remoteErrorFrom.name, () => {

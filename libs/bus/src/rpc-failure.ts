@@ -3,6 +3,7 @@ import { INTERNAL_ERROR_MESSAGE } from '@ringfence/platform';
 import { BusRemoteError, BusTimeoutError, BusUnavailableError } from './bus-errors';
 import type { BusLogger } from './bus-logger';
 import type { RpcContext } from './message-bus';
+import { responderOf } from './unanswered';
 
 /** The error half of an `RpcReply`: what a requester learns about a failed request. */
 export type RpcFailure = Extract<RpcReply<unknown>, { ok: false }>['error'];
@@ -18,6 +19,7 @@ interface CodedError {
   status: number;
   message: string;
   retryAfterSeconds?: unknown;
+  unanswered?: unknown;
 }
 
 function isCodedError(error: unknown): error is CodedError {
@@ -48,11 +50,15 @@ export function toRpcFailure(error: unknown): MappedFailure {
     // A 429's wait travels with it (a RateLimitedError's, or a nested request's), so the gateway answers `Retry-After`.
     const { retryAfterSeconds } = error;
     const wait = error.status === 429 && Number.isInteger(retryAfterSeconds) && (retryAfterSeconds as number) > 0 ? { retryAfterSeconds: retryAfterSeconds as number } : {};
-    return { failure: { code: error.code, status: error.status, message, ...wait }, expected: error.status < 500 };
+    // What a nested request waited for in vain travels on: the gateway names it.
+    const unanswered = Array.isArray(error.unanswered) && error.unanswered.length > 0 ? { unanswered: error.unanswered.map(String) } : {};
+    return { failure: { code: error.code, status: error.status, message, ...wait, ...unanswered }, expected: error.status < 500 };
   }
   if (error instanceof BusTimeoutError || error instanceof BusUnavailableError) {
+    // A request that timed out names the service that did not answer it.
+    const unanswered = error instanceof BusTimeoutError ? { unanswered: [responderOf(error.topic)] } : {};
     return {
-      failure: { code: 'DEPENDENCY_UNAVAILABLE', status: 503, message: 'a dependency of the responder is unavailable; retry' },
+      failure: { code: 'DEPENDENCY_UNAVAILABLE', status: 503, message: 'a dependency of the responder is unavailable; retry', ...unanswered },
       expected: true,
     };
   }
@@ -60,7 +66,7 @@ export function toRpcFailure(error: unknown): MappedFailure {
 }
 
 export function remoteErrorFrom(topic: string, failure: RpcFailure): BusRemoteError {
-  return new BusRemoteError(topic, failure.code, failure.status, failure.message, failure.retryAfterSeconds);
+  return new BusRemoteError(topic, failure.code, failure.status, failure.message, failure.retryAfterSeconds, failure.unanswered);
 }
 
 /** The answer to a request whose handler stopped because nobody waited for it any more. */

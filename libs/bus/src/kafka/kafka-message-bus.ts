@@ -85,6 +85,7 @@ export class KafkaMessageBus implements MessageBus {
       consumeReplies: options.consumeReplies ?? true,
       producer,
       readPositions: () => responder.readPositions(),
+      giveUpAt: () => responder.giveUpAt(),
       logger,
     });
   }

@@ -132,6 +132,19 @@ describe(KafkaReadBarrier.name, () => {
     expect(broker.committedReads).toBeLessThanOrEqual(reads + 1);
   });
 
+  it('names, at the deadline, the groups that had not caught up (waitFor), and only those', async () => {
+    const broker = new FakeBroker();
+    broker.ends = [{ topic: TOPIC, partition: 0, offset: 5 }];
+    broker.committed = [{ topic: TOPIC, partition: 0, offset: 2 }];
+    const barrier = broker.barrier();
+    // The other group is known to have handled everything in this process.
+    barrier.recordHandled('velocity', OTHER, 0, '9');
+
+    const outcome = await barrier.waitFor([...dependency, { group: 'velocity', topics: [OTHER] }], Date.now() + 40);
+
+    expect(outcome).toEqual({ behind: [GROUP] });
+  });
+
   it('answers false at the deadline even while a committed-offset read hangs', async () => {
     const broker = new FakeBroker();
     broker.ends = [{ topic: TOPIC, partition: 0, offset: 5 }];

@@ -74,6 +74,17 @@ export class KafkaReadBarrier {
    * each).
    */
   async caughtUp(dependencies: readonly ReadDependency[], deadlineMs: number, known: readonly PartitionOffset[] = [], readAhead: readonly string[] = []): Promise<PartitionOffset[] | null> {
+    const outcome = await this.waitFor(dependencies, deadlineMs, known, readAhead);
+    return 'behind' in outcome ? null : outcome.waitedFor;
+  }
+
+  /** As `caughtUp`; at the deadline, the groups that had not caught up (a responder's failed reply names them). */
+  async waitFor(
+    dependencies: readonly ReadDependency[],
+    deadlineMs: number,
+    known: readonly PartitionOffset[] = [],
+    readAhead: readonly string[] = [],
+  ): Promise<{ waitedFor: PartitionOffset[] } | { behind: string[] }> {
     const knownTopics = new Set(known.map(({ topic }) => topic));
     const unknown = [...new Set([...dependencies.flatMap(({ topics }) => topics), ...readAhead])].filter((topic) => !knownTopics.has(topic));
     const ends = [...known, ...(unknown.length === 0 ? [] : await this.endsOf(unknown))];
@@ -87,10 +98,10 @@ export class KafkaReadBarrier {
         ),
       ),
     );
-    if (outcomes.includes(false)) return null;
+    if (outcomes.includes(false)) return { behind: dependencies.filter((_, index) => !outcomes[index]).map(({ group }) => group) };
     const waitedFor = new Map<string, PartitionOffset>();
     for (const end of ends) waitedFor.set(`${end.topic}\u0000${end.partition}`, end);
-    return [...waitedFor.values()];
+    return { waitedFor: [...waitedFor.values()] };
   }
 
   private async groupCaughtUp(group: string, topics: readonly string[], ends: readonly PartitionOffset[], deadlineMs: number): Promise<boolean> {

@@ -26,6 +26,12 @@ export interface KafkaRequesterSettings {
   producer: KafkaProducer;
   /** The end offsets of the answer being worked out in this async context, if any (`read-positions`). */
   readPositions: () => readonly PartitionOffset[] | undefined;
+  /**
+   * When requests sent on behalf of the answer being worked out in this async context give up, if
+   * any (before that answer's deadline, `replyMarginMs`): the failure naming what did not answer
+   * still reaches its requester.
+   */
+  giveUpAt?: () => number | undefined;
   logger: BusLogger;
 }
 
@@ -44,10 +50,14 @@ export class KafkaRequester {
     return this.pending.size;
   }
 
-  request(topic: string, message: MessageEnvelope<unknown>, timeoutMs: number): Promise<unknown> {
+  request(topic: string, message: MessageEnvelope<unknown>, requestedTimeoutMs: number): Promise<unknown> {
     if (!this.settings.consumeReplies) {
       return Promise.reject(new BusUnavailableError('this bus was created with consumeReplies: false and cannot send requests'));
     }
+    // A time already past is not this request's: work begun in an answer's context and left
+    // running (a timer, a shared batch) must not fail every later request at once.
+    const giveUpAt = this.settings.giveUpAt?.();
+    const timeoutMs = giveUpAt === undefined || giveUpAt <= Date.now() ? requestedTimeoutMs : Math.min(requestedTimeoutMs, giveUpAt - Date.now());
     const correlationId = randomUUID();
     const headers = this.requestHeaders(message, correlationId, timeoutMs);
     return new Promise<unknown>((resolve, reject) => {

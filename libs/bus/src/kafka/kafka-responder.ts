@@ -1,10 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type MessageEnvelope, RPC_REPLY_TOPIC, type RpcReply } from '@ringfence/contracts';
 import type { Admin, EachMessagePayload, Kafka, KafkaMessage } from 'kafkajs';
+import { OutageLog } from '@ringfence/platform';
 import type { BusLogger } from '../bus-logger';
 import type { ReadDependency, RespondOptions, RpcContext } from '../message-bus';
 import { RequestAbandonment } from '../request-abandonment';
 import { answerRequest } from '../rpc-failure';
+import { consumerGroupName, replyMarginMs } from '../unanswered';
 import type { ConsumerSpec } from './kafka-consumer-runner';
 import { type KafkaClientRetry, kafkaRetry } from './kafka-message-bus-options';
 import { KafkaOffsetReader, type PartitionOffset } from './kafka-offset-reader';
@@ -29,6 +31,12 @@ export interface KafkaResponderSettings {
   clientRetry: KafkaClientRetry;
   producer: KafkaProducer;
   logger: BusLogger;
+}
+
+/** While a request is answered: the end offsets its barrier waited for, and when the requests sent on its behalf give up. */
+interface AnswerContext {
+  readPositions: readonly PartitionOffset[];
+  giveUpAt: number;
 }
 
 /** What a valid request's headers say: where the reply goes, and until when anyone waits for it. */
@@ -62,7 +70,9 @@ export class KafkaResponder {
    * sends requests for others (a shared batch, a cache filled on the way) must leave this
    * context (`AsyncLocalStorage.exit`), or those requests would wait for too little.
    */
-  private readonly answering = new AsyncLocalStorage<readonly PartitionOffset[]>();
+  private readonly answering = new AsyncLocalStorage<AnswerContext>();
+  /** One warning per outage of a consumer group that requests wait for, not one per request. */
+  private readonly laggingGroups: OutageLog;
   /** Answers being worked out; a request never holds its partition while it waits or runs. */
   private readonly runningAnswers = new Set<Promise<void>>();
   /** The offset reader's other admin clients (connections), beside the bus's admin. */
@@ -79,6 +89,7 @@ export class KafkaResponder {
       readCommitted: (groupId, topics) => this.connectedReader().readCommitted(groupId, topics),
       groupIdOf: (group) => `${settings.groupIdPrefix}${group}`,
     });
+    this.laggingGroups = new OutageLog(settings.logger, { effect: 'requests answered DEPENDENCY_UNAVAILABLE (the state they read did not catch up before their deadline)' });
   }
 
   handle(topic: string, options: RespondOptions, handler: AnyRpcHandler): void {
@@ -98,7 +109,15 @@ export class KafkaResponder {
 
   /** The end offsets the answer being worked out in this async context waited for, if any. */
   readPositions(): readonly PartitionOffset[] | undefined {
-    return this.answering.getStore();
+    return this.answering.getStore()?.readPositions;
+  }
+
+  /**
+   * When the requests sent on behalf of the answer being worked out in this async context give
+   * up, if any: its requester's deadline less the time kept for the reply (`replyMarginMs`).
+   */
+  giveUpAt(): number | undefined {
+    return this.answering.getStore()?.giveUpAt;
   }
 
   /** Whether some responder reads offsets (`consistentWith` or `readsThrough`). */
@@ -162,12 +181,16 @@ export class KafkaResponder {
   private async answer(handlers: Map<string, AnyRpcHandler>, { topic, message }: EachMessagePayload): Promise<void> {
     const request = this.requestHeaders(topic, message);
     if (request === undefined) return;
-    const { correlationId, replyInstance, deadline } = request;
-    const readPositions = await this.caughtUp(topic, request);
-    if (readPositions === null) return;
+    const { correlationId, replyInstance } = request;
+    const deadline = Number.isFinite(request.deadline) ? request.deadline : Date.now() + this.settings.requestTimeoutMs;
+    // Time kept for the reply: what the barrier waited for in vain, or a request sent on this one's behalf, is named in time.
+    const giveUpAt = deadline - replyMarginMs(deadline - Date.now());
+    const caughtUp = await this.caughtUp(topic, request, giveUpAt);
     // A Kafka request carries its deadline, not a cancellation: the responder's signal aborts at the deadline.
-    const abandonment = new RequestAbandonment(Number.isFinite(deadline) ? deadline : Date.now() + this.settings.requestTimeoutMs);
-    const reply = await this.answering.run(readPositions, () => this.replyTo(topic, handlers.get(topic), message.value, abandonment));
+    const reply =
+      'behind' in caughtUp
+        ? behindReply(caughtUp.behind)
+        : await this.answering.run({ readPositions: caughtUp.readPositions, giveUpAt }, () => this.replyTo(topic, handlers.get(topic), message.value, new RequestAbandonment(deadline)));
     try {
       await this.settings.producer.send(RPC_REPLY_TOPIC, replyInstance, JSON.stringify(reply), {
         [KAFKA_HEADERS.correlationId]: correlationId,
@@ -198,20 +221,23 @@ export class KafkaResponder {
   }
 
   /**
-   * Waits until the groups the topic's responder reads have caught up (read your writes); the
-   * end offsets to pass on to the handler's own requests, or null (logged) at the deadline.
+   * Waits until the groups the topic's responder reads have caught up (read your writes): the
+   * end offsets to pass on to the handler's own requests; or, at `giveUpAt` (before the
+   * deadline), the groups that had not (logged once per outage), for a failed reply naming them
+   * that reaches the requester in time.
    */
-  private async caughtUp(topic: string, { correlationId, deadline, readPositions }: RequestHeaders): Promise<readonly PartitionOffset[] | null> {
+  private async caughtUp(topic: string, { correlationId, readPositions }: RequestHeaders, giveUpAt: number): Promise<{ readPositions: readonly PartitionOffset[] } | { behind: string[] }> {
     const dependencies = this.consistentWith.get(topic);
     const readAhead = this.readsThrough.get(topic);
-    if (dependencies === undefined && readAhead === undefined) return readPositions;
-    const waitUntil = Number.isFinite(deadline) ? deadline : Date.now() + this.settings.requestTimeoutMs;
-    const waitedFor = await this.readBarrier.caughtUp(dependencies ?? [], waitUntil, readPositions, readAhead);
-    if (waitedFor === null) {
-      // Answering from state that lacks the requester's writes would be a wrong answer; timing out is an honest one.
-      this.settings.logger.warn({ topic, correlationId }, 'dropped a request: the state it reads did not catch up before its deadline');
+    if (dependencies === undefined && readAhead === undefined) return { readPositions };
+    const outcome = await this.readBarrier.waitFor(dependencies ?? [], giveUpAt, readPositions, readAhead);
+    if ('behind' in outcome) {
+      // Answering from state that lacks the requester's writes would be a wrong answer; a failure naming what lags is an honest one.
+      for (const group of outcome.behind) this.laggingGroups.failed(consumerGroupName(group), { topic, correlationId });
+      return outcome;
     }
-    return waitedFor;
+    this.laggingGroups.answered();
+    return { readPositions: outcome.waitedFor };
   }
 
   private async replyTo(topic: string, handler: AnyRpcHandler | undefined, value: Buffer | null, context: RpcContext): Promise<RpcReply<unknown>> {
@@ -226,4 +252,12 @@ export class KafkaResponder {
     if (this.offsetReader === undefined) throw new Error('the Kafka admin client is not connected');
     return this.offsetReader;
   }
+}
+
+/** The reply to a request whose state did not catch up in time: not an answer from stale state, and what lagged named. */
+function behindReply(behind: readonly string[]): RpcReply<unknown> {
+  return {
+    ok: false,
+    error: { code: 'DEPENDENCY_UNAVAILABLE', status: 503, message: 'the state this request reads did not catch up in time; retry', unanswered: behind.map(consumerGroupName) },
+  };
 }

@@ -46,8 +46,12 @@ export function messageKey(envelope: Pick<MessageEnvelope<unknown>, 'accountId' 
 /** What travels back on a reply topic. Failures come back as replies, never as silence. */
 export type RpcReply<T> =
   | { ok: true; value: T }
-  /** `retryAfterSeconds`: a 429's wait (a `RateLimitedError`), for the gateway's `Retry-After`. */
-  | { ok: false; error: { code: string; status: number; message: string; retryAfterSeconds?: number } };
+  /**
+   * `retryAfterSeconds`: a 429's wait (a `RateLimitedError`), for the gateway's `Retry-After`.
+   * `unanswered`: what the responder waited for in vain (a service it asked, a consumer group its
+   * state comes from), so a degraded answer names it.
+   */
+  | { ok: false; error: { code: string; status: number; message: string; retryAfterSeconds?: number; unanswered?: string[] } };
 
 /** Each payload's JSON text and wire form, made once: the event log stores the text, and up to five consumers of an event read the form. */
 const payloadTexts = new WeakMap<object, string>();

@@ -1,5 +1,5 @@
 import type { Principal } from '@ringfence/accounts';
-import { BusMessageRefusedError, BusUnavailableError, InProcessMessageBus } from '@ringfence/bus';
+import { BusMessageRefusedError, BusTimeoutError, BusUnavailableError, InProcessMessageBus } from '@ringfence/bus';
 import { InMemoryEventLogStore } from '@ringfence/bus/testing';
 import { setTimeout as delay } from 'node:timers/promises';
 import { EventTopics, type MessageEnvelope, RpcTopics } from '@ringfence/contracts';
@@ -27,10 +27,10 @@ const customerSubmission = () => ({
   traceId: 'trace-1',
 });
 
-type Answer = 'late' | 'client-error' | 'ok' | 'prevent';
+type Answer = 'late' | 'client-error' | 'ok' | 'prevent' | 'ingestion-down';
 
 /** The intake over a real in-process bus whose checkpoint and graph responders answer as told. */
-async function setup(answer: Answer, limitsConfig = config, { staging = false } = {}) {
+async function setup(answer: Answer, limitsConfig = config, { staging = false, logger = createLogger({ level: 'silent', service: 'test' }) } = {}) {
   const log = new InMemoryEventLogStore();
   if (staging) log.stageUntilFlushed();
   const bus = new InProcessMessageBus({ eventLog: log });
@@ -41,6 +41,8 @@ async function setup(answer: Answer, limitsConfig = config, { staging = false } 
     // Well past the 50 ms budget, but it does finish, so the bus can stop.
     if (answer === 'late') await new Promise((resolve) => setTimeout(resolve, 200));
     if (answer === 'client-error') throw new AppError('VALIDATION_FAILED', 'customer.customerId: must be a string');
+    // Scoring's own request to ingestion timed out: its failed reply names ingestion.
+    if (answer === 'ingestion-down') throw new BusTimeoutError('ringfence.rpc.ingestion.read-entity-documents.v1', 40);
     return value;
   };
   bus.handle(RpcTopics.customerCheckpoint, { group: 'scoring' }, (message) => {
@@ -54,7 +56,6 @@ async function setup(answer: Answer, limitsConfig = config, { staging = false } 
   });
   bus.handle(RpcTopics.graphConnect, { group: 'graph' }, () => respond(RpcTopics.graphConnect, { count: 1 } as never));
   await bus.start();
-  const logger = createLogger({ level: 'silent', service: 'test' });
   const setAside = new InMemorySetAsideStore();
   const publishBehind = new PublishBehind(bus, new SetAsideRows(setAside), logger);
   const cardCiphers = new CardCipherIntake(new CardEncryptionKeys(new InMemoryCardKeyRepository()));
@@ -101,6 +102,20 @@ describe(EventIntake.name, () => {
     await new Promise((resolve) => setTimeout(resolve, 250));
     expect(log.events.filter((event) => event.topic === EventTopics.customerScored)).toHaveLength(1);
     expect(log.events[1].envelope.payload).toMatchObject({ recommendation: { source: 'RINGFENCE', score: 0 } });
+    await bus.stop();
+  });
+
+  it('names what scoring waited for in vain in the degraded warning, and logs one warning for the outage, not one per answer', async () => {
+    const warnings: string[] = [];
+    const logger = createLogger({ level: 'silent', service: 'test' });
+    jest.spyOn(logger, 'warn').mockImplementation(((_fields: object, message: string) => warnings.push(message)) as never);
+    const { intake, bus } = await setup('ingestion-down', config, { logger });
+    const answers = [];
+    for (let i = 0; i < 3; i += 1) answers.push(await intake.checkpoint(CheckpointRoutes.customer, customerSubmission()));
+    expect(answers.map(({ warnings }) => warnings?.[0]?.msg)).toEqual(
+      Array(3).fill('The data was kept, but ingestion, which scoring waits for, did not answer within 50 ms; this answer is not based on it.'),
+    );
+    expect(warnings).toEqual([expect.stringMatching(/^ingestion \(for scoring\) did not answer: answered degraded/)]);
     await bus.stop();
   });
 

@@ -17,11 +17,12 @@ import {
   type WarningDto,
   warningHelpUrl,
 } from '@ringfence/contracts';
-import { type Logger, type RingfenceConfig, RateLimitedError, newEventId } from '@ringfence/platform';
+import { type Logger, OutageLog, type RingfenceConfig, RateLimitedError, newEventId } from '@ringfence/platform';
 import { MESSAGE_BUS, PublishBehind, RINGFENCE_CONFIG, ROOT_LOGGER } from '@ringfence/service-runtime';
 import { CardCipherIntake } from '../card-ciphers/card-cipher-intake.service';
 import { principalAccountFacts } from '../principal-request';
 import { RateLimits } from '../rate-limit/rate-limits.service';
+import { unansweredDependency } from './unanswered-dependency';
 
 type Envelope<T> = Omit<MessageEnvelope<T>, 'eventId'>;
 
@@ -77,6 +78,9 @@ export interface CheckpointRoute<E extends EventTopic, R extends CheckpointRpcTo
  */
 @Injectable()
 export class EventIntake {
+  /** One warning per outage of what the answers wait for, with a count, not one per degraded answer. */
+  private readonly outages: OutageLog;
+
   constructor(
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(RINGFENCE_CONFIG) private readonly config: RingfenceConfig,
@@ -84,7 +88,9 @@ export class EventIntake {
     private readonly limits: RateLimits,
     private readonly publishBehind: PublishBehind,
     private readonly cardCiphers: CardCipherIntake,
-  ) {}
+  ) {
+    this.outages = new OutageLog(logger, { effect: 'answered degraded (the data kept, no recommendation made)' });
+  }
 
   /** Ingest-only routes: answer once the event is durable. */
   async ingest<E extends EventTopic>(topic: E, submission: Submission<EventTopicMap[E]>): Promise<void> {
@@ -190,11 +196,15 @@ export class EventIntake {
     responder: string,
   ): Promise<RpcTopicMap[R]['reply'] | DegradedAnswer> {
     try {
-      return await this.ask(rpcTopic, principal, envelope, request);
+      const answer = await this.ask(rpcTopic, principal, envelope, request);
+      this.outages.answered();
+      return answer;
     } catch (error) {
       if (error instanceof BusRemoteError && error.status < 500) throw error;
-      this.logger.warn({ topic: rpcTopic, traceId: envelope.traceId, err: error }, `answered degraded: the data was kept, ${responder} did not answer`);
-      return { degraded: degradedWarning(responder, this.config.rpcTimeoutMs) };
+      // The warning names what did not answer: the service asked, or what it waited for in vain.
+      const unanswered = unansweredDependency(error, responder);
+      this.outages.failed(unanswered.inLog, { topic: rpcTopic, traceId: envelope.traceId, err: error });
+      return { degraded: degradedWarning(unanswered.inWarning, this.config.rpcTimeoutMs) };
     }
   }
 

@@ -1,7 +1,7 @@
 import { voucherCheckPolicy, voucherCheckRecommendation } from '@ringfence/accounts';
 import { BusRemoteError, type MessageBus } from '@ringfence/bus';
 import { type CheckpointRpcTopic, type GraphNetworkFeaturesReply, type MessageEnvelope, type RpcTopicMap, RpcTopics } from '@ringfence/contracts';
-import { type Logger, type RingfenceConfig, newEventId } from '@ringfence/platform';
+import { type Logger, OutageLog, type RingfenceConfig, newEventId } from '@ringfence/platform';
 import type { VoucherNetworkSignal } from '@ringfence/scoring-engine';
 import type { CheckpointDefinition } from '../checkpoint-definition';
 import type { CheckpointRequest } from './checkpoint-request';
@@ -14,11 +14,16 @@ export interface GraphAnswer {
 
 /** The graph's part of a checkpoint's facts, asked over the bus. */
 export class GraphFacts {
+  /** One warning per outage of the graph, with a count, not one per checkpoint scored without it. */
+  private readonly outages: OutageLog;
+
   constructor(
     private readonly bus: MessageBus,
     private readonly config: RingfenceConfig,
-    private readonly logger: Logger,
-  ) {}
+    logger: Logger,
+  ) {
+    this.outages = new OutageLog(logger, { effect: 'checkpoints scored without the graph (network features, voucher network)' });
+  }
 
   /**
    * What the graph says within half the checkpoint's budget: the subject's network, with this
@@ -47,7 +52,7 @@ export class GraphFacts {
       );
       return { network, voucherNetwork: { uses, threshold: policy.threshold, abuse: voucherCheckRecommendation(uses, policy) === 'ABUSE' } };
     } catch (error) {
-      this.logger.warn({ checkpoint: definition.checkpoint, traceId: message.traceId, err: error }, 'scored without the voucher network: the graph did not answer');
+      this.outages.failed(unansweredGraph(error), { checkpoint: definition.checkpoint, traceId: message.traceId, err: error, without: 'the voucher network' });
       return { network, voucherNetwork: null };
     }
   }
@@ -64,7 +69,7 @@ export class GraphFacts {
     deadline: number,
   ): Promise<GraphNetworkFeaturesReply | null> {
     try {
-      return await this.bus.request(
+      const network = await this.bus.request(
         RpcTopics.graphNetworkFeatures,
         {
           ...message,
@@ -73,11 +78,19 @@ export class GraphFacts {
         },
         { timeoutMs: Math.max(1, deadline - Date.now()) },
       );
+      this.outages.answered();
+      return network;
     } catch (error) {
       // The account holds its share of the graph (ADR-0016): the checkpoint is refused, not scored without its network.
       if (error instanceof BusRemoteError && error.status === 429) throw error;
-      this.logger.warn({ checkpoint: definition.checkpoint, traceId: message.traceId, err: error }, 'scored without network features: the graph did not answer');
+      this.outages.failed(unansweredGraph(error), { checkpoint: definition.checkpoint, traceId: message.traceId, err: error, without: 'network features' });
       return null;
     }
   }
+}
+
+/** The graph, or what the graph's failed reply says it waited for (a consumer group: `unanswered`). */
+function unansweredGraph(error: unknown): string {
+  const unanswered = error instanceof BusRemoteError ? (error.unanswered ?? []) : [];
+  return unanswered.length === 0 ? 'graph' : `${unanswered.join(' and ')} (for graph)`;
 }

@@ -1,4 +1,4 @@
-import { CustomerLabelRequestDto, LABEL_REVIEWS_BY_CATEGORY, SupplierLabelRequestDto } from '@ringfence/contracts';
+import { ClientEventsRequestDto, CustomerLabelRequestDto, LABEL_REVIEWS_BY_CATEGORY, SupplierLabelRequestDto } from '@ringfence/contracts';
 import { TrafficSimulation } from '@ringfence/simulator';
 import { CUSTOMER_SIDE_ENDPOINTS, PAYMENT_SIDE_ENDPOINTS } from './endpoint-classes';
 import { type EndpointClasses, fixtureValidator } from './fixture-validation';
@@ -14,6 +14,7 @@ const ENDPOINTS: EndpointClasses = {
   '/v2/refund': PAYMENT_SIDE_ENDPOINTS.refund,
   '/v2/voucher': CUSTOMER_SIDE_ENDPOINTS.voucher,
   '/v2/paymentmethod/voucher': CUSTOMER_SIDE_ENDPOINTS['voucher-redemption'],
+  '/v2/client/events': { body: ClientEventsRequestDto },
   customerLabel: { body: CustomerLabelRequestDto },
   supplierLabel: { body: SupplierLabelRequestDto },
 };

@@ -13,6 +13,7 @@ import {
   personName,
   telephone,
 } from './entities';
+import type { ClientSdkTraffic } from './client-sdk/client-sdk-traffic';
 import { ANALYSTS, labelBody, payoutRequest, refundRequest, voucherRedemptionRequest } from './payloads/order-payloads';
 import { type Body, supplierRegistrationRequest, supplierRequest } from './payloads/party-payloads';
 import { type AuthorisationOutcome, type PaymentDetails, dispute, pspAfterAuth, pspBeforeAuth, pspCapture } from './payloads/psp-payloads';
@@ -49,7 +50,11 @@ const WEAK_PASSWORD_HASHES = WEAK_PASSWORDS.map(sha256);
 export class Commerce {
   readonly world: World;
 
-  constructor(readonly marketplace: Marketplace) {
+  constructor(
+    readonly marketplace: Marketplace,
+    /** The web SDK's batches before each payment; absent: no client events (`sdkTraffic: false`). */
+    private readonly sdk?: ClientSdkTraffic,
+  ) {
     this.world = marketplace.world;
   }
 
@@ -125,6 +130,7 @@ export class Commerce {
       liabilityShifted: threeds !== undefined && threeds.liabilityShifted === true,
     };
     const details: PaymentDetails = { order, account, device: request.device, ipAddress: request.ipAddress };
+    this.sdk?.beforePayment(start, { ...request, transactionId: order.transactionId });
     world.emit(start, '/psp/transaction', pspBeforeAuth(start, details), { checkpoint: 'pspBeforeAuth' });
     const outcome = authorisationOutcome(behaviour, approved, threeds);
     const authorisedAt = authenticationEnd + random.int(300, 1500);

@@ -1,5 +1,6 @@
 export { DEFAULT_SIMULATION_OPTIONS, type SimulationOptions, TrafficSimulation, simulationOptions } from './traffic-simulation';
 export { FRAUD_KINDS, type FraudKind, type TrafficRecord, type TruthRecord } from './traffic-record';
+export { CLIENT_EVENTS_PATH } from './client-sdk/client-sdk-traffic';
 export type { WorldStats as SimulationStats } from './world';
 export { type CardCompromise, CardPaymentsSimulation, type CardPaymentTruth, type CardPaymentsStats } from './card-payments/card-payments-simulation';
 export { CARD_FRAUD_PATTERNS, type CardFraudPattern, type CardPaymentsOptions, DEFAULT_CARD_FRAUD_MIX, DEFAULT_CARD_PAYMENTS_OPTIONS, cardPaymentsOptions } from './card-payments/card-payments-options';

@@ -1,4 +1,5 @@
 import { GENUINE_DEVICES, MARKET_WEIGHTS } from './catalogue';
+import { ClientSdkTraffic } from './client-sdk/client-sdk-traffic';
 import { Commerce } from './commerce';
 import { EmailBook, type SupplierAccount } from './entities';
 import { FRAUD_MIX, accountsPerActor } from './fraud/fraud-mix';
@@ -27,6 +28,11 @@ export interface SimulationOptions {
    * a kind it does not name is not planted (to evaluate on a mix the model was not tuned on).
    */
   fraudMix: Partial<Record<FraudKind, number>>;
+  /**
+   * The web SDK's client events (`POST /v2/client/events`) before each payment of the shoppers and
+   * fraudsters whose browsers run it. Off, the other records are the same, byte for byte.
+   */
+  sdkTraffic: boolean;
 }
 
 export const DEFAULT_SIMULATION_OPTIONS: SimulationOptions = {
@@ -37,6 +43,7 @@ export const DEFAULT_SIMULATION_OPTIONS: SimulationOptions = {
   start: Date.UTC(2026, 0, 5),
   settleDays: 45,
   fraudMix: Object.fromEntries(FRAUD_MIX),
+  sdkTraffic: true,
 };
 
 /** Options with defaults filled in; throws a RangeError naming the option that is out of range. */
@@ -51,7 +58,7 @@ export function simulationOptions(partial: Partial<SimulationOptions> = {}): Sim
   check(Number.isInteger(options.start) && options.start > 0, 'start must be a time after 1970');
   check(Number.isFinite(options.settleDays) && options.settleDays >= 0 && options.settleDays <= 365, 'settle days must be from 0 to 365');
   checkFraudMix(options.fraudMix, FRAUD_KINDS, 'kind', check);
-  return { ...options, seed: String(options.seed), fraudMix: { ...options.fraudMix } };
+  return { ...options, seed: String(options.seed), fraudMix: { ...options.fraudMix }, sdkTraffic: options.sdkTraffic !== false };
 }
 
 /** Single-account kinds, in the order the last actor's kind is drawn from when the budget is too small for a ring. */
@@ -105,7 +112,7 @@ export class TrafficSimulation {
       takeoverCandidates: [],
       referralCodes: [],
     };
-    const commerce = new Commerce(marketplace);
+    const commerce = new Commerce(marketplace, this.options.sdkTraffic ? new ClientSdkTraffic(world) : undefined);
     this.planVouchers();
     this.planSuppliers(commerce);
     const takeovers = this.planFraud(commerce);

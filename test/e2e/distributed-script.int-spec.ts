@@ -43,11 +43,21 @@ async function printedSettings(run: ScriptRun, timeoutMs: number): Promise<Recor
   return settings;
 }
 
+/** Waits for a line the script prints when a process it started ends (asynchronous: the process's exit). */
+async function eventuallyOutput(run: ScriptRun, start: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!run.output.some((line) => line.startsWith(start))) {
+    if (Date.now() > deadline) throw new Error(`the script did not print "${start}…":\n${run.output.slice(-20).join('\n')}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /**
  * docs/distributed-mode.md, "In one command": the script a newcomer runs creates the databases,
  * starts the Kafka and Bolt stand-ins and the six apps, prints where the gateway answers and with
  * which key, and stops everything it started; here it is run, a checkpoint is scored through what
- * it printed, and `stop` ends it, every app with status 0.
+ * it printed, one app is stopped (the next checkpoint's warning names it), and `stop` ends the
+ * rest, every app with status 0.
  */
 describe('the distributed mode in one command (tools/distributed-mode)', () => {
   const stateDir = mkdtempSync(join(tmpdir(), 'ringfence-distributed-script-'));
@@ -72,7 +82,7 @@ describe('the distributed mode in one command (tools/distributed-mode)', () => {
     rmSync(stateDir, { recursive: true, force: true });
   });
 
-  it('starts everything, answers a scored checkpoint with the printed URL and key, and stops everything with status 0', async () => {
+  it('starts everything, answers a scored checkpoint with the printed URL and key, names a stopped app in a degraded answer, and stops everything with status 0', async () => {
     const started = Date.now();
     // A generous budget for the checkpoint: this test is about the script, not the latency (the
     // first checkpoints after a start run cold code in six processes).
@@ -87,10 +97,20 @@ describe('the distributed mode in one command (tools/distributed-mode)', () => {
     expect(answer.body).toMatchObject({ status: 200, data: { action: 'ALLOW', source: 'RINGFENCE', score: expect.any(Number), warnings: [] } });
     expect(readFileSync(join(stateDir, 'gateway', 'bootstrap-key'), 'utf8').trim()).toBe(settings.RINGFENCE_API_KEY);
 
+    // One app stopped (as an operator would, by the process id the script keeps): the next
+    // checkpoint is degraded, and its warning names the app that did not answer, not scoring.
+    process.kill(Number(readFileSync(join(stateDir, 'pids', 'ingestion.pid'), 'utf8')), 'SIGTERM');
+    await eventuallyOutput(run, 'ringfence distributed: ingestion exited (status 0)', 20_000);
+    const degraded = await client.send({ method: 'POST', path: '/v2/customer', body: { ...body, customer: { customerId: 'cus-script-2' } }, apiKey: settings.RINGFENCE_API_KEY });
+    expect(degraded.body).toMatchObject({
+      status: 200,
+      data: { source: 'RINGFENCE', warnings: [{ class: 'degraded', msg: expect.stringMatching(/^The data was kept, but ingestion, which scoring waits for, did not answer within 5000 ms/) }] },
+    });
+
     const stop = runScript(['stop', '--state-dir', stateDir], { TMPDIR: scratch });
     expect(await stop.exited).toBe(0);
     expect(await run.exited).toBe(0);
-    for (const app of APPS) expect(run.output).toContain(`ringfence distributed: ${app} stopped (status 0)`);
+    for (const app of APPS.filter((name) => name !== 'ingestion')) expect(run.output).toContain(`ringfence distributed: ${app} stopped (status 0)`);
     expect(run.output).toEqual(expect.arrayContaining(['ringfence distributed: kafka-mock stopped (status 0)', 'ringfence distributed: bolt-server stopped (status 0)']));
     // Each app said that it stopped, in its own log.
     for (const app of APPS) expect(readFileSync(join(stateDir, 'logs', `${app}.log`), 'utf8')).toContain(`"msg":"${app} stopped"`);

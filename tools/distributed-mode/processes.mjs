@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 
@@ -7,11 +7,13 @@ import { request as httpsRequest } from 'node:https';
  * One process the script started: its output goes to a log file (mode 0600: the gateway prints
  * the bootstrap key there once) and is kept in memory to wait for lines. Each runs in a process
  * group of its own, so a Ctrl-C in the terminal reaches the script only, which then stops every
- * process once, in order.
+ * process once, in order. Its process id is in `pidFile` while it runs (to stop one app by hand
+ * and watch what the others answer).
  */
-export function launch(name, command, args, { env, cwd, logFile }) {
+export function launch(name, command, args, { env, cwd, logFile, pidFile }) {
   const log = createWriteStream(logFile, { flags: 'a', mode: 0o600 });
   const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  if (child.pid !== undefined) writeFileSync(pidFile, `${child.pid}\n`);
   const lines = [];
   const waiters = new Set();
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
@@ -28,7 +30,10 @@ export function launch(name, command, args, { env, cwd, logFile }) {
   };
   child.stdout.on('data', onData);
   child.stderr.on('data', onData);
-  void exited.then(() => log.end());
+  void exited.then(() => {
+    log.end();
+    rmSync(pidFile, { force: true });
+  });
   return {
     name,
     child,

@@ -30,7 +30,7 @@ function prepareState(options, paths) {
     if (isRunning(pid)) throw new Error(`already running (process ${pid}); stop it first: npm run distributed -- stop --state-dir ${shown(options.stateDir)}`);
   }
   if (options.fresh) for (const app of APPS) rmSync(paths.dataDir(app), { recursive: true, force: true });
-  for (const directory of [options.stateDir, paths.logs, ...APPS.map(paths.dataDir)]) mkdirSync(directory, { recursive: true, mode: 0o700 });
+  for (const directory of [options.stateDir, paths.logs, paths.pids, ...APPS.map(paths.dataDir)]) mkdirSync(directory, { recursive: true, mode: 0o700 });
   writeFileSync(paths.pidFile, `${process.pid}\n`);
   return { adminKey: secretFile(paths.adminKey, 24), internalKey: secretFile(paths.internalKey, 32) };
 }
@@ -44,6 +44,12 @@ function isRunning(pid) {
   }
 }
 
+/** Where a process's output and process id go. */
+function outputFiles(options, name) {
+  const paths = statePaths(options.stateDir);
+  return { logFile: join(paths.logs, `${name}.log`), pidFile: join(paths.pids, `${name}.pid`) };
+}
+
 /** The Kafka stand-in, exactly as the guide starts it by hand: options before --all-topics. */
 async function startKafka(options, started) {
   if (options.kafkaBrokers) {
@@ -53,7 +59,7 @@ async function startKafka(options, started) {
   const mock = launch('kafka-mock', join(ROOT, 'test/tools/kafka-mock/kafka-mock.sh'), ['--partitions', '3', '--until-signal', '--all-topics'], {
     env: process.env,
     cwd: ROOT,
-    logFile: join(statePaths(options.stateDir).logs, 'kafka-mock.log'),
+    ...outputFiles(options, 'kafka-mock'),
   });
   started.push(mock);
   const brokers = (await mock.waitForLine(/^[^\s,]+:\d+(,[^\s,]+:\d+)*$/, 60_000)).trim();
@@ -66,7 +72,7 @@ async function startBolt(options, started) {
     say(`Neo4j: ${options.neo4jUrl} (NEO4J_URL)`);
     return { NEO4J_URL: options.neo4jUrl, NEO4J_USER: process.env.NEO4J_USER ?? 'neo4j', NEO4J_PASSWORD: process.env.NEO4J_PASSWORD ?? '' };
   }
-  const bolt = launch('bolt-server', join(ROOT, 'test/tools/bolt/bolt-server.sh'), [], { env: process.env, cwd: ROOT, logFile: join(statePaths(options.stateDir).logs, 'bolt-server.log') });
+  const bolt = launch('bolt-server', join(ROOT, 'test/tools/bolt/bolt-server.sh'), [], { env: process.env, cwd: ROOT, ...outputFiles(options, 'bolt-server') });
   started.push(bolt);
   const url = (await bolt.waitForLine(/^bolt:\/\//, 60_000)).trim();
   say(`Bolt stand-in for Neo4j at ${url} (the project's test server, in memory; not for production)`);
@@ -96,7 +102,7 @@ function appEnvironment(app, run) {
 /** Starts one app from dist/ and waits for its `listening` line: the port it bound. */
 async function startApp(app, run) {
   if (run.stopping) throw new Error(`not starting ${app}: stopping`);
-  const service = launch(app, process.execPath, [join(ROOT, 'dist/apps', app, 'src/main.js')], { env: appEnvironment(app, run), cwd: ROOT, logFile: join(run.paths.logs, `${app}.log`) });
+  const service = launch(app, process.execPath, [join(ROOT, 'dist/apps', app, 'src/main.js')], { env: appEnvironment(app, run), cwd: ROOT, ...outputFiles(run.options, app) });
   run.started.push(service);
   const listening = JSON.parse(await service.waitForLine(/"msg":"listening"/, run.options.readyTimeoutMs));
   const scheme = app === 'gateway' ? 'https' : 'http';
@@ -123,7 +129,7 @@ function printWelcome(run) {
     key === undefined
       ? `  (no bootstrap key in ${shown(paths.bootstrapKey)}: the account "default" came from elsewhere; make a key with ADMIN_API_KEY=$(cat ${shown(paths.adminKey)}) npx ringfence accounts create NAME)`
       : `  RINGFENCE_API_KEY=${key}`,
-    `  ADMIN_API_KEY is in ${shown(paths.adminKey)}; the apps' logs are in ${shown(paths.logs)}/`,
+    `  ADMIN_API_KEY is in ${shown(paths.adminKey)}; the apps' logs are in ${shown(paths.logs)}/, their process ids in ${shown(paths.pids)}/`,
     '',
     'A first checkpoint:',
     `  curl --cacert ${shown(paths.gatewayCa)} ${run.urls.gateway}/v2/customer -H "Authorization: token $(cat ${shown(paths.bootstrapKey)})" \\`,

@@ -69,6 +69,8 @@ export function statePaths(stateDir) {
     adminKey: join(stateDir, 'admin-key'),
     internalKey: join(stateDir, 'internal-key'),
     logs: join(stateDir, 'logs'),
+    /** `<name>.pid` of each process while it runs. */
+    pids: join(stateDir, 'pids'),
     dataDir: (app) => join(stateDir, app),
     bootstrapKey: join(stateDir, 'gateway', 'bootstrap-key'),
     gatewayCa: join(stateDir, 'gateway', 'tls', 'cert.pem'),

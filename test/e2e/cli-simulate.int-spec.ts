@@ -60,11 +60,14 @@ describe('ringfence simulate and import', () => {
   it('drives the server with a simulated population and reports every answer', async () => {
     const account = await newAccount('simulate-send');
     const { stdout } = await cli('simulate', '--seed', '11', '--customers', '250', '--days', '3', '--settle-days', '0', '--send', '--key', account.keys.secretTest, '--concurrency', '8');
-    const summary = JSON.parse(stdout) as SendSummary & { generated: { records: number } };
+    const summary = JSON.parse(stdout) as SendSummary & { generated: { records: number; recordsByPath: Record<string, number> } };
 
     expect(summary.sent).toBe(summary.generated.records);
     expect(summary.sent).toBeGreaterThan(500);
-    expect(summary.answered).toEqual({ '200': summary.sent });
+    // The web SDK's client events (202), sent with a publishable key the CLI issued through the admin API (ADMIN_API_KEY).
+    const clientEvents = summary.generated.recordsByPath['/v2/client/events'] ?? 0;
+    expect(clientEvents).toBeGreaterThan(50);
+    expect(summary.answered).toEqual({ '200': summary.sent - clientEvents, '202': clientEvents });
     expect(summary.rejected.count).toBe(0);
     expect(summary.actions.ALLOW + summary.actions.REVIEW + summary.actions.PREVENT).toBeGreaterThan(summary.sent / 3);
     expect(summary.latencyMs.p99).toBeGreaterThanOrEqual(summary.latencyMs.p50);
@@ -100,7 +103,8 @@ describe('ringfence simulate and import', () => {
     const resumed = (JSON.parse(stdout) as { files: Array<SendSummary & { resumedFromLine: number; completedThroughLine: number; done: boolean }> }).files[0]!;
     expect(resumed).toMatchObject({ resumedFromLine: stopped.completedThroughLine, completedThroughLine: lines.length, done: true });
     expect(resumed.sent).toBe(lines.length - stopped.completedThroughLine);
-    expect(resumed.answered).toEqual({ '200': resumed.sent });
+    expect(Object.keys(resumed.answered).sort()).toEqual(['200', '202']);
+    expect(resumed.answered['200']! + resumed.answered['202']!).toBe(resumed.sent);
     // At most `concurrency` lines above the resume point were sent twice; every line was answered.
     expect(interrupted.sent - stopped.completedThroughLine).toBeLessThanOrEqual(4);
     expect(completedThrough()).toMatchObject({ completedThroughLine: lines.length, done: true });

@@ -46,6 +46,11 @@ export class AdminClient {
     return this.call('POST', `/admin/accounts/${encodeURIComponent(accountId)}/keys`, { kind, env });
   }
 
+  /** `GET /v2/account`: with an account's secret key as the token, that account (its id, the key's data set). */
+  ownAccount() {
+    return this.call('GET', '/v2/account') as Promise<{ data: { accountId: string; environment: 'test' | 'live' } }>;
+  }
+
   updateSettings(accountId: string, settings: Record<string, boolean | string>) {
     return this.call('PATCH', `/admin/accounts/${encodeURIComponent(accountId)}/settings`, settings);
   }

@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs';
 import { type Command, Option } from 'commander';
+import { issuePublishableKey } from './publishable-key';
 import { ImportStateFile, fileSize, progressBar, readTrafficFile } from './traffic-files';
 import { type ApiConnection, type SendSummary, TrafficSendError, TrafficSender } from './traffic-sender';
 
 export interface SendOptions {
   key?: string;
+  publishableKey?: string;
   rate: string;
   concurrency: string;
 }
@@ -13,6 +15,12 @@ export interface SendOptions {
 export function addSendOptions(command: Command): Command {
   return command
     .addOption(new Option('--key <secret key>', "the account's secret API key (sk_…), sent as `Authorization: token <key>`").env('RINGFENCE_API_KEY'))
+    .addOption(
+      new Option(
+        '--publishable-key <publishable key>',
+        "the key (pk_…) the client SDK's records (/v2/client/events) are sent with; without it, one is issued for the secret key's account and data set through the admin API (--admin-key) when the first such record comes",
+      ).env('RINGFENCE_PUBLISHABLE_KEY'),
+    )
     .option('--rate <requests per second>', 'start at most this many requests a second (0: no limit)', '0')
     .option('--concurrency <requests>', 'requests in flight at once', '8');
 }
@@ -23,7 +31,8 @@ export function senderFor(command: Command, connection: ApiConnection, options: 
   if (!options.key) command.error('the secret API key is required: pass --key or set RINGFENCE_API_KEY');
   if (!Number.isFinite(rate) || rate < 0) command.error('--rate must be a number of requests a second, 0 for no limit');
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1024) command.error('--concurrency must be an integer from 1 to 1024');
-  return new TrafficSender({ ...connection, apiKey: options.key, ratePerSecond: rate, concurrency });
+  const publishableKey = options.publishableKey ?? (connection.adminKey ? () => issuePublishableKey(connection, options.key as string) : undefined);
+  return new TrafficSender({ ...connection, apiKey: options.key, publishableKey, ratePerSecond: rate, concurrency });
 }
 
 /** Stops sending on the first SIGINT/SIGTERM (requests in flight are awaited); a second one exits at once. */

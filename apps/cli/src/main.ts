@@ -141,8 +141,8 @@ feed
 
 // The public API's traffic commands: the account's secret key, the same TLS options as the admin commands.
 function apiConnection(): ApiConnection {
-  const options = program.opts<{ url: string; ca?: string; insecure: boolean }>();
-  return { baseUrl: options.url, caFile: caFileOf(options.ca), insecure: options.insecure };
+  const options = program.opts<{ url: string; adminKey?: string; ca?: string; insecure: boolean }>();
+  return { baseUrl: options.url, caFile: caFileOf(options.ca), insecure: options.insecure, ...(options.adminKey ? { adminKey: options.adminKey } : {}) };
 }
 registerSimulateCommand(program, apiConnection);
 registerImportCommand(program, apiConnection);

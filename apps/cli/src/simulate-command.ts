@@ -34,6 +34,7 @@ interface SimulateOptions extends SendOptions {
   out: string;
   truth?: string;
   send: boolean;
+  sdkTraffic: boolean;
 }
 
 const HOUR_MS = 3_600_000;
@@ -107,6 +108,7 @@ function simulationFrom(command: Command, options: SimulateOptions): Simulation 
       start,
       settleDays: Number(options.settleDays),
       fraudMix,
+      sdkTraffic: options.sdkTraffic,
     });
     const { days, settleDays } = simulation.options;
     return { records: () => simulation.records(), truth: () => simulation.truth(), stats: () => simulation.stats(), start, spanHours: Math.ceil((days + settleDays) * 24) };
@@ -216,5 +218,6 @@ function simulateCommand(program: Command): Command {
       .option('--out <file|->', 'where the JSON Lines go (`-`: standard output; gzip when the name ends in .gz)', '-')
       .option('--truth <file>', 'write the ground truth there: one JSON line per fraudulent actor (card-payments: per fraudulent payment)')
       .option('--send', 'send the requests to the server (--url, --key) instead of writing them', false)
+      .option('--no-sdk-traffic', "marketplace: no client SDK events (POST /v2/client/events) before the payments; the other records stay the same")
   );
 }

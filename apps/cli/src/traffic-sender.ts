@@ -3,6 +3,7 @@ import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { exponentialBackoffMs } from '@ringfence/platform';
 import { build as buildHistogram } from 'hdr-histogram-js';
+import { CLIENT_PATH_PREFIX, ClientEventsOrder } from './client-events-order';
 
 /** One request of a traffic file: `{path, query?, time?, body}` (libs/simulator's TrafficRecord). */
 export interface TrafficRequest {
@@ -18,6 +19,8 @@ export interface TrafficSenderOptions {
   baseUrl: string;
   /** The account's secret API key, sent as `Authorization: token <key>`. */
   apiKey: string;
+  /** The publishable key the client SDK endpoints (`/v2/client/…`) take, or how to get one when first needed; absent, such a record fails the run. */
+  publishableKey?: string | (() => Promise<string>);
   caFile?: string;
   insecure?: boolean;
   /** Requests in flight at once. */
@@ -165,6 +168,7 @@ class SendRun {
   failure: TrafficSendError | undefined;
   private readonly watermark: CompletionWatermark;
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly devices = new ClientEventsOrder();
   private readonly interval: number;
   private nextStart = Date.now();
 
@@ -201,7 +205,8 @@ class SendRun {
     const { tally, watermark } = this;
     watermark.start(line);
     tally.summary.sent += 1;
-    const task = this.deliver(request, tally)
+    const task = this.devices
+      .after(request, () => this.deliver(request, tally))
       .then((answer) => {
         tally.answered(line, answer);
         watermark.finish(line);
@@ -279,11 +284,12 @@ export class TrafficSender {
     const backoffMs = this.options.backoffMs ?? 250;
     const backoff = { initialDelayMs: backoffMs, maxDelayMs: MAX_BACKOFF_MS, jitter: 0 };
     let failures = 0;
+    const key = await this.keyFor(request);
     for (;;) {
       const startedAt = process.hrtime.bigint();
       let answer: Answer;
       try {
-        answer = await this.post(request);
+        answer = await this.post(request, key);
       } catch (error) {
         failures += 1;
         summary.retries.networkErrors += 1;
@@ -310,7 +316,17 @@ export class TrafficSender {
     }
   }
 
-  private post(request: TrafficRequest): Promise<Answer> {
+  private publishable: Promise<string> | undefined;
+  /** The key a request is sent with: the publishable one on the client SDK endpoints (got once, then kept). */
+  private keyFor(request: TrafficRequest): Promise<string> {
+    if (!request.path.startsWith(CLIENT_PATH_PREFIX)) return Promise.resolve(this.options.apiKey);
+    const { publishableKey } = this.options;
+    if (publishableKey === undefined) return Promise.reject(new Error(`${request.path} needs a publishable key (--publishable-key, or --admin-key to issue one)`));
+    this.publishable ??= typeof publishableKey === 'string' ? Promise.resolve(publishableKey) : publishableKey();
+    return this.publishable;
+  }
+
+  private post(request: TrafficRequest, key: string): Promise<Answer> {
     const target = new URL(request.path, this.url);
     for (const [name, value] of Object.entries(request.query ?? {})) target.searchParams.set(name, value);
     const payload = JSON.stringify(request.body);
@@ -323,7 +339,7 @@ export class TrafficSender {
           agent: this.agent,
           timeout: this.options.timeoutMs ?? 30_000,
           headers: {
-            authorization: `token ${this.options.apiKey}`,
+            authorization: `token ${key}`,
             accept: 'application/json',
             'content-type': 'application/json',
             'content-length': Buffer.byteLength(payload),
@@ -376,6 +392,8 @@ export function parseTrafficLine(line: number, text: string): TrafficLine | unde
 /** The HTTPS options every command shares (the program's `--url`, `--ca`, `--insecure`). */
 export interface ApiConnection {
   baseUrl: string;
+  /** The operator's admin token, when the program has one (issues a publishable key for client events). */
+  adminKey?: string;
   caFile?: string;
   insecure: boolean;
 }

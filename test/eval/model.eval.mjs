@@ -32,6 +32,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { call, collect, exportedLines, fileLines, readDecisions, round, splitTraffic, waitFor } from './eval-support.mjs';
+import { sdkAblation } from './sdk-ablation.mjs';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const require = (await import('node:module')).createRequire(import.meta.url);
@@ -46,6 +47,8 @@ const FRAUD_RATE = process.env.EVAL_FRAUD_RATE ?? '0.02';
 const FRAUD_MIX = process.env.EVAL_FRAUD_MIX;
 const CONCURRENCY = process.env.EVAL_CONCURRENCY ?? '16';
 const KEEP = process.env.EVAL_KEEP === '1';
+// EVAL_SDK_TRAFFIC=0: the simulator sends no client SDK events (its other records are the same).
+const SDK_TRAFFIC = process.env.EVAL_SDK_TRAFFIC !== '0';
 const CHECKPOINT = 'pspBeforeAuth';
 const THRESHOLDS = { review: 50, prevent: 80 };
 const ADMIN_KEY = 'eval-admin-key-0123456789abcdef';
@@ -81,7 +84,7 @@ const timed = async (name, step) => {
 // EVAL_DIR resumes a run in that directory: the traffic is not simulated nor split again, and
 // `ringfence import` continues from its state file (what was answered is not sent twice).
 if (!existsSync(truthFile)) await timed('simulate', () =>
-  cli(['simulate', '--seed', SEED, '--customers', String(CUSTOMERS), '--days', String(DAYS), '--fraud-rate', FRAUD_RATE, ...(FRAUD_MIX ? ['--fraud-mix', FRAUD_MIX] : []), '--start', START_ISO, '--out', trafficFile, '--truth', truthFile]),
+  cli(['simulate', '--seed', SEED, '--customers', String(CUSTOMERS), '--days', String(DAYS), '--fraud-rate', FRAUD_RATE, ...(FRAUD_MIX ? ['--fraud-mix', FRAUD_MIX] : []), ...(SDK_TRAFFIC ? [] : ['--no-sdk-traffic']), '--start', START_ISO, '--out', trafficFile, '--truth', truthFile]),
 );
 
 // The embedded server as a user runs it; per-customer and per-account limits raised, as an
@@ -120,8 +123,10 @@ try {
     }, 3_600_000, 2_000);
   });
   log(`API model ${apiModel.modelId}: ${apiModel.status} ${JSON.stringify(apiModel.metrics ?? apiModel.error)}`);
-  if (apiModel.status !== 'ready') throw new Error(`the model did not train: ${apiModel.error}`);
-  if (!apiModel.active) {
+  // The SDK comparison (sdk-ablation.mjs) trains its own trees, so it goes on without the API's model, judging every decision after the split.
+  const apiReady = apiModel.status === 'ready';
+  if (!apiReady && process.env.EVAL_SDK_ABLATION === '0') throw new Error(`the model did not train: ${apiModel.error}`);
+  if (apiReady && !apiModel.active) {
     const activated = await api('POST', `/v2/models/${apiModel.modelId}/activate`);
     if (activated.status !== 200) throw new Error(`activate answered ${activated.status}`);
   }
@@ -134,7 +139,7 @@ try {
     isFraud: (transactionId) => truth.fraudulentTransactions.has(transactionId),
   });
   const before = decisions.filter((decision) => decision.timestamp < split);
-  const after = decisions.filter((decision) => decision.timestamp >= split && decision.modelVersion === apiModel.modelId);
+  const after = decisions.filter((decision) => decision.timestamp >= split && (!apiReady || decision.modelVersion === apiModel.modelId));
   const atSplit = async (topic) => (await collect(exportTopic(topic))).filter((line) => JSON.parse(line).acceptedAt <= splitAcceptedBy);
   const labelled = labelledAtSplit(await atSplit('ringfence.label.customer.updated.v1'), await atSplit('ringfence.ingest.dispute.updated.v1'), before);
   log(`${decisions.length} ${CHECKPOINT} decisions: ${before.length} before the split (${before.filter((row) => labelled(row)).length} labelled fraud by then), ${after.length} scored by the model (${count(after, 'fraud')} fraud)`);
@@ -142,7 +147,7 @@ try {
   const truthLabels = Uint8Array.from(after, (row) => (row.fraud ? 1 : 0));
   const results = {};
   const live = after.map((row) => row.modelScore);
-  results['learned trees, trained and scoring through the API'] = evaluate(live, live, truthLabels);
+  if (apiReady) results['learned trees, trained and scoring through the API'] = evaluate(live, live, truthLabels);
   const builtIn = after.map((row) => engine.scoreFeatures(row.features, 'transaction', THRESHOLDS).score);
   results['built-in model (rules-only baseline)'] = evaluate(builtIn, builtIn, truthLabels);
   const features = learning.numericFeatures(engine.featureDeclarations('transaction'));
@@ -166,6 +171,14 @@ try {
       writeFileSync(process.env.EVAL_SAVE_MODEL, `${JSON.stringify({ provenance, model: learning.modelDocument(trained.model) })}\n`);
       log(`saved the trees to ${process.env.EVAL_SAVE_MODEL}`);
     }
+  }
+  // The same trees with and without the client SDK's features (sdk-ablation.mjs); EVAL_SDK_ABLATION=0 skips them.
+  let sdkFeatureContributions;
+  if (process.env.EVAL_SDK_ABLATION !== '0') {
+    const provenance = { configuration: { customers: CUSTOMERS, days: DAYS, seed: SEED, fraudRate: Number(FRAUD_RATE), fraudMix: FRAUD_MIX ?? 'default' } };
+    const ablation = await sdkAblation({ learning, features, before, after, decisions, labelled, thresholds: THRESHOLDS, evaluate, scoresOf, timed, log, provenance });
+    Object.assign(results, ablation.results);
+    sdkFeatureContributions = ablation.contributions;
   }
   // EVAL_SAVE_TRUTH_MODEL: trees trained on every decision of this simulation, labelled by its
   // truth (a payment no genuine cardholder authorised), as a model shipped for accounts without
@@ -196,10 +209,11 @@ try {
   }
 
   const report = {
-    configuration: { customers: CUSTOMERS, days: DAYS, seed: SEED, fraudRate: Number(FRAUD_RATE), fraudMix: FRAUD_MIX ?? 'default', checkpoint: CHECKPOINT },
+    configuration: { customers: CUSTOMERS, days: DAYS, seed: SEED, fraudRate: Number(FRAUD_RATE), fraudMix: FRAUD_MIX ?? 'default', sdkTraffic: SDK_TRAFFIC, checkpoint: CHECKPOINT },
     decisions: { total: decisions.length, beforeSplit: before.length, labelledFraudBeforeSplit: training.labels.reduce((sum, label) => sum + label, 0), scoredByModel: after.length, fraudScoredByModel: count(after, 'fraud') },
     apiModel: { modelId: apiModel.modelId, status: apiModel.status, examples: apiModel.examples, positives: apiModel.positives, metrics: apiModel.metrics, error: apiModel.error },
     results,
+    sdkFeatureContributions,
     timings,
   };
   writeFileSync(join(work, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);

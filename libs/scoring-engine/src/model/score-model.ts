@@ -103,7 +103,7 @@ const HOURS_IN_30_DAYS = 720;
  * can check every one (docs/scoring.md lists them, why, and the cases they were calibrated on).
  * Missing details cost a few points each and are never rewarded; complete, consistent details
  * (verified contacts, a name the address agrees with, months of history) take a few off; strong
- * evidence (a disposable mailbox, a bot, a failed authentication, a card far from its IP address,
+ * evidence (a disposable mailbox, a bot or an automated browser, a failed authentication, a card far from its IP address,
  * a large first payout) adds enough on its own or together to reach REVIEW. Labels, chargebacks,
  * known-fraud indicators and a fraudster nearby are not terms: they decide before the model
  * (docs/api.md, "How a checkpoint decides").
@@ -123,6 +123,9 @@ export const SCORE_MODEL: readonly ScoreTerm[] = [
   atLeast('emailLocalPartDigitRatio', 0.5, 20, 'A digit-heavy local part is what generated addresses look like.'),
   isFalse('hasDevice', 4, 'No device where one could be sent: a missing detail.', DEVICE_EXPECTED),
   isTrue('userAgentBot', 30, 'A crawler, script client or headless browser is not a person at a checkout.'),
+  isTrue('sdkWebdriver', 30, 'The browser tells the web SDK it is driven by automation (`navigator.webdriver`): a script, not a shopper, at the checkout.'),
+  isTrue('sdkCardFieldPaste', 10, 'A card number pasted into the card field in this session: card testers paste from lists; shoppers type or autofill.'),
+  isTrue('sdkTimeZoneIpMismatch', 10, "The browser's time zone belongs to another country than its IP address: a proxy, or a takeover from abroad."),
   isTrue('deviceNewForSubject', 10, 'A device the subject has not used before: takeovers start on one.'),
   isTrue('cardIpCountryMismatch', 10, 'The card is used from another country than it was issued in.', TRANSACTION),
   isTrue('cardIpDifferentContinent', 15, 'From another continent: rarely a trip across a border, often a stolen card.', TRANSACTION),

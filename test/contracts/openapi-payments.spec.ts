@@ -4,6 +4,7 @@ import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { ApiBody, ApiOkResponse, DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import {
   CardPaymentMethodDto,
+  PaymentMethodCipherDto,
   PayoutRecommendationResponseDto,
   PayoutRequestDto,
   PspDisputeRequestDto,
@@ -88,11 +89,12 @@ describe('OpenAPI schemas of the payment-side contracts', () => {
     expect(undocumented).toEqual([]);
   });
 
-  it('describes a payment method as the card schema or an open variant', () => {
+  it('describes a payment method as the card schema, the card cipher (ADR-0015) or an open variant', () => {
     const payout = document.components!.schemas!['PayoutRequestDto'] as Schema;
     const variants = payout.properties!['paymentMethod']!.oneOf!;
     expect(variants[0]).toEqual({ $ref: `#/components/schemas/${CardPaymentMethodDto.name}` });
-    expect(variants[1]).toMatchObject({ required: ['methodType'], additionalProperties: true });
+    expect(variants[1]).toEqual({ $ref: `#/components/schemas/${PaymentMethodCipherDto.name}` });
+    expect(variants[2]).toMatchObject({ required: ['methodType'], additionalProperties: true });
     expect(payout.properties!['paymentMethods']!.items!.oneOf).toEqual(variants);
   });
 });

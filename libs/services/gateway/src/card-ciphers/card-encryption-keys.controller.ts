@@ -1,6 +1,7 @@
-import { Controller, Get } from '@nestjs/common';
+import { Body, Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Principal } from '@ringfence/accounts';
+import { AppError } from '@ringfence/platform';
 import { CurrentPrincipal, SecretKeyRoute } from '@ringfence/service-runtime';
 import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
 import { SecretKeyPost } from '../openapi/secret-key-post.decorator';
@@ -20,7 +21,8 @@ export class CardEncryptionKeysController {
   constructor(private readonly keys: CardEncryptionKeys) {}
 
   @SecretKeyPost('', { summary: 'Rotate the card-encryption key pair of the data set', description: ROTATE_DESCRIPTION, answer: RotatedCardKeyResponseDto })
-  async rotate(@CurrentPrincipal() principal: Principal): Promise<RotatedCardKeyResponseDto> {
+  async rotate(@CurrentPrincipal() principal: Principal, @Body() body: unknown): Promise<RotatedCardKeyResponseDto> {
+    refuseNonObjectBody(body);
     const data = await this.keys.rotate(principal.account.id, principal.environment);
     return { status: 200, timestamp: Date.now(), data };
   }
@@ -41,5 +43,15 @@ export class CardEncryptionKeysController {
       keys = await this.keys.list(id, principal.environment);
     }
     return { status: 200, timestamp: Date.now(), data: keys.map((key) => ({ ...key, createdAt: key.createdAt.toISOString() })) };
+  }
+}
+
+/**
+ * The rotation takes no body: none, or an object whose fields it ignores (unknown fields are
+ * ignored everywhere), as clients that send `{}` on every POST do; anything else is a 400.
+ */
+function refuseNonObjectBody(body: unknown): void {
+  if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
+    throw new AppError('VALIDATION_FAILED', 'body: must be a JSON object, or absent (this route reads no body)');
   }
 }

@@ -88,9 +88,10 @@ if (!existsSync(truthFile)) await timed('simulate', () =>
 );
 
 // The embedded server as a user runs it; per-customer and per-account limits raised, as an
-// account doing a backfill would have them raised.
+// account doing a backfill would have them raised. EVAL_RPC_TIMEOUT_MS raises RPC_TIMEOUT_MS (a
+// checkpoint waits half of it for the device read model, which a loaded machine's backfill misses).
 const server = spawn(process.execPath, [join(ROOT, 'dist/apps/standalone/src/main.js')], {
-  env: { PATH: process.env.PATH, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ADMIN_API_KEY: ADMIN_KEY, CUSTOMER_RATE_LIMIT_PER_MINUTE: '1000000', ACCOUNT_RATE_LIMIT_PER_MINUTE: '100000000' },
+  env: { PATH: process.env.PATH, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ADMIN_API_KEY: ADMIN_KEY, CUSTOMER_RATE_LIMIT_PER_MINUTE: '1000000', ACCOUNT_RATE_LIMIT_PER_MINUTE: '100000000', ...(process.env.EVAL_RPC_TIMEOUT_MS ? { RPC_TIMEOUT_MS: process.env.EVAL_RPC_TIMEOUT_MS } : {}) },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 const stopServer = () => new Promise((resolve) => (server.exitCode !== null ? resolve() : (server.once('exit', resolve), server.kill('SIGTERM'))));

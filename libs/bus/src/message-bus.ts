@@ -81,19 +81,12 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
-/** An event published and seen, and whether it survives a crash yet (`MessageBus.publishVisible`). */
-export interface PendingDurability {
-  /** Resolves once the event is durable; rejects with `BusUnavailableError` when it was not kept. */
-  durable: Promise<void>;
-}
-
 /**
  * The message bus every service talks through. Two adapters implement it with the same
  * semantics: the in-process bus of the embedded mode and the Kafka bus of the distributed mode.
  *
  * - `publish` resolves only once the event is durable (broker acknowledged, or written to the
- *   embedded event log), so a caller may answer 200 after it. `publishVisible` resolves once
- *   consumers can see the event, with its durability to wait for before answering.
+ *   embedded event log), so a caller may answer 200 after it.
  * - Events with the same `key` are delivered to a group in publication order.
  * - `request` never hangs: it resolves with the reply, or rejects with `BusTimeoutError`,
  *   `BusRemoteError` (the handler failed) or `BusUnavailableError`.
@@ -102,13 +95,6 @@ export interface PendingDurability {
  */
 export interface MessageBus {
   publish<T extends EventTopic>(topic: T, message: MessageEnvelope<EventTopicMap[T]>): Promise<void>;
-  /**
-   * Publishes for a caller with more to do before it answers (a checkpoint scores, then publishes
-   * its decision): resolves once consumers and consistent responders can see the event, which
-   * may be before it is durable. Nothing may be answered 2xx before `durable` resolves; it
-   * rejects with `BusUnavailableError` when the event was not kept. On Kafka the two are one.
-   */
-  publishVisible<T extends EventTopic>(topic: T, message: MessageEnvelope<EventTopicMap[T]>): Promise<PendingDurability>;
   request<T extends RpcTopic>(
     topic: T,
     message: MessageEnvelope<RpcTopicMap[T]['request']>,

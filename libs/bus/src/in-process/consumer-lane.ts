@@ -216,9 +216,6 @@ export class ConsumerLane implements CommittableLane {
       this.overflowed = false;
       let page: LoggedEvent[];
       try {
-        // Events staged but not yet committed are not in a read yet; the lane may have dropped
-        // them from its buffer, so it reads once they are.
-        await this.settings.eventLog.staging?.readable();
         page = await this.settings.eventLog.readAfter(this.topic, this.dispatched, this.settings.replayPageSize);
         failedReads = 0;
       } catch (error) {

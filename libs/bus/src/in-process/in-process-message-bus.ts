@@ -5,9 +5,9 @@ import { BusLifecycle } from '../bus-lifecycle';
 import { type BusLogger, SILENT_BUS_LOGGER } from '../bus-logger';
 import type { EventLogStore, LoggedEvent } from '../event-log';
 import { DEFAULT_HANDLER_RETRY, type HandlerRetryOptions } from '../handler-retry';
-import type { EventHandler, MessageBus, PendingDurability, RequestOptions, RespondOptions, RpcContext, RpcHandler, SubscribeOptions } from '../message-bus';
+import type { EventHandler, MessageBus, RequestOptions, RespondOptions, RpcContext, RpcHandler, SubscribeOptions } from '../message-bus';
 import { ConsumerLane, type LaneSettings } from './consumer-lane';
-import { type AppendedEvent, EventLogAppender } from './event-log-appender';
+import { EventLogAppender } from './event-log-appender';
 import { InProcessResponders } from './in-process-responders';
 import { OffsetCommitter } from './offset-committer';
 import { TenantReadBarrier } from './tenant-read-barrier';
@@ -99,37 +99,18 @@ export class InProcessMessageBus implements MessageBus {
   }
 
   async publish<T extends EventTopic>(topic: T, published: MessageEnvelope<EventTopicMap[T]>): Promise<void> {
-    const { durable } = await this.publishVisible(topic, published);
-    await durable;
-  }
-
-  /**
-   * With a log that stages (LMDB), the event goes to the lanes and the read barrier as soon as
-   * its sequence is handed out, before its write is flushed: a checkpoint's consumers and
-   * scoring run while the disk works, and the caller waits for the flush once, before it answers.
-   * A consumer may so handle an event whose write then fails; its publisher answers 503, and the
-   * consumers' offsets never pass what is durable (`OffsetCommitter`).
-   */
-  async publishVisible<T extends EventTopic>(topic: T, published: MessageEnvelope<EventTopicMap[T]>): Promise<PendingDurability> {
     this.lifecycle.assertCanPublish();
     const message = withoutAccountFacts(published);
     const key = messageKey(message);
-    let appended: AppendedEvent;
+    let sequence: number;
     try {
-      appended = await this.appender.append(topic, key, message);
+      sequence = await this.appender.append(topic, key, message);
     } catch (error) {
-      throw notKept(topic, error);
+      throw new BusUnavailableError(`the event log did not take the event on ${topic}`, error);
     }
-    const { sequence } = appended;
     this.readBarrier.recordWrite(message, topic, sequence);
     const event: LoggedEvent = { sequence, topic, key, envelope: message };
     for (const lane of this.lanesByTopic.get(topic) ?? []) lane.push(event);
-    const durable = appended.durable.catch((error: unknown) => {
-      throw notKept(topic, error);
-    });
-    // Awaited by the publisher later, once it has its answer: not an unhandled rejection meanwhile.
-    durable.catch(() => undefined);
-    return { durable };
   }
 
   request<T extends RpcTopic>(
@@ -175,14 +156,8 @@ export class InProcessMessageBus implements MessageBus {
     if (wasRunning) {
       for (const lane of this.lanes) lane.wakeUp();
       await Promise.all([...this.lanes.map((lane) => lane.stopped()), ...this.responders.runningHandlers()]);
-      // Drained first: the last offsets may then go up to the last event written.
-      await this.appender.drained();
       await this.committer.stop();
     }
     await this.appender.drained();
   }
-}
-
-function notKept(topic: string, error: unknown): BusUnavailableError {
-  return error instanceof BusUnavailableError ? error : new BusUnavailableError(`the event log did not take the event on ${topic}`, error);
 }

@@ -63,7 +63,7 @@ export class OffsetCommitter {
   }
 
   private async commitUntilCaughtUp(): Promise<void> {
-    while (this.lanes.some((lane) => this.behind(lane))) {
+    while (this.lanes.some(behind)) {
       const wait = this.lastCommitAt + this.intervalMs - Date.now();
       if (wait > 0 && !this.stopping) await new Promise((resolve) => setTimeout(resolve, wait));
       this.lastCommitAt = Date.now();
@@ -86,23 +86,9 @@ export class OffsetCommitter {
     }, retryInMs).unref();
   }
 
-  /**
-   * What the lane may commit: what it handled, but never past what the log holds durably. A lane
-   * may handle an event the log has staged and not yet flushed (`EventLogStaging`); after a crash
-   * its sequence may be handed out again, to another event, which an offset past it would skip.
-   */
-  private committable(lane: CommittableLane): number {
-    const durableUpTo = this.eventLog.staging?.durableUpTo;
-    return durableUpTo === undefined ? lane.handledUpTo : Math.min(lane.handledUpTo, durableUpTo);
-  }
-
-  private behind(lane: CommittableLane): boolean {
-    return lane.committedUpTo < this.committable(lane);
-  }
-
   /** False when some lane could not be committed (tried again later, with the next progress, or at the stop). */
   private async commitOnce(): Promise<boolean> {
-    const due = this.lanes.filter((lane) => this.behind(lane)).map((lane) => ({ lane, sequence: this.committable(lane) }));
+    const due = this.lanes.filter(behind).map((lane) => ({ lane, sequence: lane.handledUpTo }));
     if (due.length === 0) return true;
     const flushed = new Map<() => Promise<void>, Promise<boolean>>();
     const flush = (hook: () => Promise<void>) => {
@@ -133,3 +119,4 @@ export class OffsetCommitter {
   }
 }
 
+const behind = (lane: CommittableLane): boolean => lane.committedUpTo < lane.handledUpTo;

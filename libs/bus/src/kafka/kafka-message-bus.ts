@@ -6,7 +6,7 @@ import { BusUnavailableError } from '../bus-errors';
 import { BusLifecycle } from '../bus-lifecycle';
 import { type BusLogger, SILENT_BUS_LOGGER } from '../bus-logger';
 import { DEFAULT_HANDLER_RETRY } from '../handler-retry';
-import type { EventHandler, MessageBus, PendingDurability, RequestOptions, RespondOptions, RpcContext, RpcHandler, SubscribeOptions } from '../message-bus';
+import type { EventHandler, MessageBus, RequestOptions, RespondOptions, RpcContext, RpcHandler, SubscribeOptions } from '../message-bus';
 import { KafkaConsumerRunner } from './kafka-consumer-runner';
 import { KafkaEventConsumers } from './kafka-event-consumers';
 import { kafkaLogCreator } from './kafka-log-creator';
@@ -108,12 +108,6 @@ export class KafkaMessageBus implements MessageBus {
   async publish<T extends EventTopic>(topic: T, published: MessageEnvelope<EventTopicMap[T]>): Promise<void> {
     this.lifecycle.assertCanPublish();
     await this.producer.publish(topic, published);
-  }
-
-  /** Kafka's acknowledgement is both: the event is durable once consumers can see it. */
-  async publishVisible<T extends EventTopic>(topic: T, published: MessageEnvelope<EventTopicMap[T]>): Promise<PendingDurability> {
-    await this.publish(topic, published);
-    return { durable: Promise.resolve() };
   }
 
   request<T extends RpcTopic>(

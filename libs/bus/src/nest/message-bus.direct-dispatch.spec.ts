@@ -185,7 +185,6 @@ class RequestScopedController {
 /** A bus that is not the in-process one: it registers and starts, and nothing more. */
 class InertBus implements MessageBus {
   publish = () => Promise.resolve();
-  publishVisible = () => Promise.resolve({ durable: Promise.resolve() });
   request = () => Promise.reject(new Error('not in these tests'));
   subscribe = () => undefined;
   handle = () => undefined;

@@ -1,5 +1,5 @@
 import type { MessageEnvelope } from '@ringfence/contracts';
-import type { EventLogStaging, EventLogStore, EventToAppend, LoggedEvent, StagedAppend } from '../event-log';
+import type { EventLogStore, LoggedEvent } from '../event-log';
 
 /**
  * The embedded event log in memory, for unit tests. Like the database store it is idempotent
@@ -14,33 +14,6 @@ export class InMemoryEventLogStore implements EventLogStore {
   private readonly sequencesByEvent = new Map<string, number>();
   private nextSequence = 1;
   private failures: Partial<Record<keyof EventLogStore, Error>> = {};
-  /** Set by `stageUntilFlushed`: the log then stages appends, durable only at `flushStaged`. */
-  staging: EventLogStaging | undefined;
-  private readonly unflushed: Array<{ highest: number; settle: (error?: Error) => void }> = [];
-  private durableSequence = 0;
-
-  /**
-   * Makes the log stage its appends like the LMDB log (`EventLogStaging`): sequences at once,
-   * readable at once, durable only when the test calls `flushStaged`.
-   */
-  stageUntilFlushed(): void {
-    const durableUpTo = () => this.durableSequence;
-    this.staging = {
-      stageBatch: (events) => this.stageBatch(events),
-      get durableUpTo() {
-        return durableUpTo();
-      },
-      readable: () => Promise.resolve(),
-    };
-  }
-
-  /** Makes every staged batch durable, or fails their writes with `error`. */
-  flushStaged(error?: Error): void {
-    for (const { highest, settle } of this.unflushed.splice(0)) {
-      if (error === undefined) this.durableSequence = Math.max(this.durableSequence, highest);
-      settle(error);
-    }
-  }
 
   /** Makes every later call of `operation` fail with `error` until `recover` is called. */
   failWith(operation: keyof EventLogStore, error: Error): void {
@@ -53,10 +26,6 @@ export class InMemoryEventLogStore implements EventLogStore {
 
   async append(topic: string, key: string, envelope: MessageEnvelope<unknown>): Promise<number> {
     this.throwIfFailing('append');
-    return this.appendNow(topic, key, envelope);
-  }
-
-  private appendNow(topic: string, key: string, envelope: MessageEnvelope<unknown>): number {
     const eventKey = `${topic}\u0000${envelope.eventId}`;
     const existing = this.sequencesByEvent.get(eventKey);
     if (existing !== undefined) return existing;
@@ -73,14 +42,6 @@ export class InMemoryEventLogStore implements EventLogStore {
     const sequences: number[] = [];
     for (const { topic, key, envelope } of events) sequences.push(await this.append(topic, key, envelope));
     return sequences;
-  }
-
-  private stageBatch(events: readonly EventToAppend[]): StagedAppend {
-    const sequences = events.map(({ topic, key, envelope }) => this.appendNow(topic, key, envelope));
-    const durable = new Promise<void>((resolve, reject) => {
-      this.unflushed.push({ highest: Math.max(0, ...sequences), settle: (error) => (error ? reject(error) : resolve()) });
-    });
-    return { sequences, durable };
   }
 
   async readAfter(topic: string, afterSequence: number, limit: number): Promise<LoggedEvent[]> {

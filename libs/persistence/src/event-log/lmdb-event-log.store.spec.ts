@@ -56,23 +56,6 @@ describe(LmdbEventLogStore.name, () => {
     await expect(store.readAfter(topic, 0, 10)).resolves.toHaveLength(1);
   });
 
-  it('stages a batch: its sequences at once, readable once committed, durableUpTo past them once flushed', async () => {
-    const topic = buildTopic();
-    const envelope = buildEnvelope();
-    const before = store.durableUpTo;
-
-    const staged = store.stageBatch([{ topic, key: 'a', envelope }, { topic, key: 'b', envelope: buildEnvelope() }]);
-    const again = store.stageBatch([{ topic, key: 'a', envelope }]);
-
-    expect(staged.sequences).toEqual([before + 1, before + 2]);
-    expect(again.sequences).toEqual([before + 1]);
-    expect(store.durableUpTo).toBe(before);
-    await store.readable();
-    await expect(store.readAfter(topic, 0, 10)).resolves.toHaveLength(2);
-    await Promise.all([staged.durable, again.durable]);
-    expect(store.durableUpTo).toBe(before + 2);
-  });
-
   it('hands out no sequence twice when a write fails, and keeps what was written before', async () => {
     const topic = buildTopic();
     const kept = await store.append(topic, 'key', buildEnvelope());

@@ -1,7 +1,6 @@
 import type { Principal } from '@ringfence/accounts';
 import { BusMessageRefusedError, BusTimeoutError, BusUnavailableError, InProcessMessageBus } from '@ringfence/bus';
 import { InMemoryEventLogStore } from '@ringfence/bus/testing';
-import { setTimeout as delay } from 'node:timers/promises';
 import { EventTopics, type MessageEnvelope, RpcTopics } from '@ringfence/contracts';
 import { AppError, DEFAULT_ROW_ATTEMPTS, InMemorySetAsideStore, SetAsideRows, createLogger, loadConfig } from '@ringfence/platform';
 import { PUBLISH_BEHIND_WRITER, PublishBehind } from '@ringfence/service-runtime';
@@ -30,9 +29,8 @@ const customerSubmission = () => ({
 type Answer = 'late' | 'client-error' | 'ok' | 'prevent' | 'ingestion-down';
 
 /** The intake over a real in-process bus whose checkpoint and graph responders answer as told. */
-async function setup(answer: Answer, limitsConfig = config, { staging = false, logger = createLogger({ level: 'silent', service: 'test' }) } = {}) {
+async function setup(answer: Answer, limitsConfig = config, { logger = createLogger({ level: 'silent', service: 'test' }) } = {}) {
   const log = new InMemoryEventLogStore();
-  if (staging) log.stageUntilFlushed();
   const bus = new InProcessMessageBus({ eventLog: log });
   const asked: string[] = [];
   const requests: Array<MessageEnvelope<unknown>> = [];
@@ -131,34 +129,6 @@ describe(EventIntake.name, () => {
     await expect(intake.checkpoint(CheckpointRoutes.customer, customerSubmission())).rejects.toBeInstanceOf(BusUnavailableError);
     expect(asked).toEqual([]);
     await bus.stop();
-  });
-
-  describe('over a log that stages (LMDB): one wait for the disk', () => {
-    it('asks scoring while the event is being written, and answers once the event and its decision are durable', async () => {
-      const { intake, log, bus, asked } = await setup('ok', config, { staging: true });
-      let answered = false;
-      const answer = intake.checkpoint(CheckpointRoutes.customer, customerSubmission()).finally(() => (answered = true));
-      await delay(20);
-      expect(asked).toEqual([RpcTopics.customerCheckpoint]);
-      expect(answered).toBe(false);
-
-      log.flushStaged();
-
-      await expect(answer).resolves.toMatchObject({ action: 'ALLOW', score: 7 });
-      expect(log.events.map((event) => event.topic)).toEqual([EventTopics.customerUpdated, EventTopics.customerScored]);
-      await bus.stop();
-    });
-
-    it('answers 503, not the score, when the event could not be written after scoring saw it', async () => {
-      const { intake, log, bus } = await setup('ok', config, { staging: true });
-      const answer = intake.checkpoint(CheckpointRoutes.customer, customerSubmission());
-      await delay(20);
-
-      log.flushStaged(new Error('disk full'));
-
-      await expect(answer).rejects.toBeInstanceOf(BusUnavailableError);
-      await bus.stop();
-    });
   });
 
   it('answers, and keeps then sets aside the decision (not dropped), when the bus refuses the decision itself; the next checkpoint’s decision is published (ADR-0016)', async () => {

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Principal } from '@ringfence/accounts';
-import { BusRemoteError, type MessageBus, type PendingDurability } from '@ringfence/bus';
+import { BusRemoteError, type MessageBus } from '@ringfence/bus';
 import {
   type Checkpoint,
   type CheckpointRecommendation,
@@ -106,10 +106,6 @@ export class EventIntake {
    * publish that fails is a 503 (nothing was accepted). Scoring replies with the decision and
    * the gateway publishes the decision it answers with, so the decision feed holds each
    * checkpoint's answer exactly once, even when scoring finishes after the answer was given.
-   *
-   * The event is published visible, not yet durable: its consumers and scoring run while the
-   * event log writes it, and the answer waits for the disk once, with the decision's publish
-   * (and `durable` before any answer, 2xx or not).
    */
   async checkpoint<E extends EventTopic, R extends CheckpointRpcTopic, D extends EventTopic>(
     route: CheckpointRoute<E, R, D>,
@@ -117,15 +113,27 @@ export class EventIntake {
     options: CheckpointOptions<RpcTopicMap[R]['request']> = {},
   ): Promise<CheckpointRecommendation<R>> {
     await this.openCardCiphers(route.ingestTopic, submission, options.request);
+    const request = options.request ?? submission.payload;
     const envelope = this.envelope(submission);
     const retryAfterSeconds = await this.limits.accountRetryAfterSeconds(submission.principal);
-    const accepted = await this.publishVisible(route.ingestTopic, envelope);
-    try {
-      if (retryAfterSeconds !== null) throw this.overLimit(retryAfterSeconds);
-      return await this.decide(route, submission, envelope, options);
-    } finally {
-      await accepted.durable;
+    if (retryAfterSeconds !== null) {
+      await this.publish(route.ingestTopic, envelope);
+      throw this.overLimit(retryAfterSeconds);
     }
+    const limitedAction = await this.limits.customerLimitedAction(submission.principal, submission.subjectId);
+    if (limitedAction !== null) {
+      await this.publish(route.ingestTopic, envelope);
+      return this.fallbackAnswer(route, envelope, { action: limitedAction, source: 'RATE_LIMIT', warnings: [] });
+    }
+    await this.publish(route.ingestTopic, envelope);
+    const answer = await this.askKept(route.rpcTopic, submission.principal, envelope, request, 'scoring');
+    if (isDegraded(answer)) {
+      const defaultAction = submission.principal.account.settings.defaultAction ?? 'ALLOW';
+      return this.fallbackAnswer(route, envelope, { action: defaultAction, source: 'RINGFENCE', warnings: [answer.degraded] });
+    }
+    this.limits.recordScoredAnswer(submission.principal, submission.subjectId, answer.recommendation.action);
+    await this.publishDecision(route, envelope, answer);
+    return options.explain && answer.explanation ? { ...answer.recommendation, explanation: answer.explanation } : answer.recommendation;
   }
 
   /**
@@ -143,35 +151,12 @@ export class EventIntake {
     await this.openCardCiphers(topic, submission, request);
     const envelope = this.envelope(submission);
     const retryAfterSeconds = await this.limits.accountRetryAfterSeconds(submission.principal);
-    const accepted = await this.publishVisible(topic, envelope);
-    try {
-      if (retryAfterSeconds !== null) throw this.overLimit(retryAfterSeconds);
-      return await this.askKept(rpcTopic, submission.principal, envelope, request, 'the graph');
-    } finally {
-      await accepted.durable;
+    if (retryAfterSeconds !== null) {
+      await this.publish(topic, envelope);
+      throw this.overLimit(retryAfterSeconds);
     }
-  }
-
-  /** A published checkpoint's answer: the customer's rate limit, scoring, the decision published. */
-  private async decide<E extends EventTopic, R extends CheckpointRpcTopic, D extends EventTopic>(
-    route: CheckpointRoute<E, R, D>,
-    submission: Submission<EventTopicMap[E] & RpcTopicMap[R]['request']>,
-    envelope: Envelope<EventTopicMap[E]>,
-    options: CheckpointOptions<RpcTopicMap[R]['request']>,
-  ): Promise<CheckpointRecommendation<R>> {
-    const limitedAction = await this.limits.customerLimitedAction(submission.principal, submission.subjectId);
-    if (limitedAction !== null) {
-      return this.fallbackAnswer(route, envelope, { action: limitedAction, source: 'RATE_LIMIT', warnings: [] });
-    }
-    const request = options.request ?? submission.payload;
-    const answer = await this.askKept(route.rpcTopic, submission.principal, envelope, request, 'scoring');
-    if (isDegraded(answer)) {
-      const defaultAction = submission.principal.account.settings.defaultAction ?? 'ALLOW';
-      return this.fallbackAnswer(route, envelope, { action: defaultAction, source: 'RINGFENCE', warnings: [answer.degraded] });
-    }
-    this.limits.recordScoredAnswer(submission.principal, submission.subjectId, answer.recommendation.action);
-    await this.publishDecision(route, envelope, answer);
-    return options.explain && answer.explanation ? { ...answer.recommendation, explanation: answer.explanation } : answer.recommendation;
+    await this.publish(topic, envelope);
+    return this.askKept(rpcTopic, submission.principal, envelope, request, 'the graph');
   }
 
   /** Read-only queries (the voucher check): the account's rate limit, then one request. */
@@ -220,10 +205,6 @@ export class EventIntake {
   /** Publishes any event (decision events of rate-limited answers, for one). */
   publish<E extends EventTopic>(topic: E, envelope: Envelope<EventTopicMap[E]>): Promise<void> {
     return this.bus.publish(topic, { ...envelope, eventId: newEventId() });
-  }
-
-  private publishVisible<E extends EventTopic>(topic: E, envelope: Envelope<EventTopicMap[E]>): Promise<PendingDurability> {
-    return this.bus.publishVisible(topic, { ...envelope, eventId: newEventId() });
   }
 
   /** A fallback answer is a recommendation too: it goes on the decision feed like any other. */

@@ -38,6 +38,10 @@ const shared = {
 };
 
 const config: Config = {
+  // A worker is replaced once it holds more than this after a test file: a long unit run loads
+  // many embedded databases and servers in each worker, and a worker grown past it slowed to a
+  // crawl in a clean-clone CI run (hooks past 60 s in suites that take 20 s alone).
+  workerIdleMemoryLimit: '1536MB',
   // The run's own temporary directory (TMPDIR), checked empty and removed at the end.
   globalSetup: '<rootDir>/test/support/jest-global-setup.ts',
   globalTeardown: '<rootDir>/test/support/jest-global-teardown.ts',

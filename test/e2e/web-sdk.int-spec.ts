@@ -93,6 +93,7 @@ describe('the web SDK on the sample checkout page', () => {
 
     const response = await page.goto(`${origin}/client/sample-checkout.html#key=${publishableKey}`, { waitUntil: 'load' });
     expect(response?.status()).toBe(200);
+    // Asynchronous by design: the page's own script starts the SDK after load; the server is not polled.
     await page.waitForFunction('document.getElementById("device-id").textContent.length > 0', WAIT);
 
     state.deviceId = await textOf('#device-id');
@@ -113,6 +114,7 @@ describe('the web SDK on the sample checkout page', () => {
     await page.type('#card-month', CARD.month);
     await page.type('#card-year', CARD.year);
     await page.click('#checkout button[type=submit]');
+    // Asynchronous by design: the page sends its batch after the submit; the server's reads below are not polled.
     await page.waitForSelector('#events-status[data-state="sent"]', WAIT);
 
     const shown = JSON.parse(await textOf('#cipher')) as { deviceId: string; paymentMethod: Record<string, unknown> };

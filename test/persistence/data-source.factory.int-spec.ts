@@ -80,6 +80,7 @@ describe(openDataSource.name, () => {
         'card_key_pairs',
         'consumer_offsets',
         'decision_records',
+        'device_records',
         'entity_documents',
         'event_log',
         'graph_chargebacks',

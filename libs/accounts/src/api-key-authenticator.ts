@@ -3,12 +3,36 @@ import { AppError } from '@ringfence/platform';
 import type { Account, ApiKeyRepository, KeyKind } from './account';
 import { hashApiKey, parseApiKey } from './api-key';
 
-/** Who a request acts for: the tenant and which of its two data sets. */
+/** The console's roles, weakest first: each may do what the ones before it may (ADR-0014). */
+export const USER_ROLES = ['viewer', 'analyst', 'rule_author', 'admin'] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+
+/** A named person signed in to the console (issue 37), as a request carries them. */
+export interface SignedInUser {
+  userId: string;
+  email: string;
+  name: string;
+  role: UserRole;
+}
+
+/**
+ * Who a request acts for: the tenant and which of its two data sets; `user` when a person signed
+ * in (a console session), absent for an integration's API key.
+ */
 export interface Principal {
   account: Account;
   environment: Environment;
   keyKind: KeyKind;
   keyId: string;
+  user?: SignedInUser;
+}
+
+/**
+ * The name an audit trail records for whoever acted: the person's e-mail address when a person
+ * signed in, else the API key's id (an integration).
+ */
+export function actorOf(principal: Principal): string {
+  return principal.user ? principal.user.email : `key ${principal.keyId}`;
 }
 
 const SCHEME = /^token\s+(\S+)\s*$/i;

@@ -94,6 +94,13 @@ describe(loadConfig.name, () => {
     expect(load({ RULE_BUDGET_MS: '3', CHECKPOINT_RULES_BUDGET_MS: '60', BACKTEST_MAX_DECISIONS: '20' })).toMatchObject({ ruleBudgetMs: 3, checkpointRulesBudgetMs: 60, backtestMaxDecisions: 20 });
   });
 
+  it('reads the console sessions\' absolute expiry (issue 37): 12 hours by default, at most 30 days', () => {
+    expect(load({})).toMatchObject({ sessionTtlSeconds: 43_200 });
+    expect(load({ SESSION_TTL_SECONDS: '2' })).toMatchObject({ sessionTtlSeconds: 2 });
+    expect(() => load({ SESSION_TTL_SECONDS: '0' })).toThrow(/SESSION_TTL_SECONDS/);
+    expect(() => load({ SESSION_TTL_SECONDS: String(31 * 86_400) })).toThrow(/SESSION_TTL_SECONDS/);
+  });
+
   it('never echoes a secret value in the error', () => {
     expect(() => load({ ADMIN_API_KEY: 'hunter2' })).toThrow(/^(?!.*hunter2)/s);
   });

@@ -137,6 +137,8 @@ class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(1) @Max(10_000) CHECKPOINT_RULES_BUDGET_MS!: number;
 
   @Transform(toInt) @IsInt() @Min(1) @Max(100_000_000) BACKTEST_MAX_DECISIONS!: number;
+
+  @Transform(toInt) @IsInt() @Min(1) @Max(30 * 86_400) SESSION_TTL_SECONDS!: number;
 }
 
 export interface RingfenceConfig {
@@ -258,6 +260,8 @@ export interface RingfenceConfig {
   checkpointRulesBudgetMs: number;
   /** ADR-0016: a backtest over a range holding more decisions of its checkpoint than this is a 400 naming `from`. */
   backtestMaxDecisions: number;
+  /** Issue 37: a console session ends this long after sign-in, whatever happens (absolute expiry). */
+  sessionTtlSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -302,6 +306,7 @@ const DEFAULT_ENVIRONMENT = {
   RULE_BUDGET_MS: '1',
   CHECKPOINT_RULES_BUDGET_MS: '25',
   BACKTEST_MAX_DECISIONS: '100000',
+  SESSION_TTL_SECONDS: '43200',
 } as const;
 
 /** Reads and checks the environment; throws `ConfigError` naming every bad variable. */
@@ -375,5 +380,6 @@ function configOf(parsed: EnvironmentVariables, kafkaSecurity: KafkaSecuritySett
     ruleBudgetMs: parsed.RULE_BUDGET_MS,
     checkpointRulesBudgetMs: parsed.CHECKPOINT_RULES_BUDGET_MS,
     backtestMaxDecisions: parsed.BACKTEST_MAX_DECISIONS,
+    sessionTtlSeconds: parsed.SESSION_TTL_SECONDS,
   };
 }

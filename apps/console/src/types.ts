@@ -76,13 +76,26 @@ export interface NetworkNode {
   depth?: number;
   subject?: true;
   fraudster?: true;
+  /** Issue 37: a linked customer's latest score and its current labels (category -> review). */
+  score?: number | null;
+  labels?: Record<string, string> | string[] | null;
+}
+
+export interface NetworkEdge {
+  source: string;
+  target: string;
+  firstSeen?: number;
+  /** Issue 37: the attribute the two ends share (a card as BIN…last4). */
+  attribute?: { kind: string; value: string };
 }
 
 export interface Network {
   nodes: NetworkNode[];
-  edges: Array<{ source: string; target: string; firstSeen?: number }>;
+  edges: NetworkEdge[];
   truncated: boolean;
   statistics: Record<string, unknown>;
+  /** Issue 37: node ids of the shortest path from the subject to the nearest fraudster. */
+  pathToFraudster?: string[] | null;
 }
 
 export interface Label {
@@ -186,6 +199,8 @@ export interface Account {
     /** The browser origins of each data set's publishable key (the client SDK endpoints); [] when none. */
     allowedOrigins?: string[];
     testAllowedOrigins?: string[];
+    /** Whether the POTENTIALLY_ reviews may be applied (the operator switches them on). */
+    potentialLabelsEnabled?: boolean;
     [setting: string]: unknown;
   };
   keys: Array<{ keyId: string; prefix: string; kind: string; environment: string; createdAt: string; revokedAt: string | null; current?: boolean }>;
@@ -199,4 +214,122 @@ export interface Delivery {
   attempts: Array<{ at: string; httpStatus: number | null; error: string | null; durationMs: number }>;
   nextAttemptAt: string | null;
   createdAt: string;
+}
+
+// Issue 37: cases, search, evidence (docs/api.md "Cases", "Search", "Customer evidence").
+
+export type CaseStatus = 'open' | 'in_review' | 'closed';
+export type CaseOutcome = 'fraud' | 'genuine' | 'no_action';
+
+export interface Money {
+  amount: number;
+  currency: string;
+}
+
+export interface Case {
+  caseId: string;
+  subjectType: SubjectType;
+  subjectId: string;
+  status: CaseStatus;
+  outcome: CaseOutcome | null;
+  assignee: { email: string; name?: string } | null;
+  checkpoints: string[];
+  decisionCount: number;
+  maxScore: number | null;
+  totalAmount: Money | null;
+  openedAt: number;
+  lastDecisionAt: number;
+  updatedAt: number;
+  closedAt: number | null;
+  version: number;
+}
+
+export interface CasePage {
+  cases: Case[];
+  nextCursor: string | null;
+  total?: number;
+}
+
+export type PaymentDecision = 'approve' | 'decline' | 'fraud' | 'not_fraud';
+
+export interface PaymentReview {
+  transactionId: string;
+  customerId?: string;
+  decision: PaymentDecision;
+  actor: string;
+  at: number;
+  comment?: string | null;
+}
+
+export interface CaseDecision {
+  scoreId: string;
+  checkpoint: string;
+  action: Action;
+  score: number | null;
+  timestamp: number;
+  transactionId?: string;
+  orderId?: string;
+  amount?: number;
+  currency?: string;
+  review?: PaymentReview | null;
+}
+
+export interface CaseDetail {
+  case: Case;
+  decisions: CaseDecision[];
+  notes: Array<{ noteId: string; text: string; author: string; at: number }>;
+  audit: Array<{ at: number; actor: string; action: string; detail?: unknown }>;
+}
+
+export type SearchKind = 'customerId' | 'email' | 'phone' | 'card' | 'instrument' | 'device' | 'ip' | 'supplierId';
+
+export interface SearchResult {
+  subjectType: SubjectType;
+  subjectId: string;
+  matched: { kind: SearchKind | string; value: string };
+  name?: string;
+  email?: string;
+  label?: string | null;
+}
+
+export interface EvidencePayment {
+  transactionId: string;
+  orderId?: string;
+  at: number;
+  amount: number;
+  currency: string;
+  success?: boolean;
+  declineCode?: string;
+  card?: { bin?: string; last4?: string; country?: string; instrumentId?: string };
+  ip?: { address: string; country?: string };
+  device?: { deviceId: string; userAgent?: string };
+  billingAddress?: unknown;
+  shippingAddress?: unknown;
+  decision?: { scoreId: string; action: Action; score: number | null };
+  disputes?: Array<{ status: string; reason?: string; at: number }>;
+  review?: PaymentReview | null;
+}
+
+export interface Evidence {
+  customer: { id: string; name?: string; email?: string; phone?: string; createdAt?: number; country?: string };
+  payments: EvidencePayment[];
+  orders?: Array<Record<string, unknown>>;
+  refunds?: Array<Record<string, unknown>>;
+  spend?: Record<string, { total: number; count: number }>;
+  addresses?: unknown[];
+  devices?: Array<{ deviceId: string; userAgent?: string; firstSeen?: number; lastSeen?: number } | string>;
+  ips?: Array<{ address: string; country?: string; firstSeen?: number; lastSeen?: number } | string>;
+}
+
+export interface Device {
+  deviceId: string;
+  firstSeen: number | null;
+  lastSeen: number | null;
+  reported: { userAgent?: string; languages?: string[]; timeZone?: string; screen?: { width: number; height: number }; platform?: string; webdriver?: boolean; fingerprint?: string } | null;
+  fingerprints: string[];
+  eventCounts: Record<string, number>;
+  sessions: Array<{ sessionId: string; firstSeen: number; lastSeen: number; eventCounts: Record<string, number> }>;
+  ipAddresses: Array<{ ipAddress: string; firstSeen: number; lastSeen: number }>;
+  customers: Array<{ customerId: string; firstSeen: number; lastSeen: number }>;
+  cards: Array<{ instrumentId: string; cardBin?: string; cardLastFour?: string; firstSeen: number; lastSeen: number }>;
 }

@@ -171,6 +171,50 @@ describe('the web SDK on the sample checkout page', () => {
     expect(JSON.stringify(device.body)).not.toContain(CARD.pan);
   });
 
+  it("lets a shop's page on an allowed origin send events across origins, and the browser refuses one the account did not allow", async () => {
+    // Two shop pages on origins of their own. Their documents are answered here by the interception,
+    // so nothing leaves the machine; their fetches go to the server for real, and the browser applies CORS.
+    const shops = { allowed: 'https://shop.allowed.test', refused: 'https://shop.refused.test' };
+    const settings = await service.client.send({ method: 'PATCH', path: `/admin/accounts/${await defaultAccountId(service)}/settings`, body: { testAllowedOrigins: [origin, shops.allowed] }, apiKey: TEST_ADMIN_KEY });
+    expect(settings.status).toBe(200);
+
+    // Here the server listens on loopback, where a real one is public: Chromium's Local Network
+    // Access checks would refuse a public page's request to loopback before CORS is reached, so this
+    // browser leaves them out and only CORS decides.
+    const shopBrowser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, acceptInsecureCerts: true, args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--disable-features=LocalNetworkAccessChecks'] });
+    const sendFrom = async (shop: string, type: string): Promise<string> => {
+      const shopPage = await shopBrowser.newPage();
+      await shopPage.setRequestInterception(true);
+      shopPage.on('request', (request) => {
+        if (request.url() === `${shop}/`) void request.respond({ status: 200, contentType: 'text/html', body: '<!doctype html><title>shop</title>' });
+        else if (request.url().startsWith(`${origin}/`)) void request.continue();
+        else void request.abort();
+      });
+      await shopPage.goto(`${shop}/`);
+      const body = JSON.stringify({ timestamp: Date.now(), deviceId: state.deviceId, sessionId: state.sessionId, events: [{ type, time: Date.now() }] });
+      // The SDK's own request: JSON with the key in the header, which the browser preflights.
+      const outcome = await shopPage.evaluate(
+        `fetch(${JSON.stringify(`${origin}/v2/client/events`)}, { method: 'POST', headers: { Authorization: 'token ${publishableKey}', 'Content-Type': 'application/json' }, body: ${JSON.stringify(body)} })` +
+          `.then((response) => 'answered ' + response.status, (error) => 'refused: ' + error.name)`,
+      );
+      await shopPage.close();
+      return outcome as string;
+    };
+
+    try {
+      expect(await sendFrom(shops.allowed, 'allowed-origin-check')).toBe('answered 202');
+      expect(await sendFrom(shops.refused, 'refused-origin-check')).toBe('refused: TypeError');
+    } finally {
+      await shopBrowser.close();
+    }
+
+    // After the refusal: the allowed shop's event is on the device, the refused shop's is not.
+    const device = await api<DeviceView>('GET', `/v2/devices/${state.deviceId}`);
+    const counts = device.body.data.sessions.find((candidate) => candidate.sessionId === state.sessionId)?.eventCounts;
+    expect(counts).toMatchObject({ 'allowed-origin-check': 1 });
+    expect(counts).not.toHaveProperty('refused-origin-check');
+  });
+
   it('asked nothing of any other host, and reported no script error or policy refusal', () => {
     expect(requested.length).toBeGreaterThanOrEqual(5);
     expect(refused).toEqual([]);

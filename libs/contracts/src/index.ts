@@ -122,3 +122,5 @@ export * from './http/client/client.response.dto';
 export * from './http/client/client-encryption-keys';
 export * from './http/client/device.response.dto';
 export * from './messages/devices.message';
+export * from './messages/stats.messages';
+export * from './http/stats/stats-overview.dto';

@@ -66,6 +66,7 @@ import type {
 } from './rules.message';
 import type { ModelActivatedEvent, ModelReply, ModelRequest, ModelsReply, ReadModelsRequest, TrainModelRequest } from './models.message';
 import type { TrainModelAcceptedDto } from '../http/models/model.response.dto';
+import type { DecisionStatsReply, DecisionStatsRequest, DisputedTransactionsReply, DisputedTransactionsRequest, FraudSubjectsReply, FraudSubjectsRequest } from './stats.messages';
 import type {
   GraphConnectReply,
   GraphConnectRequest,
@@ -143,6 +144,9 @@ export const RpcTopics = {
   readModels: 'ringfence.rpc.scoring.read-models.v1',
   readModel: 'ringfence.rpc.scoring.read-model.v1',
   activateModel: 'ringfence.rpc.scoring.activate-model.v1',
+  decisionStats: 'ringfence.rpc.scoring.decision-stats.v1',
+  fraudSubjects: 'ringfence.rpc.labelling.fraud-subjects.v1',
+  disputedTransactions: 'ringfence.rpc.graph.disputed-transactions.v1',
 } as const;
 
 /** The request topics of the checkpoints, answered by scoring. */
@@ -223,6 +227,9 @@ export interface RpcTopicMap {
   [RpcTopics.backtestRules]: { request: BacktestRulesRequest; reply: BacktestRulesReply };
   [RpcTopics.readDecision]: { request: ReadDecisionRequest; reply: ReadDecisionReply };
   [RpcTopics.readDecisions]: { request: ReadDecisionsRequest; reply: ReadDecisionsReply };
+  [RpcTopics.decisionStats]: { request: DecisionStatsRequest; reply: DecisionStatsReply };
+  [RpcTopics.fraudSubjects]: { request: FraudSubjectsRequest; reply: FraudSubjectsReply };
+  [RpcTopics.disputedTransactions]: { request: DisputedTransactionsRequest; reply: DisputedTransactionsReply };
 }
 
 /** Every topic the service uses, for pre-creating them on a broker without CreateTopics. */

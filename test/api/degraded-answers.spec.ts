@@ -56,6 +56,8 @@ describe('degraded answers (embedded, a 10 ms scoring budget)', () => {
     expect(response.status).toBe(200);
     expect(response.body.data).toMatchObject({ customerId, action: 'ALLOW', source: 'RINGFENCE', score: 0 });
     expect(response.body.data.warnings).toEqual([{ class: 'degraded', help: '/docs/api#warning-degraded', msg: expect.stringContaining('scoring did not answer') }]);
+    // Unscored, no rule was evaluated: the rules block says so, like a scored answer's (ADR-0011).
+    expect(response.body.data.rules).toEqual({ triggered: [] });
 
     // Kept: the customer's event was durable before the answer.
     const logged = (topic: string) => service.app.get<EventLogStore>(EVENT_LOG_STORE).readAfter(topic, 0, 100_000);

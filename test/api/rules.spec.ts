@@ -139,6 +139,20 @@ describe('rules API (embedded app over HTTPS)', () => {
       expect(answer.body.data.rules).toEqual({ passiveAction: 'PREVENT', triggered: [expect.objectContaining({ ruleId: rule.body.ruleId, state: 'passive' })] });
     });
 
+    it('says passiveAction whenever a passive rule triggered, also when it would not change the action', async () => {
+      const marker = newId('same-action');
+      const active = await createRule({ expression: `payload.customer.customerId.startsWith("${marker}")`, action: 'REVIEW' });
+      const passive = await createRule({ expression: `payload.customer.customerId.startsWith("${marker}")`, action: 'ALLOW', state: 'passive' });
+
+      const answer = await customerCheckpoint(customerRequest({ customer: { customerId: `${marker}-1` } }));
+
+      expect(answer.body.data).toMatchObject({ action: 'REVIEW', source: 'RULE' });
+      expect(answer.body.data.rules).toEqual({
+        passiveAction: 'REVIEW',
+        triggered: [expect.objectContaining({ ruleId: active.body.ruleId, state: 'active' }), expect.objectContaining({ ruleId: passive.body.ruleId, state: 'passive' })],
+      });
+    });
+
     it('never fails a checkpoint for a rule that fails at run time; the decision event reports it', async () => {
       const marker = newId('failing-marker');
       // `payload.customer.nickname` is absent: reading it fails at run time, not at save.

@@ -28,8 +28,8 @@ describe('CHECKPOINT_ANSWERS', () => {
     );
   });
 
-  it('answers an unscored customer or voucher-redemption checkpoint with its warnings and no rules block', () => {
-    const expected = text({ action: 'ALLOW', source: 'RINGFENCE', score: 0, warnings: [degraded], customerId: 'cus-1', scoreId: 'scr_2' });
+  it('answers an unscored customer or voucher-redemption checkpoint with its warnings and a rules block with none triggered', () => {
+    const expected = text({ action: 'ALLOW', source: 'RINGFENCE', score: 0, warnings: [degraded], customerId: 'cus-1', scoreId: 'scr_2', rules: { triggered: [] } });
     expect(text(CHECKPOINT_ANSWERS.customer.unscored(customerPayload, unscored(), 'scr_2'))).toBe(expected);
     expect(text(CHECKPOINT_ANSWERS.voucherRedemption.unscored({ customerId: 'cus-1' }, unscored(), 'scr_2'))).toBe(expected);
   });

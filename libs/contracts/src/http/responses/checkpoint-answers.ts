@@ -20,7 +20,7 @@ export interface ScoredAnswerParts {
   scoreId: string;
   /** The not-found warnings: only the customer and voucher-redemption answers list them (docs/api.md, Warnings). */
   warnings: WarningDto[];
-  /** Triggered rules and, when it differs, passiveAction (ADR-0011). */
+  /** Triggered rules and, when a passive rule triggered, passiveAction (ADR-0011). */
   rules: RulesBlockDto;
   /** A PSP transaction's 3-D Secure advice at pspBeforeAuth; null elsewhere. */
   transactionOptimisation: TransactionOptimisationDto | null;
@@ -62,8 +62,16 @@ const customer: CheckpointAnswer<{ customer: { customerId: string } }, CustomerR
     warnings,
     rules,
   }),
-  // Without a score the customer-type answers carry no rules block.
-  unscored: (payload, { action, source, score, warnings }, scoreId) => ({ action, source, score, warnings, customerId: payload.customer.customerId, scoreId }),
+  // Unscored, no rule was evaluated: the rules block says so (none triggered), like every other answer's.
+  unscored: (payload, { action, source, score, warnings }, scoreId) => ({
+    action,
+    source,
+    score,
+    warnings,
+    customerId: payload.customer.customerId,
+    scoreId,
+    rules: NO_RULES_TRIGGERED,
+  }),
 };
 
 const voucherRedemption: CheckpointAnswer<Pick<VoucherRedemptionRequestDto, 'customerId' | 'customer'>, CustomerRecommendationDto> = {
@@ -76,7 +84,15 @@ const voucherRedemption: CheckpointAnswer<Pick<VoucherRedemptionRequestDto, 'cus
     warnings,
     rules,
   }),
-  unscored: (payload, { action, source, score, warnings }, scoreId) => ({ action, source, score, warnings, customerId: redeemingCustomerId(payload), scoreId }),
+  unscored: (payload, { action, source, score, warnings }, scoreId) => ({
+    action,
+    source,
+    score,
+    warnings,
+    customerId: redeemingCustomerId(payload),
+    scoreId,
+    rules: NO_RULES_TRIGGERED,
+  }),
 };
 
 type RegistrationPayload = { customer?: { customerId: string }; supplier?: { supplierId: string }; registrationId: string };

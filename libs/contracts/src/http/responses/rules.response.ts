@@ -39,7 +39,7 @@ export class RulesBlockDto {
     enum: ACTIONS,
     example: 'PREVENT',
     description:
-      'What the answer\'s action would have been had the passive rules been active too (ADR-0011, in the sources\' precedence). Absent when that is the action given.',
+      'What the answer\'s action would have been had the passive rules been active too (ADR-0011, in the sources\' precedence). Present whenever a passive rule triggered, also when it is the action given; absent when none did.',
   })
   passiveAction?: Action;
 

@@ -41,7 +41,13 @@ export function decideCheckpoint(signals: SourceSignals, rules: RulesOutcome): D
   return decide({ ...signals, ruleAction: rules.activeAction });
 }
 
-/** ADR-0011: what the answer would have been with the passive rules active too (undefined: the same). */
+/**
+ * ADR-0011: the action the answer would have had with the passive rules active too, whenever a
+ * passive rule triggered, also when it is the action given (an active REVIEW beside a passive
+ * ALLOW says REVIEW): an integration tells "no passive rule fired" (undefined) from "fired, same
+ * action".
+ */
 export function passiveActionOf(signals: SourceSignals, rules: RulesOutcome): Action | undefined {
-  return rules.actionWithPassive === rules.activeAction ? undefined : decide({ ...signals, ruleAction: rules.actionWithPassive }).action;
+  if (!rules.triggered.some((rule) => rule.state === 'passive')) return undefined;
+  return decide({ ...signals, ruleAction: rules.actionWithPassive }).action;
 }

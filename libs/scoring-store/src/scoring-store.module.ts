@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
 import { OwnsTables } from '@ringfence/persistence';
-import { DECISION_RECORD_REPOSITORY, MODEL_REPOSITORY, RULE_REPOSITORY } from '@ringfence/scoring-engine';
+import { DECISION_RECORD_REPOSITORY, DECISION_STATS_QUERIES, MODEL_REPOSITORY, RULE_REPOSITORY } from '@ringfence/scoring-engine';
 import { DataSource } from 'typeorm';
 import { SCORING_STORE_SCHEMA } from './scoring-store.schema';
 import { TypeOrmDecisionRecordRepository } from './typeorm/typeorm-decision-record.repository';
+import { TypeOrmDecisionStats } from './typeorm/typeorm-decision-stats';
 import { TypeOrmModelRepository } from './typeorm/typeorm-model.repository';
 import { TypeOrmRuleRepository } from './typeorm/typeorm-rule.repository';
 import { TypeOrmVelocitySnapshotStore } from './velocity/typeorm-velocity-snapshot.store';
@@ -16,9 +17,11 @@ import { VELOCITY_SNAPSHOT_STORE } from './velocity/velocity-snapshot.store';
     { provide: MODEL_REPOSITORY, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmModelRepository(dataSource) },
     { provide: RULE_REPOSITORY, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmRuleRepository(dataSource) },
     { provide: DECISION_RECORD_REPOSITORY, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmDecisionRecordRepository(dataSource) },
+    // The overview's aggregates over the decision records (GET /v2/stats/overview).
+    { provide: DECISION_STATS_QUERIES, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmDecisionStats(dataSource) },
     // Velocity counters, written behind scoring's consumer (libs/services/scoring, velocity).
     { provide: VELOCITY_SNAPSHOT_STORE, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmVelocitySnapshotStore(dataSource) },
   ],
-  exports: [MODEL_REPOSITORY, RULE_REPOSITORY, DECISION_RECORD_REPOSITORY, VELOCITY_SNAPSHOT_STORE],
+  exports: [MODEL_REPOSITORY, RULE_REPOSITORY, DECISION_RECORD_REPOSITORY, DECISION_STATS_QUERIES, VELOCITY_SNAPSHOT_STORE],
 })
 export class ScoringStoreModule {}

@@ -1,1 +1,2 @@
 export * from './decision-record';
+export * from './decision-stats';

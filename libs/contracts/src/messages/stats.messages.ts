@@ -90,7 +90,7 @@ export interface DecisionStatsReply {
     missed: FraudOutcome;
   };
   /** Triggered rules, most hits first: `rate` = hits / decisions of the rule's checkpoint in the window. */
-  rules: Array<{ ruleId: string; name: string; checkpoint: string; hits: number; rate: number }>;
+  rules: Array<{ ruleId: number; name: string; checkpoint: string; hits: number; rate: number }>;
   /** The model's score (0-100) of each decision that has one, in ten bins; the last holds 100. */
   scores: { bins: Array<{ from: number; to: number; count: number }> };
 }

@@ -44,7 +44,7 @@ export class StatsFraudDto {
 }
 
 export class StatsRuleHitsDto {
-  @ApiProperty({ example: 'rul_2Vb8xKp' }) ruleId!: string;
+  @ApiProperty({ type: 'integer', example: 42 }) ruleId!: number;
   @ApiProperty({ example: 'Card country differs from IP country' }) name!: string;
   @ApiProperty({ example: 'pspBeforeAuth' }) checkpoint!: string;
   @ApiProperty({ example: 14 }) hits!: number;

@@ -102,6 +102,8 @@ describe(openDataSource.name, () => {
         'rule_suspensions',
         'rule_versions',
         'set_aside_rows',
+        'user_sessions',
+        'users',
         'velocity_keys',
         'velocity_occurrences',
         'velocity_recorded_events',

@@ -2,6 +2,8 @@ import type { Environment } from '@ringfence/contracts';
 import { AppError } from '@ringfence/platform';
 import type { Account, ApiKeyRepository, KeyKind } from './account';
 import { hashApiKey, parseApiKey } from './api-key';
+import type { SessionAuthenticator } from './people/session-authenticator';
+import { isSessionToken } from './people/session-token';
 
 /** The console's roles, weakest first: each may do what the ones before it may (ADR-0014). */
 export const USER_ROLES = ['viewer', 'analyst', 'rule_author', 'admin'] as const;
@@ -37,15 +39,25 @@ export function actorOf(principal: Principal): string {
 
 const SCHEME = /^token\s+(\S+)\s*$/i;
 
-/** Turns an `Authorization: token <key>` header into a principal, or throws 401. */
+/**
+ * Turns an `Authorization: token <key>` header into a principal, or throws 401. A console
+ * session's token (`rfs_…`, issue 37) is accepted where the process knows sessions.
+ */
 export class ApiKeyAuthenticator {
-  constructor(private readonly keys: ApiKeyRepository) {}
+  constructor(
+    private readonly keys: ApiKeyRepository,
+    private readonly sessions?: SessionAuthenticator,
+  ) {}
 
   async authenticate(authorizationHeader: string | undefined): Promise<Principal> {
     if (!authorizationHeader) {
       throw new AppError('UNAUTHENTICATED', 'Authorization header missing; send "Authorization: token <API key>"');
     }
     const token = SCHEME.exec(authorizationHeader)?.[1];
+    if (token && isSessionToken(token)) {
+      if (!this.sessions) throw new AppError('UNAUTHENTICATED', 'console sessions are not accepted here; send an API key');
+      return this.sessions.authenticate(token);
+    }
     if (!token || !parseApiKey(token)) {
       throw new AppError('UNAUTHENTICATED', 'Authorization header malformed; send "Authorization: token <API key>"');
     }

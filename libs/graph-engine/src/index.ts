@@ -10,3 +10,4 @@ export * from './voucher-redemptions';
 export * from './graph-store.port';
 export * from './payload-graph-changes';
 export * from './merchant-customers';
+export * from './subject-search';

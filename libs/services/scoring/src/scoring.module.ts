@@ -5,6 +5,8 @@ import { CheckpointScorer } from './checkpoint-scorer';
 import { DecisionList } from './decisions/decision-list';
 import { DecisionRecords } from './decisions/decision-records';
 import { DecisionsHandler } from './decisions/decisions.handler';
+import { DecisionStats } from './stats/decision-stats';
+import { DecisionStatsHandler } from './stats/decision-stats.handler';
 import { SubjectVerdicts } from './decisions/subject-verdicts';
 import { RuleBacktest } from './rules/rule-backtest';
 import { RuleBook } from './rules/rule-book';
@@ -25,7 +27,7 @@ import { VelocityModule } from './velocity.module';
  */
 @Module({
   imports: [ScoringStoreModule, VelocityModule],
-  controllers: [CheckpointResponders, RulesHandler, DecisionsHandler, ModelsHandler],
+  controllers: [CheckpointResponders, RulesHandler, DecisionsHandler, ModelsHandler, DecisionStatsHandler],
   providers: [
     CheckpointScorer,
     RuleBook,
@@ -33,6 +35,7 @@ import { VelocityModule } from './velocity.module';
     SubjectVerdicts,
     DecisionRecords,
     DecisionList,
+    DecisionStats,
     ruleEnvironmentsProvider,
     ModelBook,
     defaultModelsProvider,

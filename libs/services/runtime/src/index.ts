@@ -22,3 +22,5 @@ export * from './http/validate-input';
 export { VALIDATION_OPTIONS, validateCompiled } from './http/compiled-validator';
 export * from './set-aside/set-aside.controller';
 export * from './set-aside/publish-behind';
+export * from './http/failed-attempts';
+export * from './http/route-role';

@@ -6,7 +6,7 @@ import { AppError, RateLimitedError, loadConfig } from '@ringfence/platform';
 import { AccessGuard } from './access.guard';
 import { OPERATOR_CREDENTIAL_FAILURES_PER_ADDRESS, OperatorCredentialAttempts } from './operator-credential-attempts';
 import { RequestCredentials } from './request-credentials';
-import type { RouteAccess } from './route-access.decorator';
+import { ROUTE_ACCESS, type RouteAccess, type RouteRole } from './route-access.decorator';
 
 const ADMIN_TOKEN = 'admin-token-for-guard-tests-0123456789';
 const INTERNAL_CREDENTIAL = 'internal-credential-for-guard-tests-0123456789';
@@ -19,11 +19,12 @@ async function guard(): Promise<AccessGuard> {
   await keys.insert({ id: 'key_1', accountId: 'acc_1', kind: 'secret', environment: 'test', keyHash: hashApiKey(ACCOUNT_KEY), displayPrefix: 'sk_test_guar', createdAt: new Date(), revokedAt: null });
   const config = loadConfig({ PORT: '0', ADMIN_API_KEY: ADMIN_TOKEN, INTERNAL_API_KEY: INTERNAL_CREDENTIAL }, { port: 8443 });
   // The route's declared access, as the decorators would give it.
-  const reflector = { getAllAndOverride: () => access } as unknown as Reflector;
+  const reflector = { getAllAndOverride: (key: string) => (key === ROUTE_ACCESS ? access : role) } as unknown as Reflector;
   return new AccessGuard(reflector, new RequestCredentials(keys, config), new OperatorCredentialAttempts());
 }
 
 let access: RouteAccess = 'admin';
+let role: RouteRole | undefined;
 
 /** One request to a route of `routeAccess` from `ip`, as Nest hands it to the guard. */
 function attempt(target: AccessGuard, routeAccess: RouteAccess, ip: string, token?: string): Promise<boolean> {

@@ -7,7 +7,8 @@ import { authenticateClient } from './client-access';
 import { clientAddressKey } from './client-address';
 import { OperatorCredentialAttempts } from './operator-credential-attempts';
 import { RequestCredentials } from './request-credentials';
-import { ROUTE_ACCESS, type RouteAccess } from './route-access.decorator';
+import { ROUTE_ACCESS, ROUTE_ROLE, type RouteAccess, type RouteRole } from './route-access.decorator';
+import { assertRole, neededRole } from './route-role';
 
 type AuthenticatedRequest = FastifyRequest & { principal?: Principal };
 
@@ -40,6 +41,9 @@ export class AccessGuard implements CanActivate {
         if (apiKey.keyKind !== 'secret') {
           throw new AppError('FORBIDDEN', 'this endpoint needs a secret key (sk_…); publishable keys are for the client SDKs');
         }
+        // Issue 37: a console session stands for a person, who needs the route's role.
+        const declaredRole = this.reflector.getAllAndOverride<RouteRole | undefined>(ROUTE_ROLE, [context.getHandler(), context.getClass()]);
+        assertRole(apiKey, neededRole(declaredRole, request.method));
         request.principal = apiKey;
         return true;
       }

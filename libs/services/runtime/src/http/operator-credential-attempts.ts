@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { FailedAttempts } from './failed-attempts';
 
 /** Failed operator-credential attempts one client address may make in a window before it is refused. */
 export const OPERATOR_CREDENTIAL_FAILURES_PER_ADDRESS = 10;
@@ -18,17 +18,8 @@ export const OPERATOR_CREDENTIAL_FAILURE_WINDOW_SECONDS = 600;
  * unaffected.
  */
 @Injectable()
-export class OperatorCredentialAttempts {
-  private readonly failures = new RateLimiterMemory({ points: OPERATOR_CREDENTIAL_FAILURES_PER_ADDRESS, duration: OPERATOR_CREDENTIAL_FAILURE_WINDOW_SECONDS });
-
-  /** Seconds until the address may try again; null when it may now. */
-  async retryAfterSeconds(addressKey: string): Promise<number | null> {
-    const counted = await this.failures.get(addressKey);
-    if (counted === null || counted.consumedPoints < OPERATOR_CREDENTIAL_FAILURES_PER_ADDRESS) return null;
-    return Math.max(1, Math.ceil(counted.msBeforeNext / 1000));
-  }
-
-  async recordFailure(addressKey: string): Promise<void> {
-    await this.failures.penalty(addressKey, 1);
+export class OperatorCredentialAttempts extends FailedAttempts {
+  constructor() {
+    super(OPERATOR_CREDENTIAL_FAILURES_PER_ADDRESS, OPERATOR_CREDENTIAL_FAILURE_WINDOW_SECONDS);
   }
 }

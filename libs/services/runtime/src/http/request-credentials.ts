@@ -1,7 +1,17 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { API_KEY_REPOSITORY, ApiKeyAuthenticator, type ApiKeyRepository, type Principal } from '@ringfence/accounts';
+import {
+  ACCOUNT_REPOSITORY,
+  API_KEY_REPOSITORY,
+  type AccountRepository,
+  ApiKeyAuthenticator,
+  type ApiKeyRepository,
+  type Principal,
+  SESSION_REPOSITORY,
+  SessionAuthenticator,
+  type SessionRepository,
+} from '@ringfence/accounts';
 import { AppError, type RingfenceConfig } from '@ringfence/platform';
 import { RINGFENCE_CONFIG } from '../tokens';
 
@@ -13,7 +23,11 @@ export interface RequestCredential {
   isAdminToken: boolean;
   /** The token is the services' internal credential (`INTERNAL_API_KEY`), which the gateway sends them. */
   isInternalCredential: boolean;
-  /** The active API key the token is, or the 401 of a route that needs one (missing, malformed, unknown or revoked). */
+  /**
+   * The active API key the token is (or the console session, issue 37: a secret key's rights
+   * with the signed-in person), or the 401 of a route that needs one (missing, malformed,
+   * unknown, revoked, ended or expired).
+   */
   apiKey: Principal | AppError;
 }
 
@@ -52,8 +66,15 @@ export class RequestCredentials {
   private readonly internalCredentialHash: Buffer | null;
   private readonly read = new WeakMap<IncomingMessage, Promise<RequestCredential>>();
 
-  constructor(@Optional() @Inject(API_KEY_REPOSITORY) keys: ApiKeyRepository | undefined, @Inject(RINGFENCE_CONFIG) config: RingfenceConfig) {
-    this.authenticator = new ApiKeyAuthenticator(keys ?? NO_API_KEYS);
+  constructor(
+    @Optional() @Inject(API_KEY_REPOSITORY) keys: ApiKeyRepository | undefined,
+    @Inject(RINGFENCE_CONFIG) config: RingfenceConfig,
+    @Optional() @Inject(SESSION_REPOSITORY) sessions?: SessionRepository,
+    @Optional() @Inject(ACCOUNT_REPOSITORY) accounts?: AccountRepository,
+  ) {
+    // Console sessions live beside the keys, in the process that runs the gateway.
+    const sessionAuthenticator = sessions && accounts ? new SessionAuthenticator(sessions, accounts) : undefined;
+    this.authenticator = new ApiKeyAuthenticator(keys ?? NO_API_KEYS, sessionAuthenticator);
     this.adminTokenHash = config.adminApiKey ? sha256(config.adminApiKey) : null;
     this.internalCredentialHash = config.internalApiKey ? sha256(config.internalApiKey) : null;
   }

@@ -1,5 +1,6 @@
 import { SetMetadata, applyDecorators } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
+import type { UserRole } from '@ringfence/accounts';
 
 /**
  * Every route declares who may call it; the access guard refuses a route that does not (so a
@@ -30,3 +31,20 @@ export const PublishableKeyRoute = () => applyDecorators(SetMetadata(ROUTE_ACCES
  * ADR-0016). Neither the admin token nor an account key opens it.
  */
 export const InternalRoute = () => SetMetadata(ROUTE_ACCESS, 'internal' satisfies RouteAccess);
+
+/**
+ * Issue 37: the role a console session needs on a secret-key route ('integration': no session
+ * at all, the route is for an integration's secret key). Undeclared, a read (GET, HEAD) needs
+ * `viewer` and any other method `analyst`. A secret key passes every role.
+ */
+export type RouteRole = UserRole | 'integration';
+export const ROUTE_ROLE = 'ringfence:route-role';
+
+/** A console session needs at least this role here (403 naming it otherwise). */
+export const RequiresRole = (role: UserRole) => SetMetadata(ROUTE_ROLE, role satisfies RouteRole);
+/**
+ * An integration's route (checkpoint events, PSP feeds, backfills, lookups): a secret key only;
+ * a console session is refused with 403 whatever its role (a person never posts events as the
+ * merchant's back end).
+ */
+export const IntegrationRoute = () => SetMetadata(ROUTE_ROLE, 'integration' satisfies RouteRole);

@@ -80,6 +80,7 @@ describe(openDataSource.name, () => {
         'card_key_pairs',
         'consumer_offsets',
         'decision_records',
+        'decision_search_keys',
         'device_records',
         'entity_documents',
         'event_log',

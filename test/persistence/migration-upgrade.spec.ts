@@ -162,7 +162,7 @@ describe('a new database of one distributed app', () => {
     ['ingestion', ENTITY_STORE_SCHEMA, ['device_records', 'entity_documents']],
     ['labelling', LABEL_STORE_SCHEMA, ['callback_deliveries', 'label_history', 'labels']],
     ['lookup', LOOKUP_STORE_SCHEMA, ['lookup_evidence', 'lookup_indicators']],
-    ['scoring', SCORING_STORE_SCHEMA, ['decision_records', 'models', 'rule_suspensions', 'rule_versions', 'velocity_keys', 'velocity_occurrences', 'velocity_recorded_events']],
+    ['scoring', SCORING_STORE_SCHEMA, ['decision_records', 'decision_search_keys', 'models', 'rule_suspensions', 'rule_versions', 'velocity_keys', 'velocity_occurrences', 'velocity_recorded_events']],
     [
       'graph',
       GRAPH_STORE_SCHEMA,

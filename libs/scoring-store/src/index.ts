@@ -6,3 +6,5 @@ export { TypeOrmVelocitySnapshotStore } from './velocity/typeorm-velocity-snapsh
 export * from './velocity/velocity-snapshot.store';
 export { ScoringStoreModule } from './scoring-store.module';
 export { SCORING_STORE_SCHEMA } from './scoring-store.schema';
+export * from './search/decision-search-keys.store';
+export { TypeOrmDecisionSearchKeys } from './search/typeorm-decision-search-keys.store';

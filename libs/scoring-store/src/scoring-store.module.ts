@@ -3,6 +3,8 @@ import { OwnsTables } from '@ringfence/persistence';
 import { DECISION_RECORD_REPOSITORY, DECISION_STATS_QUERIES, MODEL_REPOSITORY, RULE_REPOSITORY } from '@ringfence/scoring-engine';
 import { DataSource } from 'typeorm';
 import { SCORING_STORE_SCHEMA } from './scoring-store.schema';
+import { DECISION_SEARCH_KEY_STORE } from './search/decision-search-keys.store';
+import { TypeOrmDecisionSearchKeys } from './search/typeorm-decision-search-keys.store';
 import { TypeOrmDecisionRecordRepository } from './typeorm/typeorm-decision-record.repository';
 import { TypeOrmDecisionStats } from './typeorm/typeorm-decision-stats';
 import { TypeOrmModelRepository } from './typeorm/typeorm-model.repository';
@@ -20,8 +22,10 @@ import { VELOCITY_SNAPSHOT_STORE } from './velocity/velocity-snapshot.store';
     // The overview's aggregates over the decision records (GET /v2/stats/overview).
     { provide: DECISION_STATS_QUERIES, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmDecisionStats(dataSource) },
     // Velocity counters, written behind scoring's consumer (libs/services/scoring, velocity).
+    // Search keys of decisions (GET /v2/search), written behind scoring's consumer.
+    { provide: DECISION_SEARCH_KEY_STORE, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmDecisionSearchKeys(dataSource) },
     { provide: VELOCITY_SNAPSHOT_STORE, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmVelocitySnapshotStore(dataSource) },
   ],
-  exports: [MODEL_REPOSITORY, RULE_REPOSITORY, DECISION_RECORD_REPOSITORY, DECISION_STATS_QUERIES, VELOCITY_SNAPSHOT_STORE],
+  exports: [MODEL_REPOSITORY, RULE_REPOSITORY, DECISION_RECORD_REPOSITORY, DECISION_STATS_QUERIES, VELOCITY_SNAPSHOT_STORE, DECISION_SEARCH_KEY_STORE],
 })
 export class ScoringStoreModule {}

@@ -37,6 +37,8 @@ import { ModelsUseCase } from './models/models.use-case';
 import { OwnerRequests } from './owner-requests.service';
 import { SubjectsController } from './subjects/subjects.controller';
 import { SubjectsUseCase } from './subjects/subjects.use-case';
+import { SearchController } from './search/search.controller';
+import { SearchUseCase } from './search/search.use-case';
 import { ConsoleController, consoleAssetsProvider } from './console/console.controller';
 import { ClientSdkModule } from './client-sdk/client-sdk.module';
 import { AccountController } from './account/account.controller';
@@ -72,11 +74,12 @@ import { CardEncryptionKeysController } from './card-ciphers/card-encryption-key
     PspTransactionController,
     PspDisputeController,
     SubjectsController,
+    SearchController,
     ConsoleController,
     AccountController,
     CardEncryptionKeysController,
     FeedController, AuthController, AdminController, ApiDocsController, LabelsController, LookupController, CredentialsCheckController, BreachedCredentialsAdminController, CallbacksController, AccountRegistryHandler, RulesController, DecisionsController, ModelsController, ClientController, DevicesController],
-  providers: [consoleAssetsProvider, callbackDestinationsProvider, AccountUseCase, EventIntake, BootstrapAccountService, RateLimits, LabelsUseCase, LookupUseCase, CredentialsCheckUseCase, commonPasswordsProvider, CallbacksUseCase, OwnerRequests, RulesUseCase, DecisionListUseCase, ModelsUseCase, SubjectsUseCase, CustomerTagsUseCase, ClientEventsUseCase, AllowedOriginsIndex,
+  providers: [consoleAssetsProvider, callbackDestinationsProvider, AccountUseCase, EventIntake, BootstrapAccountService, RateLimits, LabelsUseCase, LookupUseCase, CredentialsCheckUseCase, commonPasswordsProvider, CallbacksUseCase, OwnerRequests, RulesUseCase, DecisionListUseCase, ModelsUseCase, SubjectsUseCase, SearchUseCase, CustomerTagsUseCase, ClientEventsUseCase, AllowedOriginsIndex,
     CardEncryptionKeys, CardCipherIntake, { provide: CLIENT_ENCRYPTION_KEYS, useExisting: CardEncryptionKeys }],
 })
 export class GatewayModule {}

@@ -6,6 +6,7 @@ import { RINGFENCE_CONFIG } from '@ringfence/service-runtime';
 import type { Driver } from 'neo4j-driver';
 import { DataSource } from 'typeorm';
 import { GraphQueryResponders } from './graph-query.responders';
+import { GraphSearchResponder } from './graph-search.responder';
 import { GraphUpdatesConsumer, GraphUpdatesController } from './graph-updates.consumer';
 import { TenantGraphs } from './tenant-graphs.service';
 
@@ -20,7 +21,7 @@ const NEO4J_DRIVER = Symbol('Neo4jDriver');
  */
 @Module({
   imports: [GraphStoreModule],
-  controllers: [GraphUpdatesController, GraphQueryResponders],
+  controllers: [GraphUpdatesController, GraphQueryResponders, GraphSearchResponder],
   providers: [
     {
       provide: NEO4J_DRIVER,

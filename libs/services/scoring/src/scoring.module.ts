@@ -5,6 +5,8 @@ import { CheckpointScorer } from './checkpoint-scorer';
 import { DecisionList } from './decisions/decision-list';
 import { DecisionRecords } from './decisions/decision-records';
 import { DecisionsHandler } from './decisions/decisions.handler';
+import { DecisionSearchHandler } from './decisions/decision-search.handler';
+import { DecisionSearchKeys } from './decisions/decision-search-keys';
 import { DecisionStats } from './stats/decision-stats';
 import { DecisionStatsHandler } from './stats/decision-stats.handler';
 import { SubjectVerdicts } from './decisions/subject-verdicts';
@@ -27,13 +29,14 @@ import { VelocityModule } from './velocity.module';
  */
 @Module({
   imports: [ScoringStoreModule, VelocityModule],
-  controllers: [CheckpointResponders, RulesHandler, DecisionsHandler, ModelsHandler, DecisionStatsHandler],
+  controllers: [CheckpointResponders, RulesHandler, DecisionsHandler, DecisionSearchHandler, ModelsHandler, DecisionStatsHandler],
   providers: [
     CheckpointScorer,
     RuleBook,
     RuleBacktest,
     SubjectVerdicts,
     DecisionRecords,
+    DecisionSearchKeys,
     DecisionList,
     DecisionStats,
     ruleEnvironmentsProvider,

@@ -1,0 +1,87 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ReadDependency } from '@ringfence/bus';
+import { type CheckpointScoredEvent, type PaymentMethodFacts, type WireObject, payloadFacts } from '@ringfence/contracts';
+import { DECISION_SEARCH_KEY_STORE, type DecisionSearchKeyRow, type DecisionSearchKeyStore } from '@ringfence/scoring-store';
+import { DECISION_TOPICS } from './decision-records';
+
+/** The consumer group that keeps the search keys of decisions. */
+export const DECISION_SEARCH_KEYS_GROUP = 'scoring-search-keys';
+
+/** What a search waits for: every decision published before it has its keys. */
+export const DECISION_SEARCH_KEYS_DEPENDENCY: ReadDependency = { group: DECISION_SEARCH_KEYS_GROUP, topics: DECISION_TOPICS };
+
+/** A card as search shows and matches it: `BIN…last4` (never more of the number). */
+export const cardSearchValue = (bin: string, lastFour: string): string => `${bin}…${lastFour}`;
+
+/** An IP address as searched: trimmed, lower-cased (IPv6 hex digits). */
+export const ipSearchValue = (address: string): string => address.trim().toLowerCase();
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+
+/** A card's BIN and last four as the payment-method shapes carry them (`cardBin`/`cardLastFour`, a PSP card's `iin`/`lastFour`). */
+function cardOf(method: PaymentMethodFacts): string | undefined {
+  const bin = text(method.fields.cardBin) ?? text(method.fields.iin);
+  const lastFour = text(method.fields.cardLastFour) ?? text(method.fields.lastFour);
+  return bin !== undefined && lastFour !== undefined && /^[0-9]{4,8}$/.test(bin) && /^[0-9]{4}$/.test(lastFour) ? cardSearchValue(bin, lastFour) : undefined;
+}
+
+/**
+ * The search keys of one decision (ADR-0014): the IP address of the device its payload names,
+ * and every card (BIN…last4) it carries, each with the subject decided about. What the graph
+ * keeps as nodes (ids, e-mail, phone, device, instrument) is searched there instead.
+ */
+export function decisionSearchKeys(tenant: { accountId: string; environment: string }, event: CheckpointScoredEvent): DecisionSearchKeyRow[] {
+  const payload = event.context?.payload;
+  if (event.subject === undefined || typeof payload !== 'object' || payload === null || Array.isArray(payload)) return [];
+  const facts = payloadFacts(payload as WireObject);
+  const keys = new Map<string, { keyKind: string; keyValue: string }>();
+  const add = (keyKind: string, keyValue: string | undefined) => {
+    if (keyValue !== undefined && !keyValue.includes('\u0000')) keys.set(`${keyKind}\u0000${keyValue}`, { keyKind, keyValue });
+  };
+  add('ip', facts.device.ipAddress === undefined ? undefined : ipSearchValue(facts.device.ipAddress));
+  for (const method of [...(facts.paymentMethod ? [facts.paymentMethod] : []), ...facts.paymentMethods, ...facts.connectCards]) add('card', cardOf(method));
+  const subject = event.subject;
+  if (subject.id.includes('\u0000')) return [];
+  return [...keys.values()].map((key) => ({ ...tenant, ...key, subjectKind: subject.kind, subjectId: subject.id }));
+}
+
+/**
+ * The search keys of decisions, written behind like the decision records: the consumer of the
+ * decision topics adds each decision's keys, `flush` (the bus's beforeCommit) writes them in one
+ * statement, and a search flushes first, so it finds every decision its barrier waited for.
+ */
+@Injectable()
+export class DecisionSearchKeys {
+  private pending = new Map<string, DecisionSearchKeyRow>();
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(@Inject(DECISION_SEARCH_KEY_STORE) private readonly store: DecisionSearchKeyStore) {}
+
+  add(rows: readonly DecisionSearchKeyRow[]): void {
+    for (const row of rows) this.pending.set(JSON.stringify([row.accountId, row.environment, row.keyKind, row.keyValue, row.subjectKind, row.subjectId]), row);
+  }
+
+  async subjects(tenant: { accountId: string; environment: string }, keyKind: string, keyValue: string, limit: number) {
+    await this.flush();
+    return this.store.subjects(tenant, keyKind, keyValue, limit);
+  }
+
+  /** Flushes run one after another; a batch that failed goes back for the next. */
+  flush(): Promise<void> {
+    const run = this.flushing.then(() => this.writePending());
+    this.flushing = run.catch(() => undefined);
+    return run;
+  }
+
+  private async writePending(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const batch = this.pending;
+    this.pending = new Map();
+    try {
+      await this.store.addAll([...batch.values()]);
+    } catch (error) {
+      for (const [key, row] of batch) if (!this.pending.has(key)) this.pending.set(key, row);
+      throw error;
+    }
+  }
+}

@@ -21,8 +21,6 @@ export * from './http/subjects/subject-network.query.dto';
 export * from './http/subjects/subject.response.dto';
 export * from './messages/search.messages';
 export * from './http/search/search.dto';
-export * from './messages/search.messages';
-export * from './http/search/search.dto';
 export * from './messages/owner-queries.message';
 export * from './http/shared/location.dto';
 export * from './http/shared/device.dto';

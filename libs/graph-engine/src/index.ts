@@ -11,4 +11,3 @@ export * from './graph-store.port';
 export * from './payload-graph-changes';
 export * from './merchant-customers';
 export * from './subject-search';
-export * from './subject-search';

@@ -110,6 +110,15 @@ export class TenantGraph {
   }
 
   /** Records a customer of the transaction and links it to the transaction's disputes known so far. */
+  /**
+   * PSP transactions with at least one dispute (the overview's known fraud), in id order, at
+   * most `limit`; `truncated` when more are disputed.
+   */
+  disputedTransactions(limit: number): { transactionIds: string[]; truncated: boolean } {
+    const transactionIds = [...this.transactionDisputes.keys()].sort();
+    return { transactionIds: transactionIds.slice(0, limit), truncated: transactionIds.length > limit };
+  }
+
   private addTransactionOwner(transactionId: string, customerId: string): void {
     const owner = this.index.ensureNode('customer', customerId);
     const owners = this.transactionOwners.get(transactionId);

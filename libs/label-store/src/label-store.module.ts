@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { CALLBACK_DELIVERY_REPOSITORY } from '@ringfence/callbacks';
-import { LABEL_REPOSITORY } from '@ringfence/labels';
+import { FRAUD_SUBJECTS_QUERY, LABEL_REPOSITORY } from '@ringfence/labels';
 import { OwnsTables, PERSISTENCE_OPTIONS, type PersistenceOptions, cacheEntriesOf } from '@ringfence/persistence';
 import { DataSource } from 'typeorm';
 import { LABEL_STORE_SCHEMA } from './label-store.schema';
 import { CachingLabelRepository } from './repositories/caching-label.repository';
 import { TypeOrmCallbackDeliveryRepository } from './repositories/typeorm-callback-delivery.repository';
 import { TypeOrmLabelRepository } from './repositories/typeorm-label.repository';
+import { TypeOrmFraudSubjects } from './repositories/typeorm-fraud-subjects';
 
 /** The labelling service's labels (`LABEL_REPOSITORY`) and review callbacks (`CALLBACK_DELIVERY_REPOSITORY`) over their tables. */
 @OwnsTables(LABEL_STORE_SCHEMA)
@@ -20,8 +21,10 @@ import { TypeOrmLabelRepository } from './repositories/typeorm-label.repository'
         return options.soleWriter ? CachingLabelRepository.load(labels, cacheEntriesOf(options)) : labels;
       },
     },
+    // The overview's known fraud (GET /v2/stats/overview): subjects labelled FRAUDSTER.
+    { provide: FRAUD_SUBJECTS_QUERY, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmFraudSubjects(dataSource) },
     { provide: CALLBACK_DELIVERY_REPOSITORY, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmCallbackDeliveryRepository(dataSource) },
   ],
-  exports: [LABEL_REPOSITORY, CALLBACK_DELIVERY_REPOSITORY],
+  exports: [LABEL_REPOSITORY, FRAUD_SUBJECTS_QUERY, CALLBACK_DELIVERY_REPOSITORY],
 })
 export class LabelStoreModule {}

@@ -78,7 +78,6 @@ import type {
   GraphVoucherUsesRequest,
 } from './graph.messages';
 import type { DecisionSearchRequest, GraphSearchRequest, SubjectSearchReply } from './search.messages';
-import type { DecisionSearchRequest, GraphSearchRequest, SubjectSearchReply } from './search.messages';
 
 /**
  * Topic names follow `ringfence.<ingest|graph|label|decision|config|rpc>.<entity>.<event>.v1`
@@ -127,8 +126,6 @@ export const RpcTopics = {
   graphVoucherUses: 'ringfence.rpc.graph.voucher-uses.v1',
   graphNetworkFeatures: 'ringfence.rpc.graph.network-features.v1',
   graphNeighbourhood: 'ringfence.rpc.graph.neighbourhood.v1',
-  graphSearch: 'ringfence.rpc.graph.search.v1',
-  searchDecisions: 'ringfence.rpc.scoring.search-decisions.v1',
   graphSearch: 'ringfence.rpc.graph.search.v1',
   searchDecisions: 'ringfence.rpc.scoring.search-decisions.v1',
   readEntityDocuments: 'ringfence.rpc.ingestion.read-entity-documents.v1',
@@ -214,8 +211,6 @@ export interface RpcTopicMap {
   [RpcTopics.graphVoucherUses]: { request: GraphVoucherUsesRequest; reply: GraphVoucherUsesReply };
   [RpcTopics.graphNetworkFeatures]: { request: GraphNetworkFeaturesRequest; reply: GraphNetworkFeaturesReply };
   [RpcTopics.graphNeighbourhood]: { request: GraphNeighbourhoodRequest; reply: GraphNeighbourhoodReply };
-  [RpcTopics.graphSearch]: { request: GraphSearchRequest; reply: SubjectSearchReply };
-  [RpcTopics.searchDecisions]: { request: DecisionSearchRequest; reply: SubjectSearchReply };
   [RpcTopics.graphSearch]: { request: GraphSearchRequest; reply: SubjectSearchReply };
   [RpcTopics.searchDecisions]: { request: DecisionSearchRequest; reply: SubjectSearchReply };
   [RpcTopics.readEntityDocuments]: { request: ReadEntityDocumentsRequest; reply: ReadEntityDocumentsReply };

@@ -5,6 +5,7 @@ import type { RingfenceConfig } from '@ringfence/platform';
 import { RINGFENCE_CONFIG } from '@ringfence/service-runtime';
 import type { Driver } from 'neo4j-driver';
 import { DataSource } from 'typeorm';
+import { GraphDisputesResponder } from './graph-disputes.responder';
 import { GraphQueryResponders } from './graph-query.responders';
 import { GraphSearchResponder } from './graph-search.responder';
 import { GraphUpdatesConsumer, GraphUpdatesController } from './graph-updates.consumer';
@@ -21,7 +22,7 @@ const NEO4J_DRIVER = Symbol('Neo4jDriver');
  */
 @Module({
   imports: [GraphStoreModule],
-  controllers: [GraphUpdatesController, GraphQueryResponders, GraphSearchResponder],
+  controllers: [GraphUpdatesController, GraphQueryResponders, GraphSearchResponder, GraphDisputesResponder],
   providers: [
     {
       provide: NEO4J_DRIVER,

@@ -54,6 +54,10 @@ import { CLIENT_ENCRYPTION_KEYS } from '@ringfence/contracts';
 import { CardCipherIntake } from './card-ciphers/card-cipher-intake.service';
 import { CardEncryptionKeys } from './card-ciphers/card-encryption-keys.service';
 import { CardEncryptionKeysController } from './card-ciphers/card-encryption-keys.controller';
+import { SessionsController } from './people/sessions.controller';
+import { UsersController } from './people/users.controller';
+import { PeopleUseCase } from './people/people.use-case';
+import { SignInAttempts } from './people/sign-in-attempts.service';
 
 /**
  * The public HTTPS API: authenticates, validates, maps each route to its bus message, and
@@ -78,8 +82,11 @@ import { CardEncryptionKeysController } from './card-ciphers/card-encryption-key
     ConsoleController,
     AccountController,
     CardEncryptionKeysController,
+    SessionsController,
+    UsersController,
     FeedController, AuthController, AdminController, ApiDocsController, LabelsController, LookupController, CredentialsCheckController, BreachedCredentialsAdminController, CallbacksController, AccountRegistryHandler, RulesController, DecisionsController, ModelsController, ClientController, DevicesController],
   providers: [consoleAssetsProvider, callbackDestinationsProvider, AccountUseCase, EventIntake, BootstrapAccountService, RateLimits, LabelsUseCase, LookupUseCase, CredentialsCheckUseCase, commonPasswordsProvider, CallbacksUseCase, OwnerRequests, RulesUseCase, DecisionListUseCase, ModelsUseCase, SubjectsUseCase, SearchUseCase, CustomerTagsUseCase, ClientEventsUseCase, AllowedOriginsIndex,
+    PeopleUseCase, SignInAttempts,
     CardEncryptionKeys, CardCipherIntake, { provide: CLIENT_ENCRYPTION_KEYS, useExisting: CardEncryptionKeys }],
 })
 export class GatewayModule {}

@@ -5,6 +5,15 @@ type Account = { accountId: string; keys: { secretTest: string; secretLive: stri
 type Rule = { ruleId: number; ruleVersion: number; name: string; description: string; checkpoint: string; expression: string; action: string; state: string; createdAt: string; createdBy: string };
 type Envelope = { status: number; message: string; timestamp: number; traceId: string };
 type Triggered = { ruleId: number; ruleVersion: number; ruleName?: string; state: string; action: string; description: string };
+type BacktestMatch = { scoreId: string; subjectId: string | null; timestamp: number; amount?: number; currency?: string; before: string; after: string; outcome: string | null };
+type BacktestResult = {
+  from: number;
+  to: number;
+  evaluated: number;
+  actions: { before: Record<string, number>; after: Record<string, number> };
+  changed: Array<{ from: string; to: string; count: number }>;
+  matches: BacktestMatch[];
+};
 type Recommendation = { action: string; source: string; score?: number; scoreId?: string; rules?: { passiveAction?: string; triggered: Triggered[] } };
 
 let sequence = 0;
@@ -298,6 +307,46 @@ describe('rules API (embedded app over HTTPS)', () => {
       });
       expect((backtest.body.data.changed as Array<{ to: string; count: number }>).some((change) => change.to === 'PREVENT' && change.count >= 1)).toBe(true);
       expect((await send<{ data: { rules: Rule[] } }>('GET', '/v2/rules?checkpoint=customer')).body.data.rules).toEqual(rulesBefore.body.data.rules);
+    });
+
+    it('keeps the other stored rules in force: an unchanged rule beside a stronger one changes nothing, an edit of the stronger one does', async () => {
+      const marker = newId('beside');
+      const matching = `payload.customer.customerId.startsWith("${marker}")`;
+      const weaker = await createRule({ name: 'weaker', expression: matching, action: 'REVIEW' });
+      const stronger = await createRule({ name: 'stronger', expression: matching, action: 'PREVENT' });
+      const from = Date.now() - 1_000;
+      const answers = [await customerCheckpoint(customerRequest({ customer: { customerId: `${marker}-1` } })), await customerCheckpoint(customerRequest({ customer: { customerId: `${marker}-2` } }))];
+      expect(answers.map((answer) => answer.body.data.action)).toEqual(['PREVENT', 'PREVENT']);
+      const backtest = (rules: unknown[]) => send<{ data: BacktestResult }>('POST', '/v2/rules/backtest', { checkpoint: 'customer', from, to: Date.now() + 1_000, rules });
+
+      const unchanged = await backtest([{ ruleId: weaker.body.ruleId }]);
+      const edited = await backtest([{ ruleId: stronger.body.ruleId, expression: 'false', action: 'PREVENT' }]);
+
+      expect(unchanged.status).toBe(200);
+      expect(unchanged.body.data.changed).toEqual([]);
+      expect(unchanged.body.data.actions.after).toEqual(unchanged.body.data.actions.before);
+      const scoreIds = answers.map((answer) => answer.body.data.scoreId).reverse();
+      expect(unchanged.body.data.matches.filter((match) => scoreIds.includes(match.scoreId))).toEqual(
+        scoreIds.map((scoreId, index) => ({ scoreId, subjectId: `${marker}-${2 - index}`, timestamp: expect.any(Number), before: 'PREVENT', after: 'PREVENT', outcome: null })),
+      );
+      expect(edited.body.data.changed).toEqual([{ from: 'PREVENT', to: 'REVIEW', count: 2 }]);
+    });
+
+    it('backtests the data set\'s period of the checkpoint when from and to are absent, however long ago it was stamped', async () => {
+      const created = await service.client.send<Account>({ method: 'POST', path: '/admin/accounts', body: { name: newId('history') }, apiKey: TEST_ADMIN_KEY });
+      const key = created.body.keys.secretTest;
+      const first = Date.UTC(2021, 0, 4, 9);
+      const last = Date.UTC(2021, 1, 15, 17);
+      for (const timestamp of [first, Date.UTC(2021, 0, 20), last]) {
+        expect((await send('POST', '/v2/customer', customerRequest({ timestamp }), key)).status).toBe(200);
+      }
+
+      const backtest = await send<{ data: BacktestResult }>('POST', '/v2/rules/backtest', { checkpoint: 'customer', rules: [{ expression: 'true', action: 'PREVENT' }] }, key);
+
+      expect(backtest.status).toBe(200);
+      expect(backtest.body.data).toMatchObject({ from: first, to: last + 1, evaluated: 3 });
+      expect(backtest.body.data.matches.map((match) => match.timestamp)).toEqual([last, Date.UTC(2021, 0, 20), first]);
+      expect(backtest.body.data.matches.every((match) => match.after === 'PREVENT')).toBe(true);
     });
 
     it('refuses an invalid draft naming it, and a stored rule of another checkpoint', async () => {

@@ -47,6 +47,12 @@ export interface DecisionListFilter {
   to?: number;
 }
 
+/** The payload times of a tenant's first and last decision of a checkpoint, epoch ms. */
+export interface DecisionPeriod {
+  first: number;
+  last: number;
+}
+
 /** The decision records of every tenant; every read names the tenant. */
 export interface DecisionRecordRepository {
   /** Stores records of any tenants; a scoreId already stored is kept as it is (redelivery). */
@@ -54,6 +60,8 @@ export interface DecisionRecordRepository {
   find(tenant: RuleTenant, scoreId: string): Promise<StoredDecisionRecord | null>;
   /** Records of a checkpoint with `from <= timestamp < to`, by (timestamp, scoreId), after `cursor`. */
   page(tenant: RuleTenant, checkpoint: string, from: number, to: number, cursor: DecisionCursor | null, limit: number): Promise<StoredDecisionRecord[]>;
+  /** The span of the tenant's records of a checkpoint; null when it has none. */
+  period(tenant: RuleTenant, checkpoint: string): Promise<DecisionPeriod | null>;
   /** Records matching `filter`, newest first: by (timestamp, scoreId) descending, strictly before `before`. */
   list(tenant: RuleTenant, filter: DecisionListFilter, before: DecisionCursor | null, limit: number): Promise<StoredDecisionRecord[]>;
 }

@@ -49,6 +49,16 @@ export function itBehavesLikeADecisionRecordRepository(repository: () => Decisio
     await expect(repository().find(tenant, record.scoreId)).resolves.toEqual(record);
   });
 
+  it('spans a checkpoint\'s records from the first payload time to the last, only for its tenant', async () => {
+    const tenant = buildRuleTenant();
+    const at = (timestamp: number, checkpoint = 'customer') => buildDecisionRecord({ timestamp, checkpoint });
+    await repository().addAll([at(500), at(120), at(330), at(50, 'payout'), at(900, 'payout')].map((record) => ({ ...record, ...tenant })));
+
+    await expect(repository().period(tenant, 'customer')).resolves.toEqual({ first: 120, last: 500 });
+    await expect(repository().period(tenant, 'refund')).resolves.toBeNull();
+    await expect(repository().period(buildRuleTenant(), 'customer')).resolves.toBeNull();
+  });
+
   it('pages a checkpoint in [from, to) by time and scoreId, resuming after a cursor', async () => {
     const tenant = buildRuleTenant();
     const at = (timestamp: number, scoreId: string, checkpoint = 'customer') => buildDecisionRecord({ timestamp, scoreId, checkpoint });

@@ -1,4 +1,4 @@
-import type { DecisionCursor, DecisionListFilter, DecisionRecordRepository, RuleTenant, StoredDecisionRecord } from '@ringfence/scoring-engine';
+import type { DecisionCursor, DecisionListFilter, DecisionPeriod, DecisionRecordRepository, RuleTenant, StoredDecisionRecord } from '@ringfence/scoring-engine';
 import { payloadText } from '@ringfence/contracts';
 import type { DataSource } from 'typeorm';
 import { background, bigintToNumber, jsonTextSequence, jsonTexts, queryRows } from '@ringfence/persistence';
@@ -29,6 +29,10 @@ const PAGE = `
      AND (event_time, score_id) > ($6::bigint, $7::text)
    ORDER BY event_time, score_id
    LIMIT $8`;
+// Two ends of the (…, checkpoint, event_time, score_id) index: two index probes, not a scan.
+const PERIOD = `
+  SELECT MIN(event_time) AS first, MAX(event_time) AS last FROM decision_records
+   WHERE account_id = $1 AND environment = $2 AND checkpoint = $3`;
 
 /** Decision records in `decision_records` (both modes). */
 export class TypeOrmDecisionRecordRepository implements DecisionRecordRepository {
@@ -60,6 +64,12 @@ export class TypeOrmDecisionRecordRepository implements DecisionRecordRepository
     const after = cursor ?? { timestamp: from - 1, scoreId: '' };
     const rows = await queryRows<DecisionRecordRow>(this.dataSource, PAGE, [tenant.accountId, tenant.environment, checkpoint, from, to, after.timestamp, after.scoreId, limit]);
     return rows.map(toRecord);
+  }
+
+  async period(tenant: RuleTenant, checkpoint: string): Promise<DecisionPeriod | null> {
+    const [row] = await queryRows<{ first: string | null; last: string | null }>(this.dataSource, PERIOD, [tenant.accountId, tenant.environment, checkpoint]);
+    if (row === undefined || row.first === null || row.last === null) return null;
+    return { first: bigintToNumber(row.first), last: bigintToNumber(row.last) };
   }
 
   /**

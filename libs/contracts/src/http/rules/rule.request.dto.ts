@@ -69,7 +69,13 @@ export class ValidateRuleRequestDto {
 
 /** One rule of a backtest: a stored rule by id (its current version), or a draft. */
 export class BacktestRuleDto {
-  @ApiPropertyOptional({ type: 'integer', example: 3, maximum: MAX_RULE_ID, description: 'A stored rule of the account (its current version). Without it, `expression` and `action` make a draft.' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    example: 3,
+    maximum: MAX_RULE_ID,
+    description:
+      'A stored rule of the account: alone, its current version; with `expression` and `action`, an edit of it (a draft in its place). Either way it takes that stored rule\'s place over every decision. Without it, `expression` and `action` make a draft added to the stored rules.',
+  })
   @IsOptional() @IsInt() @Min(1) @Max(MAX_RULE_ID) ruleId?: number;
 
   @ApiPropertyOptional({ example: 'Draft: disposable e-mail', maxLength: MAX_RULE_NAME_LENGTH })
@@ -87,12 +93,23 @@ export class BacktestRequestDto {
   @ApiProperty({ enum: RULE_CHECKPOINTS, example: 'customer' })
   @IsIn(RULE_CHECKPOINTS, oneOf(RULE_CHECKPOINTS)) checkpoint!: RuleCheckpoint;
 
-  @ApiProperty({ type: 'integer', example: 1763800000000, description: 'Decisions with `from <= timestamp`, epoch milliseconds (the payload time).' })
-  @IsInt() @Min(0) @Max(Number.MAX_SAFE_INTEGER) from!: number;
+  @ApiPropertyOptional({
+    type: 'integer',
+    example: 1763800000000,
+    description: 'Decisions with `from <= timestamp`, epoch milliseconds (the payload time). Absent: the first decision of the checkpoint in the data set.',
+  })
+  @IsOptional() @IsInt() @Min(0) @Max(Number.MAX_SAFE_INTEGER) from?: number;
 
-  @ApiProperty({ type: 'integer', example: 1766400000000, description: 'Decisions with `timestamp < to`, epoch milliseconds.' })
-  @IsInt() @Min(0) @Max(Number.MAX_SAFE_INTEGER) to!: number;
+  @ApiPropertyOptional({
+    type: 'integer',
+    example: 1766400000000,
+    description: 'Decisions with `timestamp < to`, epoch milliseconds. Absent: one millisecond after the last decision of the checkpoint in the data set.',
+  })
+  @IsOptional() @IsInt() @Min(0) @Max(Number.MAX_SAFE_INTEGER) to?: number;
 
-  @ApiProperty({ type: () => [BacktestRuleDto], description: 'The rules to try, 1 to 50: they replace the stored rules of the checkpoint for the backtest.' })
+  @ApiProperty({
+    type: () => [BacktestRuleDto],
+    description: 'The rules to try, 1 to 50: a draft is added to the checkpoint\'s stored rules as they stood at each decision; a stored rule by `ruleId` (or a draft carrying its `ruleId`) takes that rule\'s place.',
+  })
   @ArrayMinSize(1) @ArrayMaxSize(50) @ValidateNested({ each: true }) @Type(() => BacktestRuleDto) rules!: BacktestRuleDto[];
 }

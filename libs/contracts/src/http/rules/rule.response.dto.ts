@@ -97,13 +97,33 @@ export class BacktestLabelledDto {
   @ApiProperty({ type: 'number', nullable: true, description: 'fraudTriggered / fraud; null when no decision is of fraud.' }) recall!: number | null;
 }
 
+/** A decision of a backtest whose action changed or at which a tried rule triggered. */
+export class BacktestMatchDto {
+  @ApiProperty({ example: 'scr_2Vb8' }) scoreId!: string;
+  @ApiProperty({ type: 'string', nullable: true, example: 'cus-1', description: 'The customer or supplier decided about.' }) subjectId!: string | null;
+  @ApiProperty({ type: 'integer', example: 1763800000000, description: 'The decision\'s payload time, epoch milliseconds.' }) timestamp!: number;
+  @ApiPropertyOptional({ type: 'number', example: 125.5, description: 'The amount decided on, in major units (payments, payouts, refunds).' }) amount?: number;
+  @ApiPropertyOptional({ example: 'EUR' }) currency?: string;
+  @ApiProperty({ enum: RULE_ACTIONS, description: 'The action answered then.' }) before!: RuleAction;
+  @ApiProperty({ enum: RULE_ACTIONS, description: 'The action decided again with the tried rules.' }) after!: RuleAction;
+  @ApiProperty({ type: 'string', enum: ['fraud', 'genuine'], nullable: true, description: 'What is known now (labels, unforgiven chargebacks and disputes); null when neither.' })
+  outcome!: 'fraud' | 'genuine' | null;
+}
+
 /** POST /v2/rules/backtest (ADR-0011): what the rules would have changed. Changes nothing. */
 export class BacktestResultDto {
+  @ApiProperty({ type: 'integer', example: 1763800000000, description: 'The window used, `from <= timestamp` (epoch ms): as asked, or the first decision of the checkpoint.' }) from!: number;
+  @ApiProperty({ type: 'integer', example: 1766400000000, description: 'The window used, `timestamp < to` (epoch ms): as asked, or one millisecond after the last decision.' }) to!: number;
   @ApiProperty({ type: 'integer', description: 'Decision events evaluated.' }) evaluated!: number;
   @ApiProperty({ type: () => [BacktestRuleResultDto] }) rules!: BacktestRuleResultDto[];
   @ApiProperty({ type: () => BacktestActionsDto }) actions!: BacktestActionsDto;
   @ApiProperty({ type: () => [ActionChangeDto] }) changed!: ActionChangeDto[];
   @ApiProperty({ type: () => BacktestLabelledDto }) labelled!: BacktestLabelledDto;
+  @ApiProperty({
+    type: () => [BacktestMatchDto],
+    description: 'The decisions whose action changed or at which a tried rule triggered, newest first, at most 200.',
+  })
+  matches!: BacktestMatchDto[];
 }
 
 export class BacktestResponseDto {

@@ -71,7 +71,8 @@ export class RulesUseCase {
 
   /** `ended` aborts when the client goes away: the backtest stops with it (ADR-0016; in-process only, Kafka carries the deadline). */
   async backtest(principal: Principal, body: BacktestRequestDto, traceId: string, ended: AbortSignal): Promise<BacktestResponseDto> {
-    if (body.to <= body.from) throw new AppError('VALIDATION_FAILED', 'to: must be greater than from');
+    // An end not given is the data set's (scoring reads it): only two given ends can be out of order here.
+    if (body.from !== undefined && body.to !== undefined && body.to <= body.from) throw new AppError('VALIDATION_FAILED', 'to: must be greater than from');
     const data = await this.owner.ask(principal, traceId, 'rules', RpcTopics.backtestRules, body, ended);
     return { status: 200, timestamp: Date.now(), data };
   }

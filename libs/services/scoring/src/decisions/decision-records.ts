@@ -7,6 +7,7 @@ import {
   DECISION_RECORD_REPOSITORY,
   type DecisionCursor,
   type DecisionListFilter,
+  type DecisionPeriod,
   type DecisionRecordRepository,
   type RuleTenant,
   type StoredDecisionRecord,
@@ -95,6 +96,12 @@ export class DecisionRecords {
   async page(tenant: RuleTenant, checkpoint: string, from: number, to: number, cursor: DecisionCursor | null, limit: number): Promise<StoredDecisionRecord[]> {
     if (cursor === null) await this.flush();
     return this.records.page(tenant, checkpoint, from, to, cursor, limit);
+  }
+
+  /** The span of a checkpoint's records (a backtest's default window), pending ones written first. */
+  async period(tenant: RuleTenant, checkpoint: string): Promise<DecisionPeriod | null> {
+    await this.flush();
+    return this.records.period(tenant, checkpoint);
   }
 
   /**

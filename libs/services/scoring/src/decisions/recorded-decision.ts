@@ -16,5 +16,7 @@ export interface RecordedDecision {
   /** Without the features whose value was zero (`recordedFeatures`); `modelVersion` among them. */
   features?: RuleInputs['features'];
   signals?: Omit<DecisionSignals, 'ruleAction'>;
+  /** The rules of the checkpoint that were true, in the versions in force then (a backtest keeps the others in force). */
+  rules?: { triggered?: ReadonlyArray<{ ruleId: number; ruleVersion: number; state: string; action: RuleAction }> };
   explanation?: Record<string, unknown>;
 }

@@ -45,8 +45,8 @@ export class BacktestTally {
     }
   }
 
-  /** The backtest's answer over the `evaluated` decisions counted. */
-  reply(evaluated: number): BacktestRulesReply {
+  /** The backtest's counts over the `evaluated` decisions counted (the answer but its window and matches). */
+  reply(evaluated: number): Omit<BacktestRulesReply, 'from' | 'to' | 'matches'> {
     const { labelled } = this;
     const flagged = labelled.fraudTriggered + labelled.genuineTriggered;
     return {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Principal } from '@ringfence/accounts';
+import { type Principal, actorOf } from '@ringfence/accounts';
 import {
   type ConnectReviewDto,
   type CurrentLabelMessage,
@@ -29,6 +29,14 @@ export interface LabelsView {
 }
 
 /**
+ * Issue 37: a label applied by a signed-in person names that person (`actorOf`), whatever the
+ * request's own `reviewer` says; an integration's key keeps the reviewer it sends.
+ */
+export function reviewerOf(principal: Principal): { reviewer?: { name: string; email: string } } {
+  return principal.user ? { reviewer: { name: principal.user.name, email: actorOf(principal) } } : {};
+}
+
+/**
  * The label routes: each is one request to the labelling service. A label POST of an account
  * over its rate limit is still applied and then answered 429 (ADR-0001: valid data is
  * accepted); a GET over the limit is answered 429 without asking.
@@ -48,7 +56,7 @@ export class LabelsUseCase {
     traceId: string,
   ): Promise<LabelAppliedResponseDto> {
     const retryAfterSeconds = await this.limits.accountRetryAfterSeconds(principal);
-    const { eventTime } = await this.owner.send(principal, traceId, subjectId, RpcTopics.applyLabel, { ...body, subjectKind, subjectId });
+    const { eventTime } = await this.owner.send(principal, traceId, subjectId, RpcTopics.applyLabel, { ...body, ...reviewerOf(principal), subjectKind, subjectId });
     if (retryAfterSeconds !== null) {
       throw this.limits.accountLimited(retryAfterSeconds, 'the label was applied');
     }

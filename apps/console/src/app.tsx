@@ -1,9 +1,13 @@
 import { useMemo, useState } from 'preact/hooks';
 import { createApi } from './api';
+import { SearchBox } from './components/search-box';
+import { CasePage } from './pages/case';
+import { Cases } from './pages/cases';
 import { Models } from './pages/models';
 import { Queue } from './pages/queue';
 import { RuleEditor } from './pages/rule-editor';
 import { Rules } from './pages/rules';
+import { Search } from './pages/search';
 import { Settings } from './pages/settings';
 import { SignIn } from './pages/sign-in';
 import { Subject } from './pages/subject';
@@ -11,7 +15,8 @@ import { type Route, href, useRoute } from './router';
 import { type Session, forgetSession, readSession, saveSession } from './session';
 
 const NAVIGATION: Array<{ label: string; route: Route; pages: Array<Route['page']> }> = [
-  { label: 'Review queue', route: { page: 'queue' }, pages: ['queue', 'subject'] },
+  { label: 'Cases', route: { page: 'cases' }, pages: ['cases', 'case', 'subject', 'search'] },
+  { label: 'Review queue', route: { page: 'queue' }, pages: ['queue'] },
   { label: 'Rules', route: { page: 'rules' }, pages: ['rules', 'rule'] },
   { label: 'Models', route: { page: 'models' }, pages: ['models'] },
   { label: 'Settings', route: { page: 'settings' }, pages: ['settings'] },
@@ -55,6 +60,7 @@ export function App() {
             ))}
           </ul>
         </nav>
+        <SearchBox key={route.page === 'search' ? route.q : ''} initial={route.page === 'search' ? route.q : ''} />
         <span class="who">{session.key.includes('_live_') ? 'live data' : 'test data'}</span>
         <button type="button" class="secondary" onClick={signOut}>
           Sign out
@@ -67,6 +73,12 @@ export function App() {
 
 function Page({ route, session, api }: { route: Route; session: Session; api: NonNullable<ReturnType<typeof createApi>> }) {
   switch (route.page) {
+    case 'cases':
+      return <Cases api={api} />;
+    case 'case':
+      return <CasePage key={route.caseId} api={api} reviewer={session.reviewer} caseId={route.caseId} />;
+    case 'search':
+      return <Search key={route.q} api={api} q={route.q} />;
     case 'queue':
       return <Queue api={api} reviewer={session.reviewer} />;
     case 'subject':

@@ -4,6 +4,9 @@ import type { SubjectType } from './types';
 // Routes live in the URL's fragment (`/console#/rules/3`): the server serves one page, and a
 // reload or a shared link opens the same view.
 export type Route =
+  | { page: 'cases' }
+  | { page: 'case'; caseId: string }
+  | { page: 'search'; q: string }
   | { page: 'queue' }
   | { page: 'subject'; subjectType: SubjectType; subjectId: string }
   | { page: 'rules' }
@@ -11,10 +14,28 @@ export type Route =
   | { page: 'models' }
   | { page: 'settings' };
 
+/** A path segment as typed; a malformed escape (a hand-edited link) is kept as it is, not thrown. */
+function decode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/');
   const [page, first] = parts;
   switch (page) {
+    case 'cases':
+      return { page: 'cases' };
+    case 'case':
+      if (first) return { page: 'case', caseId: decode(parts.slice(1).join('/')) };
+      return { page: 'cases' };
+    case 'search':
+      return { page: 'search', q: decode(parts.slice(1).join('/')) };
+    case 'queue':
+      return { page: 'queue' };
     case 'customer':
     case 'supplier':
       if (first) return { page: 'subject', subjectType: page, subjectId: decodeURIComponent(parts.slice(1).join('/')) };
@@ -28,11 +49,18 @@ export function parseRoute(hash: string): Route {
     case 'settings':
       return { page: 'settings' };
   }
-  return { page: 'queue' };
+  // The first page: the analyst's cases (issue 37).
+  return { page: 'cases' };
 }
 
 export function href(route: Route): string {
   switch (route.page) {
+    case 'cases':
+      return '#/cases';
+    case 'case':
+      return `#/case/${encodeURIComponent(route.caseId)}`;
+    case 'search':
+      return `#/search/${encodeURIComponent(route.q)}`;
     case 'queue':
       return '#/queue';
     case 'subject':

@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
 import { type Api, segment } from '../api';
-import { labelChoiceFor } from '../format';
+import { labelChoiceFor, labelConsequence } from '../format';
 import type { SubjectType } from '../types';
 import { ErrorNotice } from './common';
+import { usePotentialLabels } from './current';
 
 interface LabelFormProps {
   api: Api;
@@ -13,53 +14,137 @@ interface LabelFormProps {
   checkpoint?: string;
   /** Makes the ids of the controls unique on a page with several forms. */
   idPrefix: string;
+  /** Offers "Undo the last label" (POST …/labels/undo) when the category has a change to undo. */
+  canUndo?: boolean;
   onLabelled: () => void;
 }
 
-/** One action: the review (fraud or not) with a comment, POSTed to the subject's labels. */
-export function LabelForm({ api, reviewer, subjectType, subjectId, checkpoint, idPrefix, onLabelled }: LabelFormProps) {
-  const choice = labelChoiceFor(subjectType, checkpoint);
-  const [review, setReview] = useState<string>(choice.reviews[0]);
-  const [comment, setComment] = useState('');
+/** Runs one request at a time; `after` follows a success, whose message is then shown. */
+function useRun(after: () => void) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-
-  async function submit(event: Event) {
-    event.preventDefault();
+  const [done, setDone] = useState('');
+  async function run(action: () => Promise<unknown>, said: string) {
     setBusy(true);
     setError(null);
+    setDone('');
     try {
-      await api.send('POST', `/v2/${subjectType}/${segment(subjectId)}/labels`, {
-        category: choice.category,
-        review,
-        comment: comment.trim() || undefined,
-        reviewer: reviewer ? { name: reviewer } : undefined,
-      });
-      setComment('');
-      onLabelled();
+      await action();
+      setDone(said);
+      after();
     } catch (failure) {
       setError(failure);
     } finally {
       setBusy(false);
     }
   }
+  return { busy, error, done, run };
+}
+
+/**
+ * One action: the review (fraud or not) with a comment, POSTed to the subject's labels. Nothing
+ * is preselected: the analyst picks. A review that decides every later checkpoint (GENUINE,
+ * FRAUDSTER, FRAUDULENT) says so and asks for a confirmation before it is sent.
+ */
+export function LabelForm({ api, reviewer, subjectType, subjectId, checkpoint, idPrefix, canUndo, onLabelled }: LabelFormProps) {
+  const choice = labelChoiceFor(subjectType, checkpoint, usePotentialLabels(api));
+  const [review, setReview] = useState<string | null>(null);
+  const [comment, setComment] = useState('');
+  const [confirming, setConfirming] = useState(false);
+  const { busy, error, done, run } = useRun(() => {
+    setComment('');
+    setReview(null);
+    setConfirming(false);
+    onLabelled();
+  });
+  const consequence = review ? labelConsequence(review, subjectType) : null;
+
+  const apply = () =>
+    run(
+      () =>
+        api.send('POST', `/v2/${subjectType}/${segment(subjectId)}/labels`, {
+          category: choice.category,
+          review,
+          comment: comment.trim() || undefined,
+          reviewer: reviewer ? { name: reviewer } : undefined,
+        }),
+      `Labelled ${review}.`,
+    );
+  const undo = () => run(() => api.send('POST', `/v2/${subjectType}/${segment(subjectId)}/labels/undo`, { category: choice.category }), `The last ${choice.category} label was undone.`);
+
+  function submit(event: Event) {
+    event.preventDefault();
+    if (!review) return;
+    if (consequence && !confirming) setConfirming(true);
+    else void apply();
+  }
 
   return (
-    <form class="label-form" onSubmit={(event) => void submit(event)} aria-label={`Label ${subjectType} ${subjectId}`}>
-      <fieldset>
-        <legend>Label ({choice.category})</legend>
-        {choice.reviews.map((option) => (
-          <label key={option} class="radio">
-            <input type="radio" name={`${idPrefix}-review`} value={option} checked={review === option} onChange={() => setReview(option)} /> {option}
-          </label>
-        ))}
-      </fieldset>
+    <form class="label-form" onSubmit={submit} aria-label={`Label ${subjectType} ${subjectId}`} data-category={choice.category}>
+      <ReviewChoices
+        legend={`Label (${choice.category})`}
+        name={`${idPrefix}-review`}
+        options={choice.options}
+        value={review}
+        onChange={(option) => {
+          setReview(option);
+          setConfirming(false);
+        }}
+      />
       <label for={`${idPrefix}-comment`}>Comment</label>
       <textarea id={`${idPrefix}-comment`} rows={2} maxLength={2000} value={comment} onInput={(event) => setComment(event.currentTarget.value)} />
-      <button type="submit" disabled={busy}>
-        {busy ? 'Saving…' : `Label ${review}`}
-      </button>
+      {confirming && consequence ? (
+        <Confirmation review={review ?? ''} consequence={consequence} busy={busy} onCancel={() => setConfirming(false)} />
+      ) : (
+        <LabelButtons review={review} busy={busy} undoCategory={canUndo ? choice.category : null} onUndo={() => void undo()} />
+      )}
+      <p class="muted label-done" role="status">
+        {done}
+      </p>
       <ErrorNotice error={error} />
     </form>
+  );
+}
+
+function ReviewChoices({ legend, name, options, value, onChange }: { legend: string; name: string; options: string[]; value: string | null; onChange: (option: string) => void }) {
+  return (
+    <fieldset>
+      <legend>{legend}</legend>
+      {options.map((option) => (
+        <label key={option} class="radio">
+          <input type="radio" name={name} value={option} checked={value === option} onChange={() => onChange(option)} /> {option}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** What the review will do, and the button that really sends it. */
+function Confirmation({ review, consequence, busy, onCancel }: { review: string; consequence: string; busy: boolean; onCancel: () => void }) {
+  return (
+    <div class="confirm" role="alertdialog" aria-label={`Confirm ${review}`}>
+      <p>{consequence}</p>
+      <button type="submit" class="danger confirm-label" disabled={busy}>
+        {busy ? 'Saving…' : `Yes, label ${review}`}
+      </button>{' '}
+      <button type="button" class="secondary" onClick={onCancel}>
+        Cancel
+      </button>
+    </div>
+  );
+}
+
+function LabelButtons({ review, busy, undoCategory, onUndo }: { review: string | null; busy: boolean; undoCategory: string | null; onUndo: () => void }) {
+  return (
+    <div class="buttons">
+      <button type="submit" disabled={busy || !review}>
+        {busy ? 'Saving…' : review ? `Label ${review}` : 'Choose a label'}
+      </button>
+      {undoCategory ? (
+        <button type="button" class="secondary undo-label" disabled={busy} onClick={onUndo}>
+          Undo the last {undoCategory} label
+        </button>
+      ) : null}
+    </div>
   );
 }

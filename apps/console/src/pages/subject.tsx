@@ -1,11 +1,13 @@
 import { useState } from 'preact/hooks';
 import { type Api, ApiError, dataOf, segment } from '../api';
 import { ActionBadge, ErrorNotice, FieldList, Section, useLoad } from '../components/common';
+import { SubjectCases } from '../components/case-list';
+import { EvidenceSection } from '../components/evidence';
 import { LabelForm } from '../components/label-form';
-import { NetworkGraph } from '../components/network-graph';
+import { NetworkSection } from '../components/network-section';
 import { Reasons } from '../components/reasons';
-import { formatTime, formatValue } from '../format';
-import type { Decision, DecisionPage, Labels, LookupHit, Network, StoredSubject, SubjectType } from '../types';
+import { formatTime, formatValue, isTimeName } from '../format';
+import type { Decision, DecisionPage, Labels, LookupHit, StoredSubject, SubjectType } from '../types';
 
 interface SubjectProps {
   api: Api;
@@ -29,6 +31,7 @@ export function Subject({ api, reviewer, subjectType, subjectId }: SubjectProps)
     }
   }, key);
   const labels = useLoad(async () => dataOf(await api.get<{ data: Labels }>(`${base}/labels`)), `${key}#${labelGeneration}`);
+  const relabelled = () => setLabelGeneration((value) => value + 1);
 
   return (
     <main id="main" tabIndex={-1}>
@@ -44,12 +47,22 @@ export function Subject({ api, reviewer, subjectType, subjectId }: SubjectProps)
         <Section title="Labels" id="labels">
           <ErrorNotice error={labels.error} />
           {labels.data ? <LabelsView labels={labels.data} /> : null}
-          <LabelForm api={api} reviewer={reviewer} subjectType={subjectType} subjectId={subjectId} idPrefix="subject" onLabelled={() => setLabelGeneration((value) => value + 1)} />
+          <LabelForm
+            api={api}
+            reviewer={reviewer}
+            subjectType={subjectType}
+            subjectId={subjectId}
+            idPrefix="subject"
+            canUndo={hasChanges(labels.data, subjectType === 'supplier' ? 'SUPPLIER_FRAUD' : 'PAYMENT_FRAUD')}
+            onLabelled={relabelled}
+          />
           {subjectType === 'customer' ? (
-            <LabelForm api={api} reviewer={reviewer} subjectType={subjectType} subjectId={subjectId} checkpoint="refund" idPrefix="subject-refund" onLabelled={() => setLabelGeneration((value) => value + 1)} />
+            <LabelForm api={api} reviewer={reviewer} subjectType={subjectType} subjectId={subjectId} checkpoint="refund" idPrefix="subject-refund" canUndo={hasChanges(labels.data, 'REFUND_ABUSE')} onLabelled={relabelled} />
           ) : null}
         </Section>
       </div>
+      <SubjectCases api={api} subjectType={subjectType} subjectId={subjectId} />
+      {subjectType === 'customer' ? <EvidenceSection api={api} customerId={subjectId} generation={labelGeneration} /> : null}
       {stored.data ? <Chargebacks fields={stored.data.fields} /> : null}
       {stored.data ? <LookupHits api={api} fields={stored.data.fields} /> : null}
       <NetworkSection api={api} base={base} subjectKey={key} />
@@ -58,12 +71,15 @@ export function Subject({ api, reviewer, subjectType, subjectId }: SubjectProps)
   );
 }
 
+/** Whether the subject has a label change of `category` that can be undone. */
+const hasChanges = (labels: Labels | undefined, category: string) => (labels?.history ?? []).some((change) => change.category === category);
+
 function StoredDetails({ subject }: { subject: StoredSubject }) {
   const entries = Object.entries(subject.fields).filter(([name]) => name !== 'chargebacks');
   return (
     <>
       <p class="muted">Last updated {formatTime(subject.updatedAt)}</p>
-      <FieldList fields={entries.map(([name, value]) => [name, <span class="mono">{formatValue(value)}</span>])} />
+      <FieldList fields={entries.map(([name, value]) => [name, isTimeName(name) && typeof value === 'number' ? formatTime(value) : formatValue(value)])} />
     </>
   );
 }
@@ -162,92 +178,6 @@ function LookupHits({ api, fields }: { api: Api; fields: Record<string, unknown>
         </table>
       ) : null}
     </Section>
-  );
-}
-
-const NETWORK_LIMIT = 150;
-/** The connect statistics an analyst reads first (docs/api.md "Connect statistics"). */
-const KEY_STATISTICS = ['hopsToFraud', 'reviewedFraudsterCount', 'reviewedGenuineCount', 'count', 'customerCount', 'deviceCount', 'emailCount', 'phoneCount', 'cardCount', 'maxDepthReached', 'maxNodesHit'];
-const statistic = (value: unknown) => (typeof value === 'number' && !Number.isInteger(value) ? value.toFixed(3) : formatValue(value));
-
-function NetworkSection({ api, base, subjectKey }: { api: Api; base: string; subjectKey: string }) {
-  const [depth, setDepth] = useState(2);
-  const network = useLoad(async () => dataOf(await api.get<{ data: Network }>(`${base}/network`, { depth, limit: NETWORK_LIMIT })), `${subjectKey}@${depth}`);
-  const data = network.data;
-  return (
-    <Section title="Network" id="network">
-      <label class="inline">
-        Hops from the subject{' '}
-        <select value={depth} onChange={(event) => setDepth(Number(event.currentTarget.value))}>
-          {[1, 2, 3].map((value) => (
-            <option key={value} value={value}>
-              {value}
-            </option>
-          ))}
-        </select>
-      </label>
-      <ErrorNotice error={network.error} />
-      {data ? (
-        <>
-          <p class="network-count" role="status">
-            {data.truncated ? `Showing ${data.nodes.length} of more nodes (capped at ${NETWORK_LIMIT})` : `${data.nodes.length} nodes`}, {data.edges.length} links.{' '}
-            <span class="legend">
-              <span class="swatch fraudster-swatch" aria-hidden="true" /> fraudster <span class="swatch subject-swatch" aria-hidden="true" /> this subject
-            </span>
-          </p>
-          <NetworkGraph network={data} />
-          <NetworkNodes nodes={data.nodes} />
-          <NetworkStatistics statistics={data.statistics} />
-        </>
-      ) : null}
-    </Section>
-  );
-}
-
-function NetworkNodes({ nodes }: { nodes: Network['nodes'] }) {
-  return (
-    <details>
-      <summary>The nodes as a table</summary>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Kind</th>
-            <th scope="col">Value</th>
-            <th scope="col">Hops</th>
-            <th scope="col">Marked</th>
-          </tr>
-        </thead>
-        <tbody>
-          {nodes.map((node) => (
-            <tr key={node.id}>
-              <td>{node.type}</td>
-              <td class="mono">
-                {node.type === 'customer' || node.type === 'supplier' ? <a href={`#/${node.type}/${encodeURIComponent(node.value)}`}>{node.value}</a> : node.value}
-              </td>
-              <td>{node.depth ?? ''}</td>
-              <td>{[node.subject ? 'subject' : '', node.fraudster ? 'fraudster' : ''].filter(Boolean).join(', ')}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </details>
-  );
-}
-
-function NetworkStatistics({ statistics }: { statistics: Network['statistics'] }) {
-  return (
-    <>
-      <h3>Connect statistics</h3>
-      <FieldList fields={KEY_STATISTICS.filter((name) => name in (statistics ?? {})).map((name) => [name, statistic(statistics[name])])} />
-      <details>
-        <summary>Every statistic</summary>
-        <FieldList
-          fields={Object.entries(statistics ?? {})
-            .filter(([, value]) => value !== null && typeof value !== 'object')
-            .map(([name, value]) => [name, statistic(value)])}
-        />
-      </details>
-    </>
   );
 }
 

@@ -1,0 +1,89 @@
+// The network answer read for drawing (issue 37): the kind of each link, short labels, the path to
+// the nearest fraudster, and the view that isolates one kind of shared attribute.
+import type { Network, NetworkEdge, NetworkNode } from '../types';
+
+const SUBJECT_KINDS = new Set(['customer', 'supplier']);
+
+/** Readable names of the graph's node kinds (docs/api.md "The graph"). */
+export const KIND_NAMES: Record<string, string> = {
+  email: 'e-mail',
+  phone: 'phone',
+  paymentMethod: 'card',
+  card: 'card',
+  device: 'device',
+  ipAddress: 'IP address',
+  ip: 'IP address',
+  customer: 'customer',
+  supplier: 'supplier',
+  chargeback: 'chargeback',
+};
+
+export const kindName = (kind: string) => KIND_NAMES[kind] ?? kind;
+
+/** What the two ends of a link share: the server's `attribute`, else the end that is not a customer. */
+export function edgeAttribute(edge: NetworkEdge, nodes: Map<string, NetworkNode>): { kind: string; value: string } {
+  if (edge.attribute) return edge.attribute;
+  const ends = [nodes.get(edge.source), nodes.get(edge.target)];
+  const attribute = ends.find((node) => node && !SUBJECT_KINDS.has(node.type)) ?? ends[1] ?? ends[0];
+  return { kind: attribute?.type ?? 'link', value: attribute ? displayValue(attribute) : '' };
+}
+
+/** A node's value as an analyst reads it: a card's instrument without its `instrument:` prefix. */
+export function displayValue(node: NetworkNode): string {
+  return node.value.replace(/^instrument:/, '');
+}
+
+export function ellipsis(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, Math.max(1, max - 1))}…`;
+}
+
+/** A node's current labels as one line ("FRAUDSTER"), whatever shape the server sent. */
+export function labelsOf(node: NetworkNode): string {
+  const labels = node.labels;
+  if (!labels) return '';
+  return (Array.isArray(labels) ? labels : Object.values(labels)).filter(Boolean).join(', ');
+}
+
+/** The short text drawn beside a node; the full value is in the table and the tooltip. */
+export function nodeCaption(node: NetworkNode, max: number): string {
+  if (SUBJECT_KINDS.has(node.type)) {
+    const facts = [node.score === null || node.score === undefined ? '' : `score ${node.score}`, labelsOf(node) || (node.fraudster ? 'fraudster' : '')].filter(Boolean);
+    return facts.length > 0 ? `${ellipsis(node.value, max)}\n${facts.join(' · ')}` : ellipsis(node.value, max);
+  }
+  return `${kindName(node.type)} ${ellipsis(displayValue(node), max - 4)}`;
+}
+
+export function edgeCaption(attribute: { kind: string; value: string }, max: number): string {
+  return `${kindName(attribute.kind)}: ${ellipsis(attribute.value, max)}`;
+}
+
+/** The pairs of consecutive nodes on the path to the nearest fraudster, either way round. */
+export function pathPairs(path: string[] | null | undefined): Set<string> {
+  const pairs = new Set<string>();
+  for (let index = 1; index < (path?.length ?? 0); index += 1) {
+    const [from, to] = [path?.[index - 1] as string, path?.[index] as string];
+    pairs.add(`${from}\u0000${to}`);
+    pairs.add(`${to}\u0000${from}`);
+  }
+  return pairs;
+}
+
+export const onPath = (pairs: Set<string>, edge: NetworkEdge) => pairs.has(`${edge.source}\u0000${edge.target}`);
+
+/** The kinds of shared attribute the network's links carry, for the "isolate one kind" control. */
+export function attributeKinds(network: Network): string[] {
+  const nodes = new Map(network.nodes.map((node) => [node.id, node]));
+  return [...new Set(network.edges.map((edge) => edgeAttribute(edge, nodes).kind))].sort();
+}
+
+/**
+ * Only the links of one kind of attribute (e-mail, card, device…) and the nodes they join; the
+ * subject stays. `kind` empty: the whole network.
+ */
+export function isolate(network: Network, kind: string): Network {
+  if (!kind) return network;
+  const nodes = new Map(network.nodes.map((node) => [node.id, node]));
+  const edges = network.edges.filter((edge) => edgeAttribute(edge, nodes).kind === kind);
+  const kept = new Set(edges.flatMap((edge) => [edge.source, edge.target]));
+  return { ...network, nodes: network.nodes.filter((node) => node.subject || kept.has(node.id)), edges };
+}

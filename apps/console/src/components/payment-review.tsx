@@ -1,0 +1,67 @@
+import { useState } from 'preact/hooks';
+import { type Api, segment } from '../api';
+import { formatTime } from '../format';
+import type { PaymentDecision, PaymentReview } from '../types';
+import { ErrorNotice } from './common';
+
+const DECISIONS: Array<{ decision: PaymentDecision; label: string }> = [
+  { decision: 'approve', label: 'Approve' },
+  { decision: 'decline', label: 'Decline' },
+  { decision: 'fraud', label: 'Mark fraud' },
+  { decision: 'not_fraud', label: 'Not fraud' },
+];
+
+const DECIDED: Record<PaymentDecision, string> = { approve: 'approved', decline: 'declined', fraud: 'marked fraud', not_fraud: 'marked not fraud' };
+
+/**
+ * One payment's review (`POST /v2/payments/:transactionId/review`): approve, decline, mark fraud
+ * or not fraud, and undo (`DELETE`, the audit trail keeps both). Shows who decided and when.
+ */
+export function PaymentActions({ api, transactionId, review, onChanged }: { api: Api; transactionId: string; review: PaymentReview | null | undefined; onChanged: () => void }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [current, setCurrent] = useState<PaymentReview | null | undefined>(review);
+  const path = `/v2/payments/${segment(transactionId)}/review`;
+
+  async function run(action: () => Promise<PaymentReview | null>) {
+    setBusy(true);
+    setError(null);
+    try {
+      setCurrent(await action());
+      onChanged();
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const decide = (decision: PaymentDecision) => run(async () => (await api.send<{ data: PaymentReview }>('POST', path, { decision })).data);
+  const undo = () =>
+    run(async () => {
+      await api.send('DELETE', path);
+      return null;
+    });
+
+  return (
+    <div class="payment-actions" data-transaction-id={transactionId}>
+      {current ? (
+        <p class="payment-review">
+          <strong>{DECIDED[current.decision] ?? current.decision}</strong> by {current.actor}, {formatTime(current.at)}{' '}
+          <button type="button" class="secondary small" disabled={busy} onClick={() => void undo()}>
+            Undo
+          </button>
+        </p>
+      ) : (
+        <div class="buttons" role="group" aria-label={`Decide payment ${transactionId}`}>
+          {DECISIONS.map(({ decision, label }) => (
+            <button key={decision} type="button" class={`small decide-${decision}`} disabled={busy} onClick={() => void decide(decision)}>
+              {label}
+            </button>
+          ))}
+        </div>
+      )}
+      <ErrorNotice error={error} />
+    </div>
+  );
+}

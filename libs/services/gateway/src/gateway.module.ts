@@ -30,6 +30,8 @@ import { CallbacksController } from './callbacks/callbacks.controller';
 import { CallbacksUseCase } from './callbacks/callbacks.use-case';
 import { DecisionsController } from './rules/decisions.controller';
 import { DecisionListUseCase } from './rules/decision-list.use-case';
+import { StatsController } from './stats/stats.controller';
+import { StatsOverviewUseCase } from './stats/stats-overview.use-case';
 import { RulesController } from './rules/rules.controller';
 import { RulesUseCase } from './rules/rules.use-case';
 import { ModelsController } from './models/models.controller';
@@ -84,8 +86,8 @@ import { SignInAttempts } from './people/sign-in-attempts.service';
     CardEncryptionKeysController,
     SessionsController,
     UsersController,
-    FeedController, AuthController, AdminController, ApiDocsController, LabelsController, LookupController, CredentialsCheckController, BreachedCredentialsAdminController, CallbacksController, AccountRegistryHandler, RulesController, DecisionsController, ModelsController, ClientController, DevicesController],
-  providers: [consoleAssetsProvider, callbackDestinationsProvider, AccountUseCase, EventIntake, BootstrapAccountService, RateLimits, LabelsUseCase, LookupUseCase, CredentialsCheckUseCase, commonPasswordsProvider, CallbacksUseCase, OwnerRequests, RulesUseCase, DecisionListUseCase, ModelsUseCase, SubjectsUseCase, SearchUseCase, CustomerTagsUseCase, ClientEventsUseCase, AllowedOriginsIndex,
+    FeedController, AuthController, AdminController, ApiDocsController, LabelsController, LookupController, CredentialsCheckController, BreachedCredentialsAdminController, CallbacksController, AccountRegistryHandler, RulesController, DecisionsController, StatsController, ModelsController, ClientController, DevicesController],
+  providers: [consoleAssetsProvider, callbackDestinationsProvider, AccountUseCase, EventIntake, BootstrapAccountService, RateLimits, LabelsUseCase, LookupUseCase, CredentialsCheckUseCase, commonPasswordsProvider, CallbacksUseCase, OwnerRequests, RulesUseCase, DecisionListUseCase, StatsOverviewUseCase, ModelsUseCase, SubjectsUseCase, SearchUseCase, CustomerTagsUseCase, ClientEventsUseCase, AllowedOriginsIndex,
     PeopleUseCase, SignInAttempts,
     CardEncryptionKeys, CardCipherIntake, { provide: CLIENT_ENCRYPTION_KEYS, useExisting: CardEncryptionKeys }],
 })

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Patch } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { OPERATOR_ONLY_SETTINGS, type Principal } from '@ringfence/accounts';
-import { CurrentPrincipal, SecretKeyRoute } from '@ringfence/service-runtime';
+import { CurrentPrincipal, RequiresRole, SecretKeyRoute } from '@ringfence/service-runtime';
 import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
 import { OwnAccountResponseDto, UpdateOwnAccountSettingsRequestDto } from './account.dto';
 import { AccountUseCase } from './account.use-case';
@@ -34,6 +34,7 @@ export class AccountController {
   }
 
   @SecretKeyRoute()
+  @RequiresRole('admin')
   @Patch('settings')
   @ApiOperation({ summary: "Change the account's own score thresholds, time zone, review callbacks and allowed origins", description: UPDATE_DESCRIPTION })
   @ApiOkResponse({ type: OwnAccountResponseDto })

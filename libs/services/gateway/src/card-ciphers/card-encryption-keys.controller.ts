@@ -20,7 +20,7 @@ const ROTATE_DESCRIPTION = [
 export class CardEncryptionKeysController {
   constructor(private readonly keys: CardEncryptionKeys) {}
 
-  @SecretKeyPost('', { summary: 'Rotate the card-encryption key pair of the data set', description: ROTATE_DESCRIPTION, answer: RotatedCardKeyResponseDto })
+  @SecretKeyPost('', { role: 'admin', summary: 'Rotate the card-encryption key pair of the data set', description: ROTATE_DESCRIPTION, answer: RotatedCardKeyResponseDto })
   async rotate(@CurrentPrincipal() principal: Principal, @Body() body: unknown): Promise<RotatedCardKeyResponseDto> {
     refuseNonObjectBody(body);
     const data = await this.keys.rotate(principal.account.id, principal.environment);

@@ -11,7 +11,7 @@ import {
   connectCustomerId,
   normaliseTimestamps,
 } from '@ringfence/contracts';
-import { type BodyAndQuery, CurrentPrincipal, SecretKeyRoute, ValidBodyAndQuery } from '@ringfence/service-runtime';
+import { type BodyAndQuery, CurrentPrincipal, IntegrationRoute, SecretKeyRoute, ValidBodyAndQuery } from '@ringfence/service-runtime';
 import type { FastifyRequest } from 'fastify';
 import { EventIntake, isDegraded } from '../intake/event-intake.service';
 import { submissionOf } from '../intake/submission';
@@ -29,6 +29,7 @@ export class ConnectController {
   ) {}
 
   @SecretKeyRoute()
+  @IntegrationRoute()
   @Post('connect')
   @HttpCode(200)
   @ApiOperation({

@@ -16,6 +16,7 @@ export class CustomerController {
   constructor(private readonly intake: EventIntake) {}
 
   @SecretKeyPost('customer', {
+    role: 'integration',
     summary: 'Create or update a customer and get a recommendation',
     description:
       'The customer checkpoint. The data is stored (per-field, newest timestamp wins) and scored; the answer reflects the data sent in this request. `?score=true` is accepted for compatibility: this endpoint always scores.',

@@ -25,7 +25,7 @@ import {
   type TransactionUpdatedEvent,
   normaliseTimestamps,
 } from '@ringfence/contracts';
-import { type BodyAndQuery, CurrentPrincipal, SecretKeyRoute, ValidBodyAndQuery } from '@ringfence/service-runtime';
+import { type BodyAndQuery, CurrentPrincipal, IntegrationRoute, SecretKeyRoute, ValidBodyAndQuery } from '@ringfence/service-runtime';
 import { normaliseTimestampToMillis } from '@ringfence/platform';
 import type { FastifyRequest } from 'fastify';
 import { CheckpointRoutes } from '../intake/checkpoint-routes';
@@ -73,6 +73,7 @@ export class LegacyV2Controller {
   constructor(private readonly intake: EventIntake) {}
 
   @SecretKeyRoute()
+  @IntegrationRoute()
   @Post('order')
   @HttpCode(200)
   @ApiOperation({
@@ -87,6 +88,7 @@ export class LegacyV2Controller {
   }
 
   @SecretKeyRoute()
+  @IntegrationRoute()
   @Post('login')
   @HttpCode(200)
   @ApiOperation({
@@ -101,6 +103,7 @@ export class LegacyV2Controller {
   }
 
   @SecretKeyRoute()
+  @IntegrationRoute()
   @Post('checkout')
   @HttpCode(200)
   @ApiOperation({
@@ -115,6 +118,7 @@ export class LegacyV2Controller {
   }
 
   @SecretKeyRoute()
+  @IntegrationRoute()
   @Post('transaction')
   @HttpCode(200)
   @ApiOperation({
@@ -129,6 +133,7 @@ export class LegacyV2Controller {
   }
 
   @SecretKeyRoute()
+  @IntegrationRoute()
   @Post('chargeback')
   @HttpCode(200)
   @ApiOperation({
@@ -143,6 +148,7 @@ export class LegacyV2Controller {
   }
 
   @SecretKeyRoute()
+  @IntegrationRoute()
   @Post('customer/:customerId/tags')
   @HttpCode(200)
   @ApiOperation({
@@ -158,6 +164,7 @@ export class LegacyV2Controller {
   }
 
   @SecretKeyRoute()
+  @IntegrationRoute()
   @Delete('customer/:customerId/tags')
   @HttpCode(200)
   @ApiOperation({
@@ -173,6 +180,7 @@ export class LegacyV2Controller {
   }
 
   @SecretKeyRoute()
+  @IntegrationRoute()
   @Post('tag/customer')
   @HttpCode(200)
   @ApiOperation({
@@ -187,6 +195,7 @@ export class LegacyV2Controller {
   }
 
   @SecretKeyRoute()
+  @IntegrationRoute()
   @Delete('tag/customer')
   @HttpCode(200)
   @ApiOperation({
@@ -201,6 +210,7 @@ export class LegacyV2Controller {
   }
 
   @SecretKeyRoute()
+  @IntegrationRoute()
   @Post('backfill/customer')
   @HttpCode(200)
   @ApiOperation({ summary: 'Backfill a customer', description: `The body of POST /v2/customer. ${BACKFILL}` })
@@ -213,6 +223,7 @@ export class LegacyV2Controller {
   }
 
   @SecretKeyRoute()
+  @IntegrationRoute()
   @Post('backfill/order')
   @HttpCode(200)
   @ApiOperation({ summary: 'Backfill an order', description: `The body of POST /v2/order. ${BACKFILL}` })
@@ -224,6 +235,7 @@ export class LegacyV2Controller {
   }
 
   @SecretKeyRoute()
+  @IntegrationRoute()
   @Post('backfill/login')
   @HttpCode(200)
   @ApiOperation({ summary: 'Backfill a login', description: `The body of POST /v2/login. ${BACKFILL}` })
@@ -235,6 +247,7 @@ export class LegacyV2Controller {
   }
 
   @SecretKeyRoute()
+  @IntegrationRoute()
   @Post('backfill/checkout')
   @HttpCode(200)
   @ApiOperation({ summary: 'Backfill a checkout', description: `The body of POST /v2/checkout. ${BACKFILL}` })
@@ -246,6 +259,7 @@ export class LegacyV2Controller {
   }
 
   @SecretKeyRoute()
+  @IntegrationRoute()
   @Post('backfill/transaction')
   @HttpCode(200)
   @ApiOperation({ summary: 'Backfill a transaction', description: `The body of POST /v2/transaction (a POST /psp/transaction body is one too). ${BACKFILL}` })
@@ -257,6 +271,7 @@ export class LegacyV2Controller {
   }
 
   @SecretKeyRoute()
+  @IntegrationRoute()
   @Post('backfill/chargeback')
   @HttpCode(200)
   @ApiOperation({ summary: 'Backfill a chargeback of a customer', description: `The body of POST /v2/chargeback. ${BACKFILL}` })
@@ -268,6 +283,7 @@ export class LegacyV2Controller {
   }
 
   @SecretKeyRoute()
+  @IntegrationRoute()
   @Post('backfill/dispute')
   @HttpCode(200)
   @ApiOperation({ summary: 'Backfill a dispute of a transaction', description: `The body of POST /psp/dispute: the dispute reaches the customer of its transaction. ${BACKFILL}` })

@@ -13,6 +13,7 @@ export class CredentialsCheckController {
   constructor(private readonly credentials: CredentialsCheckUseCase) {}
 
   @SecretKeyPost('check', {
+    role: 'integration',
     summary: 'Check a username and password hash against breached credentials',
     description: [
       'Send the SHA-256 of the password (64 hex characters), never the password. `usernameBreached`: the username (trimmed, lower-cased) is in the breached-credentials database; `numBreachedPasswords`: how many distinct breached passwords it has there;',

@@ -10,7 +10,7 @@ import {
   LookupReadResponseDto,
   LookupReviewerDto,
 } from '@ringfence/contracts';
-import { CurrentPrincipal, SecretKeyRoute } from '@ringfence/service-runtime';
+import { CurrentPrincipal, IntegrationRoute, SecretKeyRoute } from '@ringfence/service-runtime';
 import type { FastifyRequest } from 'fastify';
 import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
 import { LookupUseCase } from './lookup.use-case';
@@ -26,6 +26,7 @@ export class LookupController {
   constructor(private readonly lookup: LookupUseCase) {}
 
   @SecretKeyRoute()
+  @IntegrationRoute()
   @Post()
   @HttpCode(200)
   @ApiOperation({
@@ -64,6 +65,7 @@ export class LookupController {
   }
 
   @SecretKeyRoute()
+  @IntegrationRoute()
   @Delete()
   @ApiOperation({
     summary: "Delete this account's indicators",

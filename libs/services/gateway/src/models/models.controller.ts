@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestj
 import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Principal } from '@ringfence/accounts';
 import { ModelDto, ModelListQueryDto, ModelListResponseDto, ModelPathDto, TrainModelAcceptedDto, TrainModelRequestDto } from '@ringfence/contracts';
-import { CurrentPrincipal, SecretKeyRoute } from '@ringfence/service-runtime';
+import { CurrentPrincipal, RequiresRole, SecretKeyRoute } from '@ringfence/service-runtime';
 import type { FastifyRequest } from 'fastify';
 import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
 import { ModelsUseCase } from './models.use-case';
@@ -16,6 +16,7 @@ export class ModelsController {
   constructor(private readonly models: ModelsUseCase) {}
 
   @SecretKeyRoute()
+  @RequiresRole('rule_author')
   @Post('train')
   @HttpCode(202)
   @ApiOperation({
@@ -49,6 +50,7 @@ export class ModelsController {
   }
 
   @SecretKeyRoute()
+  @RequiresRole('rule_author')
   @Post(':modelId/activate')
   @HttpCode(200)
   @ApiOperation({

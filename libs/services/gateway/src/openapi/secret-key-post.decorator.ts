@@ -1,6 +1,6 @@
 import { HttpCode, Post, type Type, applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { SecretKeyRoute } from '@ringfence/service-runtime';
+import { IntegrationRoute, RequiresRole, type RouteRole, SecretKeyRoute } from '@ringfence/service-runtime';
 import { ApiErrorResponses } from './api-error-responses.decorator';
 
 /** How a `SecretKeyPost` endpoint is documented. */
@@ -11,6 +11,11 @@ export interface SecretKeyPostDocs {
   body?: Type<unknown>;
   /** The class of the 200 answer. */
   answer: Type<unknown>;
+  /**
+   * Issue 37: who of the console's people may call it; 'integration' for the merchant's back
+   * end only (checkpoint events, PSP feeds: a console session is refused). Absent: an analyst.
+   */
+  role?: RouteRole;
 }
 
 /**
@@ -27,5 +32,6 @@ export function SecretKeyPost(path: string, docs: SecretKeyPostDocs): MethodDeco
     HttpCode(200),
     Post(path),
     SecretKeyRoute(),
+    ...(docs.role === undefined ? [] : [docs.role === 'integration' ? IntegrationRoute() : RequiresRole(docs.role)]),
   );
 }

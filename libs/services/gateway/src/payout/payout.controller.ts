@@ -16,6 +16,7 @@ export class PayoutController {
   constructor(private readonly intake: EventIntake) {}
 
   @SecretKeyPost('payout', {
+    role: 'integration',
     summary: 'Get a recommendation for a supplier payout',
     description:
       'The payout checkpoint: ALLOW, REVIEW or PREVENT for paying `supplier` the `payout` to `paymentMethod` (the deprecated `paymentMethods` array is still accepted). The payout, supplier and payment methods are stored; the answer reflects this request.',

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Principal } from '@ringfence/accounts';
 import { EventTopics, PspDisputeRequestDto, PspDisputeResponseDto, normaliseTimestamps } from '@ringfence/contracts';
-import { CurrentPrincipal, SecretKeyRoute } from '@ringfence/service-runtime';
+import { CurrentPrincipal, IntegrationRoute, SecretKeyRoute } from '@ringfence/service-runtime';
 import type { FastifyRequest } from 'fastify';
 import { EventIntake } from '../intake/event-intake.service';
 import { answered, submissionOf } from '../intake/submission';
@@ -19,6 +19,7 @@ export class PspDisputeController {
   constructor(private readonly intake: EventIntake) {}
 
   @SecretKeyRoute()
+  @IntegrationRoute()
   @Post('dispute')
   @HttpCode(200)
   @ApiOperation({ summary: 'Ingest a dispute', description: DESCRIPTION })
@@ -29,6 +30,7 @@ export class PspDisputeController {
   }
 
   @SecretKeyPost('dispute/async', {
+    role: 'integration',
     summary: 'Ingest a dispute, mostly asynchronously',
     description: `${DESCRIPTION} The two paths behave the same: both answer as soon as the event is durable, and the processing happens afterwards.`,
     answer: PspDisputeResponseDto,

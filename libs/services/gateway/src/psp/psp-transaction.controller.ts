@@ -44,6 +44,7 @@ export class PspTransactionController {
   constructor(private readonly intake: EventIntake) {}
 
   @SecretKeyPost('transaction', {
+    role: 'integration',
     summary: 'Ingest a transaction update; with `checkpoint`, get a recommendation',
     description:
       'Updates of one transaction (authorised amount updated, captured amount incremented, …) merge into one record by `transactionId`, each field keeping its newest value. With `checkpoint` the answer carries `data` (action, rules, score, scoreId, transactionId), reflecting this update; without it, the update is only ingested and the answer has no `data`.',
@@ -67,6 +68,7 @@ export class PspTransactionController {
   }
 
   @SecretKeyPost('transaction/async', {
+    role: 'integration',
     summary: 'Ingest a transaction update, mostly asynchronously',
     description:
       'Answers 200 as soon as the update is durably enqueued (well within a 750 ms client budget). Scoring requested with `checkpoint` happens afterwards and its recommendation is published on `ringfence.decision.transaction.scored.v1` (the data-warehouse feed), not returned.',

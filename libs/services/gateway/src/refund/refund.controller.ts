@@ -16,6 +16,7 @@ export class RefundController {
   constructor(private readonly intake: EventIntake) {}
 
   @SecretKeyPost('refund', {
+    role: 'integration',
     summary: 'Get a recommendation for a refund request',
     description:
       'The refund checkpoint. The customer, the refund, the order (with its items and suppliers), the payment methods the refund goes to and the refund transactions are stored; the answer `{status, timestamp, data: {customerId, action, source, score, scoreId, rules}}` reflects this request.',

@@ -32,6 +32,7 @@ export class RegistrationController {
   }
 
   @SecretKeyPost('registration', {
+    role: 'integration',
     summary: 'Report a registration attempt and get a recommendation',
     description:
       'The account-registration checkpoint, for a `customer` or a `supplier` (one of them, or neither for an anonymous attempt). `registration.username` and `registration.registrationMechanism.password.passwordHashed` (SHA-256 hex) are checked against the breached-credentials store here, in the gateway: the hash is never stored, logged or put on the bus. The verdict is `credentialStatus`, inside `data` and mirrored at the top level.',

@@ -11,7 +11,7 @@ import {
   ValidateRuleRequestDto,
   ValidateRuleResponseDto,
 } from '@ringfence/contracts';
-import { CurrentPrincipal, SecretKeyRoute } from '@ringfence/service-runtime';
+import { CurrentPrincipal, RequiresRole, SecretKeyRoute } from '@ringfence/service-runtime';
 import type { FastifyRequest } from 'fastify';
 import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
 import { SecretKeyPost } from '../openapi/secret-key-post.decorator';
@@ -30,6 +30,7 @@ export class RulesController {
   constructor(private readonly rules: RulesUseCase) {}
 
   @SecretKeyRoute()
+  @RequiresRole('rule_author')
   @Post()
   @HttpCode(201)
   @ApiOperation({ summary: 'Create a rule (version 1)', description: SAVE_DESCRIPTION })
@@ -49,6 +50,7 @@ export class RulesController {
   }
 
   @SecretKeyPost('validate', {
+    role: 'rule_author',
     summary: 'Check an expression without saving it',
     description: 'Answers 200 with `valid` and, when it is not, the engine\'s errors with their 0-based positions (what the console shows as you type).',
     answer: ValidateRuleResponseDto,
@@ -58,6 +60,7 @@ export class RulesController {
   }
 
   @SecretKeyPost('backtest', {
+    role: 'rule_author',
     summary: 'Backtest rules over past decisions',
     description:
       'Evaluates the given rules (stored ones by `ruleId`, with their state, or edited by a draft carrying the `ruleId`; drafts by `expression` and `action`, as active rules) over the data set\'s decisions of the checkpoint with `from <= timestamp < to` (payload time, ms; an end not given is the data set\'s first decision, or one ms after its last), over exactly what each decision recorded, and decides each again: the other stored rules as they stood at each decision stay in force, a draft is added, a tried stored rule takes its own place. `matches` lists the decisions it changed or a tried rule triggered on, newest first (at most 200). `labelled` counts decisions whose subject is known now to be fraud (a FRAUDSTER/FRAUDULENT label, an unforgiven chargeback; REFUND_ABUSE at refunds) or genuine (GENUINE; NOT_REFUND_ABUSE at refunds). Changes nothing.',
@@ -78,6 +81,7 @@ export class RulesController {
   }
 
   @SecretKeyRoute()
+  @RequiresRole('rule_author')
   @Put(':ruleId')
   @ApiOperation({ summary: 'Edit a rule (a new version)', description: `Saves the fields sent as the next version; earlier versions are kept. ${SAVE_DESCRIPTION}` })
   @ApiParam(RULE_ID_PARAM)
@@ -88,6 +92,7 @@ export class RulesController {
   }
 
   @SecretKeyRoute()
+  @RequiresRole('rule_author')
   @Delete(':ruleId')
   @ApiOperation({ summary: 'Disable a rule', description: 'Saves a new version with `state: "disabled"`: the rule is no longer evaluated; no version is erased. A PUT can enable it again.' })
   @ApiParam(RULE_ID_PARAM)

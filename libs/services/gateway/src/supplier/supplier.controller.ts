@@ -15,6 +15,7 @@ export class SupplierController {
   constructor(private readonly intake: EventIntake) {}
 
   @SecretKeyPost('supplier', {
+    role: 'integration',
     summary: 'Create or update a supplier',
     description:
       'Drivers, couriers, restaurants and similar. Stored by `supplierId`, each field keeping its newest value, with the device, national identifications and vehicles sent. Suppliers are linked to customers through `order.suppliers`. Answers once the data is durably accepted.',

@@ -29,6 +29,7 @@ export class VoucherController {
   constructor(private readonly intake: EventIntake) {}
 
   @SecretKeyPost('voucher', {
+    role: 'integration',
     summary: 'Create a voucher',
     description: 'Send one whenever a new voucher code is created. Stored by `voucherCode`; answers once durably accepted.',
     answer: VoucherResponseDto,
@@ -41,6 +42,7 @@ export class VoucherController {
   }
 
   @SecretKeyPost('paymentmethod/voucher', {
+    role: 'integration',
     summary: 'Redeem a voucher and get a recommendation',
     description:
       'The voucher-redemption checkpoint; the answer has the customer endpoint\'s shape. For guest checkouts send the lower-cased email address as `customerId`. A replayed identical redemption (same customer, code and redemption time) is stored, and counted, once. `?score=true` is accepted for compatibility: this endpoint always scores.',
@@ -58,6 +60,7 @@ export class VoucherController {
   }
 
   @SecretKeyPost('voucher/check', {
+    role: 'integration',
     summary: 'Voucher-abuse recommendation',
     description:
       'Counts the successful redemptions (`success` not false) of `voucherCode` by the customers of `customerId`\'s network, the customer included, up to `depth` edges (the connect traversal and its caps), and answers `ABUSE` when the count reaches the threshold, else `OK`. `depth` and `threshold` of 0 or absent take the account\'s values for `voucherType` (`PATCH /admin/accounts/{id}/settings`, `voucherTypes`), else depth 10 and threshold 3. At the default threshold the rule is "at least 3"; for an explicit threshold the account setting `voucherThresholdComparison` (`gte`, the default, or `gt`) chooses. Nothing is stored. 403 when voucher abuse is disabled for the account.',

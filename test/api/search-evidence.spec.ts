@@ -97,4 +97,42 @@ describe('search, evidence and network for analysts (embedded app over HTTPS)', 
       }
     });
   });
+
+  describe('GET /v2/customer/:customerId/evidence', () => {
+    it('lists the payment with its amount, card, IP, device and decision on the next request, and its dispute', async () => {
+      const { ada, device, instrument, ip, lastFour, transactionId, email } = await adaPaysAndEveSharesHerEmail();
+      const disputeId = newId('dsp');
+      expect((await post('/psp/dispute', { timestamp: Date.now(), dispute: { disputeId, transactionId, amount: 4250, currency: 'EUR', reason: 'fraudulent', stage: 'CHARGEBACK' } })).status).toBe(200);
+
+      const answer = await get<{ status: number; data: Record<string, unknown> & { payments: Array<Record<string, unknown>> } }>(`/v2/customer/${encodeURIComponent(ada)}/evidence`);
+
+      expect(answer.status).toBe(200);
+      expect(answer.body.data.customer).toEqual(expect.objectContaining({ id: ada, name: 'Ada Lovelace', email }));
+      expect(answer.body.data.payments).toEqual([
+        expect.objectContaining({
+          transactionId,
+          amount: 4250,
+          currency: 'EUR',
+          success: false,
+          declineCode: 'insufficient_funds',
+          card: { bin: '411111', last4: lastFour, country: 'GBR', instrumentId: instrument },
+          ip: expect.objectContaining({ address: ip }),
+          device: { deviceId: device, userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0' },
+          decision: expect.objectContaining({ scoreId: expect.any(String), checkpoint: 'pspBeforeAuth' }),
+          disputes: [expect.objectContaining({ disputeId, transactionId, status: 'CHARGEBACK', reason: 'fraudulent', forgiven: false, amount: 4250, currency: 'EUR' })],
+        }),
+      ]);
+      // A declined payment is no spend.
+      expect(answer.body.data.spend).toEqual({});
+      expect(answer.body.data.devices).toEqual([expect.objectContaining({ deviceId: device, count: 1 })]);
+      expect(answer.body.data.ips).toEqual([expect.objectContaining({ address: ip, count: 1 })]);
+    });
+
+    it('answers 404 for a customer of another account, and for one never seen', async () => {
+      const { ada } = await adaPaysAndEveSharesHerEmail();
+
+      expect((await get(`/v2/customer/${encodeURIComponent(ada)}/evidence`, other.keys.secretTest)).status).toBe(404);
+      expect((await get(`/v2/customer/${encodeURIComponent(newId('nobody'))}/evidence`)).status).toBe(404);
+    });
+  });
 });

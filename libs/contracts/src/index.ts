@@ -21,6 +21,8 @@ export * from './http/subjects/subject-network.query.dto';
 export * from './http/subjects/subject.response.dto';
 export * from './messages/search.messages';
 export * from './http/search/search.dto';
+export * from './messages/evidence.messages';
+export * from './http/evidence/customer-evidence.dto';
 export * from './messages/owner-queries.message';
 export * from './http/shared/location.dto';
 export * from './http/shared/device.dto';

@@ -78,6 +78,7 @@ import type {
   GraphVoucherUsesRequest,
 } from './graph.messages';
 import type { DecisionSearchRequest, GraphSearchRequest, SubjectSearchReply } from './search.messages';
+import type { LatestScoresReply, LatestScoresRequest, SubjectDecisionsReply, SubjectDecisionsRequest } from './evidence.messages';
 
 /**
  * Topic names follow `ringfence.<ingest|graph|label|decision|config|rpc>.<entity>.<event>.v1`
@@ -128,6 +129,8 @@ export const RpcTopics = {
   graphNeighbourhood: 'ringfence.rpc.graph.neighbourhood.v1',
   graphSearch: 'ringfence.rpc.graph.search.v1',
   searchDecisions: 'ringfence.rpc.scoring.search-decisions.v1',
+  readSubjectDecisions: 'ringfence.rpc.scoring.subject-decisions.v1',
+  readLatestScores: 'ringfence.rpc.scoring.latest-scores.v1',
   readEntityDocuments: 'ringfence.rpc.ingestion.read-entity-documents.v1',
   readDevice: 'ringfence.rpc.ingestion.read-device.v1',
   readCurrentLabels: 'ringfence.rpc.labelling.read-current-labels.v1',
@@ -213,6 +216,8 @@ export interface RpcTopicMap {
   [RpcTopics.graphNeighbourhood]: { request: GraphNeighbourhoodRequest; reply: GraphNeighbourhoodReply };
   [RpcTopics.graphSearch]: { request: GraphSearchRequest; reply: SubjectSearchReply };
   [RpcTopics.searchDecisions]: { request: DecisionSearchRequest; reply: SubjectSearchReply };
+  [RpcTopics.readSubjectDecisions]: { request: SubjectDecisionsRequest; reply: SubjectDecisionsReply };
+  [RpcTopics.readLatestScores]: { request: LatestScoresRequest; reply: LatestScoresReply };
   [RpcTopics.readEntityDocuments]: { request: ReadEntityDocumentsRequest; reply: ReadEntityDocumentsReply };
   [RpcTopics.readDevice]: { request: ReadDeviceRequest; reply: ReadDeviceReply };
   [RpcTopics.readCurrentLabels]: { request: ReadCurrentLabelsRequest; reply: ReadCurrentLabelsReply };

@@ -41,6 +41,8 @@ import { SubjectsController } from './subjects/subjects.controller';
 import { SubjectsUseCase } from './subjects/subjects.use-case';
 import { SearchController } from './search/search.controller';
 import { SearchUseCase } from './search/search.use-case';
+import { EvidenceController } from './evidence/evidence.controller';
+import { EvidenceUseCase } from './evidence/evidence.use-case';
 import { ConsoleController, consoleAssetsProvider } from './console/console.controller';
 import { ClientSdkModule } from './client-sdk/client-sdk.module';
 import { AccountController } from './account/account.controller';
@@ -81,13 +83,14 @@ import { SignInAttempts } from './people/sign-in-attempts.service';
     PspDisputeController,
     SubjectsController,
     SearchController,
+    EvidenceController,
     ConsoleController,
     AccountController,
     CardEncryptionKeysController,
     SessionsController,
     UsersController,
     FeedController, AuthController, AdminController, ApiDocsController, LabelsController, LookupController, CredentialsCheckController, BreachedCredentialsAdminController, CallbacksController, AccountRegistryHandler, RulesController, DecisionsController, StatsController, ModelsController, ClientController, DevicesController],
-  providers: [consoleAssetsProvider, callbackDestinationsProvider, AccountUseCase, EventIntake, BootstrapAccountService, RateLimits, LabelsUseCase, LookupUseCase, CredentialsCheckUseCase, commonPasswordsProvider, CallbacksUseCase, OwnerRequests, RulesUseCase, DecisionListUseCase, StatsOverviewUseCase, ModelsUseCase, SubjectsUseCase, SearchUseCase, CustomerTagsUseCase, ClientEventsUseCase, AllowedOriginsIndex,
+  providers: [consoleAssetsProvider, callbackDestinationsProvider, AccountUseCase, EventIntake, BootstrapAccountService, RateLimits, LabelsUseCase, LookupUseCase, CredentialsCheckUseCase, commonPasswordsProvider, CallbacksUseCase, OwnerRequests, RulesUseCase, DecisionListUseCase, StatsOverviewUseCase, ModelsUseCase, SubjectsUseCase, SearchUseCase, EvidenceUseCase, CustomerTagsUseCase, ClientEventsUseCase, AllowedOriginsIndex,
     PeopleUseCase, SignInAttempts,
     CardEncryptionKeys, CardCipherIntake, { provide: CLIENT_ENCRYPTION_KEYS, useExisting: CardEncryptionKeys }],
 })

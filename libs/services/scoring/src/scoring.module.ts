@@ -7,6 +7,7 @@ import { DecisionRecords } from './decisions/decision-records';
 import { DecisionsHandler } from './decisions/decisions.handler';
 import { DecisionSearchHandler } from './decisions/decision-search.handler';
 import { DecisionSearchKeys } from './decisions/decision-search-keys';
+import { DecisionEvidenceHandler } from './decisions/decision-evidence.handler';
 import { DecisionStats } from './stats/decision-stats';
 import { DecisionStatsHandler } from './stats/decision-stats.handler';
 import { SubjectVerdicts } from './decisions/subject-verdicts';
@@ -29,7 +30,7 @@ import { VelocityModule } from './velocity.module';
  */
 @Module({
   imports: [ScoringStoreModule, VelocityModule],
-  controllers: [CheckpointResponders, RulesHandler, DecisionsHandler, DecisionSearchHandler, ModelsHandler, DecisionStatsHandler],
+  controllers: [CheckpointResponders, RulesHandler, DecisionsHandler, DecisionSearchHandler, DecisionEvidenceHandler, ModelsHandler, DecisionStatsHandler],
   providers: [
     CheckpointScorer,
     RuleBook,

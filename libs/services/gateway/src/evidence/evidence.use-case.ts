@@ -1,0 +1,55 @@
+import { Injectable } from '@nestjs/common';
+import type { Principal } from '@ringfence/accounts';
+import { type CustomerEvidenceResponseDto, type EntityDocumentMessage, type EntityKind, MAX_ENTITY_DOCUMENTS_PER_READ, MAX_EVIDENCE_DECISIONS, RpcTopics } from '@ringfence/contracts';
+import { AppError } from '@ringfence/platform';
+import { OwnerRequests } from '../owner-requests.service';
+import { customerEvidence, disputeIdsOf, readings } from './customer-evidence';
+
+/** Disputes an evidence reads at most (three reads of the entity store). */
+const MAX_EVIDENCE_DISPUTES = 3 * MAX_ENTITY_DOCUMENTS_PER_READ;
+
+/**
+ * `GET /v2/customer/:customerId/evidence` (ADR-0014): what the decisions about a customer saw,
+ * from the services that own it, in three rounds of parallel requests, each bounded:
+ * 1. the customer's record (ingestion) and its newest 100 decisions with their payloads (scoring);
+ * 2. the records of the payments those decisions name (ingestion, which keeps their disputes);
+ * 3. the disputes' records (ingestion), at most 48.
+ * Every owner answers after it has handled the account's earlier writes (read your writes).
+ */
+@Injectable()
+export class EvidenceUseCase {
+  constructor(private readonly owner: OwnerRequests) {}
+
+  async customer(principal: Principal, customerId: string, traceId: string): Promise<CustomerEvidenceResponseDto> {
+    const read = (kind: EntityKind, ids: readonly string[]) => this.documents(principal, traceId, customerId, kind, ids);
+    const [[customer = null], { decisions }] = await Promise.all([
+      read('customer', [customerId]),
+      this.owner.ask(principal, traceId, customerId, RpcTopics.readSubjectDecisions, { subjectKind: 'customer', subjectId: customerId, limit: MAX_EVIDENCE_DECISIONS }),
+    ]);
+    if (customer === null && decisions.length === 0) throw new AppError('NOT_FOUND', `no customer ${customerId} in this data set`);
+    const transactionIds = [...new Set(readings(decisions).flatMap(({ facts }) => (facts.transaction?.id === undefined ? [] : [facts.transaction.id])))];
+    const transactions = present(transactionIds, await read('transaction', transactionIds));
+    const disputeIds = disputeIdsOf(customer, transactions.values()).slice(0, MAX_EVIDENCE_DISPUTES);
+    const disputes = present(disputeIds, await read('dispute', disputeIds));
+    return { status: 200, timestamp: Date.now(), data: customerEvidence({ customerId, customer, decisions, transactions, disputes }) };
+  }
+
+  /** The stored documents of `ids`, in order (null when absent), in parallel reads of what one read takes. */
+  private async documents(principal: Principal, traceId: string, subjectId: string, kind: EntityKind, ids: readonly string[]): Promise<Array<EntityDocumentMessage | null>> {
+    const batches: string[][] = [];
+    for (let start = 0; start < ids.length; start += MAX_ENTITY_DOCUMENTS_PER_READ) batches.push(ids.slice(start, start + MAX_ENTITY_DOCUMENTS_PER_READ));
+    const replies = await Promise.all(
+      batches.map((batch) => this.owner.ask(principal, traceId, subjectId, RpcTopics.readEntityDocuments, { refs: batch.map((entityId) => ({ kind, entityId })) })),
+    );
+    return replies.flatMap((reply) => reply.documents);
+  }
+}
+
+function present(ids: readonly string[], documents: ReadonlyArray<EntityDocumentMessage | null>): Map<string, EntityDocumentMessage> {
+  const found = new Map<string, EntityDocumentMessage>();
+  ids.forEach((id, k) => {
+    const document = documents[k];
+    if (document !== null && document !== undefined) found.set(id, document);
+  });
+  return found;
+}

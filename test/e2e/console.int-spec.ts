@@ -1,60 +1,36 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
+import { WAIT, assertConsoleBuilt, clearInput, launchBrowser, originOf, screenshot as screenshotOf, textOf as textIn, watchedPage } from '../support/console-browser';
 import { type EmbeddedService, TEST_BOOTSTRAP_KEY, startEmbeddedService } from '../support/embedded-service';
 
 /**
- * The console (ADR-0014) in a real headless browser: Debian's `chromium` (.ci/run installs
- * it; CHROMIUM_PATH overrides) driven by puppeteer-core, against the standalone app serving the
- * built bundle (`npm run build` writes dist/console; test:integration builds first).
- * CONSOLE_SCREENSHOTS=1 writes each page to docs/console/ for docs/console.md.
+ * The console (ADR-0014) in a real headless browser (test/support/console-browser.ts: Debian's
+ * `chromium` driven by puppeteer-core) against the standalone app serving the built bundle.
+ * CONSOLE_SCREENSHOTS=1 writes each page to docs/console/ for docs/console.md. The browser renders
+ * each page after its fetches answer: asynchronous by design, so the page is waited for. What the
+ * API stores is asserted through the API, on the very next request.
  */
-const ROOT = join(__dirname, '..', '..');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SCREENSHOTS = process.env.CONSOLE_SCREENSHOTS === '1' ? join(ROOT, 'docs', 'console') : undefined;
-// The browser renders each page after its fetches answer: asynchronous by design, so the page is
-// waited for. What the API stores is asserted through the API, on the very next request.
-const WAIT = { timeout: 20_000 };
-
 describe('the console at /console', () => {
   let service: EmbeddedService;
   let browser: Browser;
   let page: Page;
   let origin: string;
-  /** What the page reported that a user would not see: script errors and CSP refusals. */
+  /** What the page reported that a user would not see: script errors, CSP refusals, requests to another host. */
   const problems: string[] = [];
   /** The customer the queue test creates, and its REVIEW decision, for the tests after it. */
   const state = { subject: '', scoreId: '' };
   const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
 
   const api = <T = Record<string, unknown>>(method: string, path: string, body?: unknown) => service.client.send<T>({ method, path, body, apiKey: TEST_BOOTSTRAP_KEY });
-  const screenshot = async (name: string) => {
-    if (!SCREENSHOTS) return;
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
-  };
-  // Page functions are passed as text: this program's types have no DOM (tsconfig lib).
-  const textOf = (selector: string) => page.$eval(selector, (element) => element.textContent ?? '');
-  const clear = (selector: string) => page.$eval(selector, (element) => ((element as unknown as { value: string }).value = ''));
+  const screenshot = (name: string) => screenshotOf(page, name);
+  const textOf = (selector: string) => textIn(page, selector);
+  const clear = (selector: string) => clearInput(page, selector);
 
   beforeAll(async () => {
-    if (!existsSync(join(ROOT, 'dist', 'console', 'index.html'))) throw new Error('dist/console is missing: `npm run build` bundles the console');
-    if (!existsSync(CHROMIUM)) throw new Error(`no browser at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
+    assertConsoleBuilt();
     service = await startEmbeddedService();
-    origin = `https://localhost:${(service.app.getHttpServer().address() as { port: number }).port}`;
-    browser = await puppeteer.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      // The embedded service's certificate is self-signed; root (CI) needs --no-sandbox.
-      acceptInsecureCerts: true,
-      args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'],
-    });
-    page = await browser.newPage();
-    await page.setViewport({ width: 1280, height: 900 });
-    page.on('pageerror', (error) => problems.push(`page error: ${String(error)}`));
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
-    });
+    origin = originOf(service);
+    browser = await launchBrowser();
+    page = await watchedPage(browser, origin, problems);
   });
 
   afterAll(async () => {
@@ -104,6 +80,9 @@ describe('the console at /console', () => {
     await page.type('input#key', TEST_BOOTSTRAP_KEY);
     await page.type('input#reviewer', 'Console Test');
     await page.click('button[type=submit]');
+    // The first page is the cases (issue 37); the queue of single decisions is one click away.
+    await page.waitForSelector('#cases-status', WAIT);
+    await page.click('nav a[href="#/queue"]');
     await page.waitForSelector(`[data-score-id="${state.scoreId}"]`, WAIT);
 
     const item = await page.$eval(`[data-score-id="${state.scoreId}"]`, (element) => element.textContent ?? '');
@@ -137,6 +116,10 @@ describe('the console at /console', () => {
     await page.click(`${item} input[value="FRAUDSTER"]`);
     await page.type(`${item} textarea`, 'Shares a device with a known fraudster');
     await page.click(`${item} button[type=submit]`);
+    // FRAUDSTER decides every later checkpoint: the form says so and asks again.
+    await page.waitForSelector(`${item} .confirm`, WAIT);
+    expect(await textOf(`${item} .confirm`)).toContain('blocks this customer at every checkpoint');
+    await page.click(`${item} .confirm-label`);
     await page.waitForFunction(`document.querySelector(${JSON.stringify(item)}) === null`, WAIT);
 
     const labels = await api<{ data: { labels: Record<string, { review: string; comment: string; reviewer: { name: string } }> } }>('GET', `/v2/customer/${state.subject}/labels`);
@@ -190,7 +173,7 @@ describe('the console at /console', () => {
     await page.waitForSelector('#deliveries-title', WAIT);
     await screenshot('settings');
 
-    await page.click('header.top button');
+    await page.click('header.top button::-p-text(Sign out)');
     await page.waitForSelector('input#key', WAIT);
     expect(await page.evaluate('Object.keys(sessionStorage)')).toEqual([]);
   });

@@ -4,6 +4,7 @@ import { SearchBox } from './components/search-box';
 import { CasePage } from './pages/case';
 import { Cases } from './pages/cases';
 import { Models } from './pages/models';
+import { OverviewPage } from './pages/overview';
 import { Queue } from './pages/queue';
 import { RuleEditor } from './pages/rule-editor';
 import { Rules } from './pages/rules';
@@ -19,6 +20,7 @@ const NAVIGATION: Array<{ label: string; route: Route; pages: Array<Route['page'
   { label: 'Review queue', route: { page: 'queue' }, pages: ['queue'] },
   { label: 'Rules', route: { page: 'rules' }, pages: ['rules', 'rule'] },
   { label: 'Models', route: { page: 'models' }, pages: ['models'] },
+  { label: 'Overview', route: { page: 'overview' }, pages: ['overview'] },
   { label: 'Settings', route: { page: 'settings' }, pages: ['settings'] },
 ];
 
@@ -89,6 +91,8 @@ function Page({ route, session, api }: { route: Route; session: Session; api: No
       return <RuleEditor key={String(route.ruleId)} api={api} ruleId={route.ruleId} />;
     case 'models':
       return <Models api={api} />;
+    case 'overview':
+      return <OverviewPage api={api} />;
     case 'settings':
       return <Settings api={api} />;
   }

@@ -12,6 +12,7 @@ export type Route =
   | { page: 'rules' }
   | { page: 'rule'; ruleId: number | 'new' }
   | { page: 'models' }
+  | { page: 'overview' }
   | { page: 'settings' };
 
 /** A path segment as typed; a malformed escape (a hand-edited link) is kept as it is, not thrown. */
@@ -46,6 +47,8 @@ export function parseRoute(hash: string): Route {
       return { page: 'rules' };
     case 'models':
       return { page: 'models' };
+    case 'overview':
+      return { page: 'overview' };
     case 'settings':
       return { page: 'settings' };
   }
@@ -71,6 +74,8 @@ export function href(route: Route): string {
       return `#/rules/${route.ruleId}`;
     case 'models':
       return '#/models';
+    case 'overview':
+      return '#/overview';
     case 'settings':
       return '#/settings';
   }

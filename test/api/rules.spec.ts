@@ -2,7 +2,7 @@ import { type EmbeddedService, TEST_ADMIN_KEY, startEmbeddedService } from '../s
 import { customerRequest, pspTransactionRequest } from '../support/payload-factories';
 
 type Account = { accountId: string; keys: { secretTest: string; secretLive: string; publishableTest: string } };
-type Rule = { ruleId: number; ruleVersion: number; name: string; description: string; checkpoint: string; expression: string; action: string; state: string; createdAt: string; createdBy: string };
+type Rule = { ruleId: number; ruleVersion: number; name: string; description: string; checkpoint: string; expression: string; action: string; state: string; createdAt: string; createdBy: string; author: string };
 type Envelope = { status: number; message: string; timestamp: number; traceId: string };
 type Triggered = { ruleId: number; ruleVersion: number; ruleName?: string; state: string; action: string; description: string };
 type BacktestMatch = { scoreId: string; subjectId: string | null; timestamp: number; amount?: number; currency?: string; before: string; after: string; outcome: string | null };
@@ -62,6 +62,7 @@ describe('rules API (embedded app over HTTPS)', () => {
         state: 'active',
         createdAt: expect.stringMatching(/Z$/),
         createdBy: expect.stringMatching(/^key_/),
+        author: `key ${created.body.createdBy}`,
       });
       expect(Number.isInteger(created.body.ruleId)).toBe(true);
     });
@@ -107,7 +108,7 @@ describe('rules API (embedded app over HTTPS)', () => {
       expect(edited.body).toMatchObject({ ruleId, ruleVersion: 2, name: 'Edited', state: 'passive' });
       expect(disabled.status).toBe(200);
       expect(disabled.body).toMatchObject({ ruleId, ruleVersion: 3, name: 'Edited', state: 'disabled' });
-      expect(read.body.data.rule).toEqual(disabled.body);
+      expect(read.body.data.rule).toEqual({ ...disabled.body, hits: { last24h: 0, last30d: 0, total: 0 }, lastHitAt: null });
       expect(read.body.data.versions.map((version) => [version.ruleVersion, version.state])).toEqual([[1, 'active'], [2, 'passive'], [3, 'disabled']]);
     });
 
@@ -160,6 +161,26 @@ describe('rules API (embedded app over HTTPS)', () => {
         passiveAction: 'REVIEW',
         triggered: [expect.objectContaining({ ruleId: active.body.ruleId, state: 'active' }), expect.objectContaining({ ruleId: passive.body.ruleId, state: 'passive' })],
       });
+    });
+
+    it('counts each rule\'s hits and last hit on the very next read, in the list and on the rule', async () => {
+      const marker = newId('hits');
+      const rule = await createRule({ expression: `payload.customer.customerId.startsWith("${marker}")`, action: 'REVIEW', state: 'passive' });
+      const idle = await createRule({ expression: `payload.customer.customerId.startsWith("${marker}-never")`, action: 'REVIEW' });
+      const before = Date.now();
+      await customerCheckpoint(customerRequest({ customer: { customerId: `${marker}-1` } }));
+      await customerCheckpoint(customerRequest({ customer: { customerId: `${marker}-2` }, timestamp: Date.UTC(2020, 0, 1) }));
+
+      const list = await send<{ data: { rules: Array<Rule & { hits: unknown; lastHitAt: number | null }> } }>('GET', '/v2/rules?checkpoint=customer');
+      const read = await send<{ data: { rule: Rule & { hits: unknown; lastHitAt: number | null }; versions: Rule[] } }>('GET', `/v2/rules/${rule.body.ruleId}`);
+
+      const listed = list.body.data.rules.find((listedRule) => listedRule.ruleId === rule.body.ruleId);
+      // Counted by when the service decided, so history stamped long ago counts in the last 24 hours too.
+      expect(listed).toMatchObject({ hits: { last24h: 2, last30d: 2, total: 2 }, lastHitAt: expect.any(Number) });
+      expect(listed?.lastHitAt).toBeGreaterThanOrEqual(before);
+      expect(list.body.data.rules.find((listedRule) => listedRule.ruleId === idle.body.ruleId)).toMatchObject({ hits: { last24h: 0, last30d: 0, total: 0 }, lastHitAt: null });
+      expect(read.body.data.rule).toMatchObject({ hits: { last24h: 2, last30d: 2, total: 2 }, lastHitAt: listed?.lastHitAt });
+      expect(read.body.data.versions.map((version) => version.author)).toEqual([`key ${rule.body.createdBy}`]);
     });
 
     it('never fails a checkpoint for a rule that fails at run time; the decision event reports it', async () => {

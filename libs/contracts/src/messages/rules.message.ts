@@ -7,6 +7,9 @@ import { RULE_CHECKPOINTS, type RuleCheckpoint } from '../checkpoints/checkpoint
 import { MAX_RULE_ID, RULE_ACTIONS, RULE_STATES_STORED, type RuleAction, type StoredRuleState } from '../http/rules/rule-vocabulary';
 import { MAX_IDENTIFIER_LENGTH } from '../validation/patterns';
 
+/** An actor's name: an e-mail address (at most 254 characters) or `key <keyId>`. */
+const MAX_ACTOR_LENGTH = 320;
+
 /** ADR-0016: why and since when a rule version is not evaluated. */
 export class RuleSuspensionMessage {
   @ApiProperty({ type: 'integer', example: 1763800000000, description: 'Epoch milliseconds.' }) @IsInt() suspendedAt!: number;
@@ -25,6 +28,8 @@ export class RuleVersionMessage {
   @ApiProperty({ enum: RULE_STATES_STORED, example: 'active' }) @IsIn(RULE_STATES_STORED) state!: StoredRuleState;
   @ApiProperty({ type: 'integer', example: 1763800000000, description: 'When this version was saved, epoch milliseconds.' }) @IsInt() createdAt!: number;
   @ApiProperty({ example: 'key_2Vb8', description: 'The id of the API key that saved it.' }) @IsString() createdBy!: string;
+  @ApiPropertyOptional({ example: 'ada@example.com', description: 'Who saved it: the signed-in person\'s e-mail, or `key <keyId>` (absent from versions saved before it was recorded).' })
+  @IsOptional() @IsString() author?: string;
   @ApiPropertyOptional({ type: () => RuleTransactionOptimisationDto })
   @IsOptional() @ValidateNested() @Type(() => RuleTransactionOptimisationDto) transactionOptimisation?: RuleTransactionOptimisationDto;
   @ApiPropertyOptional({ type: () => RuleSuspensionMessage, description: 'Present when this version kept failing and is suspended (ADR-0016).' })
@@ -35,14 +40,17 @@ export class RuleVersionMessage {
 export class SaveRuleRequest {
   @IsOptional() @IsInt() @Min(1) @Max(MAX_RULE_ID) ruleId?: number;
   @ValidateNested() @Type(() => RuleRequestDto) rule!: RuleRequestDto;
-  /** The API key that asked: the audit trail's author. */
+  /** The API key that asked (the version's createdBy). */
   @IsString() @MinLength(1) @MaxLength(MAX_IDENTIFIER_LENGTH) author!: string;
+  /** Who acted, as audit trails name them (actorOf): the version's author; `key <author>` when absent. */
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(MAX_ACTOR_LENGTH) actor?: string;
 }
 
 /** `ringfence.rpc.scoring.disable-rule.v1`: a new version of the rule with state `disabled`. */
 export class DisableRuleRequest {
   @IsInt() @Min(1) @Max(MAX_RULE_ID) ruleId!: number;
   @IsString() @MinLength(1) @MaxLength(MAX_IDENTIFIER_LENGTH) author!: string;
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(MAX_ACTOR_LENGTH) actor?: string;
 }
 
 /** The saved version; null when the rule is unknown. */
@@ -55,8 +63,20 @@ export class ReadRulesRequest {
   @IsOptional() @IsIn(RULE_CHECKPOINTS) checkpoint?: RuleCheckpoint;
 }
 
+/** A rule's hits: the decisions that recorded it as true, by the service's time of deciding. */
+export interface RuleHitsMessage {
+  ruleId: number;
+  last24h: number;
+  last30d: number;
+  total: number;
+  /** Epoch ms. */
+  lastHitAt: number;
+}
+
 export interface ReadRulesReply {
   rules: RuleVersionMessage[];
+  /** Of the rules with any hit (one read for the list); a rule not listed has none. */
+  hits: RuleHitsMessage[];
 }
 
 /** `ringfence.rpc.scoring.read-rule.v1`: one rule's versions, oldest first (empty when unknown). */
@@ -66,6 +86,8 @@ export class ReadRuleRequest {
 
 export interface ReadRuleReply {
   versions: RuleVersionMessage[];
+  /** The rule's hits; null when it has none. */
+  hits: RuleHitsMessage | null;
 }
 
 /** `ringfence.rpc.scoring.validate-rule.v1`. */

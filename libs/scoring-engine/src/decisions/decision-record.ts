@@ -53,6 +53,16 @@ export interface DecisionPeriod {
   last: number;
 }
 
+/** A rule's hits: the decisions that recorded it as true, by when the service decided them (its clock). */
+export interface RuleHits {
+  ruleId: number;
+  last24h: number;
+  last30d: number;
+  total: number;
+  /** Epoch ms: the service's time of the latest decision it triggered on. */
+  lastHitAt: number;
+}
+
 /** The decision records of every tenant; every read names the tenant. */
 export interface DecisionRecordRepository {
   /** Stores records of any tenants; a scoreId already stored is kept as it is (redelivery). */
@@ -62,6 +72,8 @@ export interface DecisionRecordRepository {
   page(tenant: RuleTenant, checkpoint: string, from: number, to: number, cursor: DecisionCursor | null, limit: number): Promise<StoredDecisionRecord[]>;
   /** The span of the tenant's records of a checkpoint; null when it has none. */
   period(tenant: RuleTenant, checkpoint: string): Promise<DecisionPeriod | null>;
+  /** Every rule's hits (rules without any left out), in one read; `now` places the 24 h and 30 d windows. */
+  ruleHits(tenant: RuleTenant, now: number): Promise<RuleHits[]>;
   /** Records matching `filter`, newest first: by (timestamp, scoreId) descending, strictly before `before`. */
   list(tenant: RuleTenant, filter: DecisionListFilter, before: DecisionCursor | null, limit: number): Promise<StoredDecisionRecord[]>;
 }

@@ -26,8 +26,14 @@ export interface RuleVersion extends RuleDefinition {
   ruleVersion: number;
   /** Epoch milliseconds. */
   createdAt: number;
-  /** Who saved it: the id of the API key used (the audit trail). */
+  /** The id of the API key (or of the person's session key) that saved it. */
   createdBy: string;
+  /**
+   * Who saved it, as audit trails name whoever acted: the signed-in person's e-mail, or
+   * `key <keyId>` (actorOf). Stored with every version; absent only from versions published on
+   * the topic before it was recorded (read as `key <createdBy>`).
+   */
+  author?: string;
   /** Set when this version kept failing and is not evaluated (ADR-0016); a new version has none. */
   suspension?: RuleSuspension;
 }
@@ -51,9 +57,9 @@ export interface RuleTenant {
  */
 export interface RuleRepository {
   /** Saves version 1 of a new rule with the next free ruleId of the tenant. */
-  create(tenant: RuleTenant, definition: RuleDefinition, createdBy: string): Promise<RuleVersion>;
-  /** Saves the next version of a rule; null when the tenant has no such rule. */
-  addVersion(tenant: RuleTenant, ruleId: number, definition: RuleDefinition, createdBy: string): Promise<RuleVersion | null>;
+  create(tenant: RuleTenant, definition: RuleDefinition, createdBy: string, author?: string): Promise<RuleVersion>;
+  /** Saves the next version of a rule; null when the tenant has no such rule. `author` defaults to `key <createdBy>`. */
+  addVersion(tenant: RuleTenant, ruleId: number, definition: RuleDefinition, createdBy: string, author?: string): Promise<RuleVersion | null>;
   /** Every version of a rule, oldest first; empty when unknown. */
   versions(tenant: RuleTenant, ruleId: number): Promise<RuleVersion[]>;
   /** The latest version of each of the tenant's rules (of one checkpoint when given), by ruleId. */

@@ -59,6 +59,25 @@ export function itBehavesLikeADecisionRecordRepository(repository: () => Decisio
     await expect(repository().period(buildRuleTenant(), 'customer')).resolves.toBeNull();
   });
 
+  it('counts each rule\'s hits by the service\'s time of deciding, in one read, only for its tenant', async () => {
+    const tenant = buildRuleTenant();
+    const now = 1_800_000_000_000;
+    const hour = 3_600_000;
+    const decided = (decidedAt: number, ...ruleIds: number[]) =>
+      buildDecisionRecord({ decidedAt, event: { rules: { triggered: ruleIds.map((ruleId) => ({ ruleId, ruleVersion: 1, state: 'active', action: 'REVIEW' })) } } });
+    const records = [decided(now - hour, 1, 2), decided(now - 3 * 24 * hour, 1), decided(now - 40 * 24 * hour, 1, 3), decided(now - 2 * hour), decided(now - 5 * hour, 2, 2)];
+    await repository().addAll(records.map((record) => ({ ...record, ...tenant })));
+
+    const hits = await repository().ruleHits(tenant, now);
+
+    expect([...hits].sort((a, b) => a.ruleId - b.ruleId)).toEqual([
+      { ruleId: 1, last24h: 1, last30d: 2, total: 3, lastHitAt: now - hour },
+      { ruleId: 2, last24h: 2, last30d: 2, total: 2, lastHitAt: now - hour },
+      { ruleId: 3, last24h: 0, last30d: 0, total: 1, lastHitAt: now - 40 * 24 * hour },
+    ]);
+    await expect(repository().ruleHits(buildRuleTenant(), now)).resolves.toEqual([]);
+  });
+
   it('pages a checkpoint in [from, to) by time and scoreId, resuming after a cursor', async () => {
     const tenant = buildRuleTenant();
     const at = (timestamp: number, scoreId: string, checkpoint = 'customer') => buildDecisionRecord({ timestamp, scoreId, checkpoint });

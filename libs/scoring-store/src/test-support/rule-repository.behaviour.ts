@@ -23,6 +23,15 @@ export function itBehavesLikeARuleRepository(repository: () => RuleRepository): 
     expect(first.createdAt).toBeGreaterThanOrEqual(before);
   });
 
+  it('records who saved each version: the person named, else the key', async () => {
+    const tenant = buildRuleTenant();
+    const rule = await repository().create(tenant, buildRuleDefinition(), 'key_a', 'ada@example.com');
+    const edited = await repository().addVersion(tenant, rule.ruleId, buildRuleDefinition({ state: 'passive' }), 'key_b');
+
+    expect([rule.author, edited?.author]).toEqual(['ada@example.com', 'key key_b']);
+    expect((await repository().versions(tenant, rule.ruleId)).map((version) => version.author)).toEqual(['ada@example.com', 'key key_b']);
+  });
+
   it('keeps every version, oldest first, and lists the current one per rule', async () => {
     const tenant = buildRuleTenant();
     const rule = await repository().create(tenant, buildRuleDefinition(), 'key_a');

@@ -1,7 +1,8 @@
-import type { DecisionCursor, DecisionListFilter, DecisionPeriod, DecisionRecordRepository, RuleTenant, StoredDecisionRecord } from '@ringfence/scoring-engine';
+import type { DecisionCursor, DecisionListFilter, DecisionPeriod, DecisionRecordRepository, RuleHits, RuleTenant, StoredDecisionRecord } from '@ringfence/scoring-engine';
 import { payloadText } from '@ringfence/contracts';
 import type { DataSource } from 'typeorm';
 import { background, bigintToNumber, jsonTextSequence, jsonTexts, queryRows } from '@ringfence/persistence';
+import { hitRuleIdsOf } from './hit-rule-ids';
 
 interface DecisionRecordRow {
   score_id: string;
@@ -18,8 +19,10 @@ interface DecisionRecordRow {
 const COLUMNS = 'score_id, checkpoint, event_time, event, decided_at, subject_kind, subject_id, action';
 // One statement per batch, written behind (background); a redelivered record (same scoreId) is kept as first stored.
 const ADD_ALL = background(`
-  INSERT INTO decision_records (account_id, environment, score_id, checkpoint, event_time, event, decided_at, subject_kind, subject_id, action)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], ${jsonTexts('$6')}, $7::bigint[], $8::text[], $9::text[], $10::text[])
+  INSERT INTO decision_records (account_id, environment, score_id, checkpoint, event_time, event, decided_at, subject_kind, subject_id, action, hit_rule_ids)
+  SELECT account_id, environment, score_id, checkpoint, event_time, event, decided_at, subject_kind, subject_id, action, hit_rule_ids::integer[]
+    FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], ${jsonTexts('$6')}, $7::bigint[], $8::text[], $9::text[], $10::text[], $11::text[])
+      AS added (account_id, environment, score_id, checkpoint, event_time, event, decided_at, subject_kind, subject_id, action, hit_rule_ids)
   ON CONFLICT (account_id, environment, score_id) DO NOTHING`);
 const FIND = `SELECT ${COLUMNS} FROM decision_records WHERE account_id = $1 AND environment = $2 AND score_id = $3`;
 // Keyset pagination: constant cost per page however deep the backtest is.
@@ -33,6 +36,14 @@ const PAGE = `
 const PERIOD = `
   SELECT MIN(event_time) AS first, MAX(event_time) AS last FROM decision_records
    WHERE account_id = $1 AND environment = $2 AND checkpoint = $3`;
+// Every rule's hits in one statement, over the tenant's decisions that have any (a partial index).
+const RULE_HITS = `
+  SELECT rule_id, COUNT(*) FILTER (WHERE decided_at >= $3) AS last24h, COUNT(*) FILTER (WHERE decided_at >= $4) AS last30d,
+         COUNT(*) AS total, MAX(decided_at) AS last_hit_at
+    FROM decision_records CROSS JOIN LATERAL unnest(hit_rule_ids) AS hit (rule_id)
+   WHERE account_id = $1 AND environment = $2 AND cardinality(hit_rule_ids) > 0
+   GROUP BY rule_id`;
+const DAY_MS = 24 * 3_600_000;
 
 /** Decision records in `decision_records` (both modes). */
 export class TypeOrmDecisionRecordRepository implements DecisionRecordRepository {
@@ -52,7 +63,24 @@ export class TypeOrmDecisionRecordRepository implements DecisionRecordRepository
       records.map((record) => record.subjectKind),
       records.map((record) => record.subjectId),
       records.map((record) => record.action),
+      records.map((record) => `{${hitRuleIdsOf(record.event).join(',')}}`),
     ]);
+  }
+
+  async ruleHits(tenant: RuleTenant, now: number): Promise<RuleHits[]> {
+    const rows = await queryRows<{ rule_id: number; last24h: string; last30d: string; total: string; last_hit_at: string }>(this.dataSource, RULE_HITS, [
+      tenant.accountId,
+      tenant.environment,
+      now - DAY_MS,
+      now - 30 * DAY_MS,
+    ]);
+    return rows.map((row) => ({
+      ruleId: Number(row.rule_id),
+      last24h: bigintToNumber(row.last24h),
+      last30d: bigintToNumber(row.last30d),
+      total: bigintToNumber(row.total),
+      lastHitAt: bigintToNumber(row.last_hit_at),
+    }));
   }
 
   async find(tenant: RuleTenant, scoreId: string): Promise<StoredDecisionRecord | null> {

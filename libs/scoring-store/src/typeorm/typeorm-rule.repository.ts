@@ -18,23 +18,24 @@ interface RuleVersionRow {
   challenge_preference: ChallengePreference | null;
   created_at: Date;
   created_by: string;
+  author: string;
   /** From rule_suspensions: null when the version is not suspended. */
   suspended_at?: Date | null;
   suspension_reason?: string | null;
 }
 
-const COLUMNS = 'account_id, environment, rule_id, rule_version, name, description, checkpoint, expression, action, state, exemption, challenge_preference, created_at, created_by';
+const COLUMNS = 'account_id, environment, rule_id, rule_version, name, description, checkpoint, expression, action, state, exemption, challenge_preference, created_at, created_by, author';
 // The next free ruleId of the tenant, version 1. Two concurrent creates may pick the same id:
 // the primary key refuses the second, which retries.
 const CREATE = `
-  INSERT INTO rule_versions (account_id, environment, rule_id, rule_version, name, description, checkpoint, expression, action, state, exemption, challenge_preference, created_by)
-  SELECT $1, $2, COALESCE(MAX(rule_id), 0) + 1, 1, $3, $4, $5, $6, $7, $8, $9, $10, $11
+  INSERT INTO rule_versions (account_id, environment, rule_id, rule_version, name, description, checkpoint, expression, action, state, exemption, challenge_preference, created_by, author)
+  SELECT $1, $2, COALESCE(MAX(rule_id), 0) + 1, 1, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12
     FROM rule_versions WHERE account_id = $1 AND environment = $2
   RETURNING ${COLUMNS}`;
 // The next version of an existing rule; no row when the tenant has no such rule.
 const ADD_VERSION = `
-  INSERT INTO rule_versions (account_id, environment, rule_id, rule_version, name, description, checkpoint, expression, action, state, exemption, challenge_preference, created_by)
-  SELECT $1, $2, $3, MAX(rule_version) + 1, $4, $5, $6, $7, $8, $9, $10, $11, $12
+  INSERT INTO rule_versions (account_id, environment, rule_id, rule_version, name, description, checkpoint, expression, action, state, exemption, challenge_preference, created_by, author)
+  SELECT $1, $2, $3, MAX(rule_version) + 1, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13
     FROM rule_versions WHERE account_id = $1 AND environment = $2 AND rule_id = $3
   HAVING COUNT(*) > 0
   RETURNING ${COLUMNS}`;
@@ -65,16 +66,16 @@ const SAVE_ATTEMPTS = 5;
 export class TypeOrmRuleRepository implements RuleRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  create(tenant: RuleTenant, definition: RuleDefinition, createdBy: string): Promise<RuleVersion> {
+  create(tenant: RuleTenant, definition: RuleDefinition, createdBy: string, author = `key ${createdBy}`): Promise<RuleVersion> {
     return this.saving(async () => {
-      const [row] = await queryRows<RuleVersionRow>(this.dataSource, CREATE, [tenant.accountId, tenant.environment, ...definitionParameters(definition), createdBy]);
+      const [row] = await queryRows<RuleVersionRow>(this.dataSource, CREATE, [tenant.accountId, tenant.environment, ...definitionParameters(definition), createdBy, author]);
       return toRuleVersion(row);
     });
   }
 
-  addVersion(tenant: RuleTenant, ruleId: number, definition: RuleDefinition, createdBy: string): Promise<RuleVersion | null> {
+  addVersion(tenant: RuleTenant, ruleId: number, definition: RuleDefinition, createdBy: string, author = `key ${createdBy}`): Promise<RuleVersion | null> {
     return this.saving(async () => {
-      const rows = await queryRows<RuleVersionRow>(this.dataSource, ADD_VERSION, [tenant.accountId, tenant.environment, ruleId, ...definitionParameters(definition), createdBy]);
+      const rows = await queryRows<RuleVersionRow>(this.dataSource, ADD_VERSION, [tenant.accountId, tenant.environment, ruleId, ...definitionParameters(definition), createdBy, author]);
       return rows.length === 0 ? null : toRuleVersion(rows[0]);
     });
   }
@@ -135,6 +136,7 @@ function toRuleVersion(row: RuleVersionRow): RuleVersion {
     state: row.state,
     createdAt: new Date(row.created_at).getTime(),
     createdBy: row.created_by,
+    author: row.author,
     ...optimisationOf(row),
     ...(row.suspended_at === null || row.suspended_at === undefined
       ? {}

@@ -9,6 +9,13 @@ export class RuleSuspensionDto {
   @ApiProperty({ example: 'failed 5 evaluations in a row; the last: over its time budget: 3.20 ms of 1 ms' }) reason!: string;
 }
 
+/** How often a rule triggered. */
+export class RuleHitsDto {
+  @ApiProperty({ type: 'integer', example: 3, description: 'In the last 24 hours.' }) last24h!: number;
+  @ApiProperty({ type: 'integer', example: 41, description: 'In the last 30 days.' }) last30d!: number;
+  @ApiProperty({ type: 'integer', example: 120, description: 'Ever.' }) total!: number;
+}
+
 /** A rule version as the API shows it (ADR-0011). */
 export class RuleDto {
   @ApiProperty({ type: 'integer', example: 3 }) ruleId!: number;
@@ -25,7 +32,16 @@ export class RuleDto {
   })
   state!: ShownRuleState;
   @ApiProperty({ example: '2026-11-25T18:00:00.000Z', description: 'When this version was saved (ISO 8601 UTC).' }) createdAt!: string;
-  @ApiProperty({ example: 'key_2Vb8…', description: 'The id of the API key that saved this version (the audit trail).' }) createdBy!: string;
+  @ApiProperty({ example: 'key_2Vb8…', description: 'The id of the API key that saved this version.' }) createdBy!: string;
+  @ApiProperty({ example: 'ada@example.com', description: 'Who saved this version (the audit trail): the signed-in person\'s e-mail, or `key <keyId>` for an integration.' })
+  author!: string;
+  @ApiPropertyOptional({
+    type: () => RuleHitsDto,
+    description: 'The decisions the rule triggered on (active or passive), by when the service decided them. On `GET /v2/rules` and `data.rule` of `GET /v2/rules/{ruleId}`.',
+  })
+  hits?: RuleHitsDto;
+  @ApiPropertyOptional({ type: 'integer', nullable: true, example: 1763800000000, description: 'Epoch ms of the latest decision the rule triggered on; null when none. Beside `hits`.' })
+  lastHitAt?: number | null;
   @ApiPropertyOptional({ type: () => RuleTransactionOptimisationDto, description: 'pspBeforeAuth rules: the 3-D Secure advice it gives when it triggers.' })
   transactionOptimisation?: RuleTransactionOptimisationDto;
   @ApiPropertyOptional({ type: () => RuleSuspensionDto, description: 'Present when `state` is `suspended`.' }) suspension?: RuleSuspensionDto;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Principal } from '@ringfence/accounts';
+import { type Principal, actorOf } from '@ringfence/accounts';
 import {
   type BacktestRequestDto,
   type BacktestResponseDto,
@@ -7,6 +7,7 @@ import {
   type RpcTopicMap,
   type RuleCheckpoint,
   type RuleDto,
+  type RuleHitsMessage,
   type RuleListResponseDto,
   type RuleRequestDto,
   type RuleVersionMessage,
@@ -21,7 +22,7 @@ import { OwnerRequests } from '../owner-requests.service';
 /** The wire form of a rule version: ISO times; a suspended version shows `state: "suspended"` (ADR-0016). */
 export function ruleDto(rule: RuleVersionMessage): RuleDto {
   const { suspension, ...version } = rule;
-  const shown: RuleDto = { ...version, createdAt: new Date(rule.createdAt).toISOString() };
+  const shown: RuleDto = { ...version, author: rule.author ?? `key ${rule.createdBy}`, createdAt: new Date(rule.createdAt).toISOString() };
   if (suspension === undefined) return shown;
   return { ...shown, state: 'suspended', suspension: { suspendedAt: new Date(suspension.suspendedAt).toISOString(), reason: suspension.reason } };
 }
@@ -36,33 +37,34 @@ export class RulesUseCase {
   constructor(private readonly owner: OwnerRequests) {}
 
   async create(principal: Principal, rule: RuleRequestDto, traceId: string): Promise<RuleDto> {
-    const { rule: saved } = await this.ask(principal, traceId, RpcTopics.saveRule, { rule, author: principal.keyId });
+    const { rule: saved } = await this.ask(principal, traceId, RpcTopics.saveRule, { rule, author: principal.keyId, actor: actorOf(principal) });
     if (saved === null) throw new Error('scoring saved no rule on create');
     return ruleDto(saved);
   }
 
   async update(principal: Principal, ruleId: number, rule: RuleRequestDto, traceId: string): Promise<RuleDto> {
-    const { rule: saved } = await this.ask(principal, traceId, RpcTopics.saveRule, { ruleId, rule, author: principal.keyId });
+    const { rule: saved } = await this.ask(principal, traceId, RpcTopics.saveRule, { ruleId, rule, author: principal.keyId, actor: actorOf(principal) });
     if (saved === null) throw unknownRule(ruleId);
     return ruleDto(saved);
   }
 
   async disable(principal: Principal, ruleId: number, traceId: string): Promise<RuleDto> {
-    const { rule: saved } = await this.ask(principal, traceId, RpcTopics.disableRule, { ruleId, author: principal.keyId });
+    const { rule: saved } = await this.ask(principal, traceId, RpcTopics.disableRule, { ruleId, author: principal.keyId, actor: actorOf(principal) });
     if (saved === null) throw unknownRule(ruleId);
     return ruleDto(saved);
   }
 
   async list(principal: Principal, checkpoint: RuleCheckpoint | undefined, traceId: string): Promise<RuleListResponseDto> {
-    const { rules } = await this.ask(principal, traceId, RpcTopics.readRules, checkpoint === undefined ? {} : { checkpoint });
-    return { status: 200, timestamp: Date.now(), data: { rules: rules.map(ruleDto) } };
+    const { rules, hits } = await this.ask(principal, traceId, RpcTopics.readRules, checkpoint === undefined ? {} : { checkpoint });
+    const hitsById = new Map(hits.map((hit) => [hit.ruleId, hit]));
+    return { status: 200, timestamp: Date.now(), data: { rules: rules.map((rule) => withHits(ruleDto(rule), hitsById.get(rule.ruleId))) } };
   }
 
   async read(principal: Principal, ruleId: number, traceId: string): Promise<RuleWithVersionsResponseDto> {
-    const { versions } = await this.ask(principal, traceId, RpcTopics.readRule, { ruleId });
+    const { versions, hits } = await this.ask(principal, traceId, RpcTopics.readRule, { ruleId });
     const current = versions.at(-1);
     if (current === undefined) throw unknownRule(ruleId);
-    return { status: 200, timestamp: Date.now(), data: { rule: ruleDto(current), versions: versions.map(ruleDto) } };
+    return { status: 200, timestamp: Date.now(), data: { rule: withHits(ruleDto(current), hits ?? undefined), versions: versions.map(ruleDto) } };
   }
 
   validate(principal: Principal, body: ValidateRuleRequestDto, traceId: string): Promise<ValidateRuleResponseDto> {
@@ -86,6 +88,11 @@ export class RulesUseCase {
   private ask<R extends RpcTopic>(principal: Principal, traceId: string, topic: R, payload: RpcTopicMap[R]['request']): Promise<RpcTopicMap[R]['reply']> {
     return this.owner.ask(principal, traceId, 'rules', topic, payload);
   }
+}
+
+/** A rule's current version with its hits (none counted as zero). */
+function withHits(rule: RuleDto, hits: RuleHitsMessage | undefined): RuleDto {
+  return { ...rule, hits: { last24h: hits?.last24h ?? 0, last30d: hits?.last30d ?? 0, total: hits?.total ?? 0 }, lastHitAt: hits?.lastHitAt ?? null };
 }
 
 const unknownRule = (ruleId: number) => new AppError('NOT_FOUND', `no rule ${ruleId} in this data set`);

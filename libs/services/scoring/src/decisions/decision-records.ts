@@ -8,6 +8,7 @@ import {
   type DecisionCursor,
   type DecisionListFilter,
   type DecisionPeriod,
+  type RuleHits,
   type DecisionRecordRepository,
   type RuleTenant,
   type StoredDecisionRecord,
@@ -102,6 +103,12 @@ export class DecisionRecords {
   async period(tenant: RuleTenant, checkpoint: string): Promise<DecisionPeriod | null> {
     await this.flush();
     return this.records.period(tenant, checkpoint);
+  }
+
+  /** Every rule's hits (`GET /v2/rules`), pending decisions written first. */
+  async ruleHits(tenant: RuleTenant, now: number): Promise<RuleHits[]> {
+    await this.flush();
+    return this.records.ruleHits(tenant, now);
   }
 
   /**

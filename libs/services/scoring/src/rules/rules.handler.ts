@@ -23,7 +23,7 @@ import {
 import { AppError, type Logger, newEventId } from '@ringfence/platform';
 import { RULE_REPOSITORY, type RuleDefinition, expressionProblem, type RuleEnvironments, type RuleRepository, type RuleTenant, type RuleVersion } from '@ringfence/scoring-engine';
 import { MESSAGE_BUS, ROOT_LOGGER, validatedEventHandler, validatedRequestHandler } from '@ringfence/service-runtime';
-import { DECISION_RECORDS_DEPENDENCY } from '../decisions/decision-records';
+import { DECISION_RECORDS_DEPENDENCY, DecisionRecords } from '../decisions/decision-records';
 import { RuleBacktest } from './rule-backtest';
 import { RuleBook } from './rule-book';
 import { RULE_ENVIRONMENTS } from './rule-environment.provider';
@@ -48,6 +48,7 @@ export class RulesHandler {
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
     private readonly book: RuleBook,
     private readonly backtests: RuleBacktest,
+    private readonly decisions: DecisionRecords,
   ) {}
 
   @MessagePattern(RpcTopics.saveRule, RULES)
@@ -60,14 +61,23 @@ export class RulesHandler {
     return validatedRequestHandler(DisableRuleRequest, (valid) => this.disable(valid))(message);
   }
 
-  @MessagePattern(RpcTopics.readRules, RULES)
+  @MessagePattern(RpcTopics.readRules, { ...RULES, consistentWith: [DECISION_RECORDS_DEPENDENCY] })
   readRules(@Payload() message: MessageEnvelope<unknown>): Promise<ReadRulesReply> {
-    return validatedRequestHandler(ReadRulesRequest, async (valid) => ({ rules: await this.rules.currentVersions(tenantOf(valid), valid.payload.checkpoint) }))(message);
+    return validatedRequestHandler(ReadRulesRequest, async (valid) => {
+      const tenant = tenantOf(valid);
+      const [rules, hits] = await Promise.all([this.rules.currentVersions(tenant, valid.payload.checkpoint), this.decisions.ruleHits(tenant, Date.now())]);
+      const listed = new Set(rules.map((rule) => rule.ruleId));
+      return { rules, hits: hits.filter((hit) => listed.has(hit.ruleId)) };
+    })(message);
   }
 
-  @MessagePattern(RpcTopics.readRule, RULES)
+  @MessagePattern(RpcTopics.readRule, { ...RULES, consistentWith: [DECISION_RECORDS_DEPENDENCY] })
   readRule(@Payload() message: MessageEnvelope<unknown>): Promise<ReadRuleReply> {
-    return validatedRequestHandler(ReadRuleRequest, async (valid) => ({ versions: await this.rules.versions(tenantOf(valid), valid.payload.ruleId) }))(message);
+    return validatedRequestHandler(ReadRuleRequest, async (valid) => {
+      const tenant = tenantOf(valid);
+      const [versions, hits] = await Promise.all([this.rules.versions(tenant, valid.payload.ruleId), this.decisions.ruleHits(tenant, Date.now())]);
+      return { versions, hits: hits.find((hit) => hit.ruleId === valid.payload.ruleId) ?? null };
+    })(message);
   }
 
   @MessagePattern(RpcTopics.validateRule, RULES)
@@ -89,11 +99,12 @@ export class RulesHandler {
   }
 
   private async save(message: MessageEnvelope<SaveRuleRequest>): Promise<SaveRuleReply> {
-    const { ruleId, rule, author } = message.payload;
+    const { ruleId, rule, author, actor } = message.payload;
     const tenant = tenantOf(message);
     const definition = this.checkedDefinition(rule);
     if (definition.state !== 'disabled') this.assertRoomFor(tenant, definition, ruleId);
-    const saved = ruleId === undefined ? await this.rules.create(tenant, definition, author) : await this.rules.addVersion(tenant, ruleId, definition, author);
+    const saved =
+      ruleId === undefined ? await this.rules.create(tenant, definition, author, actor) : await this.rules.addVersion(tenant, ruleId, definition, author, actor);
     if (saved === null) return { rule: null };
     await this.publish(message, saved);
     return { rule: saved };
@@ -106,7 +117,7 @@ export class RulesHandler {
     if (current === undefined) return { rule: null };
     const { name, description, checkpoint, expression, action, transactionOptimisation } = current;
     const definition = { name, description, checkpoint, expression, action, state: 'disabled' as const, ...(transactionOptimisation ? { transactionOptimisation } : {}) };
-    const saved = await this.rules.addVersion(tenant, current.ruleId, definition, message.payload.author);
+    const saved = await this.rules.addVersion(tenant, current.ruleId, definition, message.payload.author, message.payload.actor);
     if (saved === null) return { rule: null };
     await this.publish(message, saved);
     return { rule: saved };

@@ -1,5 +1,5 @@
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
-import { ROUTE_ACCESS } from '@ringfence/service-runtime';
+import { ROUTE_ACCESS, ROUTE_ROLE } from '@ringfence/service-runtime';
 import { LookupCredentialsStoreModule } from '@ringfence/service-lookup';
 import { OpsController } from '../../libs/services/runtime/src/ops/ops.controller';
 import { standaloneService } from '../../apps/standalone/src/standalone.service';
@@ -51,5 +51,14 @@ describe('route access declarations', () => {
 
     expect(internal.length).toBeGreaterThan(0);
     expect(internal).toEqual(routes.filter((route) => internalControllers.includes(route.controller)).map((route) => `${route.controller.name}.${route.name}`));
+  });
+
+  it("refuses console sessions on every route of the integrations' controllers: checkpoint events, PSP feeds, legacy events and backfills (issue 37)", () => {
+    const integrations = ['CustomerController', 'SupplierController', 'PayoutController', 'RefundController', 'RegistrationController', 'VoucherController', 'ConnectController', 'PspTransactionController', 'PspDisputeController', 'LegacyV2Controller'];
+    const theirs = routes.filter((route) => integrations.includes(route.controller.name));
+    const roleOf = (route: (typeof routes)[number]) => Reflect.getMetadata(ROUTE_ROLE, route.handler as object) ?? Reflect.getMetadata(ROUTE_ROLE, route.controller);
+
+    expect(new Set(theirs.map((route) => route.controller.name)).size).toBe(integrations.length);
+    expect(theirs.filter((route) => roleOf(route) !== 'integration').map((route) => `${route.controller.name}.${route.name}`)).toEqual([]);
   });
 });

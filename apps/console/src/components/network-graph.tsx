@@ -116,13 +116,14 @@ export function NetworkGraph({ network }: { network: Network }) {
       network.nodes.map((node) => node.id),
       network.edges,
       network.nodes.find((node) => node.subject)?.id,
-      { nodeRadius: NODE_RADIUS + 3, gap: 4, spacing: fontSize * 2.6 },
+      { nodeRadius: NODE_RADIUS + 3, gap: 4, spacing: fontSize * 2.6, minRadius: 150 },
     );
     const cy = cytoscape({
       container: container.current,
       elements: networkElements(network, layout),
       style: networkStyle(fontSize),
       layout: { name: 'preset', fit: true, padding: 24 },
+      maxZoom: 2.5,
       wheelSensitivity: 0.3,
     });
     // A large circle fits the box by zooming out; below this the analyst zooms in on what matters.

@@ -81,15 +81,17 @@ export interface CircleLayout {
 
 /**
  * Positions on one circle whose radius keeps every edge at least `nodeRadius + gap` from every
- * node it does not end at, and the nodes `spacing` apart along the circle (room for a label).
+ * node it does not end at, and the nodes `spacing` apart along the circle (room for a label);
+ * at least `minRadius`, so that a small network's links are long enough to carry their captions.
  */
-export function circleLayout(ids: string[], edges: Array<{ source: string; target: string }>, first: string | undefined, size: { nodeRadius: number; gap: number; spacing: number }): CircleLayout {
+export function circleLayout(ids: string[], edges: Array<{ source: string; target: string }>, first: string | undefined, size: { nodeRadius: number; gap: number; spacing: number; minRadius: number }): CircleLayout {
   const order = circleOrder(ids, edges, first);
   const count = order.length;
-  const byArc = (count * size.spacing) / (2 * Math.PI);
+  // Neighbours `spacing` apart in a straight line (the chord), not only along the arc.
+  const byArc = count <= 1 ? 0 : size.spacing / (2 * Math.sin(Math.PI / count));
   const clearance = unitClearance(order, edges);
   const byEdges = Number.isFinite(clearance) && clearance > 0 ? (size.nodeRadius + size.gap) / clearance : 0;
-  const radius = count <= 1 ? 0 : Math.max(byArc, byEdges, size.spacing);
+  const radius = count <= 1 ? 0 : Math.max(byArc, byEdges, size.minRadius);
   const positions = new Map<string, Point>();
   const angles = new Map<string, number>();
   order.forEach((id, position) => {

@@ -145,9 +145,12 @@ function OverviewCharts({ overview }: { overview: Overview }) {
   );
 }
 
+/** A y axis of counts: whole-number ticks only. */
+const COUNT_AXIS: uPlot.Axis = { label: 'decisions', incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000, 1_000_000] };
+
 /** The x values and options every time chart shares: epoch ms, shown in the browser's time zone. */
-function timeOptions(title: string, series: uPlot.Series[], yLabel: string): Omit<uPlot.Options, 'width' | 'height'> {
-  return { title, ms: 1, series, axes: [{}, { label: yLabel }], scales: { x: { time: true } }, legend: { live: true } };
+function timeOptions(series: uPlot.Series[], yAxis: uPlot.Axis = COUNT_AXIS): Omit<uPlot.Options, 'width' | 'height'> {
+  return { ms: 1, series, axes: [{}, yAxis], scales: { x: { time: true } }, legend: { live: true } };
 }
 
 function ActionsChart({ overview }: { overview: Overview }) {
@@ -155,7 +158,7 @@ function ActionsChart({ overview }: { overview: Overview }) {
     const xs = overview.decisions.map((bucket) => bucket.at);
     const layers = (['PREVENT', 'REVIEW', 'ALLOW'] as const).map((action) => ({ label: action, color: ACTION_COLOURS[action], values: overview.decisions.map((bucket) => bucket[action]) }));
     const chart = stacked(xs, layers);
-    return { options: timeOptions('', chart.series, 'decisions'), data: chart.data };
+    return { options: timeOptions(chart.series), data: chart.data };
   }, [overview]);
   return <Chart options={options} data={data} label={`Decisions per ${overview.bucket}, stacked by action`} />;
 }
@@ -170,7 +173,7 @@ function SourcesChart({ overview }: { overview: Overview }) {
       values: overview.decisions.map((bucket) => bucket.bySource[source] ?? 0),
     }));
     const chart = stacked(xs, layers);
-    return { options: timeOptions('', chart.series, 'decisions'), data: chart.data };
+    return { options: timeOptions(chart.series), data: chart.data };
   }, [overview]);
   return <Chart options={options} data={data} label={`Decisions per ${overview.bucket}, stacked by deciding source`} />;
 }
@@ -181,7 +184,7 @@ function ReviewRateChart({ overview }: { overview: Overview }) {
     // A bucket without decisions has no rate: a gap, not 0 %.
     const rates = overview.decisions.map((bucket) => (bucket.total === 0 ? null : (bucket.REVIEW / bucket.total) * 100));
     const series: uPlot.Series[] = [{}, { label: 'review rate', stroke: ACTION_COLOURS.REVIEW, width: 2, value: (_self, raw) => (raw === null ? '—' : `${raw.toFixed(1)} %`) }];
-    return { options: { ...timeOptions('', series, '% of decisions'), scales: { x: { time: true }, y: { range: [0, 100] as [number, number] } } }, data: [xs, rates] as uPlot.AlignedData };
+    return { options: { ...timeOptions(series, { label: '% of decisions' }), scales: { x: { time: true }, y: { range: [0, 100] as [number, number] } } }, data: [xs, rates] as uPlot.AlignedData };
   }, [overview]);
   return <Chart options={options} data={data} label={`Share of decisions answered REVIEW per ${overview.bucket}; ${percent(overview.reviewRate)} over the window`} />;
 }
@@ -192,7 +195,7 @@ function FraudChart({ fraud }: { fraud: Overview['fraud'] }) {
     const options: Omit<uPlot.Options, 'width' | 'height'> = {
       series: [{}, { label: 'decisions on known fraud', stroke: ACTION_COLOURS.PREVENT, fill: ACTION_COLOURS.PREVENT, paths: barPaths(), points: { show: false } }],
       scales: { x: { time: false, range: [-0.5, 1.5] }, y: { range: (_self, _min, max) => [0, Math.max(1, max)] } },
-      axes: [{ values: (_self, ticks) => ticks.map((tick) => names[tick] ?? ''), splits: () => [0, 1] }, { label: 'decisions' }],
+      axes: [{ values: (_self, ticks) => ticks.map((tick) => names[tick] ?? ''), splits: () => [0, 1] }, COUNT_AXIS],
       legend: { show: false },
     };
     return { options, data: [[0, 1], [fraud.caught.decisions, fraud.missed.decisions]] as uPlot.AlignedData };
@@ -204,9 +207,9 @@ function ScoresChart({ overview }: { overview: Overview }) {
   const { options, data } = useMemo(() => {
     const bins = overview.scores.bins;
     const options: Omit<uPlot.Options, 'width' | 'height'> = {
-      series: [{ label: 'score', value: (_self, raw) => `${raw}–${raw + 10}` }, { label: 'decisions', stroke: '#0b4f9c', fill: '#0b4f9c', paths: barPaths(), points: { show: false } }],
+      series: [{ label: 'score', value: (_self, raw) => (raw === null ? '—' : `${raw - 5}–${raw + 5}`) }, { label: 'decisions', stroke: '#0b4f9c', fill: '#0b4f9c', paths: barPaths(), points: { show: false } }],
       scales: { x: { time: false, range: [-5, 105] }, y: { range: (_self, _min, max) => [0, Math.max(1, max)] } },
-      axes: [{ label: 'model score', splits: () => [0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100] }, { label: 'decisions' }],
+      axes: [{ label: 'model score', splits: () => [0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100] }, COUNT_AXIS],
     };
     return { options, data: [bins.map((bin) => bin.from + 5), bins.map((bin) => bin.count)] as uPlot.AlignedData };
   }, [overview]);

@@ -292,33 +292,72 @@ export interface SearchResult {
   label?: string | null;
 }
 
+export interface EvidenceDecision {
+  scoreId: string;
+  checkpoint?: string;
+  action: Action | null;
+  score: number | null;
+}
+
+export interface EvidenceDispute {
+  disputeId?: string;
+  transactionId?: string;
+  status: string | null;
+  outcome?: string;
+  reason?: string;
+  forgiven?: boolean;
+  amount?: number;
+  currency?: string;
+  at: number | null;
+}
+
 export interface EvidencePayment {
   transactionId: string;
   orderId?: string;
   at: number;
-  amount: number;
-  currency: string;
+  /** Minor units of `currency`. */
+  amount: number | null;
+  currency: string | null;
   success?: boolean;
   declineCode?: string;
   card?: { bin?: string; last4?: string; country?: string; instrumentId?: string };
   ip?: { address: string; country?: string };
   device?: { deviceId: string; userAgent?: string };
-  billingAddress?: unknown;
-  shippingAddress?: unknown;
-  decision?: { scoreId: string; action: Action; score: number | null };
-  disputes?: Array<{ status: string; reason?: string; at: number }>;
+  billingAddress?: Record<string, unknown>;
+  shippingAddress?: Record<string, unknown>;
+  decision?: EvidenceDecision;
+  disputes?: EvidenceDispute[];
   review?: PaymentReview | null;
+}
+
+export interface EvidenceRecord {
+  orderId?: string;
+  refundId?: string;
+  transactionId?: string;
+  at: number;
+  amount: number | null;
+  currency: string | null;
+  decision?: EvidenceDecision;
+}
+
+export interface Sighting {
+  firstSeen?: number;
+  lastSeen?: number;
+  /** Decisions that saw it. */
+  count?: number;
 }
 
 export interface Evidence {
   customer: { id: string; name?: string; email?: string; phone?: string; createdAt?: number; country?: string };
   payments: EvidencePayment[];
-  orders?: Array<Record<string, unknown>>;
-  refunds?: Array<Record<string, unknown>>;
+  orders?: EvidenceRecord[];
+  refunds?: EvidenceRecord[];
+  disputes?: EvidenceDispute[];
   spend?: Record<string, { total: number; count: number }>;
-  addresses?: unknown[];
-  devices?: Array<{ deviceId: string; userAgent?: string; firstSeen?: number; lastSeen?: number } | string>;
-  ips?: Array<{ address: string; country?: string; firstSeen?: number; lastSeen?: number } | string>;
+  addresses?: Array<{ kind: 'billing' | 'shipping'; address: Record<string, unknown>; lastSeen?: number }>;
+  devices?: Array<Sighting & { deviceId: string; userAgent?: string }>;
+  ips?: Array<Sighting & { address: string; country?: string }>;
+  decisionsRead?: number;
 }
 
 export interface Device {

@@ -1,8 +1,9 @@
 import { type Api, ApiError, dataOf, segment } from '../api';
-import { formatMoney, formatStructured, formatTime } from '../format';
+import { formatMoney, formatTime } from '../format';
 import type { Evidence, EvidencePayment } from '../types';
 import { ActionBadge, ErrorNotice, FieldList, Section, useLoad } from './common';
 import { DeviceCard } from './device-card';
+import { DisputeText, History } from './evidence-history';
 import { ellipsis } from './network-model';
 import { PaymentActions } from './payment-review';
 
@@ -32,6 +33,7 @@ export function EvidenceSection({ api, customerId, generation = 0 }: { api: Api;
         {data ? <Payments api={api} payments={data.payments} onChanged={evidence.reload} /> : null}
       </Section>
       {data ? <Profile evidence={data} /> : null}
+      {data ? <History evidence={data} /> : null}
       {data ? <Devices api={api} evidence={data} /> : null}
     </>
   );
@@ -86,27 +88,9 @@ function Profile({ evidence }: { evidence: Evidence }) {
           ]}
         />
       </Section>
-      <Section title="Spend" id="spend">
+      <Section title="Spend (successful payments)" id="spend">
         {spend.length === 0 ? <p class="muted">No spend recorded.</p> : null}
         <FieldList fields={spend.map(([currency, total]) => [currency, `${formatMoney(total.total, currency)} in ${total.count} ${total.count === 1 ? 'payment' : 'payments'}`])} />
-      </Section>
-      <Section title="Addresses" id="addresses">
-        {(evidence.addresses ?? []).length === 0 ? <p class="muted">No address.</p> : null}
-        <ul>
-          {(evidence.addresses ?? []).map((address, index) => (
-            <li key={index}>{formatStructured(address)}</li>
-          ))}
-        </ul>
-      </Section>
-      <Section title="IP addresses" id="ips">
-        {(evidence.ips ?? []).length === 0 ? <p class="muted">No IP address.</p> : null}
-        <ul>
-          {(evidence.ips ?? []).map((ip, index) => (
-            <li key={index} class="mono">
-              {typeof ip === 'string' ? ip : `${ip.address}${ip.country ? ` (${ip.country})` : ''}${ip.lastSeen ? `, last ${formatTime(ip.lastSeen)}` : ''}`}
-            </li>
-          ))}
-        </ul>
       </Section>
     </div>
   );
@@ -116,7 +100,7 @@ function Profile({ evidence }: { evidence: Evidence }) {
 function Devices({ api, evidence }: { api: Api; evidence: Evidence }) {
   const ids = [
     ...new Set([
-      ...(evidence.devices ?? []).map((device) => (typeof device === 'string' ? device : device.deviceId)),
+      ...(evidence.devices ?? []).map((device) => device.deviceId),
       ...evidence.payments.flatMap((payment) => (payment.device ? [payment.device.deviceId] : [])),
     ]),
   ].filter(Boolean);
@@ -167,7 +151,7 @@ function PaymentRow({ api, payment, onChanged }: { api: Api; payment: EvidencePa
           '—'
         )}
       </td>
-      <td>{disputes.length === 0 ? 'none' : disputes.map((dispute) => `${dispute.status}${dispute.reason ? ` (${dispute.reason})` : ''}, ${formatTime(dispute.at)}`).join('; ')}</td>
+      <td>{disputes.length === 0 ? 'none' : disputes.map((dispute, index) => <DisputeText key={index} dispute={dispute} />)}</td>
       <td>
         <PaymentActions api={api} transactionId={payment.transactionId} review={payment.review} onChanged={onChanged} />
       </td>

@@ -72,14 +72,14 @@ describe('the console at /console', () => {
     state.scoreId = decided.body.data.scoreId;
 
     await page.type('input#key', 'sk_test_not-a-key-of-this-server');
-    await page.click('button[type=submit]');
+    await page.click('form.key-sign-in button[type=submit]');
     await page.waitForSelector('.notice.error', WAIT);
     expect(await textOf('.notice.error')).toContain('401');
 
     await clear('input#key');
     await page.type('input#key', TEST_BOOTSTRAP_KEY);
     await page.type('input#reviewer', 'Console Test');
-    await page.click('button[type=submit]');
+    await page.click('form.key-sign-in button[type=submit]');
     // The first page is the cases (issue 37); the queue of single decisions is one click away.
     await page.waitForSelector('#cases-status', WAIT);
     await page.click('nav a[href="#/queue"]');

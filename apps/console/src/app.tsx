@@ -12,16 +12,19 @@ import { Search } from './pages/search';
 import { Settings } from './pages/settings';
 import { SignIn } from './pages/sign-in';
 import { Subject } from './pages/subject';
+import { Users } from './pages/users';
 import { type Route, href, useRoute } from './router';
-import { type Session, forgetSession, readSession, saveSession } from './session';
+import { ROLE_LABELS, type Role, type Session, environmentOf, forgetSession, mayAct, readSession, saveSession } from './session';
 
-const NAVIGATION: Array<{ label: string; route: Route; pages: Array<Route['page']> }> = [
+// `role`: shown to a person of that role or above, and to a secret key (issue 37).
+const NAVIGATION: Array<{ label: string; route: Route; pages: Array<Route['page']>; role?: Role }> = [
   { label: 'Cases', route: { page: 'cases' }, pages: ['cases', 'case', 'subject', 'search'] },
   { label: 'Review queue', route: { page: 'queue' }, pages: ['queue'] },
   { label: 'Rules', route: { page: 'rules' }, pages: ['rules', 'rule'] },
   { label: 'Models', route: { page: 'models' }, pages: ['models'] },
   { label: 'Overview', route: { page: 'overview' }, pages: ['overview'] },
-  { label: 'Settings', route: { page: 'settings' }, pages: ['settings'] },
+  { label: 'Settings', route: { page: 'settings' }, pages: ['settings'], role: 'admin' },
+  { label: 'Users', route: { page: 'users' }, pages: ['users'], role: 'admin' },
 ];
 
 export function App() {
@@ -32,6 +35,11 @@ export function App() {
     setSession(null);
   };
   const api = useMemo(() => (session ? createApi(session.key, signOut) : null), [session]);
+  // A person's session ends on the server too (DELETE /v2/sessions/current); a key has nothing to end.
+  const endSession = () => {
+    if (session?.person && api) void api.send('DELETE', '/v2/sessions/current').catch(() => undefined);
+    signOut();
+  };
 
   if (!session || !api) {
     return (
@@ -53,7 +61,7 @@ export function App() {
         <span class="brand">Ringfence</span>
         <nav aria-label="Console">
           <ul>
-            {NAVIGATION.map((item) => (
+            {NAVIGATION.filter((item) => !item.role || mayAct(session, item.role)).map((item) => (
               <li key={item.label}>
                 <a href={href(item.route)} aria-current={item.pages.includes(route.page) ? 'page' : undefined}>
                   {item.label}
@@ -63,13 +71,25 @@ export function App() {
           </ul>
         </nav>
         <SearchBox key={route.page === 'search' ? route.q : ''} initial={route.page === 'search' ? route.q : ''} />
-        <span class="who">{session.key.includes('_live_') ? 'live data' : 'test data'}</span>
-        <button type="button" class="secondary" onClick={signOut}>
+        <Who session={session} />
+        <button type="button" class="secondary" onClick={endSession}>
           Sign out
         </button>
       </header>
       <Page route={route} session={session} api={api} />
     </>
+  );
+}
+
+/** Who is signed in (a person's name and role, or the secret key) and on which data set. */
+function Who({ session }: { session: Session }) {
+  const data = environmentOf(session) === 'live' ? 'live data' : 'test data';
+  if (!session.person) return <span class="who">secret key · {data}</span>;
+  return (
+    <span class="who">
+      {session.person.name}
+      <span class="badge role">{ROLE_LABELS[session.person.role]}</span> · {data}
+    </span>
   );
 }
 
@@ -95,5 +115,7 @@ function Page({ route, session, api }: { route: Route; session: Session; api: No
       return <OverviewPage api={api} />;
     case 'settings':
       return <Settings api={api} />;
+    case 'users':
+      return <Users api={api} session={session} />;
   }
 }

@@ -13,7 +13,8 @@ export type Route =
   | { page: 'rule'; ruleId: number | 'new' }
   | { page: 'models' }
   | { page: 'overview' }
-  | { page: 'settings' };
+  | { page: 'settings' }
+  | { page: 'users' };
 
 /** A path segment as typed; a malformed escape (a hand-edited link) is kept as it is, not thrown. */
 function decode(text: string): string {
@@ -51,6 +52,8 @@ export function parseRoute(hash: string): Route {
       return { page: 'overview' };
     case 'settings':
       return { page: 'settings' };
+    case 'users':
+      return { page: 'users' };
   }
   // The first page: the analyst's cases (issue 37).
   return { page: 'cases' };
@@ -78,6 +81,8 @@ export function href(route: Route): string {
       return '#/overview';
     case 'settings':
       return '#/settings';
+    case 'users':
+      return '#/users';
   }
 }
 

@@ -78,7 +78,7 @@ export interface NetworkNode {
   fraudster?: true;
   /** Issue 37: a linked customer's latest score and its current labels (category -> review). */
   score?: number | null;
-  labels?: Record<string, string> | string[] | null;
+  labels?: Record<string, string | { review: string }> | string[] | null;
 }
 
 export interface NetworkEdge {

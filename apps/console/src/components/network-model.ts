@@ -41,7 +41,12 @@ export function ellipsis(text: string, max: number): string {
 export function labelsOf(node: NetworkNode): string {
   const labels = node.labels;
   if (!labels) return '';
-  return (Array.isArray(labels) ? labels : Object.values(labels)).filter(Boolean).join(', ');
+  const values: unknown[] = Array.isArray(labels) ? labels : Object.values(labels);
+  // A label may come as its review ("FRAUDSTER") or as the label object ({review, eventTime, …}).
+  return values
+    .map((value) => (typeof value === 'string' ? value : typeof value === 'object' && value !== null && 'review' in value ? String((value as { review: unknown }).review) : ''))
+    .filter(Boolean)
+    .join(', ');
 }
 
 /** The short text drawn beside a node; the full value is in the table and the tooltip. */

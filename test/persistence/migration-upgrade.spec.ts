@@ -90,7 +90,8 @@ describe('migrating a database of the old single chain', () => {
       // A distributed app upgrades its database first: the labelling app records every owner's
       // parts and the mark; then every owner (standalone) finds nothing to run.
       const labelling = await openDataSource({ dataDir, schemas: [LABEL_STORE_SCHEMA] });
-      expect(await recorded(labelling)).toEqual([...OLD_CHAIN, ...Object.values(PARTS_SPLIT_FROM_SINGLE_CHAIN).flat(), OWNED_SCHEMAS_MARK]);
+      // Then the labelling tables made after the mark (the cases', issue 37).
+      expect(await recorded(labelling)).toEqual([...OLD_CHAIN, ...Object.values(PARTS_SPLIT_FROM_SINGLE_CHAIN).flat(), OWNED_SCHEMAS_MARK, 'Cases1766100000000']);
       await labelling.destroy();
 
       const standalone = await openDataSource({ dataDir, schemas: ALL_OWNERS });
@@ -160,7 +161,7 @@ describe('a new database of one distributed app', () => {
   const OWNED_TABLES: Array<[owner: string, schema: OwnedSchema, tables: string[]]> = [
     ['gateway', ACCOUNT_STORE_SCHEMA, ['accounts', 'api_keys', 'card_instrument_secrets', 'card_key_pairs']],
     ['ingestion', ENTITY_STORE_SCHEMA, ['device_records', 'entity_documents']],
-    ['labelling', LABEL_STORE_SCHEMA, ['callback_deliveries', 'label_history', 'labels']],
+    ['labelling', LABEL_STORE_SCHEMA, ['callback_deliveries', 'case_decisions', 'case_events', 'cases', 'label_history', 'labels', 'payment_reviews']],
     ['lookup', LOOKUP_STORE_SCHEMA, ['lookup_evidence', 'lookup_indicators']],
     ['scoring', SCORING_STORE_SCHEMA, ['decision_records', 'decision_search_keys', 'models', 'rule_suspensions', 'rule_versions', 'velocity_keys', 'velocity_occurrences', 'velocity_recorded_events']],
     [

@@ -1,8 +1,9 @@
-import type { LabelUpdatedEvent } from '@ringfence/contracts';
+import type { LabelUpdatedEvent, PaymentReviewedEvent } from '@ringfence/contracts';
 import { prefixedId } from '@ringfence/platform';
 import type { CallbackDelivery, CallbackDeliveryPage, CallbackDeliveryRepository, CallbackTenant } from './callback-delivery';
 import type { CallbackTargets } from './callback-targets';
 import { labelChangedCallback } from './label-changed-callback';
+import { paymentReviewedCallback } from './payment-reviewed-callback';
 import { type CallbackRetryPolicy, DEFAULT_CALLBACK_RETRY_POLICY } from './retry-schedule';
 
 /** What became of a label event: a delivery recorded, or why none was. */
@@ -36,19 +37,28 @@ export class CallbackDeliveries {
    * URL is the account's at this moment. An event whose retry window is already over (a
    * consumer that starts on old history) is not recorded: every attempt would be too late.
    */
-  async recordLabelChange(eventId: string, event: LabelUpdatedEvent): Promise<LabelChangeRecording> {
-    const url = await this.targets.urlOf(event);
+  recordLabelChange(eventId: string, event: LabelUpdatedEvent): Promise<LabelChangeRecording> {
+    return this.recordChange(eventId, event, event.eventTime, labelChangedCallback(event));
+  }
+
+  /** The same for a payment review (`payment.reviewed`), keyed by its event id too. */
+  recordPaymentReview(eventId: string, event: PaymentReviewedEvent): Promise<LabelChangeRecording> {
+    return this.recordChange(eventId, event, event.at, paymentReviewedCallback(event));
+  }
+
+  private async recordChange(eventId: string, tenant: CallbackTenant, changedAt: number, body: object): Promise<LabelChangeRecording> {
+    const url = await this.targets.urlOf(tenant);
     if (!url) return 'no-callback-url';
     const now = this.now();
-    if (now >= event.eventTime + this.retry.windowMs) return 'expired';
+    if (now >= changedAt + this.retry.windowMs) return 'expired';
     const recorded = await this.deliveries.record({
       deliveryId: prefixedId('dlv', 20),
-      accountId: event.accountId,
-      environment: event.environment,
+      accountId: tenant.accountId,
+      environment: tenant.environment,
       sourceEventId: eventId,
       url,
-      body: JSON.stringify(labelChangedCallback(event)),
-      changedAt: event.eventTime,
+      body: JSON.stringify(body),
+      changedAt,
       createdAt: now,
     });
     return recorded ? 'recorded' : 'duplicate';

@@ -9,3 +9,4 @@ export * from './callback-signature';
 export * from './callback-targets';
 export * from './label-changed-callback';
 export * from './retry-schedule';
+export * from './payment-reviewed-callback';

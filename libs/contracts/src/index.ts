@@ -12,6 +12,8 @@ export * from './validation/json-readings';
 export * from './messages/lookup-indicators.message';
 export * from './messages/labelling.message';
 export * from './messages/label-updated.event';
+export * from './messages/cases.message';
+export * from './http/cases/cases.dto';
 export * from './messages/callback-deliveries.message';
 export * from './http/callbacks/callback-deliveries.dto';
 export * from './messages/decision-list.message';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CALLBACK_DELIVERY_REPOSITORY } from '@ringfence/callbacks';
-import { FRAUD_SUBJECTS_QUERY, LABEL_REPOSITORY } from '@ringfence/labels';
+import { CASE_REPOSITORY, FRAUD_SUBJECTS_QUERY, LABEL_REPOSITORY } from '@ringfence/labels';
 import { OwnsTables, PERSISTENCE_OPTIONS, type PersistenceOptions, cacheEntriesOf } from '@ringfence/persistence';
 import { DataSource } from 'typeorm';
 import { LABEL_STORE_SCHEMA } from './label-store.schema';
@@ -8,8 +8,9 @@ import { CachingLabelRepository } from './repositories/caching-label.repository'
 import { TypeOrmCallbackDeliveryRepository } from './repositories/typeorm-callback-delivery.repository';
 import { TypeOrmLabelRepository } from './repositories/typeorm-label.repository';
 import { TypeOrmFraudSubjects } from './repositories/typeorm-fraud-subjects';
+import { TypeOrmCaseRepository } from './repositories/typeorm-case.repository';
 
-/** The labelling service's labels (`LABEL_REPOSITORY`) and review callbacks (`CALLBACK_DELIVERY_REPOSITORY`) over their tables. */
+/** The labelling service's labels (`LABEL_REPOSITORY`), review callbacks (`CALLBACK_DELIVERY_REPOSITORY`) and cases (`CASE_REPOSITORY`) over their tables. */
 @OwnsTables(LABEL_STORE_SCHEMA)
 @Module({
   providers: [
@@ -24,7 +25,8 @@ import { TypeOrmFraudSubjects } from './repositories/typeorm-fraud-subjects';
     // The overview's known fraud (GET /v2/stats/overview): subjects labelled FRAUDSTER.
     { provide: FRAUD_SUBJECTS_QUERY, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmFraudSubjects(dataSource) },
     { provide: CALLBACK_DELIVERY_REPOSITORY, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmCallbackDeliveryRepository(dataSource) },
+    { provide: CASE_REPOSITORY, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmCaseRepository(dataSource) },
   ],
-  exports: [LABEL_REPOSITORY, FRAUD_SUBJECTS_QUERY, CALLBACK_DELIVERY_REPOSITORY],
+  exports: [LABEL_REPOSITORY, FRAUD_SUBJECTS_QUERY, CALLBACK_DELIVERY_REPOSITORY, CASE_REPOSITORY],
 })
 export class LabelStoreModule {}

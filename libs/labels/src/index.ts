@@ -2,3 +2,8 @@ export * from './label';
 export * from './label-rules';
 export * from './labelling';
 export * from './fraud-subjects';
+export * from './cases/case';
+export * from './cases/case-cursor';
+export * from './cases/case-repository';
+export * from './cases/review-decision';
+export * from './cases/cases';

@@ -162,6 +162,9 @@ export const ENTITY_INGEST_TOPICS: readonly EntityIngestTopic[] = PAYLOAD_ROUTE_
 /** The ingest topics of the checkpoints: the activity (payments, sign-ups, refunds…) that velocity counts. */
 export const CHECKPOINT_INGEST_TOPICS: readonly EntityIngestTopic[] = PAYLOAD_ROUTE_LIST.flatMap((route) => ('checkpoint' in route ? [route.ingestTopic] : []));
 
+/** Every decision topic of the table (the checkpoints' decision feed). */
+export const DECISION_TOPICS: readonly string[] = [...new Set(PAYLOAD_ROUTE_LIST.flatMap((route) => ('decisionTopic' in route ? [route.decisionTopic] : [])))];
+
 /**
  * The consumer groups whose state other requests read, and the topics that feed each. A
  * responder that reads a group's state names it (`consistentWith` on the bus), and the bus
@@ -174,8 +177,10 @@ export const StateGroups = {
   ingestion: { group: 'ingestion', topics: ENTITY_INGEST_TOPICS },
   /** The graph index: what connect, the voucher check and network features read. */
   graph: { group: 'graph', topics: [...ENTITY_INGEST_TOPICS, EventTopics.customerLabelUpdated] },
-  /** Review-callback deliveries (labelling): what the deliveries read answers from. */
-  callbacks: { group: 'callbacks', topics: [EventTopics.customerLabelUpdated, EventTopics.supplierLabelUpdated] },
+  /** Review-callback deliveries (labelling): what the deliveries read answers from. Label changes and payment reviews. */
+  callbacks: { group: 'callbacks', topics: [EventTopics.customerLabelUpdated, EventTopics.supplierLabelUpdated, EventTopics.paymentReviewed] },
+  /** Cases (labelling): the REVIEW decisions of every checkpoint, grouped by subject; what the case reads answer from. */
+  cases: { group: 'cases', topics: DECISION_TOPICS },
   /**
    * Velocity counters (scoring, in memory): what the checkpoints' velocity features read. The
    * checkpoints' activity, and disputes as they arrive (disputed payments per card, customer and merchant).

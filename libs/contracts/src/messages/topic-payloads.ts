@@ -17,6 +17,7 @@ import { LookupIndicatorsAddedEvent, LookupIndicatorsDeletedEvent } from './look
 import { type EventTopic, EventTopics } from './topics';
 import { TransactionUpdatedEvent } from './transaction-updated.event';
 import { ClientEventsReceivedEvent } from './devices.message';
+import { PaymentReviewedEvent } from './cases.message';
 
 type PayloadClass = abstract new (...args: never[]) => object;
 
@@ -49,4 +50,5 @@ export const EVENT_PAYLOAD_CLASSES = {
   [EventTopics.ruleSaved]: RuleChangedEvent,
   [EventTopics.modelActivated]: ModelActivatedEvent,
   [EventTopics.clientEventsReceived]: ClientEventsReceivedEvent,
+  [EventTopics.paymentReviewed]: PaymentReviewedEvent,
 } satisfies Record<EventTopic, PayloadClass>;

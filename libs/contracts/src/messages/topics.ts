@@ -45,6 +45,22 @@ import type {
 } from './owner-queries.message';
 import type { ApplyLabelReply, ApplyLabelRequest, ReadLabelsReply, ReadLabelsRequest } from './labelling.message';
 import type { LabelUpdatedEvent } from './label-updated.event';
+import type {
+  BulkCasesReply,
+  BulkCasesRequest,
+  CaseActionReply,
+  CaseActionRequest,
+  ListCasesReply,
+  ListCasesRequest,
+  NextCaseReply,
+  NextCaseRequest,
+  PaymentReviewMessage,
+  PaymentReviewedEvent,
+  ReadCaseReply,
+  ReadCaseRequest,
+  ReviewPaymentRequest,
+  WithdrawPaymentReviewRequest,
+} from './cases.message';
 import type { ReadAccountFactsReply, ReadAccountFactsRequest } from './account-facts';
 import type { CallbackTargetReply, CallbackTargetRequest, ReadCallbackDeliveriesReply, ReadCallbackDeliveriesRequest } from './callback-deliveries.message';
 import type { ReadDecisionsReply, ReadDecisionsRequest } from './decision-list.message';
@@ -109,6 +125,7 @@ export const EventTopics = {
   ruleSaved: 'ringfence.config.rule.saved.v1',
   modelActivated: 'ringfence.config.model.activated.v1',
   clientEventsReceived: 'ringfence.ingest.device.client-events.v1',
+  paymentReviewed: 'ringfence.label.payment.reviewed.v1',
 } as const;
 
 export const RpcTopics = {
@@ -150,6 +167,13 @@ export const RpcTopics = {
   readModels: 'ringfence.rpc.scoring.read-models.v1',
   readModel: 'ringfence.rpc.scoring.read-model.v1',
   activateModel: 'ringfence.rpc.scoring.activate-model.v1',
+  listCases: 'ringfence.rpc.labelling.list-cases.v1',
+  readCase: 'ringfence.rpc.labelling.read-case.v1',
+  caseAction: 'ringfence.rpc.labelling.case-action.v1',
+  nextCase: 'ringfence.rpc.labelling.next-case.v1',
+  bulkCases: 'ringfence.rpc.labelling.bulk-cases.v1',
+  reviewPayment: 'ringfence.rpc.labelling.review-payment.v1',
+  withdrawPaymentReview: 'ringfence.rpc.labelling.withdraw-payment-review.v1',
   decisionStats: 'ringfence.rpc.scoring.decision-stats.v1',
   fraudSubjects: 'ringfence.rpc.labelling.fraud-subjects.v1',
   disputedTransactions: 'ringfence.rpc.graph.disputed-transactions.v1',
@@ -195,6 +219,7 @@ export interface EventTopicMap {
   [EventTopics.ruleSaved]: RuleChangedEvent;
   [EventTopics.modelActivated]: ModelActivatedEvent;
   [EventTopics.clientEventsReceived]: ClientEventsReceivedEvent;
+  [EventTopics.paymentReviewed]: PaymentReviewedEvent;
 }
 
 export interface RpcTopicMap {
@@ -237,6 +262,13 @@ export interface RpcTopicMap {
   [RpcTopics.backtestRules]: { request: BacktestRulesRequest; reply: BacktestRulesReply };
   [RpcTopics.readDecision]: { request: ReadDecisionRequest; reply: ReadDecisionReply };
   [RpcTopics.readDecisions]: { request: ReadDecisionsRequest; reply: ReadDecisionsReply };
+  [RpcTopics.listCases]: { request: ListCasesRequest; reply: ListCasesReply };
+  [RpcTopics.readCase]: { request: ReadCaseRequest; reply: ReadCaseReply };
+  [RpcTopics.caseAction]: { request: CaseActionRequest; reply: CaseActionReply };
+  [RpcTopics.nextCase]: { request: NextCaseRequest; reply: NextCaseReply };
+  [RpcTopics.bulkCases]: { request: BulkCasesRequest; reply: BulkCasesReply };
+  [RpcTopics.reviewPayment]: { request: ReviewPaymentRequest; reply: PaymentReviewMessage };
+  [RpcTopics.withdrawPaymentReview]: { request: WithdrawPaymentReviewRequest; reply: PaymentReviewMessage };
   [RpcTopics.decisionStats]: { request: DecisionStatsRequest; reply: DecisionStatsReply };
   [RpcTopics.fraudSubjects]: { request: FraudSubjectsRequest; reply: FraudSubjectsReply };
   [RpcTopics.disputedTransactions]: { request: DisputedTransactionsRequest; reply: DisputedTransactionsReply };

@@ -37,6 +37,9 @@ import { RulesUseCase } from './rules/rules.use-case';
 import { ModelsController } from './models/models.controller';
 import { ModelsUseCase } from './models/models.use-case';
 import { OwnerRequests } from './owner-requests.service';
+import { CasesController } from './cases/cases.controller';
+import { PaymentReviewsController } from './cases/payment-reviews.controller';
+import { CasesUseCase } from './cases/cases.use-case';
 import { SubjectsController } from './subjects/subjects.controller';
 import { SubjectsUseCase } from './subjects/subjects.use-case';
 import { SearchController } from './search/search.controller';
@@ -87,10 +90,12 @@ import { SignInAttempts } from './people/sign-in-attempts.service';
     ConsoleController,
     AccountController,
     CardEncryptionKeysController,
+    CasesController,
+    PaymentReviewsController,
     SessionsController,
     UsersController,
     FeedController, AuthController, AdminController, ApiDocsController, LabelsController, LookupController, CredentialsCheckController, BreachedCredentialsAdminController, CallbacksController, AccountRegistryHandler, RulesController, DecisionsController, StatsController, ModelsController, ClientController, DevicesController],
-  providers: [consoleAssetsProvider, callbackDestinationsProvider, AccountUseCase, EventIntake, BootstrapAccountService, RateLimits, LabelsUseCase, LookupUseCase, CredentialsCheckUseCase, commonPasswordsProvider, CallbacksUseCase, OwnerRequests, RulesUseCase, DecisionListUseCase, StatsOverviewUseCase, ModelsUseCase, SubjectsUseCase, SearchUseCase, EvidenceUseCase, CustomerTagsUseCase, ClientEventsUseCase, AllowedOriginsIndex,
+  providers: [CasesUseCase, consoleAssetsProvider, callbackDestinationsProvider, AccountUseCase, EventIntake, BootstrapAccountService, RateLimits, LabelsUseCase, LookupUseCase, CredentialsCheckUseCase, commonPasswordsProvider, CallbacksUseCase, OwnerRequests, RulesUseCase, DecisionListUseCase, StatsOverviewUseCase, ModelsUseCase, SubjectsUseCase, SearchUseCase, EvidenceUseCase, CustomerTagsUseCase, ClientEventsUseCase, AllowedOriginsIndex,
     PeopleUseCase, SignInAttempts,
     CardEncryptionKeys, CardCipherIntake, { provide: CLIENT_ENCRYPTION_KEYS, useExisting: CardEncryptionKeys }],
 })

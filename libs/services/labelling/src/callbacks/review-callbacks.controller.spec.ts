@@ -90,10 +90,11 @@ async function setup() {
 const until = (condition: () => boolean, timeoutMs = 3_000): Promise<void> => pollUntil(condition, timeoutMs, { intervalMs: 5 });
 
 describe(ReviewCallbacksController.name, () => {
-  it('consumes both label topics in the callbacks group, and answers the deliveries read in the labelling group once that group has caught up', async () => {
+  it('consumes both label topics and the payment reviews in the callbacks group, and answers the deliveries read in the labelling group once that group has caught up', async () => {
     const { subscriptions, responders } = await setup();
 
-    expect([...subscriptions.keys()].sort()).toEqual([EventTopics.customerLabelUpdated, EventTopics.supplierLabelUpdated].sort());
+    expect([...subscriptions.keys()].sort()).toEqual([EventTopics.customerLabelUpdated, EventTopics.supplierLabelUpdated, EventTopics.paymentReviewed].sort());
+    expect([...subscriptions.keys()].sort()).toEqual([...StateGroups.callbacks.topics].sort());
     for (const { options } of subscriptions.values()) expect(options).toEqual({ group: 'callbacks' });
     expect([...responders]).toEqual([[RpcTopics.readCallbackDeliveries, { options: { group: 'labelling', consistentWith: [StateGroups.callbacks] }, handler: expect.any(Function) }]]);
   });
@@ -114,6 +115,19 @@ describe(ReviewCallbacksController.name, () => {
       { accountId: 'acc_1', payload: {} },
       { accountId: 'acc_1', payload: { signing: { timestamp: Number(request.headers['Ringfence-Timestamp']), body: request.body } } },
     ]);
+  });
+
+  it('delivers a payment review as payment.reviewed, once per event', async () => {
+    const { deliveries, sent, consume } = await setup();
+    const review = { accountId: 'acc_1', environment: 'live', transactionId: 'txn-1', customerId: 'cus-1', decision: 'decline', withdrawn: false, actor: 'ana@acme.example', comment: null, at: Date.now() };
+
+    await consume(EventTopics.paymentReviewed, envelope(review));
+    await consume(EventTopics.paymentReviewed, envelope(review));
+
+    expect(deliveries.rows).toHaveLength(1);
+    // Sending is asynchronous by design: wait for the dispatcher.
+    await until(() => deliveries.rows[0].status === 'delivered');
+    expect(JSON.parse(sent[0].body)).toEqual({ event: 'payment.reviewed', ...review, at: new Date(review.at).toISOString() });
   });
 
   it('stores a redelivered label event once', async () => {

@@ -4,7 +4,9 @@ import { type EventPatternExtras, MessageBusContext, MessageBusController, type 
 import type { CallbackDelivery } from '@ringfence/callbacks';
 import {
   type CallbackDeliveryMessage,
+  EventTopics,
   LabelUpdatedEvent,
+  PaymentReviewedEvent,
   type MessageEnvelope,
   ReadCallbackDeliveriesRequest,
   type ReadCallbackDeliveriesReply,
@@ -48,10 +50,18 @@ export class ReviewCallbacksController {
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
   ) {}
 
-  @EventPattern([...StateGroups.callbacks.topics], CALLBACKS)
+  @EventPattern([EventTopics.customerLabelUpdated, EventTopics.supplierLabelUpdated], CALLBACKS)
   recordLabelChange(@Payload() message: MessageEnvelope<unknown>, @Ctx() context: MessageBusContext): Promise<void> {
     return validatedEventHandler(context.getTopic(), LabelUpdatedEvent, this.logger, async ({ eventId, payload }) => {
       await this.callbacks.recordLabelChange(eventId, payload);
+    })(message);
+  }
+
+  /** A payment review (issue 37) is delivered as `payment.reviewed`, in the same group, by the same dispatcher. */
+  @EventPattern(EventTopics.paymentReviewed, CALLBACKS)
+  recordPaymentReview(@Payload() message: MessageEnvelope<unknown>, @Ctx() context: MessageBusContext): Promise<void> {
+    return validatedEventHandler(context.getTopic(), PaymentReviewedEvent, this.logger, async ({ eventId, payload }) => {
+      await this.callbacks.recordPaymentReview(eventId, payload);
     })(message);
   }
 

@@ -14,7 +14,7 @@ import {
   type LabelChangeRecording,
   type NewCallbackDelivery,
 } from '@ringfence/callbacks';
-import type { LabelUpdatedEvent } from '@ringfence/contracts';
+import type { LabelUpdatedEvent, PaymentReviewedEvent } from '@ringfence/contracts';
 import { isRowRefusal } from '@ringfence/persistence';
 import { type Logger, type RingfenceConfig, type RowWriter, SetAsideRows } from '@ringfence/platform';
 import { MESSAGE_BUS, RINGFENCE_CONFIG, ROOT_LOGGER } from '@ringfence/service-runtime';
@@ -98,6 +98,12 @@ export class ReviewCallbacks implements OnApplicationBootstrap, OnModuleDestroy 
 
   async recordLabelChange(eventId: string, event: LabelUpdatedEvent): Promise<LabelChangeRecording> {
     const recording = await this.deliveries.recordLabelChange(eventId, event);
+    if (recording === 'recorded') this.dispatcher.wake();
+    return recording;
+  }
+
+  async recordPaymentReview(eventId: string, event: PaymentReviewedEvent): Promise<LabelChangeRecording> {
+    const recording = await this.deliveries.recordPaymentReview(eventId, event);
     if (recording === 'recorded') this.dispatcher.wake();
     return recording;
   }

@@ -1,0 +1,10 @@
+import { usePostgresTestDatabase } from '@ringfence/persistence/testing';
+import { itBehavesLikeACaseRepository } from '../test-support/case-repository.behaviour';
+import { LABEL_STORE_SCHEMA } from '../label-store.schema';
+import { TypeOrmCaseRepository } from './typeorm-case.repository';
+
+describe(TypeOrmCaseRepository.name, () => {
+  const database = usePostgresTestDatabase(LABEL_STORE_SCHEMA);
+
+  itBehavesLikeACaseRepository(() => new TypeOrmCaseRepository(database.dataSource()));
+});

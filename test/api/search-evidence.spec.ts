@@ -135,4 +135,38 @@ describe('search, evidence and network for analysts (embedded app over HTTPS)', 
       expect((await get(`/v2/customer/${encodeURIComponent(newId('nobody'))}/evidence`)).status).toBe(404);
     });
   });
+
+  describe('GET /v2/customer/:customerId/network', () => {
+    type Network = {
+      nodes: Array<{ id: string; type: string; value: string; score?: number | null; labels?: Record<string, string>; fraudster?: true }>;
+      edges: Array<{ source: string; target: string; attribute: { kind: string; value: string } }>;
+      pathToFraudster: string[] | null;
+    };
+
+    it('names the shared e-mail on its edges, shows the card as BIN…last4, and follows the path to the fraudster', async () => {
+      const { ada, eve, email, instrument, lastFour } = await adaPaysAndEveSharesHerEmail();
+
+      const answer = await get<{ status: number; data: Network }>(`/v2/customer/${encodeURIComponent(ada)}/network`);
+
+      expect(answer.status).toBe(200);
+      const { nodes, edges, pathToFraudster } = answer.body.data;
+      const emailNode = `email:${email}`;
+      expect(edges.filter((edge) => edge.source === emailNode || edge.target === emailNode).map((edge) => edge.attribute)).toEqual([
+        { kind: 'email', value: email },
+        { kind: 'email', value: email },
+      ]);
+      expect(edges.find((edge) => edge.target === `card:instrument:${instrument}`)?.attribute).toEqual({ kind: 'card', value: `411111…${lastFour}` });
+      expect(pathToFraudster).toEqual([`customer:${ada}`, emailNode, `customer:${eve}`]);
+      expect(nodes.find((node) => node.value === eve)).toMatchObject({ fraudster: true, labels: { PAYMENT_FRAUD: 'FRAUDSTER' }, score: expect.any(Number) });
+      expect(nodes.find((node) => node.value === ada)).toMatchObject({ labels: {}, score: expect.any(Number) });
+    });
+
+    it('draws nothing of them for another account', async () => {
+      const { ada } = await adaPaysAndEveSharesHerEmail();
+
+      const answer = await get<{ data: Network }>(`/v2/customer/${encodeURIComponent(ada)}/network`, other.keys.secretTest);
+
+      expect(answer.body.data).toMatchObject({ nodes: [{ id: `customer:${ada}`, score: null, labels: {} }], edges: [], pathToFraudster: null });
+    });
+  });
 });

@@ -3,11 +3,17 @@ import { customerRequest } from '../support/payload-factories';
 
 type Envelope = { status: number; message: string; timestamp: number; traceId: string };
 type RecordAnswer = { status: number; timestamp: number; data: { customerId?: string; supplierId?: string; fields: Record<string, unknown>; updatedAt: number | null } };
-type NetworkNode = { id: string; type: string; value: string; depth: number; subject?: true; fraudster?: true };
+type NetworkNode = { id: string; type: string; value: string; depth: number; subject?: true; fraudster?: true; score?: number | null; labels?: Record<string, string> };
 type NetworkAnswer = {
   status: number;
   timestamp: number;
-  data: { nodes: NetworkNode[]; edges: { source: string; target: string; firstSeen: number }[]; truncated: boolean; statistics: Record<string, unknown> };
+  data: {
+    nodes: NetworkNode[];
+    edges: { source: string; target: string; firstSeen: number; attribute: { kind: string; value: string } }[];
+    truncated: boolean;
+    pathToFraudster: string[] | null;
+    statistics: Record<string, unknown>;
+  };
 };
 type Account = { accountId: string; keys: { secretTest: string; secretLive: string; publishableTest: string } };
 
@@ -148,22 +154,29 @@ describe('subject record and network API (embedded app over HTTPS)', () => {
 
       expect(before.status).toBe(200);
       expect(before.body.data.nodes).toEqual([
-        { id: `customer:${ada}`, type: 'customer', value: ada, depth: 0, subject: true },
+        { id: `customer:${ada}`, type: 'customer', value: ada, depth: 0, subject: true, score: expect.any(Number), labels: {} },
         { id: `device:${device}`, type: 'device', value: device, depth: 1 },
         { id: `card:instrument:${instrument}`, type: 'card', value: `instrument:${instrument}`, depth: 1 },
-        { id: `customer:${eve}`, type: 'customer', value: eve, depth: 2 },
+        { id: `customer:${eve}`, type: 'customer', value: eve, depth: 2, score: expect.any(Number), labels: {} },
       ]);
       expect(before.body.data.edges.map(({ source, target }) => `${source} -> ${target}`).sort()).toEqual(
         [`customer:${ada} -> device:${device}`, `customer:${ada} -> card:instrument:${instrument}`, `device:${device} -> customer:${eve}`, `card:instrument:${instrument} -> customer:${eve}`].sort(),
       );
       for (const edge of before.body.data.edges) expect(edge.firstSeen).toEqual(expect.any(Number));
+      // Each edge names the attribute it stands for; no decision saw the card's BIN, so it is its instrument id.
+      expect(before.body.data.edges.map((edge) => edge.attribute)).toEqual(
+        expect.arrayContaining([{ kind: 'device', value: device }, { kind: 'card', value: instrument }]),
+      );
       expect(before.body.data.truncated).toBe(false);
+      expect(before.body.data.pathToFraudster).toBeNull();
 
       expect((await label(eve, 'FRAUDSTER')).status).toBe(200);
       const after = await networkOf('customer', ada);
       expect(after.body.data.nodes.find((node) => node.value === eve)).toMatchObject({ fraudster: true });
       expect(after.body.data.nodes.filter((node) => node.fraudster).map((node) => node.value)).toEqual([eve]);
       expect(after.body.data.statistics).toMatchObject({ hopsToFraud: 2, reviewedFraudsterCount: 1 });
+      expect(after.body.data.nodes.find((node) => node.value === eve)).toMatchObject({ labels: { PAYMENT_FRAUD: 'FRAUDSTER' } });
+      expect(after.body.data.pathToFraudster).toEqual([`customer:${ada}`, `device:${device}`, `customer:${eve}`]);
 
       // Depth 3 reaches Eve's e-mail, as the graph keys it (lower-cased, not hashed).
       const deeper = await networkOf('customer', ada, '?depth=3');
@@ -248,9 +261,10 @@ describe('subject record and network API (embedded app over HTTPS)', () => {
       expect(network.nodes).toEqual([
         { id: `supplier:${supplierId}`, type: 'supplier', value: supplierId, depth: 0, subject: true },
         { id: `email:${email}`, type: 'email', value: email, depth: 1 },
-        { id: `customer:${customerId}`, type: 'customer', value: customerId, depth: 2, fraudster: true },
+        { id: `customer:${customerId}`, type: 'customer', value: customerId, depth: 2, fraudster: true, score: expect.any(Number), labels: { PAYMENT_FRAUD: 'FRAUDSTER' } },
       ]);
       expect(network.statistics).toMatchObject({ count: 3, supplierCount: 1, emailCount: 1, customerCount: 1, hopsToFraud: 2 });
+      expect(network.pathToFraudster).toEqual([`supplier:${supplierId}`, `email:${email}`, `customer:${customerId}`]);
     });
   });
 
@@ -264,7 +278,8 @@ describe('subject record and network API (embedded app over HTTPS)', () => {
       for (const apiKey of [other.keys.secretTest, account.keys.secretLive]) {
         expectEnvelope(await recordOf('customer', customerId, apiKey), 404);
         const network = await networkOf('customer', customerId, '', apiKey);
-        expect(network.body.data.nodes).toEqual([{ id: `customer:${customerId}`, type: 'customer', value: customerId, depth: 0, subject: true }]);
+        // Nor its score: the other data set has no decision of this customer.
+        expect(network.body.data.nodes).toEqual([{ id: `customer:${customerId}`, type: 'customer', value: customerId, depth: 0, subject: true, score: null, labels: {} }]);
       }
       expect((await networkOf('customer', customerId)).body.data.nodes).toHaveLength(2);
     });

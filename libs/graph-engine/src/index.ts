@@ -11,3 +11,4 @@ export * from './graph-store.port';
 export * from './payload-graph-changes';
 export * from './merchant-customers';
 export * from './subject-search';
+export * from './fraudster-path';

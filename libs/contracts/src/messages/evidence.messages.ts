@@ -35,15 +35,32 @@ export interface SubjectDecisionsReply {
   decisions: EvidenceDecisionMessage[];
 }
 
-/** Customers whose latest scores a network asks at most (its customers). */
-export const MAX_LATEST_SCORES = 500;
+/** Customers or cards a network asks about at most (a neighbourhood's nodes). */
+export const MAX_NETWORK_FACTS = 500;
 
-/** `ringfence.rpc.scoring.latest-scores.v1`: each customer's latest decision's score (null: none, or unscored). */
-export class LatestScoresRequest {
-  @IsArray() @ArrayMaxSize(MAX_LATEST_SCORES) @IsString({ each: true }) @MinLength(1, { each: true }) @MaxLength(MAX_IDENTIFIER_LENGTH, { each: true }) customerIds!: string[];
+/**
+ * `ringfence.rpc.scoring.network-facts.v1`: what scoring knows of a drawn network's nodes: each
+ * customer's latest decision's score (null: none, or an answer without a score), and each card
+ * instrument as `BIN…last4` (null: no decision saw both).
+ */
+export class NetworkFactsRequest {
+  @IsArray() @ArrayMaxSize(MAX_NETWORK_FACTS) @IsString({ each: true }) @MinLength(1, { each: true }) @MaxLength(MAX_IDENTIFIER_LENGTH, { each: true }) customerIds!: string[];
+  @IsArray() @ArrayMaxSize(MAX_NETWORK_FACTS) @IsString({ each: true }) @MinLength(1, { each: true }) @MaxLength(MAX_IDENTIFIER_LENGTH, { each: true }) instrumentIds!: string[];
 }
 
-export interface LatestScoresReply {
+export interface NetworkFactsReply {
   /** In the order asked. */
   scores: Array<number | null>;
+  /** In the order asked. */
+  cards: Array<string | null>;
+}
+
+/** `ringfence.rpc.labelling.current-labels-of.v1`: the current labels of a drawn network's customers. */
+export class CurrentLabelsOfRequest {
+  @IsArray() @ArrayMaxSize(MAX_NETWORK_FACTS) @IsString({ each: true }) @MinLength(1, { each: true }) @MaxLength(MAX_IDENTIFIER_LENGTH, { each: true }) customerIds!: string[];
+}
+
+export interface CurrentLabelsOfReply {
+  /** In the order asked: each customer's current label per category (`{PAYMENT_FRAUD: 'FRAUDSTER'}`), empty when it has none. */
+  labels: Array<Record<string, string>>;
 }

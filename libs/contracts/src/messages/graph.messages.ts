@@ -109,10 +109,19 @@ export interface GraphNeighbourhoodNodeMessage {
   fraudster?: true;
 }
 
+/** What an edge links its subject through: its endpoint that is no customer (for a customer–supplier link, the supplier). */
+export interface NetworkEdgeAttributeMessage {
+  kind: string;
+  /** The attribute as an analyst reads it: an e-mail, a phone, a device id, a card's instrument id (the gateway shows `BIN…last4` when known)… */
+  value: string;
+}
+
 export interface GraphNeighbourhoodReply {
   nodes: GraphNeighbourhoodNodeMessage[];
-  edges: { source: string; target: string; firstSeen: number }[];
+  edges: { source: string; target: string; firstSeen: number; attribute: NetworkEdgeAttributeMessage }[];
   truncated: boolean;
+  /** Node ids from the subject to the nearest fraudster over the listed edges; null when none is listed. */
+  pathToFraudster: string[] | null;
   /** Connect's statistics from the subject (depth 20, the default caps). */
   statistics: GraphConnectReply;
 }

@@ -94,7 +94,7 @@ import type {
   GraphVoucherUsesRequest,
 } from './graph.messages';
 import type { DecisionSearchRequest, GraphSearchRequest, SubjectSearchReply } from './search.messages';
-import type { LatestScoresReply, LatestScoresRequest, SubjectDecisionsReply, SubjectDecisionsRequest } from './evidence.messages';
+import type { CurrentLabelsOfReply, CurrentLabelsOfRequest, NetworkFactsReply, NetworkFactsRequest, SubjectDecisionsReply, SubjectDecisionsRequest } from './evidence.messages';
 
 /**
  * Topic names follow `ringfence.<ingest|graph|label|decision|config|rpc>.<entity>.<event>.v1`
@@ -147,7 +147,8 @@ export const RpcTopics = {
   graphSearch: 'ringfence.rpc.graph.search.v1',
   searchDecisions: 'ringfence.rpc.scoring.search-decisions.v1',
   readSubjectDecisions: 'ringfence.rpc.scoring.subject-decisions.v1',
-  readLatestScores: 'ringfence.rpc.scoring.latest-scores.v1',
+  readNetworkFacts: 'ringfence.rpc.scoring.network-facts.v1',
+  readCurrentLabelsOf: 'ringfence.rpc.labelling.current-labels-of.v1',
   readEntityDocuments: 'ringfence.rpc.ingestion.read-entity-documents.v1',
   readDevice: 'ringfence.rpc.ingestion.read-device.v1',
   readCurrentLabels: 'ringfence.rpc.labelling.read-current-labels.v1',
@@ -242,7 +243,8 @@ export interface RpcTopicMap {
   [RpcTopics.graphSearch]: { request: GraphSearchRequest; reply: SubjectSearchReply };
   [RpcTopics.searchDecisions]: { request: DecisionSearchRequest; reply: SubjectSearchReply };
   [RpcTopics.readSubjectDecisions]: { request: SubjectDecisionsRequest; reply: SubjectDecisionsReply };
-  [RpcTopics.readLatestScores]: { request: LatestScoresRequest; reply: LatestScoresReply };
+  [RpcTopics.readNetworkFacts]: { request: NetworkFactsRequest; reply: NetworkFactsReply };
+  [RpcTopics.readCurrentLabelsOf]: { request: CurrentLabelsOfRequest; reply: CurrentLabelsOfReply };
   [RpcTopics.readEntityDocuments]: { request: ReadEntityDocumentsRequest; reply: ReadEntityDocumentsReply };
   [RpcTopics.readDevice]: { request: ReadDeviceRequest; reply: ReadDeviceReply };
   [RpcTopics.readCurrentLabels]: { request: ReadCurrentLabelsRequest; reply: ReadCurrentLabelsReply };

@@ -2,7 +2,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * The search keys of decisions (`GET /v2/search`, ADR-0014): per tenant, each IP address and
- * card (`BIN…last4`) a decision's payload carried, and the subject decided about. The primary
+ * card (`BIN…last4`) a decision's payload carried, and the subject decided about (and, for a card
+ * with an instrument id, the row instrument → card, subject kind `card`, which networks read). The primary
  * key, led by the value, is the index of the search: one lookup, no scan, and a subject is kept
  * once per value however many of its decisions carried it. Decisions recorded before this table
  * existed have no keys (their events are not read again).

@@ -14,7 +14,7 @@ import {
   RpcTopics,
   StateGroups,
 } from '@ringfence/contracts';
-import { customerNode } from '@ringfence/graph-engine';
+import { type NeighbourhoodNode, customerNode, pathToFraudster } from '@ringfence/graph-engine';
 import { validatedRequestHandler } from '@ringfence/service-runtime';
 import { graphQueryDuration } from './graph-metrics';
 import { TenantGraphs } from './tenant-graphs.service';
@@ -124,12 +124,35 @@ export class GraphQueryResponders {
           ...(k === 0 ? { subject: true as const } : {}),
           ...(node.fraudster ? { fraudster: true as const } : {}),
         })),
-        edges: edges.map((edge) => ({ source: ids[edge.source], target: ids[edge.target], firstSeen: edge.firstSeenMs })),
+        edges: edges.map((edge) => ({ source: ids[edge.source], target: ids[edge.target], firstSeen: edge.firstSeenMs, attribute: edgeAttribute(nodes[edge.source], nodes[edge.target]) })),
         truncated,
+        pathToFraudster: pathToFraudster(nodes.length, edges, (k) => nodes[k].fraudster)?.map((k) => ids[k]) ?? null,
         statistics: graph.index.connect(subjectId, { depth: CONNECT_MAX_DEPTH, nowMs: payload.nowMs }, subjectKind),
       };
     } finally {
       timer();
     }
+  }
+}
+
+const isSubjectKind = (kind: string) => kind === 'customer' || kind === 'supplier';
+
+/**
+ * What an edge links through (ADR-0014): its endpoint that is no customer or supplier, else
+ * (a customer–supplier link of an order) the supplier. A card is named by its instrument id or
+ * its owner's payment-method id, never by a number the graph does not hold.
+ */
+export function edgeAttribute(a: NeighbourhoodNode, b: NeighbourhoodNode): { kind: string; value: string } {
+  const attribute = !isSubjectKind(a.kind) ? a : !isSubjectKind(b.kind) ? b : a.kind === 'supplier' ? a : b;
+  return { kind: attribute.kind, value: attribute.kind === 'card' ? cardName(attribute.identity) : attribute.identity };
+}
+
+function cardName(identity: string): string {
+  if (identity.startsWith('instrument:')) return identity.slice('instrument:'.length);
+  try {
+    const [, , paymentMethodId] = JSON.parse(identity.slice('method:'.length)) as unknown[];
+    return typeof paymentMethodId === 'string' ? paymentMethodId : identity;
+  } catch {
+    return identity;
   }
 }

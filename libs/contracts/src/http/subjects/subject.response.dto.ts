@@ -60,6 +60,25 @@ export class NetworkNodeDto {
   @ApiPropertyOptional({ type: Boolean, example: true, description: 'Present (true) on the subject only.' }) subject?: true;
   @ApiPropertyOptional({ type: Boolean, example: true, description: 'Present (true) on customers that are fraudsters now: current PAYMENT_FRAUD label FRAUDSTER, or linked to an unforgiven chargeback.' })
   fraudster?: true;
+  @ApiPropertyOptional({ type: 'integer', nullable: true, example: 57, description: 'Customers only: the score of its latest decision (0–100); null when it has none or that answer had no score.' })
+  score?: number | null;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    example: { PAYMENT_FRAUD: 'FRAUDSTER' },
+    description: 'Customers only: its current label per category (empty when it has none).',
+  })
+  labels?: Record<string, string>;
+}
+
+/** What an edge links through. */
+export class NetworkEdgeAttributeDto {
+  @ApiProperty({ enum: CONNECT_NODE_KINDS, example: 'email', description: 'The kind of the edge\'s attribute node: its endpoint that is no customer (for a customer–supplier link, the supplier).' }) kind!: string;
+  @ApiProperty({
+    example: 'ada@example.com',
+    description: 'The attribute as analysts read it: the e-mail, phone, device id…; a card as `BIN…last4` when a decision saw its instrument with a BIN and last four, else its instrument id (or its owner\'s paymentMethodId), never a card number.',
+  })
+  value!: string;
 }
 
 /** An undirected edge of a neighbourhood, written from the endpoint nearer the subject. */
@@ -67,6 +86,7 @@ export class NetworkEdgeDto {
   @ApiProperty({ example: 'customer:cus-61213', description: 'The `id` of the endpoint met first from the subject.' }) source!: string;
   @ApiProperty({ example: 'device:dev-1', description: 'The `id` of the other endpoint.' }) target!: string;
   @ApiProperty({ type: 'integer', example: 1763800000000, description: 'When the link was first seen: the earliest payload timestamp that made it, epoch ms.' }) firstSeen!: number;
+  @ApiProperty({ type: () => NetworkEdgeAttributeDto, description: 'The shared attribute the edge stands for.' }) attribute!: NetworkEdgeAttributeDto;
 }
 
 /** The connect statistics of the subject: connect's `features=true` answer without its envelope. */
@@ -76,6 +96,13 @@ export class SubjectNetworkDto {
   @ApiProperty({ type: () => [NetworkNodeDto], description: 'Breadth-first from the subject (first), at most `limit`.' }) nodes!: NetworkNodeDto[];
   @ApiProperty({ type: () => [NetworkEdgeDto], description: 'Every edge between two of the nodes.' }) edges!: NetworkEdgeDto[];
   @ApiProperty({ example: false, description: 'True when a further node within `depth` was left out because `limit` nodes were listed.' }) truncated!: boolean;
+  @ApiProperty({
+    type: [String],
+    nullable: true,
+    example: ['customer:cus-61213', 'email:ada@example.com', 'customer:cus-9'],
+    description: 'Node ids of the shortest path over the listed edges from the subject to the nearest fraudster (`fraudster: true`) among the listed nodes, the subject first; just the subject when it is one; null when no listed fraudster is reachable.',
+  })
+  pathToFraudster!: string[] | null;
   @ApiProperty({
     type: () => SubjectNetworkStatisticsDto,
     description:

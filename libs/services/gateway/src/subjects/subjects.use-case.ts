@@ -3,6 +3,7 @@ import type { Principal } from '@ringfence/accounts';
 import { type GraphNeighbourhoodReply, type GraphNeighbourhoodRequest, RpcTopics, type SubjectNetworkQueryDto } from '@ringfence/contracts';
 import { AppError } from '@ringfence/platform';
 import { OwnerRequests } from '../owner-requests.service';
+import { networkQuestions, withNetworkAnswers } from './network-facts';
 
 /** Whose record or network a route reads. */
 export type SubjectKind = GraphNeighbourhoodRequest['subjectKind'];
@@ -14,7 +15,9 @@ export type SubjectRecordView = { fields: Record<string, unknown>; updatedAt: nu
  * The subject routes: each is one request to the service that owns what it reads (the entity
  * store of ingestion, the graph), for the key's account and data set. Both owners answer only
  * once their consumers have handled the account's earlier writes, so a write answered 2xx shows
- * on the very next read (ADR-0010). Reads are counted against the account's rate limit.
+ * on the very next read (ADR-0010). Reads are counted against the account's rate limit. A
+ * network then asks scoring and labelling, in parallel, what the graph does not keep: its
+ * customers' scores and labels, its cards' BIN…last4 (ADR-0014).
  */
 @Injectable()
 export class SubjectsUseCase {
@@ -37,13 +40,19 @@ export class SubjectsUseCase {
     query: SubjectNetworkQueryDto,
     traceId: string,
   ): Promise<{ status: number; timestamp: number; data: GraphNeighbourhoodReply }> {
-    const data = await this.owner.ask(principal, traceId, subjectId, RpcTopics.graphNeighbourhood, {
+    const network = await this.owner.ask(principal, traceId, subjectId, RpcTopics.graphNeighbourhood, {
       subjectKind,
       subjectId,
       depth: query.depth,
       limit: query.limit,
       nowMs: Date.now(),
     });
-    return { status: 200, timestamp: Date.now(), data };
+    // What the graph does not keep, from its owners, in parallel: scores and cards (scoring), labels (labelling).
+    const { customerIds, instrumentIds } = networkQuestions(network);
+    const [facts, labels] = await Promise.all([
+      customerIds.length + instrumentIds.length === 0 ? { scores: [], cards: [] } : this.owner.ask(principal, traceId, subjectId, RpcTopics.readNetworkFacts, { customerIds, instrumentIds }),
+      customerIds.length === 0 ? { labels: [] } : this.owner.ask(principal, traceId, subjectId, RpcTopics.readCurrentLabelsOf, { customerIds }),
+    ]);
+    return { status: 200, timestamp: Date.now(), data: withNetworkAnswers(network, { scores: facts.scores, cards: facts.cards, labels: labels.labels }) };
   }
 }

@@ -3,9 +3,9 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import { MessageBusController } from '@ringfence/bus';
 import {
   type EvidenceDecisionMessage,
-  LatestScoresRequest,
-  type LatestScoresReply,
   type MessageEnvelope,
+  NetworkFactsRequest,
+  type NetworkFactsReply,
   RpcTopics,
   SubjectDecisionsRequest,
   type SubjectDecisionsReply,
@@ -14,6 +14,7 @@ import type { StoredDecisionRecord } from '@ringfence/scoring-engine';
 import { LATEST_DECISION_STORE, type LatestDecisionStore } from '@ringfence/scoring-store';
 import { validatedRequestHandler } from '@ringfence/service-runtime';
 import { DECISION_RECORDS_DEPENDENCY, DecisionRecords } from './decision-records';
+import { DECISION_SEARCH_KEYS_DEPENDENCY, DecisionSearchKeys } from './decision-search-keys';
 
 /** The answer's part of a recorded event that evidence shows. */
 interface RecordedEvidence {
@@ -50,16 +51,17 @@ export function scoreOf(event: Record<string, unknown> | null): number | null {
 /**
  * Answers what a customer's evidence and network read of the decision records (ADR-0014), once
  * every decision published before the request is recorded (read your writes):
- * `…subject-decisions.v1`, a subject's newest decisions with their payloads; `…latest-scores.v1`,
- * each customer's latest score, in one statement.
+ * `…subject-decisions.v1`, a subject's newest decisions with their payloads; `…network-facts.v1`,
+ * each customer's latest score (one statement) and each card instrument's BIN…last4 (another).
  */
 @MessageBusController()
 export class DecisionEvidenceHandler {
   private readonly validatedDecisions = validatedRequestHandler(SubjectDecisionsRequest, (valid) => this.subjectDecisions(valid));
-  private readonly validatedScores = validatedRequestHandler(LatestScoresRequest, (valid) => this.latestScores(valid));
+  private readonly validatedFacts = validatedRequestHandler(NetworkFactsRequest, (valid) => this.networkFacts(valid));
 
   constructor(
     private readonly decisions: DecisionRecords,
+    private readonly searchKeys: DecisionSearchKeys,
     @Inject(LATEST_DECISION_STORE) private readonly latest: LatestDecisionStore,
   ) {}
 
@@ -68,9 +70,9 @@ export class DecisionEvidenceHandler {
     return this.validatedDecisions(message);
   }
 
-  @MessagePattern(RpcTopics.readLatestScores, { group: 'scoring', consistentWith: [DECISION_RECORDS_DEPENDENCY] })
-  answerLatestScores(@Payload() message: MessageEnvelope<unknown>): Promise<LatestScoresReply> {
-    return this.validatedScores(message);
+  @MessagePattern(RpcTopics.readNetworkFacts, { group: 'scoring', consistentWith: [DECISION_RECORDS_DEPENDENCY, DECISION_SEARCH_KEYS_DEPENDENCY] })
+  answerNetworkFacts(@Payload() message: MessageEnvelope<unknown>): Promise<NetworkFactsReply> {
+    return this.validatedFacts(message);
   }
 
   async subjectDecisions({ accountId, environment, payload }: MessageEnvelope<SubjectDecisionsRequest>): Promise<SubjectDecisionsReply> {
@@ -78,10 +80,11 @@ export class DecisionEvidenceHandler {
     return { decisions: records.map(evidenceOf) };
   }
 
-  async latestScores({ accountId, environment, payload }: MessageEnvelope<LatestScoresRequest>): Promise<LatestScoresReply> {
+  async networkFacts({ accountId, environment, payload }: MessageEnvelope<NetworkFactsRequest>): Promise<NetworkFactsReply> {
+    const tenant = { accountId, environment };
     // The records the barrier waited for may still be pending: written first, as the list does.
     await this.decisions.flush();
-    const events = await this.latest.latestEvents({ accountId, environment }, payload.customerIds);
-    return { scores: events.map(scoreOf) };
+    const [events, cards] = await Promise.all([this.latest.latestEvents(tenant, payload.customerIds), this.searchKeys.cardsOfInstruments(tenant, payload.instrumentIds)]);
+    return { scores: events.map(scoreOf), cards };
   }
 }

@@ -18,7 +18,7 @@ export const ipSearchValue = (address: string): string => address.trim().toLower
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
 
-/** A card's BIN and last four as the payment-method shapes carry them (`cardBin`/`cardLastFour`, a PSP card's `iin`/`lastFour`). */
+/** A card's BIN and last four as the payment-method shapes carry them (`cardBin`/`cardLastFour`, a PSP card's `iin`/`lastFour`), as `BIN…last4`. */
 function cardOf(method: PaymentMethodFacts): string | undefined {
   const bin = text(method.fields.cardBin) ?? text(method.fields.iin);
   const lastFour = text(method.fields.cardLastFour) ?? text(method.fields.lastFour);
@@ -28,21 +28,27 @@ function cardOf(method: PaymentMethodFacts): string | undefined {
 /**
  * The search keys of one decision (ADR-0014): the IP address of the device its payload names,
  * and every card (BIN…last4) it carries, each with the subject decided about. What the graph
- * keeps as nodes (ids, e-mail, phone, device, instrument) is searched there instead.
+ * keeps as nodes (ids, e-mail, phone, device, instrument) is searched there instead. A card with
+ * an instrument id also gets the row instrument → card, so a network can show the graph's card
+ * node (keyed by instrument) as BIN…last4.
  */
 export function decisionSearchKeys(tenant: { accountId: string; environment: string }, event: CheckpointScoredEvent): DecisionSearchKeyRow[] {
   const payload = event.context?.payload;
   if (event.subject === undefined || typeof payload !== 'object' || payload === null || Array.isArray(payload)) return [];
   const facts = payloadFacts(payload as WireObject);
-  const keys = new Map<string, { keyKind: string; keyValue: string }>();
-  const add = (keyKind: string, keyValue: string | undefined) => {
-    if (keyValue !== undefined && !keyValue.includes('\u0000')) keys.set(`${keyKind}\u0000${keyValue}`, { keyKind, keyValue });
-  };
-  add('ip', facts.device.ipAddress === undefined ? undefined : ipSearchValue(facts.device.ipAddress));
-  for (const method of [...(facts.paymentMethod ? [facts.paymentMethod] : []), ...facts.paymentMethods, ...facts.connectCards]) add('card', cardOf(method));
   const subject = event.subject;
-  if (subject.id.includes('\u0000')) return [];
-  return [...keys.values()].map((key) => ({ ...tenant, ...key, subjectKind: subject.kind, subjectId: subject.id }));
+  const keys = new Map<string, DecisionSearchKeyRow>();
+  const add = (keyKind: string, keyValue: string | undefined, subjectKind: DecisionSearchKeyRow['subjectKind'], subjectId: string) => {
+    if (keyValue === undefined || keyValue.includes('\u0000') || subjectId.includes('\u0000')) return;
+    keys.set(JSON.stringify([keyKind, keyValue, subjectKind, subjectId]), { ...tenant, keyKind, keyValue, subjectKind, subjectId });
+  };
+  add('ip', facts.device.ipAddress === undefined ? undefined : ipSearchValue(facts.device.ipAddress), subject.kind, subject.id);
+  for (const method of [...(facts.paymentMethod ? [facts.paymentMethod] : []), ...facts.paymentMethods, ...facts.connectCards]) {
+    const card = cardOf(method);
+    add('card', card, subject.kind, subject.id);
+    if (card !== undefined && method.instrumentId !== undefined) add('instrument', method.instrumentId, 'card', card);
+  }
+  return [...keys.values()];
 }
 
 /**
@@ -64,6 +70,11 @@ export class DecisionSearchKeys {
   async subjects(tenant: { accountId: string; environment: string }, keyKind: string, keyValue: string, limit: number) {
     await this.flush();
     return this.store.subjects(tenant, keyKind, keyValue, limit);
+  }
+
+  async cardsOfInstruments(tenant: { accountId: string; environment: string }, instrumentIds: readonly string[]): Promise<Array<string | null>> {
+    await this.flush();
+    return this.store.cardsOfInstruments(tenant, instrumentIds);
   }
 
   /** Flushes run one after another; a batch that failed goes back for the next. */

@@ -278,9 +278,13 @@ describe('rules API (embedded app over HTTPS)', () => {
         baseScore: expect.any(Number),
         raised: expect.arrayContaining([expect.objectContaining({ feature: 'emailLocalPartDigitRatio', contribution: expect.any(Number) })]),
         lowered: expect.any(Array),
+        others: expect.any(Number),
         rules: [{ ruleId: rule.body.ruleId, ruleVersion: 1, name: 'Explained', state: 'passive', action: 'REVIEW' }],
         reason: expect.any(String),
       });
+      // One unit: the base and every contribution, listed or not, add up to the model's score.
+      const { baseScore, modelScore, raised, lowered, others } = explained.body.data.explanation as { baseScore: number; modelScore: number; raised: Array<{ contribution: number }>; lowered: Array<{ contribution: number }>; others: number };
+      expect(baseScore + [...raised, ...lowered].reduce((sum, item) => sum + item.contribution, 0) + others).toBeCloseTo(modelScore, 6);
       const decision = await send<{ data: { explanation: unknown } }>('GET', `/v2/decisions/${explained.body.data.scoreId}`);
       expect(decision.body.data.explanation).toEqual(explained.body.data.explanation);
       expect(expectEnvelope(await send('POST', '/v2/customer?explain=maybe', customerRequest()), 400).message).toMatch(/explain/);

@@ -46,6 +46,13 @@ describe(decide.name, () => {
     expect(decide({ ...quiet, lookup: 'consortium', model: { score: 85, action: 'PREVENT' } })).toMatchObject({ action: 'PREVENT', source: 'RINGFENCE' });
   });
 
+  it('keeps the model\'s score when a rule decides: the action is the rule\'s, the score the model\'s', () => {
+    expect(decide({ ...quiet, ruleAction: 'REVIEW', model: { score: 12, action: 'ALLOW' } })).toMatchObject({ action: 'REVIEW', source: 'RULE', score: 12 });
+    expect(decide({ ...quiet, ruleAction: 'PREVENT', model: { score: 3, action: 'ALLOW' } })).toMatchObject({ action: 'PREVENT', source: 'RULE', score: 3 });
+    // 100 only when the model said so: a REVIEW rule then lowers the model's PREVENT.
+    expect(decide({ ...quiet, ruleAction: 'REVIEW', model: { score: 100, action: 'PREVENT' } })).toMatchObject({ action: 'REVIEW', source: 'RULE', score: 100 });
+  });
+
   it('says why, for the decision event', () => {
     expect(decide({ ...quiet, labels: ['GENUINE', 'REFUND_ABUSE'] }).reason).toBe('current label REFUND_ABUSE');
     expect(decide({ ...quiet, voucherNetwork: { uses: 4, threshold: 3, abuse: true } }).reason).toBe(

@@ -2,6 +2,7 @@ export * from './currency-amounts';
 export * from './decision';
 export * from './features';
 export * from './model/score-model';
+export * from './model/score-points';
 export * from './model/model-repository.port';
 export * from './rules';
 export * from './decisions';

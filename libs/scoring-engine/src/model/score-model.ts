@@ -1,6 +1,7 @@
 import type { Checkpoint } from '@ringfence/contracts';
 import { ALL_CHECKPOINTS, type FeatureValue } from '../features/feature-definition';
 import { FeatureVector } from '../features/feature-vector';
+import { contributionsInPoints } from './score-points';
 
 export type Action = 'ALLOW' | 'REVIEW' | 'PREVENT';
 
@@ -189,7 +190,8 @@ export function scoreFeatures(features: FeatureVector | Readonly<Record<string, 
   }
   contributions.sort((a, b) => Math.abs(b.contribution) - Math.abs(a.contribution) || a.feature.localeCompare(b.feature));
   const score = Math.min(100, Math.max(0, Math.round(total)));
-  return { score, action: actionFor(score, thresholds), contributions };
+  // Capped (or rounded), the points are rescaled so that they still add up to the score with the base.
+  return { score, action: actionFor(score, thresholds), contributions: contributionsInPoints(contributions, total - BASE_SCORE, BASE_SCORE, score) };
 }
 
 /** A feature's value in a vector or a record; undefined when it has none (its checkpoint does not compute it). */

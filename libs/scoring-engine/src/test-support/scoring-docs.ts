@@ -57,7 +57,8 @@ export function calibrationCasesMarkdown(): string {
   const lines = ['| case | checkpoint | score | action | what counted |', '|---|---|---|---|---|'];
   for (const { name, inputs } of CALIBRATION_CASES) {
     const { score, action, contributions } = scoreFeatures(computeFeatures(inputs), inputs.checkpoint);
-    const counted = contributions.map((item) => `${item.feature} ${points(item.contribution)}`).join(', ') || '—';
+    // As explanations give them: points that add up to the score with the base (rescaled where the score was capped), to one decimal.
+    const counted = contributions.map((item) => `${item.feature} ${points(Math.round(item.contribution * 10) / 10)}`).join(', ') || '—';
     lines.push(`| ${cell(name)} | ${inputs.checkpoint} | ${score} | ${action} | ${BASE_SCORE} base, ${counted} |`);
   }
   return lines.join('\n');

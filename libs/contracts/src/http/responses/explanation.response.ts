@@ -28,7 +28,7 @@ export class ExplanationContributionDto {
   @ApiProperty({
     example: 35,
     description:
-      'The built-in model: the points it added (positive) or took off (negative). A learned model: its contribution to the log-odds (docs/model.md), positive raising the score: exact TreeSHAP for gradient-boosted trees, coefficient × standardised value for a logistic regression.',
+      'Points of the 0–100 score it added (positive) or took off (negative): `baseScore` + every contribution (`raised`, `lowered`, `others`) = `modelScore`. The built-in model: its points (rescaled when the sum was capped to 0–100). A learned model: its share of the log-odds (exact TreeSHAP for gradient-boosted trees, coefficient × standardised value for a logistic regression) rescaled into points by the score\'s rise per unit of log-odds (docs/model.md).',
   })
   contribution!: number;
 }
@@ -57,11 +57,16 @@ export class DecisionExplanationDto {
   @ApiProperty({
     type: 'integer',
     example: 20,
-    description: 'Where every score starts: the built-in model\'s contributions add to it (capped to 0–100); a learned model\'s is the score of its average log-odds, which its contributions move.',
+    description: 'Where every score starts: the built-in model\'s base; a learned model\'s score of its average log-odds. The contributions, in points, add to it to make `modelScore`.',
   })
   baseScore!: number;
   @ApiProperty({ type: () => [ExplanationContributionDto], description: 'The features that raised the score most, largest first (at most 5).' }) raised!: ExplanationContributionDto[];
   @ApiProperty({ type: () => [ExplanationContributionDto], description: 'The features that lowered the score most, largest first (at most 5).' }) lowered!: ExplanationContributionDto[];
+  @ApiPropertyOptional({
+    example: -1.5,
+    description: 'The points of every contribution not listed in `raised` or `lowered`, so that `baseScore` + Σ raised + Σ lowered + `others` = `modelScore` (within rounding). Absent only on decision events published before it existed.',
+  })
+  others?: number;
   @ApiProperty({ type: () => [ExplanationRuleDto], description: 'The rules that triggered.' }) rules!: ExplanationRuleDto[];
   @ApiProperty({ example: 'model score 57', description: 'Why the source that decided did, in a sentence.' }) reason!: string;
 }

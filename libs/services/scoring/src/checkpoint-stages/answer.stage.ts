@@ -23,6 +23,7 @@ import {
   type TriggeredRule,
   optimiseTransaction,
   recordedFeatures,
+  unlistedPoints,
 } from '@ringfence/scoring-engine';
 import type { CheckpointDefinition, EntityReference } from '../checkpoint-definition';
 import { explanationSides } from '../models/explanation-sides';
@@ -140,17 +141,20 @@ function triggeredRuleOf(checkpoint: string): (rule: TriggeredRule) => Triggered
 }
 
 /**
- * ADR-0012: the model's largest contributions either way, the triggered rules, and why the
- * source decided.
+ * ADR-0012: the model's largest contributions either way, in points of its score, with the
+ * points of the others, the triggered rules, and why the source decided.
  */
 function explanationOf(scored: ExplainedScore, triggered: readonly TriggeredRule[], reason: string): DecisionExplanationDto {
   const { model, modelVersion, baseScore } = scored;
+  const sides = explanationSides(model.contributions);
   return {
     modelVersion,
     model: modelIdentityOf(scored),
     modelScore: model.score,
     baseScore,
-    ...explanationSides(model.contributions),
+    ...sides,
+    // Points, like the contributions: baseScore + raised + lowered + others = modelScore.
+    others: unlistedPoints([...sides.raised, ...sides.lowered], baseScore, model.score),
     rules: triggered.map(({ ruleId, ruleVersion, ruleName, state, action }) => ({ ruleId, ruleVersion, name: ruleName, state, action })),
     reason,
   };

@@ -1,6 +1,6 @@
 import type { ExplanationModelDto } from '@ringfence/contracts';
 import { type ScoringModel, calibratedProbability } from '@ringfence/learning';
-import { type FeatureValue, type ModelScore, type ScoreContribution, type Thresholds, actionFor } from '@ringfence/scoring-engine';
+import { type FeatureValue, type ModelScore, type ScoreContribution, type Thresholds, actionFor, contributionsInPoints } from '@ringfence/scoring-engine';
 
 /** A learned model, loaded: the id decisions record as their `modelVersion`, whose it is, and its base score. */
 export interface LoadedModel {
@@ -67,7 +67,7 @@ export function withShippedModel(builtIn: ExplainedScore, shipped: LoadedModel |
 }
 
 /**
- * The contributions (log-odds, largest first) of a learned model's score of a feature vector;
+ * The contributions (points of the score, largest first) of a learned model's score of a feature vector;
  * each shows the feature's value as the checkpoint computed it (a flag as true/false, not 1/0).
  */
 export function explainLearned(loaded: LoadedModel, features: Readonly<Record<string, FeatureValue>>): ScoreContribution[] {
@@ -83,6 +83,14 @@ function explainedScore(loaded: LoadedModel, features: Readonly<Record<string, F
   };
 }
 
-function contributionsOf({ model }: LoadedModel, features: Readonly<Record<string, FeatureValue>>, vector: Float32Array): ScoreContribution[] {
-  return model.explain(vector, KEPT_CONTRIBUTIONS).contributions.map(({ feature, contribution }) => ({ feature, value: features[feature] ?? null, contribution }));
+/**
+ * The largest contributions, in points of the score (`contributionsInPoints`): the model gives
+ * them in log-odds, which add up to its margin; the calibration and the score scale bend that
+ * sum into the score, so each is rescaled by the score's rise over the base per unit of margin,
+ * and the base and every contribution add up to the score, as the built-in model's points do.
+ */
+function contributionsOf({ model, baseScore }: LoadedModel, features: Readonly<Record<string, FeatureValue>>, vector: Float32Array): ScoreContribution[] {
+  const { contributions, margin, expectedValue, score } = model.explain(vector, KEPT_CONTRIBUTIONS);
+  const inLogOdds = contributions.map(({ feature, contribution }) => ({ feature, value: features[feature] ?? null, contribution }));
+  return contributionsInPoints(inLogOdds, margin - expectedValue, baseScore, score);
 }

@@ -79,6 +79,13 @@ describe('search, evidence and network for analysts (embedded app over HTTPS)', 
       expect(found(await search(ada, '&kind=email'))).toEqual([]);
     });
 
+    it('answers a customer found only by its IP address with its current label', async () => {
+      const { ada, ip } = await adaPaysAndEveSharesHerEmail();
+      expect((await post(`/v2/customer/${encodeURIComponent(ada)}/labels`, { category: 'PAYMENT_FRAUD', review: 'GENUINE' })).status).toBe(200);
+
+      expect((await search(ip)).body.data.results).toEqual([expect.objectContaining({ subjectId: ada, label: 'GENUINE' })]);
+    });
+
     it('finds nothing of another account\'s customers, by any attribute', async () => {
       const { ada, email, phone, ip, lastFour, device } = await adaPaysAndEveSharesHerEmail();
 

@@ -58,8 +58,6 @@ export interface SubjectMatchMessage {
   subjectType: 'customer' | 'supplier';
   subjectId: string;
   matched: { kind: SearchKind; value: string };
-  /** The graph's class of the customer's current PAYMENT_FRAUD label (graph answers only). */
-  label?: 'FRAUDSTER' | 'GENUINE' | 'OTHER' | null;
 }
 
 export interface SubjectSearchReply {

@@ -32,7 +32,7 @@ export function searchNode(kind: GraphSearchKind, value: string): { kind: NodeKi
  * Answers `ringfence.rpc.graph.search.v1` (responder group `graph`, after the graph has handled
  * the account's earlier writes): the subjects with the id searched, or linked to the e-mail,
  * phone, device or card instrument searched, each an index lookup (ADR-0014). Each subject
- * comes once, by the first reading that found it, with its current PAYMENT_FRAUD label class.
+ * comes once, by the first reading that found it.
  */
 @MessageBusController()
 export class GraphSearchResponder {
@@ -59,12 +59,7 @@ export class GraphSearchResponder {
           if (seen.has(key)) continue;
           seen.add(key);
           const value = node.kind === 'card' ? candidate.value : node.identity;
-          matches.push({
-            subjectType: hit.kind,
-            subjectId: hit.identity,
-            matched: { kind: candidate.kind, value },
-            ...(hit.kind === 'customer' ? { label: graph.index.labelOf(hit.identity) } : {}),
-          });
+          matches.push({ subjectType: hit.kind, subjectId: hit.identity, matched: { kind: candidate.kind, value } });
         }
       }
       return { matches };

@@ -36,8 +36,8 @@ export class SearchResultDto {
   @ApiPropertyOptional({
     type: String,
     nullable: true,
-    enum: ['FRAUDSTER', 'GENUINE', 'OTHER'],
-    description: "A customer's current PAYMENT_FRAUD label as the graph knows it: FRAUDSTER, GENUINE, OTHER (any other value) or null (none). Absent for suppliers.",
+    example: 'FRAUDSTER',
+    description: "A customer's current PAYMENT_FRAUD label (`FRAUDSTER`, `GENUINE`, a `POTENTIALLY_` one…), null when it has none. Absent for suppliers.",
   })
   label?: string | null;
 }

@@ -28,7 +28,8 @@ const isDecisionKind = (candidate: SearchCandidate): candidate is SearchCandidat
  * the service that keeps it, in parallel: the graph (ids, e-mail, phone, device, instrument) and
  * scoring (IP address and card BIN…last4, as decisions saw them). Both answer only once they have
  * handled the account's earlier writes, so a customer posted is found on the next request. The
- * stored records of the subjects found then give their name and e-mail (ingestion).
+ * stored records of the subjects found then give their name and e-mail (ingestion), and the
+ * customers' current PAYMENT_FRAUD label comes from labelling, in parallel.
  */
 @Injectable()
 export class SearchUseCase {
@@ -43,8 +44,17 @@ export class SearchUseCase {
       decisionCandidates.length === 0 ? { matches: [] } : this.owner.ask(principal, traceId, SEARCH_SUBJECT_ID, RpcTopics.searchDecisions, { candidates: decisionCandidates, limit: query.limit }),
     ]);
     const matches = merged([...graph.matches, ...decisions.matches], query.limit);
-    const records = await this.records(principal, traceId, matches);
-    const results = matches.map((match, k): SearchResultDto => ({ ...match, ...contactOf(records[k]) }));
+    const customerIds = matches.flatMap((match) => (match.subjectType === 'customer' ? [match.subjectId] : []));
+    const [records, labels] = await Promise.all([
+      this.records(principal, traceId, matches),
+      customerIds.length === 0 ? { labels: [] } : this.owner.ask(principal, traceId, SEARCH_SUBJECT_ID, RpcTopics.readCurrentLabelsOf, { customerIds }),
+    ]);
+    const paymentFraud = new Map(customerIds.map((customerId, k) => [customerId, labels.labels[k]?.PAYMENT_FRAUD ?? null]));
+    const results = matches.map((match, k): SearchResultDto => ({
+      ...match,
+      ...contactOf(records[k]),
+      ...(match.subjectType === 'customer' ? { label: paymentFraud.get(match.subjectId) ?? null } : {}),
+    }));
     return { status: 200, timestamp: Date.now(), data: { results } };
   }
 
@@ -67,10 +77,7 @@ export function merged(matches: readonly SubjectMatchMessage[], limit: number): 
   const bySubject = new Map<string, SubjectMatchMessage>();
   for (const match of [...matches].sort((a, b) => rank(a) - rank(b))) {
     const key = `${match.subjectType}:${match.subjectId}`;
-    const known = bySubject.get(key);
-    // A subject found by the graph keeps its label; one found by both keeps the graph's answer.
-    if (known === undefined) bySubject.set(key, match);
-    else if (known.label === undefined && match.label !== undefined) bySubject.set(key, { ...known, label: match.label });
+    if (!bySubject.has(key)) bySubject.set(key, match);
   }
   return [...bySubject.values()].slice(0, limit);
 }

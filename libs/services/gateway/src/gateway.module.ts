@@ -9,6 +9,7 @@ import { CustomerTagsController } from './legacy-v2/customer-tags.controller';
 import { CustomerTagsUseCase } from './legacy-v2/customer-tags.use-case';
 import { LabelsController } from './labels/labels.controller';
 import { LabelsUseCase } from './labels/labels.use-case';
+import { LabelUndoUseCase } from './labels/label-undo.use-case';
 import { PspTransactionController } from './psp/psp-transaction.controller';
 import { PspDisputeController } from './psp/psp-dispute.controller';
 import { ConnectController } from './connect/connect.controller';
@@ -95,7 +96,7 @@ import { SignInAttempts } from './people/sign-in-attempts.service';
     SessionsController,
     UsersController,
     FeedController, AuthController, AdminController, ApiDocsController, LabelsController, LookupController, CredentialsCheckController, BreachedCredentialsAdminController, CallbacksController, AccountRegistryHandler, RulesController, DecisionsController, StatsController, ModelsController, ClientController, DevicesController],
-  providers: [CasesUseCase, consoleAssetsProvider, callbackDestinationsProvider, AccountUseCase, EventIntake, BootstrapAccountService, RateLimits, LabelsUseCase, LookupUseCase, CredentialsCheckUseCase, commonPasswordsProvider, CallbacksUseCase, OwnerRequests, RulesUseCase, DecisionListUseCase, StatsOverviewUseCase, ModelsUseCase, SubjectsUseCase, SearchUseCase, EvidenceUseCase, CustomerTagsUseCase, ClientEventsUseCase, AllowedOriginsIndex,
+  providers: [CasesUseCase, LabelUndoUseCase, consoleAssetsProvider, callbackDestinationsProvider, AccountUseCase, EventIntake, BootstrapAccountService, RateLimits, LabelsUseCase, LookupUseCase, CredentialsCheckUseCase, commonPasswordsProvider, CallbacksUseCase, OwnerRequests, RulesUseCase, DecisionListUseCase, StatsOverviewUseCase, ModelsUseCase, SubjectsUseCase, SearchUseCase, EvidenceUseCase, CustomerTagsUseCase, ClientEventsUseCase, AllowedOriginsIndex,
     PeopleUseCase, SignInAttempts,
     CardEncryptionKeys, CardCipherIntake, { provide: CLIENT_ENCRYPTION_KEYS, useExisting: CardEncryptionKeys }],
 })

@@ -5,6 +5,7 @@ import {
   CustomerLabelRequestDto,
   CustomerLabelsResponseDto,
   LabelAppliedResponseDto,
+  LabelUndoDto,
   LegacyLabelRequestDto,
   SupplierLabelRequestDto,
   SupplierLabelsResponseDto,
@@ -14,6 +15,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
 import { CustomerLabelPathDto, SUBJECT_ID_PARAM, SupplierLabelPathDto } from './label-path.dto';
 import { LabelsUseCase } from './labels.use-case';
+import { LabelUndoUseCase } from './label-undo.use-case';
 import { deprecationHeaders, successorLabelRequest } from './legacy-label';
 
 const APPLY_DESCRIPTION = [
@@ -23,11 +25,25 @@ const APPLY_DESCRIPTION = [
   'A 400 names the failing field: `review: must be one of …` for an unknown value or one the category does not allow, and for a request without `review`.',
 ].join(' ');
 
+const UNDO_DESCRIPTION =
+  'Sets the category back to its label before the last change (none: UNREVIEWED), as a new review by the caller, so the audit log keeps the change and its undo (comment `undo of <review>`), with the same events and callbacks as any review. `data: {category, review, undone, eventTime}`. A 409 when the category has no change to undo.';
+const UNDO_ANSWER = {
+  type: 'object',
+  properties: {
+    status: { type: 'integer' },
+    timestamp: { type: 'integer' },
+    data: { type: 'object', properties: { category: { type: 'string' }, review: { type: 'string' }, undone: { type: 'string' }, eventTime: { type: 'string', format: 'date-time' } } },
+  },
+} as const;
+
 @ApiTags('Labels')
 @ApiSecurity('apiKey')
 @Controller('v2')
 export class LabelsController {
-  constructor(private readonly labels: LabelsUseCase) {}
+  constructor(
+    private readonly labels: LabelsUseCase,
+    private readonly undo: LabelUndoUseCase,
+  ) {}
 
   @SecretKeyRoute()
   @Post('customer/:customerId/labels')
@@ -72,6 +88,28 @@ export class LabelsController {
     // Set first: an error answer (a 400 from labelling, a 429) keeps them too.
     void reply.headers(deprecationHeaders(customerId));
     return this.labels.apply(principal, 'customer', customerId, successor, String(request.id));
+  }
+
+  @SecretKeyRoute()
+  @Post('customer/:customerId/labels/undo')
+  @HttpCode(200)
+  @ApiOperation({ summary: "Undo a customer label's last change", description: UNDO_DESCRIPTION })
+  @ApiParam({ name: 'customerId', ...SUBJECT_ID_PARAM })
+  @ApiOkResponse({ schema: UNDO_ANSWER })
+  @ApiErrorResponses(400, 401, 403, 409, 429, 503)
+  undoCustomer(@CurrentPrincipal() principal: Principal, @Param() path: CustomerLabelPathDto, @Body() body: LabelUndoDto, @Req() request: FastifyRequest) {
+    return this.undo.undo(principal, 'customer', path.customerId, body.category, String(request.id));
+  }
+
+  @SecretKeyRoute()
+  @Post('supplier/:supplierId/labels/undo')
+  @HttpCode(200)
+  @ApiOperation({ summary: "Undo a supplier label's last change", description: UNDO_DESCRIPTION })
+  @ApiParam({ name: 'supplierId', ...SUBJECT_ID_PARAM })
+  @ApiOkResponse({ schema: UNDO_ANSWER })
+  @ApiErrorResponses(400, 401, 403, 409, 429, 503)
+  undoSupplier(@CurrentPrincipal() principal: Principal, @Param() path: SupplierLabelPathDto, @Body() body: LabelUndoDto, @Req() request: FastifyRequest) {
+    return this.undo.undo(principal, 'supplier', path.supplierId, body.category, String(request.id));
   }
 
   @SecretKeyRoute()

@@ -6,6 +6,7 @@ import { runCredentialsImport } from './credentials-import';
 import { registerImportCommand } from './import-command';
 import { registerModelCommand } from './model-command';
 import { registerSimulateCommand } from './simulate-command';
+import { registerUsersCommand } from './users-command';
 import type { ApiConnection } from './traffic-sender';
 
 const program = new Command()
@@ -147,6 +148,7 @@ function apiConnection(): ApiConnection {
 registerSimulateCommand(program, apiConnection);
 registerImportCommand(program, apiConnection);
 registerModelCommand(program, apiConnection);
+registerUsersCommand(program, apiConnection);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   const detail = error instanceof AdminApiError ? `${error.status} ${error.message}${error.traceId ? ` (traceId ${error.traceId})` : ''}` : String(error instanceof Error ? error.message : error);

@@ -1,11 +1,11 @@
 import { type Api, ApiError, dataOf, segment } from '../api';
 import { formatMoney, formatTime } from '../format';
-import type { Evidence, EvidencePayment } from '../types';
+import type { Evidence, EvidencePayment, PaymentReview } from '../types';
 import { ActionBadge, ErrorNotice, FieldList, Section, useLoad } from './common';
 import { DeviceCard } from './device-card';
 import { DisputeText, History } from './evidence-history';
 import { ellipsis } from './network-model';
-import { PaymentActions } from './payment-review';
+import { PaymentActions, reviewKey } from './payment-review';
 
 /** Devices read in full (GET /v2/devices/:id) on one page; the rest are listed by id. */
 const DEVICES_IN_FULL = 5;
@@ -15,7 +15,17 @@ const DEVICES_IN_FULL = 5;
  * cards, addresses, devices and outcomes, spend totals, addresses, devices and IP addresses, in
  * readable units and local time. Each payment can be decided here.
  */
-export function EvidenceSection({ api, customerId, generation = 0 }: { api: Api; customerId: string; generation?: number }) {
+interface EvidenceProps {
+  api: Api;
+  customerId: string;
+  generation?: number;
+  /** The payments' reviews as the case page read them (the evidence answer may not carry them). */
+  reviews?: Map<string, PaymentReview | null>;
+  /** Called after a payment is decided here, so the page around reads its state again. */
+  onReviewed?: () => void;
+}
+
+export function EvidenceSection({ api, customerId, generation = 0, reviews, onReviewed }: EvidenceProps) {
   const evidence = useLoad(async () => {
     try {
       return dataOf(await api.get<{ data: Evidence }>(`/v2/customer/${segment(customerId)}/evidence`));
@@ -30,7 +40,7 @@ export function EvidenceSection({ api, customerId, generation = 0 }: { api: Api;
       <Section title="Payments" id="payments">
         <ErrorNotice error={evidence.error} />
         {data === null ? <p class="muted">No evidence stored for this customer.</p> : null}
-        {data ? <Payments api={api} payments={data.payments} onChanged={evidence.reload} /> : null}
+        {data ? <Payments api={api} payments={data.payments} reviews={reviews} onChanged={onReviewed ?? evidence.reload} /> : null}
       </Section>
       {data ? <Profile evidence={data} /> : null}
       {data ? <History evidence={data} /> : null}
@@ -45,7 +55,7 @@ function outcomeOf(payment: EvidencePayment): string {
   return '—';
 }
 
-function Payments({ api, payments, onChanged }: { api: Api; payments: EvidencePayment[]; onChanged: () => void }) {
+function Payments({ api, payments, reviews, onChanged }: { api: Api; payments: EvidencePayment[]; reviews?: Map<string, PaymentReview | null>; onChanged: () => void }) {
   if (payments.length === 0) return <p class="muted">No payment.</p>;
   return (
     <table class="payments">
@@ -65,7 +75,7 @@ function Payments({ api, payments, onChanged }: { api: Api; payments: EvidencePa
       </thead>
       <tbody>
         {payments.map((payment) => (
-          <PaymentRow key={payment.transactionId} api={api} payment={payment} onChanged={onChanged} />
+          <PaymentRow key={payment.transactionId} api={api} payment={reviews?.has(payment.transactionId) ? { ...payment, review: reviews.get(payment.transactionId) } : payment} onChanged={onChanged} />
         ))}
       </tbody>
     </table>
@@ -153,7 +163,7 @@ function PaymentRow({ api, payment, onChanged }: { api: Api; payment: EvidencePa
       </td>
       <td>{disputes.length === 0 ? 'none' : disputes.map((dispute, index) => <DisputeText key={index} dispute={dispute} />)}</td>
       <td>
-        <PaymentActions api={api} transactionId={payment.transactionId} review={payment.review} onChanged={onChanged} />
+        <PaymentActions key={reviewKey(payment.review)} api={api} transactionId={payment.transactionId} review={payment.review} onChanged={onChanged} />
       </td>
     </tr>
   );

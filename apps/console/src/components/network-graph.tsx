@@ -21,7 +21,7 @@ const NODE_RADIUS = 8;
 const EDGE_CAPTIONS_UP_TO = 40;
 
 /** Smaller captions as the network grows, so neighbours' captions keep apart along the circle. */
-const fontSizeFor = (count: number) => (count <= 16 ? 11 : count <= 48 ? 9 : 7);
+const fontSizeFor = (count: number) => (count <= 16 ? 14 : count <= 48 ? 10 : 8);
 
 /** The nodes at their places on the circle, each caption pointing outward, and the links. */
 function networkElements(network: Network, layout: CircleLayout): cytoscape.ElementDefinition[] {

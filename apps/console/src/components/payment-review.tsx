@@ -13,6 +13,9 @@ const DECISIONS: Array<{ decision: PaymentDecision; label: string }> = [
 
 const DECIDED: Record<PaymentDecision, string> = { approve: 'approved', decline: 'declined', fraud: 'marked fraud', not_fraud: 'marked not fraud' };
 
+/** Remounts the actions when the review read from the server changes (decided elsewhere, undone). */
+export const reviewKey = (review: PaymentReview | null | undefined) => (review ? `${review.decision}@${review.at}` : 'none');
+
 /**
  * One payment's review (`POST /v2/payments/:transactionId/review`): approve, decline, mark fraud
  * or not fraud, and undo (`DELETE`, the audit trail keeps both). Shows who decided and when.

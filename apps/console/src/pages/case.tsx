@@ -7,7 +7,7 @@ import { useCurrentUser } from '../components/current';
 import { EvidenceSection } from '../components/evidence';
 import { LabelForm } from '../components/label-form';
 import { NetworkSection } from '../components/network-section';
-import { PaymentActions } from '../components/payment-review';
+import { PaymentActions, reviewKey } from '../components/payment-review';
 import { formatMoney, formatStructured, formatTime } from '../format';
 import { href } from '../router';
 import type { CaseDetail } from '../types';
@@ -63,13 +63,16 @@ export function CasePage({ api, reviewer, caseId }: { api: Api; reviewer: string
             ) : null}
           </div>
           <AuditTrail detail={data} />
-          {item.subjectType === 'customer' ? <EvidenceSection api={api} customerId={item.subjectId} generation={generation} /> : null}
+          {item.subjectType === 'customer' ? <EvidenceSection api={api} customerId={item.subjectId} generation={generation} reviews={reviewsOf(data)} onReviewed={reload} /> : null}
           <NetworkSection api={api} base={`/v2/${item.subjectType}/${segment(item.subjectId)}`} subjectKey={`${item.subjectType}/${item.subjectId}`} />
         </>
       ) : null}
     </main>
   );
 }
+
+/** The case's payments and their reviews, which the evidence below shows too. */
+const reviewsOf = (detail: CaseDetail) => new Map(detail.decisions.flatMap((decision) => (decision.transactionId ? [[decision.transactionId, decision.review ?? null] as const] : [])));
 
 function CaseDecisions({ api, detail, onChanged }: { api: Api; detail: CaseDetail; onChanged: () => void }) {
   return (
@@ -100,7 +103,7 @@ function CaseDecisions({ api, detail, onChanged }: { api: Api; detail: CaseDetai
                 {decision.orderId ? <div class="muted">order {decision.orderId}</div> : null}
               </td>
               <td class="amount">{decision.amount === undefined ? '—' : formatMoney(decision.amount, decision.currency)}</td>
-              <td>{decision.transactionId ? <PaymentActions api={api} transactionId={decision.transactionId} review={decision.review} onChanged={onChanged} /> : <span class="muted">no payment</span>}</td>
+              <td>{decision.transactionId ? <PaymentActions key={reviewKey(decision.review)} api={api} transactionId={decision.transactionId} review={decision.review} onChanged={onChanged} /> : <span class="muted">no payment</span>}</td>
             </tr>
           ))}
         </tbody>

@@ -33,10 +33,14 @@ describe('the console as an analyst workbench', () => {
 
   /** The simulator's marketplace, sent to the server: the data an analyst finds her case among. */
   async function simulate() {
+    // The shipped thresholds send little of this small population to review: a rule sends the riskier payments, as an account starting out would.
+    const rule = await api('POST', '/v2/rules', { name: 'Workbench e2e: review risky payments', checkpoint: 'pspBeforeAuth', expression: 'score >= 20', action: 'REVIEW', state: 'active' });
+    expect(rule.status).toBe(201);
     const env = { PATH: process.env.PATH ?? '', RINGFENCE_URL: origin, ADMIN_API_KEY: TEST_ADMIN_KEY, DATA_DIR: service.dataDir };
     const { stdout } = await run(process.execPath, [CLI, 'simulate', '--seed', '37', '--customers', '40', '--days', '2', '--settle-days', '0', '--send', '--key', TEST_BOOTSTRAP_KEY, '--concurrency', '4'], { env, maxBuffer: 64 * 1024 * 1024 });
-    const summary = JSON.parse(stdout) as { sent: number; rejected: { count: number } };
+    const summary = JSON.parse(stdout) as { sent: number; rejected: { count: number }; actions: Record<string, number> };
     expect(summary.sent).toBeGreaterThan(50);
+    expect(summary.actions.REVIEW).toBeGreaterThan(0);
     expect(summary.rejected.count).toBe(0);
   }
 
@@ -92,6 +96,8 @@ describe('the console as an analyst workbench', () => {
     await page.waitForSelector(`tr[data-case-id="${data.caseId}"]`, WAIT);
     expect(await textOf(page, 'h1')).toBe('Cases');
     expect(await textOf(page, `tr[data-case-id="${data.caseId}"]`)).toContain('£173.44');
+    // Among the simulated traffic's cases.
+    expect(Number((await textOf(page, '.cases-total')).split(' ')[0])).toBeGreaterThan(1);
     await screenshot(page, 'cases');
   });
 
@@ -133,6 +139,16 @@ describe('the console as an analyst workbench', () => {
     expect(await textOf(page, '.fraud-path')).toContain(data.fraudster);
     expect(await textOf(page, '.legend')).toContain('path to the nearest fraudster');
     await screenshot(page, 'case');
+
+    // One kind of shared attribute at a time: the e-mail joins the two customers, nothing else.
+    await page.select('#network-kind', path.split(' ')[1]?.split(':')[0] ?? '');
+    await page.waitForFunction('document.querySelector(".network")?.getAttribute("data-node-count") === "3"', WAIT);
+    expect(await page.$eval('.network', (element) => element.getAttribute('data-edge-count'))).toBe('2');
+
+    await page.click(`.fraud-path a[href="#/customer/${data.fraudster}"]`);
+    await page.waitForFunction(`document.querySelector('h1')?.textContent.includes(${JSON.stringify(data.fraudster)})`, WAIT);
+    await page.goBack();
+    await page.waitForSelector('table.case-decisions', WAIT);
   });
 
   it('claims the case; a second analyst sees it taken and is refused naming the first', async () => {
@@ -142,7 +158,11 @@ describe('the console as an analyst workbench', () => {
     second = await browser.createBrowserContext();
     const other = await watchedPage(second, origin, problems);
     await signIn(other, ben);
-    await other.waitForSelector('h1', WAIT);
+    // Next case: the oldest open case nobody holds, claimed for him: one of the simulated ones, not Ana's.
+    await other.waitForSelector('#next-case', WAIT);
+    await other.click('#next-case');
+    await other.waitForFunction('document.querySelector(".holder")?.textContent === "You hold this case."', WAIT);
+    expect(await other.evaluate('window.location.hash')).not.toBe(`#/case/${data.caseId}`);
     await other.goto(`${origin}/console#/case/${encodeURIComponent(data.caseId)}`, { waitUntil: 'load' });
     await other.waitForSelector('.holder', WAIT);
     expect(await textOf(other, '.holder')).toContain(ana.name);

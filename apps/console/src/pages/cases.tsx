@@ -94,7 +94,7 @@ export function Cases({ api }: { api: Api }) {
       <BulkActions api={api} selected={selected} onDone={() => (setSelected(new Set()), setGeneration((value) => value + 1))} />
       <ErrorNotice error={error} />
       {total !== undefined ? (
-        <p class="muted" role="status">
+        <p class="muted cases-total" role="status">
           {total} {total === 1 ? 'case' : 'cases'}
         </p>
       ) : null}

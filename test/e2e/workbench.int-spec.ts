@@ -193,7 +193,6 @@ describe('the console as an analyst workbench', () => {
     const audit = await textOf(page, 'table.audit');
     expect(audit).toContain(ana.email);
     expect(audit).not.toMatch(/\b1[0-9]{12}\b/);
-    await screenshot(page, 'case-closed');
   });
 
   it('asks before a GENUINE label, preselects nothing, and undoes the last label', async () => {

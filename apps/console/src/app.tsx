@@ -35,9 +35,10 @@ export function App() {
     setSession(null);
   };
   const api = useMemo(() => (session ? createApi(session.key, signOut) : null), [session]);
-  // A person's session ends on the server too (DELETE /v2/sessions/current); a key has nothing to end.
-  const endSession = () => {
-    if (session?.person && api) void api.send('DELETE', '/v2/sessions/current').catch(() => undefined);
+  // A person's session ends on the server too (DELETE /v2/sessions/current), before the page
+  // says so; a key has nothing to end. Forgotten here whatever the server answers.
+  const endSession = async () => {
+    if (session?.person && api) await api.send('DELETE', '/v2/sessions/current').catch(() => undefined);
     signOut();
   };
 
@@ -72,7 +73,7 @@ export function App() {
         </nav>
         <SearchBox key={route.page === 'search' ? route.q : ''} initial={route.page === 'search' ? route.q : ''} />
         <Who session={session} />
-        <button type="button" class="secondary" onClick={endSession}>
+        <button type="button" class="secondary" onClick={() => void endSession()}>
           Sign out
         </button>
       </header>

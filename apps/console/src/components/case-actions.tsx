@@ -3,7 +3,7 @@ import { type Api, ApiError, segment } from '../api';
 import type { Case, CaseOutcome } from '../types';
 import { assigneeName } from './case-list';
 import { ErrorNotice } from './common';
-import type { CurrentUser } from './current';
+import { type CurrentUser, mayReview } from './current';
 
 interface CaseActionsProps {
   api: Api;
@@ -50,7 +50,7 @@ export function CaseActions({ api, item, me, onChanged }: CaseActionsProps) {
       ) : (
         <ErrorNotice error={error} />
       )}
-      {item.status === 'closed' ? (
+      {!mayReview() ? null : item.status === 'closed' ? (
         <button type="button" id="case-reopen" disabled={busy} onClick={() => void run('reopen', {})}>
           Reopen
         </button>

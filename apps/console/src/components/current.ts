@@ -1,4 +1,5 @@
 import { type Api, ApiError, dataOf } from '../api';
+import { mayAct, readSession } from '../session';
 import type { Account } from '../types';
 import { useLoad } from './common';
 
@@ -48,4 +49,12 @@ export function useCurrentUser(api: Api): CurrentUser | null {
 
 export function usePotentialLabels(api: Api): boolean {
   return useLoad(async () => (await accountOf(api))?.settings.potentialLabelsEnabled === true, 'potential-labels').data ?? false;
+}
+
+/**
+ * Whether the signed-in person's role allows acting as an analyst (labels, cases, payment
+ * reviews): a viewer is shown the same pages without the controls; the server refuses anyway.
+ */
+export function mayReview(): boolean {
+  return mayAct(readSession(), 'analyst');
 }

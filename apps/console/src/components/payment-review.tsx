@@ -3,6 +3,7 @@ import { type Api, segment } from '../api';
 import { formatTime } from '../format';
 import type { PaymentDecision, PaymentReview } from '../types';
 import { ErrorNotice } from './common';
+import { mayReview } from './current';
 
 const DECISIONS: Array<{ decision: PaymentDecision; label: string }> = [
   { decision: 'approve', label: 'Approve' },
@@ -48,7 +49,9 @@ export function PaymentActions({ api, transactionId, review, onChanged }: { api:
 
   return (
     <div class="payment-actions" data-transaction-id={transactionId}>
-      {current ? (
+      {!mayReview() ? (
+        <p class="payment-review muted">{current ? `${DECIDED[current.decision] ?? current.decision} by ${current.actor}, ${formatTime(current.at)}` : 'not reviewed'}</p>
+      ) : current ? (
         <p class="payment-review">
           <strong>{DECIDED[current.decision] ?? current.decision}</strong> by {current.actor}, {formatTime(current.at)}{' '}
           <button type="button" class="secondary small" disabled={busy} onClick={() => void undo()}>

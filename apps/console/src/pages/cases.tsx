@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { type Api, dataOf } from '../api';
 import { CaseTable } from '../components/case-list';
 import { CheckpointSelect, ErrorNotice } from '../components/common';
+import { mayReview } from '../components/current';
 import { navigate } from '../router';
 import type { Case, CaseOutcome, CasePage } from '../types';
 
@@ -90,8 +91,8 @@ export function Cases({ api }: { api: Api }) {
     <main id="main" tabIndex={-1}>
       <h1>Cases</h1>
       <CaseFilters filters={filters} onChange={set} />
-      <NextCase api={api} checkpoint={filters.checkpoint} />
-      <BulkActions api={api} selected={selected} onDone={() => (setSelected(new Set()), setGeneration((value) => value + 1))} />
+      {mayReview() ? <NextCase api={api} checkpoint={filters.checkpoint} /> : null}
+      {mayReview() ? <BulkActions api={api} selected={selected} onDone={() => (setSelected(new Set()), setGeneration((value) => value + 1))} /> : null}
       <ErrorNotice error={error} />
       {total !== undefined ? (
         <p class="muted cases-total" role="status">
@@ -99,7 +100,7 @@ export function Cases({ api }: { api: Api }) {
         </p>
       ) : null}
       {!loading && cases.length === 0 && !error ? <p class="empty">No case matches.</p> : null}
-      {cases.length > 0 ? <CaseTable cases={cases} selected={selected} onToggle={toggle} onToggleAll={(on) => setSelected(on ? new Set(cases.map((item) => item.caseId)) : new Set())} /> : null}
+      {cases.length > 0 ? <CaseTable cases={cases} selected={mayReview() ? selected : undefined} onToggle={toggle} onToggleAll={(on) => setSelected(on ? new Set(cases.map((item) => item.caseId)) : new Set())} /> : null}
       {loading ? <p aria-live="polite">Loading…</p> : null}
       {cursor && !loading ? (
         <button type="button" onClick={() => void more()}>

@@ -82,6 +82,7 @@ describe(openDataSource.name, () => {
         'case_events',
         'cases',
         'consumer_offsets',
+        'decision_facts',
         'decision_records',
         'decision_search_keys',
         'device_records',

@@ -1,6 +1,7 @@
 export { TypeOrmRuleRepository } from './typeorm/typeorm-rule.repository';
 export { TypeOrmDecisionRecordRepository } from './typeorm/typeorm-decision-record.repository';
 export { TypeOrmDecisionStats } from './typeorm/typeorm-decision-stats';
+export { decisionFactOf } from './stats/decision-fact';
 export { TypeOrmModelRepository } from './typeorm/typeorm-model.repository';
 export { TypeOrmVelocitySnapshotStore } from './velocity/typeorm-velocity-snapshot.store';
 export * from './velocity/velocity-snapshot.store';

@@ -9,10 +9,11 @@ import { RuleSuspensions1765810000000 } from './migrations/1765810000000-rule-su
 import { ModelCandidates1765860000000 } from './migrations/1765860000000-model-candidates.migration';
 import { DecisionSearchKeys1766120370000 } from './migrations/1766120370000-decision-search-keys.migration';
 import { RuleHitsAndAuthors1767050000000 } from './migrations/1767050000000-rule-hits-and-authors.migration';
+import { DecisionFacts1767060000000 } from './migrations/1767060000000-decision-facts.migration';
 
 /** The scoring service's tables: rules, decision records, models and the velocity counters. No entities: the adapters write raw SQL. */
 export const SCORING_STORE_SCHEMA: OwnedSchema = {
   owner: 'scoring',
   entities: [],
-  migrations: [Rules1764500000000, DecisionRecords1764510000000, Velocity1764710000000, StoredJsonAsText1764800000000, Models1765000000000, DecisionRecordListing1765100000000, RuleSuspensions1765810000000, ModelCandidates1765860000000, DecisionSearchKeys1766120370000, RuleHitsAndAuthors1767050000000],
+  migrations: [Rules1764500000000, DecisionRecords1764510000000, Velocity1764710000000, StoredJsonAsText1764800000000, Models1765000000000, DecisionRecordListing1765100000000, RuleSuspensions1765810000000, ModelCandidates1765860000000, DecisionSearchKeys1766120370000, RuleHitsAndAuthors1767050000000, DecisionFacts1767060000000],
 };

@@ -26,6 +26,7 @@ export interface FraudCount {
 
 export interface RuleHitCount {
   ruleId: number;
+  /** The rule's current name (its latest version's). */
   name: string;
   checkpoint: string;
   hits: number;
@@ -38,10 +39,36 @@ export interface KnownFraud {
 }
 
 /**
- * Aggregates over a tenant's decision records, each one SQL statement grouped in the store:
- * the cost is the window's rows read once, and the memory the groups answered.
+ * What the overview counts of one decision (a row of `decision_facts`): a few columns taken from
+ * the decision event when it is recorded, so that aggregates never read the event's JSON.
+ */
+export interface DecisionFactRow extends RuleTenant {
+  scoreId: string;
+  /** The payload's time, epoch ms. */
+  eventTime: number;
+  checkpoint: string;
+  action: string | null;
+  source: string | null;
+  /** The model's score (0-100), when the decision has one. */
+  modelScore: number | null;
+  subjectKind: string | null;
+  subjectId: string | null;
+  /** A PSP transaction's id, when the payload is one. */
+  transactionId: string | null;
+  /** The payment's amount in minor units and its currency, when the payload has one. */
+  amount: number | null;
+  currency: string | null;
+  /** The rules the decision recorded as true. */
+  ruleIds: number[];
+}
+
+/**
+ * Aggregates over a tenant's decision facts, each one SQL statement grouped in the store: the
+ * cost is the window's rows read once (narrow rows, no JSON), and the memory the groups answered.
  */
 export interface DecisionStatsQueries {
+  /** Keeps the facts of decisions (a decision already kept is left as it is). */
+  addAll(rows: readonly DecisionFactRow[]): Promise<void>;
   /** First and last payload time of the tenant's decisions; null when it has none. */
   period(tenant: RuleTenant): Promise<{ first: number; last: number } | null>;
   buckets(tenant: RuleTenant, window: DecisionStatsWindow): Promise<BucketCount[]>;

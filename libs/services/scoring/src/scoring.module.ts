@@ -8,6 +8,7 @@ import { DecisionsHandler } from './decisions/decisions.handler';
 import { DecisionSearchHandler } from './decisions/decision-search.handler';
 import { DecisionSearchKeys } from './decisions/decision-search-keys';
 import { DecisionEvidenceHandler } from './decisions/decision-evidence.handler';
+import { DecisionFacts } from './stats/decision-facts';
 import { DecisionStats } from './stats/decision-stats';
 import { DecisionStatsHandler } from './stats/decision-stats.handler';
 import { SubjectVerdicts } from './decisions/subject-verdicts';
@@ -40,6 +41,7 @@ import { VelocityModule } from './velocity.module';
     DecisionSearchKeys,
     DecisionList,
     DecisionStats,
+    DecisionFacts,
     ruleEnvironmentsProvider,
     ModelBook,
     defaultModelsProvider,

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type DecisionStatsBucket, type DecisionStatsReply, type DecisionStatsRequest, type FraudOutcome, type MessageEnvelope, RULE_ACTIONS } from '@ringfence/contracts';
 import { DECISION_STATS_QUERIES, type DecisionStatsQueries, type DecisionStatsWindow, type FraudCount, type RuleTenant } from '@ringfence/scoring-engine';
-import { DecisionRecords } from '../decisions/decision-records';
+import { DecisionFacts } from './decision-facts';
 import { BUCKET_GRID, type StatsWindow, bucketStarts, statsWindow } from './stats-window';
 
 /** The most rules an overview lists (most hits first). */
@@ -11,21 +11,21 @@ export const MAX_OVERVIEW_RULES = 100;
 export const NO_SOURCE = 'NONE';
 
 /**
- * `GET /v2/stats/overview`'s part of scoring, which owns the decision records: aggregates in
- * SQL over the window (default: the data period), bucket by bucket, shaped into the answer.
- * Pending records are written first, so a decision answered before the request is counted.
+ * `GET /v2/stats/overview`'s part of scoring, which owns the decisions: aggregates in SQL over
+ * their facts in the window (default: the data period), bucket by bucket, shaped into the answer.
+ * Pending facts are written first, so a decision answered before the request is counted.
  */
 @Injectable()
 export class DecisionStats {
   constructor(
     @Inject(DECISION_STATS_QUERIES) private readonly queries: DecisionStatsQueries,
-    private readonly records: DecisionRecords,
+    private readonly facts: DecisionFacts,
   ) {}
 
   async overview(message: MessageEnvelope<DecisionStatsRequest>): Promise<DecisionStatsReply> {
     const tenant: RuleTenant = { accountId: message.accountId, environment: message.environment };
     const { payload } = message;
-    await this.records.flush();
+    await this.facts.flush();
     const asksPeriod = payload.from === undefined || payload.to === undefined;
     const window = statsWindow(payload, asksPeriod ? await this.queries.period(tenant) : null, Date.now());
     const grid: DecisionStatsWindow = { from: window.from, to: window.to, bucketMs: BUCKET_GRID[window.bucket].sizeMs, offsetMs: BUCKET_GRID[window.bucket].offsetMs };

@@ -195,8 +195,11 @@ describe('the console as an analyst workbench', () => {
     expect(audit).not.toMatch(/\b1[0-9]{12}\b/);
   });
 
-  it('asks before a GENUINE label, preselects nothing, and undoes the last label', async () => {
+  it('shows the decided payment on the customer page, asks before a GENUINE label, preselects nothing, and undoes the last label', async () => {
     await page.goto(`${origin}/console#/customer/${data.subject}`, { waitUntil: 'load' });
+    // The customer's page shows the payment as decided too (its review read from the customer's cases).
+    await page.waitForSelector(`table.payments .payment-actions[data-transaction-id="${data.payments[0]}"] .payment-review`, WAIT);
+    expect(await textOf(page, `table.payments .payment-actions[data-transaction-id="${data.payments[0]}"] .payment-review`)).toContain(`declined by ${ana.email}`);
     await page.waitForSelector('form.label-form[data-category="PAYMENT_FRAUD"]', WAIT);
     const form = 'form.label-form[data-category="PAYMENT_FRAUD"]';
     expect(await page.$$eval(`${form} input[type=radio]:checked`, (checked) => checked.length)).toBe(0);

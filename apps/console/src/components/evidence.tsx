@@ -1,6 +1,6 @@
 import { type Api, ApiError, dataOf, segment } from '../api';
 import { formatMoney, formatTime } from '../format';
-import type { Evidence, EvidencePayment, PaymentReview } from '../types';
+import type { CaseDetail, CasePage, Evidence, EvidencePayment, PaymentReview } from '../types';
 import { ActionBadge, ErrorNotice, FieldList, Section, useLoad } from './common';
 import { DeviceCard } from './device-card';
 import { DisputeText, History } from './evidence-history';
@@ -26,6 +26,8 @@ interface EvidenceProps {
 }
 
 export function EvidenceSection({ api, customerId, generation = 0, reviews, onReviewed }: EvidenceProps) {
+  // On the customer page (no case around it) the reviews are read from the customer's cases.
+  const own = useLoad(async () => (reviews ? undefined : customerReviews(api, customerId)), `${customerId}#${generation}#${reviews ? 'given' : 'own'}`);
   const evidence = useLoad(async () => {
     try {
       return dataOf(await api.get<{ data: Evidence }>(`/v2/customer/${segment(customerId)}/evidence`));
@@ -38,15 +40,42 @@ export function EvidenceSection({ api, customerId, generation = 0, reviews, onRe
   return (
     <>
       <Section title="Payments" id="payments">
-        <ErrorNotice error={evidence.error} />
+        <ErrorNotice error={evidence.error ?? own.error} />
         {data === null ? <p class="muted">No evidence stored for this customer.</p> : null}
-        {data ? <Payments api={api} payments={data.payments} reviews={reviews} onChanged={onReviewed ?? evidence.reload} /> : null}
+        {data ? (
+          <Payments
+            api={api}
+            payments={data.payments}
+            reviews={reviews ?? own.data}
+            onChanged={
+              onReviewed ??
+              (() => {
+                evidence.reload();
+                own.reload();
+              })
+            }
+          />
+        ) : null}
       </Section>
       {data ? <Profile evidence={data} /> : null}
       {data ? <History evidence={data} /> : null}
       {data ? <Devices api={api} evidence={data} /> : null}
     </>
   );
+}
+
+/** The reviews of a customer's payments, as its cases (the newest few) hold them. */
+async function customerReviews(api: Api, customerId: string): Promise<Map<string, PaymentReview | null>> {
+  const lists = await Promise.all(
+    ['active', 'closed'].map(async (status) => dataOf(await api.get<{ data: CasePage }>('/v2/cases', { subjectType: 'customer', subjectId: customerId, status, limit: 5 }))),
+  );
+  const details = await Promise.all(lists.flatMap((list) => list.cases).map(async (item) => dataOf(await api.get<{ data: CaseDetail }>(`/v2/cases/${segment(item.caseId)}`))));
+  const reviews = new Map<string, PaymentReview | null>();
+  // Oldest case first, so the newest case's review of a payment is the one kept.
+  for (const detail of details.sort((a, b) => a.case.openedAt - b.case.openedAt)) {
+    for (const decision of detail.decisions) if (decision.transactionId) reviews.set(decision.transactionId, decision.review ?? null);
+  }
+  return reviews;
 }
 
 function outcomeOf(payment: EvidencePayment): string {

@@ -20,6 +20,8 @@ type Account = { accountId: string; keys: { secretTest: string; secretLive: stri
 type Metrics = { auc: number | null; averagePrecision: number | null; precisionAtPrevent: number | null; recallAtReview: number | null; scale?: { review: number; prevent: number } };
 type Model = {
   modelId: string;
+  shipped?: boolean;
+  version?: string;
   checkpoint: string;
   status: string;
   createdAt: string;
@@ -37,7 +39,7 @@ type Model = {
 };
 type ModelIdentity = { id: string; kind: string; algorithm: string };
 type Contribution = { feature: string; value: unknown; contribution: number };
-type Explanation = { modelVersion: string; model: ModelIdentity; raised: Contribution[]; lowered: Contribution[] };
+type Explanation = { modelVersion: string; model: ModelIdentity; modelScore: number; baseScore: number; raised: Contribution[]; lowered: Contribution[] };
 type Answer = { data: { scoreId: string; explanation: Explanation } };
 type Decision = { data: { features: { modelVersion: string; modelScore: number }; explanation: Explanation } };
 
@@ -219,11 +221,46 @@ describe('models API (embedded app over HTTPS)', () => {
     const named = { id: modelId, kind: 'account', algorithm: 'logistic-regression' };
     expect(large.body.data.explanation).toMatchObject({ modelVersion: modelId, model: named });
     expect(large.body.data.explanation.raised[0]).toMatchObject({ feature: 'amountMajorUnits', value: 1_000 });
-    expect(large.body.data.explanation.raised[0].contribution).toBeCloseTo((1_000 - 20) / 10, 6);
+    // In points of the score (docs/model.md, "Explanations"): the amount alone moved it, so its points are the score's rise over the base (within the whole-number score's rounding).
+    const { modelScore, baseScore } = large.body.data.explanation;
+    expect(Math.abs(large.body.data.explanation.raised[0].contribution - (modelScore - baseScore))).toBeLessThan(1);
     expect(ordinary.body.data.explanation.lowered[0]).toMatchObject({ feature: 'amountMajorUnits', value: 19.99 });
     const decisionOf = async (answer: { body: Answer }) => (await service.client.send<Decision>({ method: 'GET', path: `/v2/decisions/${answer.body.data.scoreId}`, apiKey: own.keys.secretTest })).body.data;
     const [largeDecision, ordinaryDecision] = [await decisionOf(large), await decisionOf(ordinary)];
     expect(largeDecision.features.modelScore).toBeGreaterThan(ordinaryDecision.features.modelScore);
     expect(largeDecision.explanation.model).toEqual(named);
+
+    // Back to the shipped default: activating it deactivates the trained model, from the next request on.
+    const get = <T>(path: string) => service.client.send<T>({ method: 'GET', path, apiKey: own.keys.secretTest });
+    const shippedWhileTrained = (await get<{ data: { models: Model[] } }>('/v2/models?checkpoint=pspBeforeAuth')).body.data.models.find((model) => model.modelId === 'default-pspBeforeAuth');
+    expect(shippedWhileTrained).toMatchObject({ shipped: true, active: false });
+    const restored = await post<Model>('/v2/models/default-pspBeforeAuth/activate');
+    expect(restored.status).toBe(200);
+    expect(restored.body).toMatchObject({ modelId: 'default-pspBeforeAuth', shipped: true, active: true });
+    expect((await get<Model>(`/v2/models/${modelId}`)).body.active).toBe(false);
+    expect((await pay(100_000)).body.data.explanation.model.kind).not.toBe('account');
+  });
+
+  it('lists the default model shipped for a checkpoint, with its metrics, active while no trained model of the checkpoint is', async () => {
+    const own = await newAccount();
+    const get = <T>(path: string) => service.client.send<T>({ method: 'GET', path, apiKey: own.keys.secretTest });
+
+    const listed = await get<{ data: { models: Model[] } }>('/v2/models');
+    const read = await get<Model>('/v2/models/default-pspBeforeAuth');
+
+    const shipped = listed.body.data.models.filter((model) => model.shipped);
+    expect(shipped.map((model) => model.modelId)).toContain('default-pspBeforeAuth');
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({
+      modelId: 'default-pspBeforeAuth',
+      checkpoint: 'pspBeforeAuth',
+      status: 'ready',
+      shipped: true,
+      active: true,
+      version: expect.stringMatching(/^mdl_default_pspBeforeAuth_/),
+      metrics: { auc: expect.any(Number), averagePrecision: expect.any(Number) },
+    });
+    expect(listed.body.data.models.find((model) => model.modelId === 'default-pspBeforeAuth')).toEqual(read.body);
+    expect((await get('/v2/models/default-payout')).status).toBe(404);
   });
 });

@@ -44,3 +44,15 @@ export function isScoreScale(value: unknown): value is ScoreScale {
   const { review, prevent } = value as Record<string, unknown>;
   return Number.isInteger(review) && Number.isInteger(prevent) && (review as number) >= 1 && (review as number) <= (prevent as number) && (prevent as number) <= 100;
 }
+
+/**
+ * The scaled score of a raw score without the floors of `scaledScore`: the continuous line the
+ * score steps along. An explanation measures how far each contribution moved the score on it,
+ * so that a contribution too small to move the floored score still shows its direction.
+ */
+export function continuousScaledScore(raw: number, scale: ScoreScale): number {
+  if (raw >= 100) return 100;
+  if (raw >= scale.prevent) return SCALED_PREVENT + ((100 - SCALED_PREVENT) * (raw - scale.prevent)) / (100 - scale.prevent);
+  if (raw >= scale.review) return SCALED_REVIEW + ((SCALED_PREVENT - SCALED_REVIEW) * (raw - scale.review)) / (scale.prevent - scale.review);
+  return Math.max(0, (SCALED_REVIEW * raw) / scale.review);
+}

@@ -1,11 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
-import { TrainModelRequestDto } from '../http/models/model.request.dto';
+import { MODEL_ID_PATTERN, TrainModelRequestDto } from '../http/models/model.request.dto';
 import type { ModelDto } from '../http/models/model.response.dto';
 import { RULE_CHECKPOINTS, type RuleCheckpoint } from '../checkpoints/checkpoint-names';
 import { MAX_IDENTIFIER_LENGTH } from '../validation/patterns';
 
-const MODEL_ID = /^mdl_[A-Za-z0-9_-]{1,64}$/;
+// A trained model's id, or default-<checkpoint> (the shipped one: activating it deactivates the trained ones).
+const MODEL_ID = MODEL_ID_PATTERN;
 
 /** `ringfence.rpc.scoring.train-model.v1`: answered once the model is recorded as training; training goes on after. */
 export class TrainModelRequest extends TrainModelRequestDto {

@@ -66,6 +66,8 @@ export interface ModelRepository {
    * ready comes back unchanged.
    */
   activate(tenant: RuleTenant, modelId: string): Promise<ModelRecord | null>;
+  /** No trained model of the checkpoint is active any more (the shipped default, or the built-in model, scores it again). */
+  deactivate(tenant: RuleTenant, checkpoint: RuleCheckpoint): Promise<void>;
   /** The model itself (its JSON) of a ready model; null otherwise. */
   artifact(tenant: RuleTenant, modelId: string): Promise<string | null>;
   /** The tenant's active model of a checkpoint, with its artifact; null when none is. */

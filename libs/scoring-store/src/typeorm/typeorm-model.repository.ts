@@ -44,6 +44,7 @@ const DEACTIVATE_OTHERS = `
    WHERE account_id = $1 AND environment = $2 AND active AND model_id <> $3
      AND checkpoint = (SELECT checkpoint FROM models WHERE account_id = $1 AND environment = $2 AND model_id = $3 AND status = 'ready')`;
 const ACTIVATE = `UPDATE models SET active = true WHERE account_id = $1 AND environment = $2 AND model_id = $3 AND status = 'ready'`;
+const DEACTIVATE_CHECKPOINT = `UPDATE models SET active = false WHERE account_id = $1 AND environment = $2 AND checkpoint = $3 AND active`;
 const ARTIFACT = `SELECT artifact FROM models WHERE account_id = $1 AND environment = $2 AND model_id = $3 AND status = 'ready'`;
 const ACTIVE_MODELS = `SELECT account_id, environment, model_id, checkpoint, artifact FROM models WHERE active ORDER BY account_id, environment, checkpoint`;
 const ACTIVE_MODEL = `SELECT account_id, environment, model_id, checkpoint, artifact FROM models WHERE account_id = $1 AND environment = $2 AND checkpoint = $3 AND active`;
@@ -107,6 +108,10 @@ export class TypeOrmModelRepository implements ModelRepository {
       await manager.query(ACTIVATE, parameters);
     });
     return this.find(tenant, modelId);
+  }
+
+  async deactivate(tenant: RuleTenant, checkpoint: RuleCheckpoint): Promise<void> {
+    await queryRows(this.dataSource, DEACTIVATE_CHECKPOINT, [tenant.accountId, tenant.environment, checkpoint]);
   }
 
   async artifact(tenant: RuleTenant, modelId: string): Promise<string | null> {

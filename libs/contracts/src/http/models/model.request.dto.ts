@@ -20,7 +20,14 @@ export class ModelListQueryDto {
   @IsOptional() @IsIn(RULE_CHECKPOINTS, { message: `must be one of ${RULE_CHECKPOINTS.join(', ')}` }) checkpoint?: RuleCheckpoint;
 }
 
+/** A trained model's id, or `default-<checkpoint>`: the default model shipped for that checkpoint (GET /v2/models lists it). */
+export const MODEL_ID_PATTERN = new RegExp(`^(mdl_[A-Za-z0-9_-]{1,64}|default-(${RULE_CHECKPOINTS.join('|')}))$`);
+
+/** The id the models API gives the default model shipped for a checkpoint. */
+export const shippedModelId = (checkpoint: RuleCheckpoint): string => `default-${checkpoint}`;
+
 /** The `:modelId` of the models routes. */
 export class ModelPathDto {
-  @ApiProperty({ example: 'mdl_4fQ2…' }) @IsString() @Matches(/^mdl_[A-Za-z0-9_-]{1,64}$/, { message: 'modelId must be a model id (mdl_…)' }) modelId!: string;
+  @ApiProperty({ example: 'mdl_4fQ2…', description: 'A trained model\'s id (`mdl_…`), or `default-<checkpoint>` for the default model shipped for a checkpoint.' })
+  @IsString() @Matches(MODEL_ID_PATTERN, { message: 'modelId must be a model id (mdl_…, or default-<checkpoint>)' }) modelId!: string;
 }

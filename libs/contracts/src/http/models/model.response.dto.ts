@@ -98,7 +98,18 @@ export class ModelDto {
   @ApiProperty({ type: () => ModelMetricsDto, nullable: true, description: "The served model's held-out metrics; null until the model is ready." }) metrics!: ModelMetricsDto | null;
   @ApiProperty({ type: () => [ModelCandidateDto], description: 'Every algorithm the training fitted (the trees, then the baseline), each judged on the same held-out part; empty until ready.' })
   candidates!: ModelCandidateDto[];
-  @ApiProperty({ example: false, description: 'It scores its checkpoint; at most one model per checkpoint is.' }) active!: boolean;
+  @ApiProperty({
+    example: false,
+    description: 'It scores its checkpoint; at most one model per checkpoint is. The shipped default is active while no trained model of its checkpoint is (beside the built-in model: the higher score answers, docs/model.md).',
+  })
+  active!: boolean;
+  @ApiPropertyOptional({
+    example: true,
+    description: 'The default model shipped with the product for the checkpoint (`modelId` `default-<checkpoint>`): `createdAt` is its release file\'s time, `createdBy` `ringfence`, and `examples`, `positives` and `metrics` are from the simulated traffic it was trained on. Absent for a trained model.',
+  })
+  shipped?: boolean;
+  @ApiPropertyOptional({ example: 'mdl_default_pspBeforeAuth_3f2a9c01b7d4', description: 'The shipped default: the id decisions record as their `modelVersion` (it changes with each release of the model).' })
+  version?: string;
   @ApiPropertyOptional({ type: () => ModelProgressDto, description: 'While training.' }) progress?: ModelProgressDto;
   @ApiPropertyOptional({ example: 'needs at least 20 positives and 20 negatives; the period has 3 positives', description: 'Why it failed.' }) error?: string;
 }

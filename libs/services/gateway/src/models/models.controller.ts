@@ -1,13 +1,13 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Principal } from '@ringfence/accounts';
-import { ModelDto, ModelListQueryDto, ModelListResponseDto, ModelPathDto, TrainModelAcceptedDto, TrainModelRequestDto } from '@ringfence/contracts';
+import { MODEL_ID_PATTERN, ModelDto, ModelListQueryDto, ModelListResponseDto, ModelPathDto, TrainModelAcceptedDto, TrainModelRequestDto } from '@ringfence/contracts';
 import { CurrentPrincipal, RequiresRole, SecretKeyRoute } from '@ringfence/service-runtime';
 import type { FastifyRequest } from 'fastify';
 import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
 import { ModelsUseCase } from './models.use-case';
 
-const MODEL_ID_PARAM = { name: 'modelId', schema: { type: 'string', pattern: '^mdl_[A-Za-z0-9_-]{1,64}$' } } as const;
+const MODEL_ID_PARAM = { name: 'modelId', schema: { type: 'string', pattern: MODEL_ID_PATTERN.source }, description: 'A trained model\'s id, or `default-<checkpoint>` for the shipped default.' } as const;
 
 @ApiTags('Models')
 @ApiSecurity('apiKey')
@@ -32,7 +32,10 @@ export class ModelsController {
 
   @SecretKeyRoute()
   @Get()
-  @ApiOperation({ summary: 'List the models', description: 'Every model of the data set, newest first, with its status, progress and metrics.' })
+  @ApiOperation({
+    summary: 'List the models',
+    description: 'Every model of the data set, newest first, with its status, progress and metrics; then the default model shipped for each checkpoint it serves (`default-<checkpoint>`, `shipped: true`), active while no trained model of that checkpoint is.',
+  })
   @ApiOkResponse({ type: ModelListResponseDto })
   @ApiErrorResponses(400, 401, 403, 429, 503)
   list(@CurrentPrincipal() principal: Principal, @Query() query: ModelListQueryDto, @Req() request: FastifyRequest): Promise<ModelListResponseDto> {
@@ -55,7 +58,8 @@ export class ModelsController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Activate a model',
-    description: 'A ready model scores its checkpoint from the next request on, in place of the one active before (or of the built-in model). 409 when it is not ready.',
+    description:
+      'A ready model scores its checkpoint from the next request on, in place of the one active before (or of the built-in model). `default-<checkpoint>` goes back to the shipped default: no trained model of the checkpoint stays active. 409 when it is not ready.',
   })
   @ApiParam(MODEL_ID_PARAM)
   @ApiOkResponse({ type: ModelDto })

@@ -1,5 +1,5 @@
 import type { ExplanationModelDto } from '@ringfence/contracts';
-import { type ScoringModel, calibratedProbability } from '@ringfence/learning';
+import { type ScoringModel, calibratedProbability, continuousScaledScore } from '@ringfence/learning';
 import { type FeatureValue, type ModelScore, type ScoreContribution, type Thresholds, actionFor, contributionsInPoints } from '@ringfence/scoring-engine';
 
 /** A learned model, loaded: the id decisions record as their `modelVersion`, whose it is, and its base score. */
@@ -88,9 +88,13 @@ function explainedScore(loaded: LoadedModel, features: Readonly<Record<string, F
  * them in log-odds, which add up to its margin; the calibration and the score scale bend that
  * sum into the score, so each is rescaled by the score's rise over the base per unit of margin,
  * and the base and every contribution add up to the score, as the built-in model's points do.
+ * The rise is measured on the score's continuous line (`continuousScaledScore`), so that a
+ * contribution too small to move the whole-number score keeps its direction; the explanation's
+ * `others` takes up the rounding.
  */
-function contributionsOf({ model, baseScore }: LoadedModel, features: Readonly<Record<string, FeatureValue>>, vector: Float32Array): ScoreContribution[] {
-  const { contributions, margin, expectedValue, score } = model.explain(vector, KEPT_CONTRIBUTIONS);
+function contributionsOf({ model }: LoadedModel, features: Readonly<Record<string, FeatureValue>>, vector: Float32Array): ScoreContribution[] {
+  const { contributions, margin, expectedValue } = model.explain(vector, KEPT_CONTRIBUTIONS);
   const inLogOdds = contributions.map(({ feature, contribution }) => ({ feature, value: features[feature] ?? null, contribution }));
-  return contributionsInPoints(inLogOdds, margin - expectedValue, baseScore, score);
+  const onTheLine = (at: number) => continuousScaledScore(Math.min(1, Math.max(0, calibratedProbability(model.calibration, at))) * 100, model.scale);
+  return contributionsInPoints(inLogOdds, margin - expectedValue, onTheLine(expectedValue), onTheLine(margin));
 }

@@ -10,6 +10,7 @@ import {
   ModelRequest,
   type ModelsReply,
   ReadModelsRequest,
+  type RuleCheckpoint,
   RpcTopics,
   type TrainModelAcceptedDto,
   TrainModelRequest,
@@ -18,7 +19,9 @@ import { type Logger, newEventId } from '@ringfence/platform';
 import { MODEL_REPOSITORY, type ModelRecord, type ModelRepository, type RuleTenant } from '@ringfence/scoring-engine';
 import { MESSAGE_BUS, ROOT_LOGGER, validatedEventHandler, validatedRequestHandler } from '@ringfence/service-runtime';
 import { DECISION_RECORDS_DEPENDENCY } from '../decisions/decision-records';
+import { DEFAULT_MODELS, type DefaultModels } from './default-models';
 import { ModelBook } from './model-book';
+import { shippedCheckpointOf, shippedModelDtos } from './shipped-models';
 import { ModelTrainer } from './model-trainer';
 import { MODEL_BOOK_GROUP } from './models-groups';
 
@@ -46,6 +49,7 @@ export class ModelsHandler {
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
     private readonly book: ModelBook,
     private readonly trainer: ModelTrainer,
+    @Inject(DEFAULT_MODELS) private readonly defaults: DefaultModels,
   ) {}
 
   // Training learns from every decision made before it was asked for.
@@ -59,13 +63,17 @@ export class ModelsHandler {
     return validatedRequestHandler(ReadModelsRequest, async (valid) => {
       const { checkpoint } = valid.payload;
       const models = await this.models.list(tenantOf(valid));
-      return { models: models.filter((model) => checkpoint === undefined || model.checkpoint === checkpoint).map(modelDto) };
+      const trained = models.filter((model) => checkpoint === undefined || model.checkpoint === checkpoint).map(modelDto);
+      // The shipped defaults after the trained models (newest first): they are older than any.
+      return { models: [...trained, ...shippedModelDtos(this.defaults, models, checkpoint)] };
     })(message);
   }
 
   @MessagePattern(RpcTopics.readModel, MODELS)
   readModel(@Payload() message: MessageEnvelope<unknown>): Promise<ModelReply> {
     return validatedRequestHandler(ModelRequest, async (valid) => {
+      const shipped = shippedCheckpointOf(valid.payload.modelId, this.defaults);
+      if (shipped !== undefined) return { model: await this.shippedModel(tenantOf(valid), shipped) };
       const model = await this.models.find(tenantOf(valid), valid.payload.modelId);
       return { model: model === null ? null : modelDto(model) };
     })(message);
@@ -81,20 +89,41 @@ export class ModelsHandler {
     return validatedEventHandler(EventTopics.modelActivated, ModelActivatedEvent, this.logger, (valid) => this.book.refresh(tenantOf(valid), valid.payload.checkpoint))(message);
   }
 
+  /** The shipped default of a checkpoint as the API shows it for this tenant (active or not); null when none ships. */
+  private async shippedModel(tenant: RuleTenant, checkpoint: RuleCheckpoint): Promise<ModelDto | null> {
+    return shippedModelDtos(this.defaults, await this.models.list(tenant), checkpoint)[0] ?? null;
+  }
+
+  /**
+   * Activating a trained model makes it score its checkpoint; activating `default-<checkpoint>`
+   * goes back to the shipped default: no trained model of the checkpoint is active any more.
+   */
   private async activate(message: MessageEnvelope<ModelRequest>): Promise<ModelReply> {
     const tenant = tenantOf(message);
+    const shipped = shippedCheckpointOf(message.payload.modelId, this.defaults);
+    if (shipped !== undefined) {
+      await this.models.deactivate(tenant, shipped);
+      await this.applied(message, message.payload.modelId, shipped);
+      return { model: await this.shippedModel(tenant, shipped) };
+    }
     const model = await this.models.activate(tenant, message.payload.modelId);
     if (model === null || !model.active) return { model: model === null ? null : modelDto(model) };
-    await this.book.refresh(tenant, model.checkpoint);
+    await this.applied(message, model.modelId, model.checkpoint);
+    return { model: modelDto(model) };
+  }
+
+  /** Applied here at once, then published for the other instances' model books. */
+  private async applied(message: MessageEnvelope<ModelRequest>, modelId: string, checkpoint: RuleCheckpoint): Promise<void> {
+    const tenant = tenantOf(message);
+    await this.book.refresh(tenant, checkpoint);
     await this.bus.publish(EventTopics.modelActivated, {
       eventId: newEventId(),
       accountId: tenant.accountId,
       environment: message.environment,
-      subjectId: `model:${model.checkpoint}`,
+      subjectId: `model:${checkpoint}`,
       acceptedAt: Date.now(),
       traceId: message.traceId,
-      payload: { modelId: model.modelId, checkpoint: model.checkpoint },
+      payload: { modelId, checkpoint },
     });
-    return { model: modelDto(model) };
   }
 }

@@ -139,7 +139,13 @@ export interface Rule {
   state: RuleState;
   createdAt: string;
   createdBy?: string;
+  /** Who saved this version: a person's e-mail, or `key <keyId>`. */
+  author?: string;
   suspension?: { suspendedAt: string; reason: string };
+  /** On the list and on the rule read (not on its versions). */
+  hits?: { last24h: number; last30d: number; total: number };
+  /** Epoch ms of the latest decision it triggered on; null when none. */
+  lastHitAt?: number | null;
 }
 
 export interface RuleDraft {
@@ -158,12 +164,30 @@ export interface Validation {
 
 export type ActionCounts = Record<Action, number>;
 
+/** A decision a backtest changed, or a tried rule triggered on. */
+export interface BacktestMatch {
+  scoreId: string;
+  subjectId: string | null;
+  timestamp: number;
+  /** Major units. */
+  amount?: number;
+  currency?: string;
+  before: Action;
+  after: Action;
+  outcome: 'fraud' | 'genuine' | null;
+}
+
 export interface Backtest {
+  /** The window used (epoch ms): as asked, or the data set's period of the checkpoint. */
+  from: number;
+  to: number;
   evaluated: number;
   rules: Array<{ ruleId?: number; name: string; triggered: number }>;
   actions: { before: ActionCounts; after: ActionCounts };
   changed: Array<{ from: Action; to: Action; count: number }>;
   labelled: { fraud: number; fraudTriggered: number; genuine: number; genuineTriggered: number; precision: number | null; recall: number | null };
+  /** Newest first, at most 200. */
+  matches: BacktestMatch[];
 }
 
 export interface Model {
@@ -178,6 +202,11 @@ export interface Model {
   positives: number;
   metrics: { auc: number | null; averagePrecision: number | null; precisionAtPrevent: number | null; recallAtReview: number | null } | null;
   active: boolean;
+  /** The default model shipped for the checkpoint (`default-<checkpoint>`). */
+  shipped?: boolean;
+  /** The shipped default: the id decisions record as their model version. */
+  version?: string;
+  algorithm?: string | null;
   progress?: { stage: 'reading' | 'training'; done: number; total: number | null };
   error?: string;
 }

@@ -139,12 +139,10 @@ export interface Rule {
   state: RuleState;
   createdAt: string;
   createdBy?: string;
-  /** Who saved this version: a person's e-mail, or `key <keyId>`. */
   author?: string;
   suspension?: { suspendedAt: string; reason: string };
-  /** On the list and on the rule read (not on its versions). */
+  /** On the list and the rule read (not its versions); lastHitAt in epoch ms. */
   hits?: { last24h: number; last30d: number; total: number };
-  /** Epoch ms of the latest decision it triggered on; null when none. */
   lastHitAt?: number | null;
 }
 
@@ -202,9 +200,8 @@ export interface Model {
   positives: number;
   metrics: { auc: number | null; averagePrecision: number | null; precisionAtPrevent: number | null; recallAtReview: number | null } | null;
   active: boolean;
-  /** The default model shipped for the checkpoint (`default-<checkpoint>`). */
+  /** The default model shipped for the checkpoint (`default-<checkpoint>`); version: the modelVersion decisions record. */
   shipped?: boolean;
-  /** The shipped default: the id decisions record as their model version. */
   version?: string;
   algorithm?: string | null;
   progress?: { stage: 'reading' | 'training'; done: number; total: number | null };

@@ -97,6 +97,26 @@ describe('cases API (embedded app over HTTPS)', () => {
     expect(read.body.data.decisions[1]).toMatchObject({ transactionId: first.transactionId, amount: 1_000, currency: 'GBP', action: 'REVIEW' });
   });
 
+  it('finds each REVIEW checkpoint in the very next list while other clients load the cases consumer (no polling)', async () => {
+    const stop = { done: false };
+    // Other customers answered REVIEW meanwhile: the cases consumer has a backlog to work through.
+    const load = Promise.all(
+      Array.from({ length: 6 }, async () => {
+        while (!stop.done) await payment(account.keys.secretTest, newId('rev-load'));
+      }),
+    );
+    try {
+      for (let round = 0; round < 5; round += 1) {
+        const customerId = newId('rev');
+        expect((await payment(account.keys.secretTest, customerId)).action).toBe('REVIEW');
+        expect((await casesOf(account.keys.secretTest, customerId)).body.data.total).toBe(1);
+      }
+    } finally {
+      stop.done = true;
+      await load;
+    }
+  }, 60_000);
+
   it('lets one analyst claim a case and refuses the second, naming the first; notes and the close are in the audit with their actor', async () => {
     const customerId = newId('rev');
     await payment(account.keys.secretTest, customerId);

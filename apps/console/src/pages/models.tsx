@@ -1,17 +1,23 @@
 import { useEffect, useState } from 'preact/hooks';
 import { type Api, dataOf } from '../api';
 import { CheckpointSelect, ErrorNotice, Section, useLoad } from '../components/common';
+import { ConfirmStep } from '../components/confirm-step';
 import { formatRatio, formatTime, fromLocalInput } from '../format';
 import type { Model } from '../types';
 
 /** How often the list is re-read while a model trains, to show its progress. */
 const PROGRESS_POLL_MS = 2000;
 
-/** The account's learnt models: metrics, training progress, train, activate. */
+/**
+ * The account's models: the ones it trained (metrics, training progress) and the default shipped
+ * for each checkpoint it serves, which one is active, train, and activate after a confirmation.
+ */
 export function Models({ api }: { api: Api }) {
   const [checkpoint, setCheckpoint] = useState('');
   const models = useLoad(async () => dataOf(await api.get<{ data: { models: Model[] } }>('/v2/models', { checkpoint })).models, checkpoint);
   const [actionError, setActionError] = useState<unknown>(null);
+  const [confirming, setConfirming] = useState<Model | null>(null);
+  const [busy, setBusy] = useState(false);
   const training = models.data?.some((model) => model.status === 'training') ?? false;
 
   useEffect(() => {
@@ -21,12 +27,16 @@ export function Models({ api }: { api: Api }) {
   }, [training, models.data]);
 
   async function activate(model: Model) {
+    setConfirming(null);
     setActionError(null);
+    setBusy(true);
     try {
       await api.send('POST', `/v2/models/${encodeURIComponent(model.modelId)}/activate`);
       models.reload();
     } catch (failure) {
       setActionError(failure);
+    } finally {
+      setBusy(false);
     }
   }
 
@@ -41,13 +51,29 @@ export function Models({ api }: { api: Api }) {
         </label>
       </div>
       <ErrorNotice error={models.error ?? actionError} />
-      {models.data && models.data.length === 0 ? <p class="empty">No model trained yet: the built-in model scores every checkpoint.</p> : null}
-      {models.data && models.data.length > 0 ? <ModelsTable models={models.data} onActivate={(model) => void activate(model)} /> : null}
+      {confirming ? (
+        <ConfirmStep
+          label={`Confirm activating ${confirming.modelId}`}
+          message={activationConsequence(confirming)}
+          confirmText={`Yes, activate ${confirming.shipped ? 'the shipped default' : confirming.modelId}`}
+          busy={busy}
+          onConfirm={() => void activate(confirming)}
+          onCancel={() => setConfirming(null)}
+        />
+      ) : null}
+      {models.data && models.data.length === 0 ? <p class="empty">No model yet for this checkpoint: the built-in model scores it.</p> : null}
+      {models.data && models.data.length > 0 ? <ModelsTable models={models.data} busy={busy} onActivate={setConfirming} /> : null}
     </main>
   );
 }
 
-function ModelsTable({ models, onActivate }: { models: Model[]; onActivate: (model: Model) => void }) {
+/** What activating a model changes, said before it does. */
+function activationConsequence(model: Model): string {
+  if (model.shipped) return `The ${model.checkpoint} checkpoint goes back to the default model shipped with Ringfence (beside the built-in model), from the very next request; the trained models stay and can be activated again.`;
+  return `${model.modelId} scores every ${model.checkpoint} checkpoint from the very next request, in place of the model scoring it now. Its held-out metrics are in the table.`;
+}
+
+function ModelsTable({ models, busy, onActivate }: { models: Model[]; busy: boolean; onActivate: (model: Model) => void }) {
   return (
     <table>
       <thead>
@@ -67,7 +93,15 @@ function ModelsTable({ models, onActivate }: { models: Model[]; onActivate: (mod
       <tbody>
         {models.map((model) => (
           <tr key={model.modelId}>
-            <td class="mono">{model.modelId}</td>
+            <td class="mono">
+              {model.modelId}
+              {model.shipped ? (
+                <span class="muted" title={model.version}>
+                  {' '}
+                  (shipped default{model.algorithm ? `, ${model.algorithm}` : ''})
+                </span>
+              ) : null}
+            </td>
             <td>{model.checkpoint}</td>
             <td>
               <ModelStatus model={model} />
@@ -79,12 +113,12 @@ function ModelsTable({ models, onActivate }: { models: Model[]; onActivate: (mod
             <td>{model.metrics?.averagePrecision?.toFixed(3) ?? '—'}</td>
             <td>{formatRatio(model.metrics?.precisionAtPrevent)}</td>
             <td>{formatRatio(model.metrics?.recallAtReview)}</td>
-            <td>{formatTime(model.createdAt)}</td>
+            <td>{model.shipped ? `released ${formatTime(model.createdAt)}` : formatTime(model.createdAt)}</td>
             <td>
               {model.active ? (
                 <strong>active</strong>
               ) : model.status === 'ready' ? (
-                <button type="button" onClick={() => onActivate(model)} aria-label={`Activate ${model.modelId}`}>
+                <button type="button" disabled={busy} onClick={() => onActivate(model)} aria-label={`Activate ${model.modelId}`}>
                   Activate
                 </button>
               ) : (

@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { type Api, dataOf } from '../api';
-import { CheckpointSelect, ErrorNotice, FieldList, Section, useDebounced, useLoad } from '../components/common';
-import { formatRatio, formatTime, fromLocalInput, toLocalInput } from '../format';
+import { CheckpointSelect, ErrorNotice, Section, useDebounced, useLoad } from '../components/common';
+import { ConfirmStep } from '../components/confirm-step';
+import { BacktestForm } from '../components/rule-backtest';
+import { formatTime } from '../format';
 import { navigate } from '../router';
-import type { Action, Backtest, Rule, RuleDraft, RuleState, Validation } from '../types';
+import type { Action, Rule, RuleDraft, RuleState, Validation } from '../types';
 
 const ACTIONS: Action[] = ['ALLOW', 'REVIEW', 'PREVENT'];
 const EDITABLE_STATES: RuleState[] = ['active', 'passive'];
@@ -31,6 +33,55 @@ function useDraft(stored: Rule | undefined, ruleId: number | 'new') {
   return [draft, setDraft] as const;
 }
 
+/**
+ * Saving and disabling a rule, with the second step an active version takes: saved as active, a
+ * version decides from the next checkpoint on, so it is confirmed first.
+ */
+function useRuleSave(api: Api, ruleId: number | 'new', draft: RuleDraft, onSaved: () => void) {
+  const [error, setError] = useState<unknown>(null);
+  const [saved, setSaved] = useState('');
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  async function save() {
+    setConfirming(false);
+    setError(null);
+    setSaved('');
+    setBusy(true);
+    try {
+      const body = { ...draft, description: draft.description || undefined };
+      const rule = ruleId === 'new' ? await api.send<Rule>('POST', '/v2/rules', body) : await api.send<Rule>('PUT', `/v2/rules/${ruleId}`, body);
+      setSaved(`Saved version ${rule.ruleVersion} of rule ${rule.ruleId}.`);
+      if (ruleId === 'new') navigate({ page: 'rule', ruleId: rule.ruleId });
+      else onSaved();
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function disable() {
+    if (ruleId === 'new') return;
+    setError(null);
+    try {
+      const rule = await api.send<Rule>('DELETE', `/v2/rules/${ruleId}`);
+      setSaved(`Rule ${rule.ruleId} disabled (version ${rule.ruleVersion}).`);
+      onSaved();
+    } catch (failure) {
+      setError(failure);
+    }
+  }
+
+  function request(event: Event) {
+    event.preventDefault();
+    if (draft.state === 'active') setConfirming(true);
+    else void save();
+  }
+
+  return { error, saved, confirming, setConfirming, busy, save, disable, request };
+}
+
 /** Create or edit one rule: its fields with the live type-check, its versions, a backtest. */
 export function RuleEditor({ api, ruleId }: { api: Api; ruleId: number | 'new' }) {
   const [generation, setGeneration] = useState(0);
@@ -39,59 +90,49 @@ export function RuleEditor({ api, ruleId }: { api: Api; ruleId: number | 'new' }
     `${ruleId}#${generation}`,
   );
   const [draft, setDraft] = useDraft(stored.data?.rule, ruleId);
-  const [saveError, setSaveError] = useState<unknown>(null);
-  const [saved, setSaved] = useState('');
-
-  async function save(event: Event) {
-    event.preventDefault();
-    setSaveError(null);
-    setSaved('');
-    try {
-      const body = { ...draft, description: draft.description || undefined };
-      const rule = ruleId === 'new' ? await api.send<Rule>('POST', '/v2/rules', body) : await api.send<Rule>('PUT', `/v2/rules/${ruleId}`, body);
-      setSaved(`Saved version ${rule.ruleVersion} of rule ${rule.ruleId}.`);
-      if (ruleId === 'new') navigate({ page: 'rule', ruleId: rule.ruleId });
-      else setGeneration((value) => value + 1);
-    } catch (failure) {
-      setSaveError(failure);
-    }
-  }
-
-  async function disable() {
-    if (ruleId === 'new') return;
-    setSaveError(null);
-    try {
-      const rule = await api.send<Rule>('DELETE', `/v2/rules/${ruleId}`);
-      setSaved(`Rule ${rule.ruleId} disabled (version ${rule.ruleVersion}).`);
-      setGeneration((value) => value + 1);
-    } catch (failure) {
-      setSaveError(failure);
-    }
-  }
-
+  const saving = useRuleSave(api, ruleId, draft, () => setGeneration((value) => value + 1));
   const current = stored.data?.rule;
   return (
     <main id="main" tabIndex={-1}>
       <h1>{ruleId === 'new' ? 'New rule' : `Rule ${ruleId}${current ? `: ${current.name}` : ''}`}</h1>
       <ErrorNotice error={stored.error} />
       {current ? <RuleStatus rule={current} /> : null}
-      <form class="rule-form" onSubmit={(event) => void save(event)}>
-        <RuleFields api={api} draft={draft} onChange={setDraft} />
+      <form class="rule-form" onSubmit={saving.request}>
+        <RuleFields
+          api={api}
+          draft={draft}
+          onChange={(changed) => {
+            setDraft(changed);
+            saving.setConfirming(false);
+          }}
+        />
+        {saving.confirming ? (
+          <ConfirmStep
+            label="Confirm an active rule"
+            message={`Saved as active, this rule decides ${draft.action} at every ${draft.checkpoint} checkpoint it matches, from the very next request. Backtest it first if you have not.`}
+            confirmText={ruleId === 'new' ? 'Yes, create it active' : 'Yes, save it active'}
+            busy={saving.busy}
+            onConfirm={() => void saving.save()}
+            onCancel={() => saving.setConfirming(false)}
+          />
+        ) : null}
         <div class="buttons">
-          <button type="submit">{ruleId === 'new' ? 'Create rule' : 'Save new version'}</button>
+          <button type="submit" disabled={saving.busy || saving.confirming}>
+            {ruleId === 'new' ? 'Create rule' : 'Save new version'}
+          </button>
           {ruleId !== 'new' && current?.state !== 'disabled' ? (
-            <button type="button" class="secondary" onClick={() => void disable()}>
+            <button type="button" class="secondary" onClick={() => void saving.disable()}>
               Disable
             </button>
           ) : null}
         </div>
         <p role="status" class="saved">
-          {saved}
+          {saving.saved}
         </p>
-        <ErrorNotice error={saveError} />
+        <ErrorNotice error={saving.error} />
       </form>
       {stored.data && stored.data.versions.length > 1 ? <Versions versions={stored.data.versions} /> : null}
-      <BacktestForm api={api} draft={draft} />
+      <BacktestForm api={api} draft={draft} ruleId={ruleId} />
     </main>
   );
 }
@@ -106,6 +147,8 @@ function RuleStatus({ rule }: { rule: Rule }) {
       ) : null}
       <p class="muted">
         Version {rule.ruleVersion}, {rule.state}, saved {formatTime(rule.createdAt)}
+        {rule.author ? ` by ${rule.author}` : ''}. Triggered {rule.hits?.last24h ?? 0} times in the last 24 h, {rule.hits?.last30d ?? 0} in 30 days, {rule.hits?.total ?? 0} in all; last{' '}
+        {rule.lastHitAt ? formatTime(rule.lastHitAt) : 'never'}.
       </p>
     </>
   );
@@ -185,7 +228,7 @@ function TypeCheck({ api, checkpoint, expression }: { api: Api; checkpoint: stri
   );
 }
 
-const VERSION_FIELDS: Array<keyof Rule> = ['name', 'description', 'checkpoint', 'expression', 'action', 'state', 'createdAt', 'createdBy'];
+const VERSION_FIELDS: Array<keyof Rule> = ['name', 'description', 'checkpoint', 'expression', 'action', 'state', 'createdAt', 'author'];
 
 /** Two versions of the rule side by side, the fields that differ marked. */
 function Versions({ versions }: { versions: Rule[] }) {
@@ -236,104 +279,5 @@ function Versions({ versions }: { versions: Rule[] }) {
         </tbody>
       </table>
     </Section>
-  );
-}
-
-const DAY = 24 * 60 * 60 * 1000;
-
-/** What the rule as drafted would have changed over past decisions of its checkpoint. */
-function BacktestForm({ api, draft }: { api: Api; draft: RuleDraft }) {
-  const [from, setFrom] = useState(() => toLocalInput(Date.now() - 30 * DAY));
-  const [to, setTo] = useState(() => toLocalInput(Date.now() + 60_000));
-  const [result, setResult] = useState<Backtest | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function run(event: Event) {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const answer = await api.send<{ data: Backtest }>('POST', '/v2/rules/backtest', {
-        checkpoint: draft.checkpoint,
-        from: fromLocalInput(from),
-        to: fromLocalInput(to),
-        rules: [{ name: draft.name || 'draft', expression: draft.expression, action: draft.action }],
-      });
-      setResult(dataOf(answer));
-    } catch (failure) {
-      setError(failure);
-      setResult(null);
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  return (
-    <Section title="Backtest" id="backtest">
-      <form class="filters" onSubmit={(event) => void run(event)}>
-        <label>
-          From
-          <input type="datetime-local" required value={from} onInput={(event) => setFrom(event.currentTarget.value)} />
-        </label>
-        <label>
-          To
-          <input type="datetime-local" required value={to} onInput={(event) => setTo(event.currentTarget.value)} />
-        </label>
-        <button type="submit" disabled={busy || !draft.expression.trim()}>
-          {busy ? 'Running…' : 'Backtest this draft'}
-        </button>
-      </form>
-      <ErrorNotice error={error} />
-      {result ? <BacktestResult result={result} /> : null}
-    </Section>
-  );
-}
-
-function BacktestResult({ result }: { result: Backtest }) {
-  return (
-    <div class="backtest-result" aria-live="polite">
-      <p>
-        <strong>{result.evaluated}</strong> decisions evaluated; the rule triggered on {result.rules.map((rule) => rule.triggered).reduce((a, b) => a + b, 0)}.
-      </p>
-      <table>
-        <caption>Actions before and after</caption>
-        <thead>
-          <tr>
-            <th scope="col">Action</th>
-            <th scope="col">Before</th>
-            <th scope="col">After</th>
-          </tr>
-        </thead>
-        <tbody>
-          {ACTIONS.map((action) => (
-            <tr key={action}>
-              <th scope="row">{action}</th>
-              <td>{result.actions.before[action] ?? 0}</td>
-              <td>{result.actions.after[action] ?? 0}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {result.changed.length > 0 ? (
-        <ul class="changes">
-          {result.changed.map((change) => (
-            <li key={`${change.from}-${change.to}`}>
-              {change.count} from {change.from} to {change.to}
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <p>No action would change.</p>
-      )}
-      <FieldList
-        fields={[
-          ['Labelled fraud (triggered)', `${result.labelled.fraud} (${result.labelled.fraudTriggered})`],
-          ['Labelled genuine (triggered)', `${result.labelled.genuine} (${result.labelled.genuineTriggered})`],
-          ['Precision', formatRatio(result.labelled.precision)],
-          ['Recall', formatRatio(result.labelled.recall)],
-        ]}
-      />
-    </div>
   );
 }

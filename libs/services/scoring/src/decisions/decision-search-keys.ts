@@ -1,8 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ReadDependency } from '@ringfence/bus';
 import { type CheckpointScoredEvent, type PaymentMethodFacts, type WireObject, payloadFacts } from '@ringfence/contracts';
+import { isRowRefusal } from '@ringfence/persistence';
+import { type RowWriter, RowsNotWrittenError, SetAsideRows } from '@ringfence/platform';
 import { DECISION_SEARCH_KEY_STORE, type DecisionSearchKeyRow, type DecisionSearchKeyStore } from '@ringfence/scoring-store';
 import { DECISION_TOPICS } from './decision-records';
+
+/** The writer's name in set-aside rows, metrics and logs. */
+export const DECISION_SEARCH_KEYS_WRITER = 'decision-search-keys';
+
+const rowKey = (row: DecisionSearchKeyRow) => JSON.stringify([row.accountId, row.environment, row.keyKind, row.keyValue, row.subjectKind, row.subjectId]);
 
 /** The consumer group that keeps the search keys of decisions. */
 export const DECISION_SEARCH_KEYS_GROUP = 'scoring-search-keys';
@@ -55,16 +62,35 @@ export function decisionSearchKeys(tenant: { accountId: string; environment: str
  * The search keys of decisions, written behind like the decision records: the consumer of the
  * decision topics adds each decision's keys, `flush` (the bus's beforeCommit) writes them in one
  * statement, and a search flushes first, so it finds every decision its barrier waited for.
+ * A row the store refuses never holds up the others (ADR-0016): `RowWriter` writes the rest and,
+ * after its attempts, sets it aside (writer `decision-search-keys`).
  */
 @Injectable()
 export class DecisionSearchKeys {
   private pending = new Map<string, DecisionSearchKeyRow>();
   private flushing: Promise<void> = Promise.resolve();
+  private readonly writer: RowWriter<DecisionSearchKeyRow>;
 
-  constructor(@Inject(DECISION_SEARCH_KEY_STORE) private readonly store: DecisionSearchKeyStore) {}
+  constructor(
+    @Inject(DECISION_SEARCH_KEY_STORE) private readonly store: DecisionSearchKeyStore,
+    setAside: SetAsideRows,
+  ) {
+    this.writer = setAside.writer<DecisionSearchKeyRow>(
+      {
+        name: DECISION_SEARCH_KEYS_WRITER,
+        writeAll: (batch) => store.addAll(batch),
+        identify: (row) => ({ accountId: row.accountId, environment: row.environment, key: rowKey(row) }),
+        isUnavailable: (error) => !isRowRefusal(error),
+      },
+      async (row) => {
+        this.add([row as DecisionSearchKeyRow]);
+        await this.flush();
+      },
+    );
+  }
 
   add(rows: readonly DecisionSearchKeyRow[]): void {
-    for (const row of rows) this.pending.set(JSON.stringify([row.accountId, row.environment, row.keyKind, row.keyValue, row.subjectKind, row.subjectId]), row);
+    for (const row of rows) this.pending.set(rowKey(row), row);
   }
 
   async subjects(tenant: { accountId: string; environment: string }, keyKind: string, keyValue: string, limit: number) {
@@ -89,9 +115,10 @@ export class DecisionSearchKeys {
     const batch = this.pending;
     this.pending = new Map();
     try {
-      await this.store.addAll([...batch.values()]);
+      await this.writer.write([...batch.values()]);
     } catch (error) {
-      for (const [key, row] of batch) if (!this.pending.has(key)) this.pending.set(key, row);
+      const unwritten = error instanceof RowsNotWrittenError ? (error.rows as DecisionSearchKeyRow[]) : [...batch.values()];
+      for (const row of unwritten) if (!this.pending.has(rowKey(row))) this.pending.set(rowKey(row), row);
       throw error;
     }
   }

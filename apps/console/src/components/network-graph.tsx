@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import { navigate } from '../router';
 import type { Network } from '../types';
 import { type CircleLayout, circleLayout } from './network-layout';
-import { displayValue, edgeAttribute, edgeCaption, kindName, nodeCaption, onPath, pathPairs } from './network-model';
+import { displayValue, edgeAttribute, edgeCaption, ellipsis, kindName, nodeCaption, onPath, pathPairs } from './network-model';
 
 const KIND_COLOURS: Record<string, string> = {
   customer: '#1d5fb4',
@@ -24,34 +24,48 @@ const EDGE_CAPTIONS_UP_TO = 40;
 const fontSizeFor = (count: number) => (count <= 16 ? 14 : count <= 48 ? 10 : 8);
 
 /** The nodes at their places on the circle, each caption pointing outward, and the links. */
-function networkElements(network: Network, layout: CircleLayout): cytoscape.ElementDefinition[] {
+const edgeFontSize = (fontSize: number) => Math.max(6, fontSize - 2);
+
+/** Roughly how wide a caption is drawn (its longest line), to set it beside its node. */
+const captionWidth = (caption: string, fontSize: number) => Math.max(...caption.split('\n').map((line) => line.length)) * fontSize * 0.6;
+
+/**
+ * A node's caption along the radius, just outside the circle: its centre moved outward by the node's
+ * radius and half its width, turned to the radius (upright on the left half), so neighbouring
+ * captions lie side by side like spokes and never across a link inside the circle.
+ */
+function captionPlacement(angle: number, caption: string, fontSize: number) {
+  const distance = NODE_RADIUS + 4 + captionWidth(caption, fontSize) / 2;
+  return { dx: Math.cos(angle) * distance, dy: Math.sin(angle) * distance, rotation: Math.cos(angle) >= 0 ? angle : angle - Math.PI };
+}
+
+/** The nodes at their places on the circle, each caption pointing outward, and the links. */
+function networkElements(network: Network, layout: CircleLayout, fontSize: number): cytoscape.ElementDefinition[] {
   const nodes = new Map(network.nodes.map((node) => [node.id, node]));
   const path = new Set(network.pathToFraudster ?? []);
   const pairs = pathPairs(network.pathToFraudster);
   const captions = network.edges.length <= EDGE_CAPTIONS_UP_TO;
+  const at = (id: string) => layout.positions.get(id) ?? { x: 0, y: 0 };
   return [
     ...network.nodes.map((node) => {
-      const angle = layout.angles.get(node.id) ?? 0;
-      const right = Math.cos(angle) >= 0;
+      const label = nodeCaption(node, 18);
+      const { dx, dy, rotation } = captionPlacement(layout.angles.get(node.id) ?? 0, label, fontSize);
       return {
-        data: {
-          id: node.id,
-          label: nodeCaption(node, 18),
-          kind: node.type,
-          value: node.value,
-          title: `${kindName(node.type)} ${displayValue(node)}`,
-          // The caption runs outward along the radius: to the right of right-hand nodes, to the left of left-hand ones.
-          halign: right ? 'right' : 'left',
-          rotation: right ? angle : angle - Math.PI,
-        },
-        position: layout.positions.get(node.id),
+        data: { id: node.id, label, kind: node.type, value: node.value, title: `${kindName(node.type)} ${displayValue(node)}`, dx, dy, rotation },
+        position: at(node.id),
         classes: [node.subject ? 'subject' : '', node.fraudster ? 'fraudster' : '', path.has(node.id) ? 'on-path' : ''].filter(Boolean).join(' '),
       };
     }),
     ...network.edges.map((edge, index) => {
       const highlighted = onPath(pairs, edge);
+      const length = Math.hypot(at(edge.target).x - at(edge.source).x, at(edge.target).y - at(edge.source).y);
+      // No longer than its link (a short link between neighbours gets a short caption)...
+      const room = Math.max(6, Math.floor(((length - 2 * NODE_RADIUS) * 0.85) / (edgeFontSize(fontSize) * 0.6)));
+      const label = captions || highlighted ? ellipsis(edgeCaption(edgeAttribute(edge, nodes), 22), room) : '';
+      // ...and nearer the far end: the subject's side is where links crowd.
+      const offset = Math.min(length / 2, Math.max(length / 3, captionWidth(label, edgeFontSize(fontSize)) / 2 + NODE_RADIUS + 2));
       return {
-        data: { id: `edge-${index}`, source: edge.source, target: edge.target, label: captions || highlighted ? edgeCaption(edgeAttribute(edge, nodes), 22) : '' },
+        data: { id: `edge-${index}`, source: edge.source, target: edge.target, label, offset },
         classes: highlighted ? 'on-path' : '',
       };
     }),
@@ -67,12 +81,13 @@ function networkStyle(fontSize: number): cytoscape.StylesheetStyle[] {
         label: 'data(label)',
         'font-size': fontSize,
         color: '#1b1f24',
-        'text-halign': 'data(halign)' as unknown as 'right',
+        'text-halign': 'center',
         'text-valign': 'center',
         'text-rotation': 'data(rotation)' as unknown as number,
-        'text-margin-x': (node: cytoscape.NodeSingular) => (node.data('halign') === 'right' ? 4 : -4),
+        'text-margin-x': 'data(dx)' as unknown as number,
+        'text-margin-y': 'data(dy)' as unknown as number,
         'text-wrap': 'wrap',
-        'text-max-width': `${fontSize * 12}px`,
+        'text-max-width': `${fontSize * 16}px`,
         width: NODE_RADIUS * 2,
         height: NODE_RADIUS * 2,
         'min-zoomed-font-size': 6,
@@ -87,10 +102,11 @@ function networkStyle(fontSize: number): cytoscape.StylesheetStyle[] {
         width: 1.2,
         'line-color': '#9aa4b2',
         'curve-style': 'straight',
-        label: 'data(label)',
-        'font-size': Math.max(6, fontSize - 2),
+        'target-label': 'data(label)',
+        'target-text-offset': 'data(offset)' as unknown as number,
+        'font-size': edgeFontSize(fontSize),
         color: '#4d5662',
-        'text-rotation': 'autorotate',
+        'target-text-rotation': 'autorotate',
         'text-background-color': '#ffffff',
         'text-background-opacity': 0.85,
         'text-background-padding': '1px',
@@ -120,7 +136,7 @@ export function NetworkGraph({ network }: { network: Network }) {
     );
     const cy = cytoscape({
       container: container.current,
-      elements: networkElements(network, layout),
+      elements: networkElements(network, layout, fontSize),
       style: networkStyle(fontSize),
       layout: { name: 'preset', fit: true, padding: 24 },
       maxZoom: 2.5,

@@ -17,6 +17,8 @@ import type { TestResponse } from '../support/https-client';
 // the data set does not have (`fuzz-subject`: POST /v2/cases/{caseId}/…, /v2/payments/{transactionId}/review);
 // 409: a label undo with nothing to undo.
 const ACCEPTABLE = new Set([200, 201, 202, 400, 403, 404, 409, 413, 429]);
+/** The public sign-in (issue 37) answers a generated body, nobody's credentials, with its one 401. */
+const SIGN_IN = '/v2/sessions';
 /** Routes whose every body field is optional: any object is, for them, unknown fields (ignored). */
 const OPTIONAL_BODIES = new Set(['/v2/cases/next']);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
@@ -58,7 +60,8 @@ describe('fuzzing every endpoint', () => {
     service.client.send({ method: 'POST', path, rawBody, apiKey: keyFor(path), headers: { 'content-type': 'application/json' } });
 
   function expectWellFormed(response: TestResponse<unknown>, context: string) {
-    if (!ACCEPTABLE.has(response.status)) throw new Error(`${context}: answered ${response.status} ${response.text.slice(0, 300)}`);
+    const signInRefused = context.startsWith(SIGN_IN) && response.status === 401;
+    if (!ACCEPTABLE.has(response.status) && !signInRefused) throw new Error(`${context}: answered ${response.status} ${response.text.slice(0, 300)}`);
     if (response.status >= 300) {
       expect(response.body).toEqual({ status: response.status, message: expect.any(String), timestamp: expect.any(Number), traceId: expect.any(String) });
     } else {

@@ -24,6 +24,8 @@ export class SessionsController {
   ) {}
 
   @PublicRoute()
+  // OpenAPI's way of saying "no credential": one empty security requirement.
+  @ApiSecurity({})
   @Post()
   @HttpCode(201)
   @ApiOperation({ summary: 'Sign in a person to the console', description: SIGN_IN_DESCRIPTION })

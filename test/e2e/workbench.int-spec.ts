@@ -223,7 +223,7 @@ describe('the console as an analyst workbench', () => {
     await screenshot(page, 'customer-evidence');
   });
 
-  it('lists the cases by filter and order, closed ones included', async () => {
+  it('lists the cases by filter and order, closed ones included, and closes a selection at once', async () => {
     await page.goto(`${origin}/console#/cases`, { waitUntil: 'load' });
     await page.waitForSelector('#cases-status', WAIT);
     await page.select('#cases-status', 'closed');
@@ -231,6 +231,20 @@ describe('the console as an analyst workbench', () => {
     expect(await textOf(page, `tr[data-case-id="${data.caseId}"]`)).toContain('closed: fraud');
     await page.select('#cases-order', 'amount');
     await page.waitForSelector(`tr[data-case-id="${data.caseId}"]`, WAIT);
+
+    // Two open cases nobody holds, closed at once.
+    await page.select('#cases-status', 'open');
+    await page.select('#cases-assignee', 'none');
+    await page.waitForFunction('document.querySelectorAll("table.cases tbody tr").length >= 2', WAIT);
+    const chosen = await page.$$eval('table.cases tbody tr', (rows) => rows.slice(0, 2).map((row) => row.getAttribute('data-case-id') ?? ''));
+    for (const caseId of chosen) await page.click(`tr[data-case-id="${caseId}"] input[type=checkbox]`);
+    await page.select('.bulk select', 'no_action');
+    await page.click('.bulk button::-p-text(Close selected)');
+    await page.waitForFunction('document.querySelector(".bulk [role=status]")?.textContent.startsWith("2 done")', WAIT);
+    for (const caseId of chosen) {
+      const closed = await api<{ data: { case: { status: string; outcome: string } } }>('GET', `/v2/cases/${caseId}`);
+      expect(closed.body.data.case).toMatchObject({ status: 'closed', outcome: 'no_action' });
+    }
   });
 
   it('reported no script error, no CSP refusal and no request to another host on the way', () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import { WAIT, assertConsoleBuilt, launchBrowser, originOf, screenshot, textOf, watchedPage } from '../support/console-browser';
-import { type EmbeddedService, TEST_ADMIN_KEY, TEST_BOOTSTRAP_KEY, startEmbeddedService } from '../support/embedded-service';
+import { type EmbeddedService, TEST_ADMIN_KEY, TEST_BOOTSTRAP_KEY, defaultAccountId, startEmbeddedService } from '../support/embedded-service';
 import { customerRequest, pspTransactionRequest } from '../support/payload-factories';
 
 const run = promisify(execFile);
@@ -151,9 +151,13 @@ describe('the console as an analyst workbench', () => {
     await page.waitForSelector('table.case-decisions', WAIT);
   });
 
-  it('claims the case; a second analyst sees it taken and is refused naming the first', async () => {
+  it('claims the case and notes why; a second analyst sees it taken and is refused naming the first', async () => {
     await page.click('#case-claim');
     await page.waitForFunction('document.querySelector(".holder")?.textContent === "You hold this case."', WAIT);
+    await page.type('#case-note', 'Shares her e-mail with a known fraudster');
+    await page.click('#case-notes-title ~ form button[type=submit]');
+    await page.waitForFunction(`document.querySelector('.notes')?.textContent.includes(${JSON.stringify(ana.email)})`, WAIT);
+    expect(await textOf(page, '.notes')).toContain('Shares her e-mail with a known fraudster');
 
     second = await browser.createBrowserContext();
     const other = await watchedPage(second, origin, problems);
@@ -196,14 +200,19 @@ describe('the console as an analyst workbench', () => {
   });
 
   it('shows the decided payment on the customer page, asks before a GENUINE label, preselects nothing, and undoes the last label', async () => {
+    // The operator enables the POTENTIALLY_ reviews for the account: the form offers them after a reload.
+    const enabled = await service.client.send({ method: 'PATCH', path: `/admin/accounts/${await defaultAccountId(service)}/settings`, body: { potentialLabelsEnabled: true }, apiKey: TEST_ADMIN_KEY });
+    expect(enabled.status).toBe(200);
     await page.goto(`${origin}/console#/customer/${data.subject}`, { waitUntil: 'load' });
+    await page.reload({ waitUntil: 'load' });
     // The customer's page shows the payment as decided too (its review read from the customer's cases).
     await page.waitForSelector(`table.payments .payment-actions[data-transaction-id="${data.payments[0]}"] .payment-review`, WAIT);
     expect(await textOf(page, `table.payments .payment-actions[data-transaction-id="${data.payments[0]}"] .payment-review`)).toContain(`declined by ${ana.email}`);
     await page.waitForSelector('form.label-form[data-category="PAYMENT_FRAUD"]', WAIT);
     const form = 'form.label-form[data-category="PAYMENT_FRAUD"]';
     expect(await page.$$eval(`${form} input[type=radio]:checked`, (checked) => checked.length)).toBe(0);
-    expect(await page.$$eval(`${form} input[type=radio]`, (inputs) => inputs.map((input) => (input as unknown as { value: string }).value))).toContain('UNREVIEWED');
+    await page.waitForSelector(`${form} input[value="POTENTIALLY_FRAUDSTER"]`, WAIT);
+    expect(await page.$$eval(`${form} input[type=radio]`, (inputs) => inputs.map((input) => (input as unknown as { value: string }).value))).toEqual(['FRAUDSTER', 'GENUINE', 'POTENTIALLY_FRAUDSTER', 'POTENTIALLY_GENUINE', 'UNREVIEWED']);
     await page.click(`${form} input[value="GENUINE"]`);
     await page.click(`${form} button[type=submit]`);
     await page.waitForSelector(`${form} .confirm`, WAIT);

@@ -15,8 +15,8 @@ import type { Environment } from './message-envelope';
 
 export const CASE_STATUSES = ['open', 'in_review', 'closed'] as const;
 export type CaseStatus = (typeof CASE_STATUSES)[number];
-/** `active` (the default of the list): open and in review. */
-export const CASE_STATUS_FILTERS = ['open', 'in_review', 'closed', 'active'] as const;
+/** `active` (the default of the list): open and in review; `all`: every status (a subject's history). */
+export const CASE_STATUS_FILTERS = ['open', 'in_review', 'closed', 'active', 'all'] as const;
 export type CaseStatusFilter = (typeof CASE_STATUS_FILTERS)[number];
 export const CASE_OUTCOMES = ['fraud', 'genuine', 'no_action'] as const;
 export type CaseOutcome = (typeof CASE_OUTCOMES)[number];

@@ -115,7 +115,8 @@ function whereOf(tenant: CaseTenant, filter: CaseFilter): { conditions: string[]
   const parameters: unknown[] = [tenant.accountId, tenant.environment];
   const next = (value: unknown) => `$${parameters.push(value)}`;
   const conditions = ['account_id = $1', 'environment = $2'];
-  conditions.push(filter.status === 'active' ? `status IN ('open', 'in_review')` : `status = ${next(filter.status)}`);
+  if (filter.status === 'active') conditions.push(`status IN ('open', 'in_review')`);
+  else if (filter.status !== 'all') conditions.push(`status = ${next(filter.status)}`);
   if (filter.checkpoint !== undefined) conditions.push(`checkpoints @> jsonb_build_array(${next(filter.checkpoint)}::text)`);
   if (filter.unassigned === true) conditions.push('assignee_email IS NULL');
   if (filter.assignee !== undefined) conditions.push(`assignee_email = ${next(filter.assignee)}`);

@@ -87,8 +87,11 @@ export function itBehavesLikeACaseRepository(repository: () => CaseRepository): 
       ['close', ANA.email],
     ]);
     expect(read.notes).toEqual([{ noteId: expect.any(String), text: 'same card as cus-7', author: ANA.email, at: expect.any(Number) }]);
-    // A REVIEW after the case closed opens a new one.
+    // A REVIEW after the case closed opens a new one; `all` lists both.
     expect(await cases.addDecision(owner, 'evt-9', reviewEvent('cus-2'))).toBe('opened');
+    const history = await cases.list(owner, { status: 'all', subjectType: 'customer', subjectId: 'cus-2', order: 'age', limit: 10 });
+    expect(history.cases.map((record) => record.status)).toEqual(['closed', 'open']);
+    expect((await cases.list(owner, { status: 'active', subjectType: 'customer', subjectId: 'cus-2', order: 'age', limit: 10 })).total).toBe(1);
   });
 
   it('pages by keyset in each order without an empty page, and keeps tenants apart', async () => {

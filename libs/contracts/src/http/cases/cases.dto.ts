@@ -30,7 +30,7 @@ const VERSION_DESCRIPTION = 'The case\'s `version` as last read: a case changed 
 
 /** `GET /v2/cases`: every parameter optional; filters combine (AND). */
 export class CaseListQueryDto {
-  @ApiPropertyOptional({ enum: CASE_STATUS_FILTERS, default: 'active', description: '`active` (default): open and in review.' })
+  @ApiPropertyOptional({ enum: CASE_STATUS_FILTERS, default: 'active', description: '`active` (default): open and in review; `all`: every status.' })
   @IsOptional() @IsIn(CASE_STATUS_FILTERS, oneOf(CASE_STATUS_FILTERS)) status?: CaseStatusFilter;
 
   @ApiPropertyOptional({ enum: RULE_CHECKPOINTS, description: 'Only cases with a decision of this checkpoint (as rules name it).' })

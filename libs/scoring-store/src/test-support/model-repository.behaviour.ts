@@ -79,6 +79,12 @@ export function itBehavesLikeAModelRepository(repository: () => ModelRepository)
     ]);
     expect(await repository().activeModel(tenant, 'pspBeforeAuth')).toMatchObject({ ...tenant, modelId: second.modelId, artifact: `{"id":"${second.modelId}"}` });
     expect(await repository().activeModel(tenant, 'payout')).toBeNull();
+
+    // Back to the shipped default of one checkpoint: its trained model is no longer active, the other checkpoint's is.
+    await repository().deactivate(tenant, 'pspBeforeAuth');
+    expect(await repository().activeModel(tenant, 'pspBeforeAuth')).toBeNull();
+    expect((await repository().find(tenant, second.modelId))?.active).toBe(false);
+    expect(await repository().activeModel(tenant, 'customer')).toMatchObject({ modelId: other.modelId });
   });
 
   it('lists a data set\'s models newest first, apart from other tenants\'', async () => {

@@ -109,6 +109,19 @@ describe('the console: people sign in as themselves', () => {
     expect(await page.$('nav a[href="#/settings"]')).toBeNull();
   });
 
+  it('shows a viewer the rules and models without the controls a rule author needs', async () => {
+    await page.click('nav a[href="#/rules"]');
+    await page.waitForSelector('main h1::-p-text(Rules)', WAIT);
+    await page.waitForSelector('main table, main .empty, main .notice', WAIT);
+    expect(await page.$('a[href="#/rules/new"]')).toBeNull();
+
+    await page.click('nav a[href="#/models"]');
+    await page.waitForSelector('main h1::-p-text(Models)', WAIT);
+    await page.waitForSelector('main table, main .empty', WAIT);
+    expect(await page.$('#train-title')).toBeNull();
+    expect(await page.$('button[aria-label^="Activate"]')).toBeNull();
+  });
+
   it('reported no script error and no Content-Security-Policy refusal on the way', () => {
     // The one expected failure: the wrong password's 401 that the sign-in page showed.
     expect(problems.filter((problem) => !/401/.test(problem))).toEqual([]);

@@ -4,6 +4,7 @@ import { CheckpointSelect, ErrorNotice, Section, useLoad } from '../components/c
 import { ConfirmStep } from '../components/confirm-step';
 import { formatRatio, formatTime, fromLocalInput } from '../format';
 import type { Model } from '../types';
+import { mayAct, readSession } from '../session';
 
 /** How often the list is re-read while a model trains, to show its progress. */
 const PROGRESS_POLL_MS = 2000;
@@ -43,7 +44,7 @@ export function Models({ api }: { api: Api }) {
   return (
     <main id="main" tabIndex={-1}>
       <h1>Models</h1>
-      <TrainForm api={api} onStarted={models.reload} />
+      {mayAct(readSession(), 'rule_author') ? <TrainForm api={api} onStarted={models.reload} /> : null}
       <div class="toolbar">
         <label>
           Checkpoint{' '}
@@ -117,7 +118,7 @@ function ModelsTable({ models, busy, onActivate }: { models: Model[]; busy: bool
             <td>
               {model.active ? (
                 <strong>active</strong>
-              ) : model.status === 'ready' ? (
+              ) : model.status === 'ready' && mayAct(readSession(), 'rule_author') ? (
                 <button type="button" disabled={busy} onClick={() => onActivate(model)} aria-label={`Activate ${model.modelId}`}>
                   Activate
                 </button>

@@ -6,6 +6,7 @@ import { BacktestForm } from '../components/rule-backtest';
 import { formatTime } from '../format';
 import { navigate } from '../router';
 import type { Action, Rule, RuleDraft, RuleState, Validation } from '../types';
+import { mayAct, readSession } from '../session';
 
 const ACTIONS: Action[] = ['ALLOW', 'REVIEW', 'PREVENT'];
 const EDITABLE_STATES: RuleState[] = ['active', 'passive'];
@@ -116,7 +117,7 @@ export function RuleEditor({ api, ruleId }: { api: Api; ruleId: number | 'new' }
             onCancel={() => saving.setConfirming(false)}
           />
         ) : null}
-        <div class="buttons">
+        <div class="buttons" hidden={!mayAct(readSession(), 'rule_author')}>
           <button type="submit" disabled={saving.busy || saving.confirming}>
             {ruleId === 'new' ? 'Create rule' : 'Save new version'}
           </button>
@@ -132,7 +133,7 @@ export function RuleEditor({ api, ruleId }: { api: Api; ruleId: number | 'new' }
         <ErrorNotice error={saving.error} />
       </form>
       {stored.data && stored.data.versions.length > 1 ? <Versions versions={stored.data.versions} /> : null}
-      <BacktestForm api={api} draft={draft} ruleId={ruleId} />
+      {mayAct(readSession(), 'rule_author') ? <BacktestForm api={api} draft={draft} ruleId={ruleId} /> : <p class="muted">Only a rule author may change or backtest rules.</p>}
     </main>
   );
 }

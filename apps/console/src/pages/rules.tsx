@@ -4,6 +4,7 @@ import { ActionBadge, CheckpointSelect, ErrorNotice, useLoad } from '../componen
 import { formatTime } from '../format';
 import { href } from '../router';
 import type { Rule } from '../types';
+import { mayAct, readSession } from '../session';
 
 /** The account's rules (current versions), by checkpoint, with how often each triggered and who saved it. */
 export function Rules({ api }: { api: Api }) {
@@ -17,9 +18,11 @@ export function Rules({ api }: { api: Api }) {
           Checkpoint{' '}
           <CheckpointSelect value={checkpoint} onChange={setCheckpoint} anyLabel="every checkpoint" />
         </label>
-        <a class="button" href={href({ page: 'rule', ruleId: 'new' })}>
-          New rule
-        </a>
+        {mayAct(readSession(), 'rule_author') ? (
+          <a class="button" href={href({ page: 'rule', ruleId: 'new' })}>
+            New rule
+          </a>
+        ) : null}
       </div>
       <ErrorNotice error={rules.error} />
       {rules.data ? (

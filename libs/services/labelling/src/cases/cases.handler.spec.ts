@@ -1,8 +1,9 @@
 import type { INestMicroservice } from '@nestjs/common';
-import type { MessageBus, RespondOptions, SubscribeOptions } from '@ringfence/bus';
-import { startBusControllers } from '@ringfence/bus/testing';
+import { setTimeout as delay } from 'node:timers/promises';
+import { InProcessMessageBus, type MessageBus, type RespondOptions, SILENT_BUS_LOGGER, type SubscribeOptions } from '@ringfence/bus';
+import { InMemoryEventLogStore, startBusControllers } from '@ringfence/bus/testing';
 import { DECISION_TOPICS, EventTopics, type MessageEnvelope, RpcTopics, StateGroups } from '@ringfence/contracts';
-import { CASE_REPOSITORY, type CaseRepository } from '@ringfence/labels';
+import { CASE_REPOSITORY, type CaseRecord, type CaseRepository } from '@ringfence/labels';
 import { createLogger } from '@ringfence/platform';
 import { MESSAGE_BUS, ROOT_LOGGER } from '@ringfence/service-runtime';
 import { CasesHandler } from './cases.handler';
@@ -84,5 +85,38 @@ describe(CasesHandler.name, () => {
         }),
       },
     ]);
+  });
+
+  it('answers a list only once the cases group has handled the decisions published before it (read your writes), however slow its writes', async () => {
+    const bus = new InProcessMessageBus({ eventLog: new InMemoryEventLogStore(), logger: SILENT_BUS_LOGGER, commitIntervalMs: 5 });
+    const stored: CaseRecord[] = [];
+    // A consumer that takes its time: without the barrier the list below would be answered first.
+    const repository = {
+      addReviewDecision: async (_tenant: unknown, subject: { id: string }) => {
+        await delay(200);
+        stored.push({ caseId: `cas_${subject.id}`, subjectId: subject.id } as CaseRecord);
+        return 'opened';
+      },
+      list: async () => [...stored],
+      count: async () => stored.length,
+    } as unknown as CaseRepository;
+    running.push(
+      await startBusControllers(bus, {
+        controllers: [CasesHandler],
+        providers: [
+          { provide: MESSAGE_BUS, useValue: bus },
+          { provide: CASE_REPOSITORY, useValue: repository },
+          { provide: ROOT_LOGGER, useValue: createLogger({ level: 'silent', service: 'test' }) },
+        ],
+      }),
+    );
+    const tenant = { accountId: 'acc_1', environment: 'live' as const, subjectId: 'cus-9', acceptedAt: Date.now(), traceId: 't' };
+    const decision = { checkpoint: 'customer', ruleCheckpoint: 'customer', timestamp: 5, scoreId: 'scr_9', subject: { kind: 'customer', id: 'cus-9' }, recommendation: { action: 'REVIEW', score: 80 } };
+
+    await bus.publish(EventTopics.customerScored, { ...tenant, eventId: 'evt-9', payload: decision } as never);
+    const reply = await bus.request(RpcTopics.listCases, { ...tenant, eventId: 'req-9', payload: { status: 'active', order: 'recent', limit: 20 } }, { timeoutMs: 5_000 });
+
+    expect(reply.total).toBe(1);
+    expect(reply.cases.map((record) => record.subjectId)).toEqual(['cus-9']);
   });
 });

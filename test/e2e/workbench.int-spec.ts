@@ -229,6 +229,8 @@ describe('the console as an analyst workbench', () => {
     const undone = await api<{ data: { labels: Record<string, unknown>; history: unknown[] } }>('GET', `/v2/customer/${data.subject}/labels`);
     expect(undone.body.data.labels.PAYMENT_FRAUD).toBeUndefined();
     expect(undone.body.data.history).toHaveLength(2);
+    // The page read the labels again: no current label, both changes in the history.
+    await page.waitForFunction('document.querySelector("#labels-title")?.parentElement?.textContent.includes("No label.")', WAIT);
     await screenshot(page, 'customer-evidence');
   });
 

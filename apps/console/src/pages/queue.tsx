@@ -22,7 +22,17 @@ function useReviewPages(api: Api, applied: Filters, generation: number) {
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<unknown>(null);
 
+  /**
+   * A page with something on it: an empty page with a cursor (every item of it labelled since)
+   * is followed, a few pages at most, so the queue never says "Nothing to review." while items remain.
+   */
   async function fetchPage(after: string | null): Promise<DecisionPage> {
+    let page = await fetchOnePage(after);
+    for (let followed = 0; page.decisions.length === 0 && page.nextCursor && followed < 5; followed += 1) page = await fetchOnePage(page.nextCursor);
+    return page;
+  }
+
+  async function fetchOnePage(after: string | null): Promise<DecisionPage> {
     return dataOf(
       await api.get<{ data: DecisionPage }>('/v2/decisions', {
         action: 'REVIEW',
@@ -110,7 +120,7 @@ export function Queue({ api, reviewer }: { api: Api; reviewer: string }) {
         {announcement}
       </p>
       <ErrorNotice error={error} />
-      {!loading && decisions.length === 0 && !error ? <p class="empty">Nothing to review.</p> : null}
+      {!loading && decisions.length === 0 && !cursor && !error ? <p class="empty">Nothing to review.</p> : null}
       <ol class="queue" ref={list} onKeyDown={(event) => moveBetweenItems(event, list.current)} aria-label="Decisions to review, newest first (arrow keys move between them)">
         {decisions.map((decision) => (
           <QueueItem key={decision.scoreId} api={api} reviewer={reviewer} decision={decision} onLabelled={() => labelled(decision)} />

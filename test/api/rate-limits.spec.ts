@@ -57,6 +57,19 @@ describe('rate limits', () => {
     expect(stored.fields.name).toBe(`name-${CUSTOMER_LIMIT}`);
   });
 
+  it("counts a search, a customer's evidence and a network as one request each, however many services they ask", async () => {
+    const { key } = await newAccount();
+    const get = (path: string) => service.client.send({ path, apiKey: key });
+    const reads = ['/v2/search?q=ada%40example.com', '/v2/customer/cus-1/evidence', '/v2/customer/cus-1/network', '/v2/search?q=203.0.113.7', '/v2/customer/cus-2/evidence', '/v2/customer/cus-2/network'];
+    expect(reads).toHaveLength(ACCOUNT_LIMIT);
+
+    const statuses = [];
+    for (const path of reads) statuses.push((await get(path)).status);
+
+    expect(statuses).toEqual([200, 404, 200, 200, 404, 200]);
+    expect((await get('/v2/search?q=one-too-many')).status).toBe(429);
+  });
+
   describe('a card tester (many payment attempts of one customer in a minute)', () => {
     type Answer = { data: { action: string; source: string; scoreId: string; warnings?: Array<{ class: string }> } };
     const attempt = (key: string, customerId: string) =>

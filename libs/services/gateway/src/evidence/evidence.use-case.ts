@@ -3,6 +3,7 @@ import type { Principal } from '@ringfence/accounts';
 import { type CustomerEvidenceResponseDto, type EntityDocumentMessage, type EntityKind, MAX_ENTITY_DOCUMENTS_PER_READ, MAX_EVIDENCE_DECISIONS, RpcTopics } from '@ringfence/contracts';
 import { AppError } from '@ringfence/platform';
 import { OwnerRequests } from '../owner-requests.service';
+import { RateLimits } from '../rate-limit/rate-limits.service';
 import { customerEvidence, disputeIdsOf, readings } from './customer-evidence';
 
 /** Disputes an evidence reads at most (three reads of the entity store). */
@@ -18,13 +19,18 @@ const MAX_EVIDENCE_DISPUTES = 3 * MAX_ENTITY_DOCUMENTS_PER_READ;
  */
 @Injectable()
 export class EvidenceUseCase {
-  constructor(private readonly owner: OwnerRequests) {}
+  constructor(
+    private readonly owner: OwnerRequests,
+    private readonly limits: RateLimits,
+  ) {}
 
   async customer(principal: Principal, customerId: string, traceId: string): Promise<CustomerEvidenceResponseDto> {
+    // One evidence is one request of the account's rate limit, however many reads it takes.
+    await this.limits.refuseWhenAccountLimited(principal);
     const read = (kind: EntityKind, ids: readonly string[]) => this.documents(principal, traceId, customerId, kind, ids);
     const [[customer = null], { decisions }] = await Promise.all([
       read('customer', [customerId]),
-      this.owner.ask(principal, traceId, customerId, RpcTopics.readSubjectDecisions, { subjectKind: 'customer', subjectId: customerId, limit: MAX_EVIDENCE_DECISIONS }),
+      this.owner.send(principal, traceId, customerId, RpcTopics.readSubjectDecisions, { subjectKind: 'customer', subjectId: customerId, limit: MAX_EVIDENCE_DECISIONS }),
     ]);
     if (customer === null && decisions.length === 0) throw new AppError('NOT_FOUND', `no customer ${customerId} in this data set`);
     const transactionIds = [...new Set(readings(decisions).flatMap(({ facts }) => (facts.transaction?.id === undefined ? [] : [facts.transaction.id])))];
@@ -39,7 +45,7 @@ export class EvidenceUseCase {
     const batches: string[][] = [];
     for (let start = 0; start < ids.length; start += MAX_ENTITY_DOCUMENTS_PER_READ) batches.push(ids.slice(start, start + MAX_ENTITY_DOCUMENTS_PER_READ));
     const replies = await Promise.all(
-      batches.map((batch) => this.owner.ask(principal, traceId, subjectId, RpcTopics.readEntityDocuments, { refs: batch.map((entityId) => ({ kind, entityId })) })),
+      batches.map((batch) => this.owner.send(principal, traceId, subjectId, RpcTopics.readEntityDocuments, { refs: batch.map((entityId) => ({ kind, entityId })) })),
     );
     return replies.flatMap((reply) => reply.documents);
   }

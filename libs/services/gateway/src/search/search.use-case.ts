@@ -15,6 +15,7 @@ import {
   type SubjectMatchMessage,
 } from '@ringfence/contracts';
 import { OwnerRequests } from '../owner-requests.service';
+import { RateLimits } from '../rate-limit/rate-limits.service';
 import { type SearchCandidate, searchCandidates } from './search-query';
 
 /** The envelope's subject: a search is about the data set, not one customer. */
@@ -33,21 +34,26 @@ const isDecisionKind = (candidate: SearchCandidate): candidate is SearchCandidat
  */
 @Injectable()
 export class SearchUseCase {
-  constructor(private readonly owner: OwnerRequests) {}
+  constructor(
+    private readonly owner: OwnerRequests,
+    private readonly limits: RateLimits,
+  ) {}
 
   async search(principal: Principal, query: SearchQueryDto, traceId: string): Promise<SearchResponseDto> {
+    // One search is one request of the account's rate limit, however many owners it asks.
+    await this.limits.refuseWhenAccountLimited(principal);
     const candidates = searchCandidates(query.q, query.kind);
     const graphCandidates = candidates.filter(isGraphKind);
     const decisionCandidates = candidates.filter(isDecisionKind);
     const [graph, decisions] = await Promise.all([
-      graphCandidates.length === 0 ? { matches: [] } : this.owner.ask(principal, traceId, SEARCH_SUBJECT_ID, RpcTopics.graphSearch, { candidates: graphCandidates, limit: query.limit }),
-      decisionCandidates.length === 0 ? { matches: [] } : this.owner.ask(principal, traceId, SEARCH_SUBJECT_ID, RpcTopics.searchDecisions, { candidates: decisionCandidates, limit: query.limit }),
+      graphCandidates.length === 0 ? { matches: [] } : this.owner.send(principal, traceId, SEARCH_SUBJECT_ID, RpcTopics.graphSearch, { candidates: graphCandidates, limit: query.limit }),
+      decisionCandidates.length === 0 ? { matches: [] } : this.owner.send(principal, traceId, SEARCH_SUBJECT_ID, RpcTopics.searchDecisions, { candidates: decisionCandidates, limit: query.limit }),
     ]);
     const matches = merged([...graph.matches, ...decisions.matches], query.limit);
     const customerIds = matches.flatMap((match) => (match.subjectType === 'customer' ? [match.subjectId] : []));
     const [records, labels] = await Promise.all([
       this.records(principal, traceId, matches),
-      customerIds.length === 0 ? { labels: [] } : this.owner.ask(principal, traceId, SEARCH_SUBJECT_ID, RpcTopics.readCurrentLabelsOf, { customerIds }),
+      customerIds.length === 0 ? { labels: [] } : this.owner.send(principal, traceId, SEARCH_SUBJECT_ID, RpcTopics.readCurrentLabelsOf, { customerIds }),
     ]);
     const paymentFraud = new Map(customerIds.map((customerId, k) => [customerId, labels.labels[k]?.PAYMENT_FRAUD ?? null]));
     const results = matches.map((match, k): SearchResultDto => ({
@@ -64,7 +70,7 @@ export class SearchUseCase {
     for (let start = 0; start < matches.length; start += MAX_ENTITY_DOCUMENTS_PER_READ) batches.push(matches.slice(start, start + MAX_ENTITY_DOCUMENTS_PER_READ));
     const read = await Promise.all(
       batches.map((batch) =>
-        this.owner.ask(principal, traceId, SEARCH_SUBJECT_ID, RpcTopics.readEntityDocuments, { refs: batch.map((match) => ({ kind: match.subjectType, entityId: match.subjectId })) }),
+        this.owner.send(principal, traceId, SEARCH_SUBJECT_ID, RpcTopics.readEntityDocuments, { refs: batch.map((match) => ({ kind: match.subjectType, entityId: match.subjectId })) }),
       ),
     );
     return read.flatMap((reply) => reply.documents);

@@ -47,11 +47,12 @@ export class SubjectsUseCase {
       limit: query.limit,
       nowMs: Date.now(),
     });
-    // What the graph does not keep, from its owners, in parallel: scores and cards (scoring), labels (labelling).
+    // What the graph does not keep, from its owners, in parallel: scores and cards (scoring), labels
+    // (labelling); sent without counting the request against the rate limit again (`ask` counted it).
     const { customerIds, instrumentIds } = networkQuestions(network);
     const [facts, labels] = await Promise.all([
-      customerIds.length + instrumentIds.length === 0 ? { scores: [], cards: [] } : this.owner.ask(principal, traceId, subjectId, RpcTopics.readNetworkFacts, { customerIds, instrumentIds }),
-      customerIds.length === 0 ? { labels: [] } : this.owner.ask(principal, traceId, subjectId, RpcTopics.readCurrentLabelsOf, { customerIds }),
+      customerIds.length + instrumentIds.length === 0 ? { scores: [], cards: [] } : this.owner.send(principal, traceId, subjectId, RpcTopics.readNetworkFacts, { customerIds, instrumentIds }),
+      customerIds.length === 0 ? { labels: [] } : this.owner.send(principal, traceId, subjectId, RpcTopics.readCurrentLabelsOf, { customerIds }),
     ]);
     return { status: 200, timestamp: Date.now(), data: withNetworkAnswers(network, { scores: facts.scores, cards: facts.cards, labels: labels.labels }) };
   }

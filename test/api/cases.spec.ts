@@ -146,6 +146,23 @@ describe('cases API (embedded app over HTTPS)', () => {
     expect((await send<{ data: { labels: object } }>('GET', `/v2/customer/${customerId}/labels`, account.keys.secretTest)).body.data.labels).toEqual({});
   });
 
+  it('assigns a case by e-mail to a person who may then close it, and reopens it for nobody', async () => {
+    const customerId = newId('rev');
+    await payment(account.keys.secretTest, customerId);
+    const [opened] = (await casesOf(ana.token, customerId)).body.data.cases;
+
+    const assigned = await send<{ data: Case }>('POST', `/v2/cases/${opened.caseId}/assign`, ana.token, { assignee: ben.email, version: opened.version });
+    expect(assigned.body.data).toMatchObject({ status: 'in_review', assignee: { email: ben.email } });
+    expect((await send<Envelope>('POST', `/v2/cases/${opened.caseId}/close`, ana.token, { outcome: 'genuine', version: assigned.body.data.version })).body.message).toContain(ben.email);
+    expect((await send<CaseList>('GET', `/v2/cases?assignee=me&subjectType=customer&subjectId=${customerId}`, ben.token)).body.data.total).toBe(1);
+    const closed = await send<{ data: Case }>('POST', `/v2/cases/${opened.caseId}/close`, ben.token, { outcome: 'genuine', version: assigned.body.data.version });
+    expect(closed.body.data).toMatchObject({ status: 'closed', outcome: 'genuine' });
+    const reopened = await send<{ data: Case }>('POST', `/v2/cases/${opened.caseId}/reopen`, ana.token, { version: closed.body.data.version });
+    expect(reopened.body.data).toMatchObject({ status: 'open', outcome: null, assignee: null });
+    expect((await readCase(ana.token, opened.caseId)).body.data.audit.map(({ action }) => action)).toEqual(['open', 'assign', 'close', 'reopen']);
+    expect((await send<Envelope>('POST', `/v2/cases/${opened.caseId}/assign`, ana.token, { assignee: 'not an e-mail', version: reopened.body.data.version })).status).toBe(400);
+  });
+
   it('claims the oldest open case with next, bulk-closes the rest, and pages without an empty page', async () => {
     const other = await reviewingAccount();
     const customers = [newId('rev'), newId('rev'), newId('rev')];

@@ -163,6 +163,18 @@ describe('cases API (embedded app over HTTPS)', () => {
     expect((await send<Envelope>('POST', `/v2/cases/${opened.caseId}/assign`, ana.token, { assignee: 'not an e-mail', version: reopened.body.data.version })).status).toBe(400);
   });
 
+  it("opens a supplier's case at a payout answered REVIEW, with the payout's amount", async () => {
+    const supplierId = newId('sup');
+    const rule = { name: 'weekly payouts', checkpoint: 'payout', action: 'REVIEW', state: 'active', expression: 'payload.payout.schedule == "WEEKLY"' };
+    expect((await send('POST', '/v2/rules', account.keys.secretTest, rule)).status).toBe(201);
+    const payout = { timestamp: Date.now(), supplier: { supplierId }, payout: { payoutId: newId('po'), schedule: 'WEEKLY', earnings: { totalNetAmount: 50_000, currency: 'EUR' } } };
+    const answer = await send<{ data: { action: string } }>('POST', '/v2/payout', account.keys.secretTest, payout);
+    expect(answer.body.data.action).toBe('REVIEW');
+
+    const listed = await send<CaseList>('GET', `/v2/cases?subjectType=supplier&subjectId=${supplierId}&checkpoint=payout`, account.keys.secretTest);
+    expect(listed.body.data.cases).toEqual([expect.objectContaining({ subjectType: 'supplier', subjectId: supplierId, checkpoints: ['payout'], totalAmount: { amount: 50_000, currency: 'EUR' } })]);
+  });
+
   it('claims the oldest open case with next, bulk-closes the rest, and pages without an empty page', async () => {
     const other = await reviewingAccount();
     const customers = [newId('rev'), newId('rev'), newId('rev')];

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Principal } from '@ringfence/accounts';
 import { AssignCaseDto, BulkCasesDto, CaseAnswerDto, CaseListQueryDto, CaseNoteDto, CaseVersionDto, CloseCaseDto, MAX_IDENTIFIER_LENGTH, NextCaseDto } from '@ringfence/contracts';
 import { CurrentPrincipal, SecretKeyRoute } from '@ringfence/service-runtime';
@@ -95,7 +95,7 @@ export class CasesController {
   @HttpCode(201)
   @ApiOperation({ summary: 'Add a note to a case', description: '`data: {noteId, text, author, at}`; the note is in the audit trail too.' })
   @ApiParam(CASE_ID_PARAM)
-  @ApiOkResponse({ type: CaseAnswerDto })
+  @ApiCreatedResponse({ type: CaseAnswerDto })
   @ApiErrorResponses(400, 401, 403, 404, 429, 503)
   note(@CurrentPrincipal() principal: Principal, @Param() path: CasePathDto, @Body() body: CaseNoteDto, @Req() request: FastifyRequest) {
     return this.cases.note(principal, path.caseId, body.text, String(request.id));

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, HttpCode, Param, Post, Req } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Principal } from '@ringfence/accounts';
 import { CaseAnswerDto, MAX_IDENTIFIER_LENGTH, PaymentReviewDto } from '@ringfence/contracts';
 import { CurrentPrincipal, SecretKeyRoute } from '@ringfence/service-runtime';
@@ -27,7 +27,7 @@ export class PaymentReviewsController {
     description: `approve, decline, fraud or not_fraud, replacing the payment's current review. The payment must have been sent to this data set (404 otherwise). \`data: {transactionId, customerId, decision, actor, at, comment}\`. ${WHERE_IT_GOES}`,
   })
   @ApiParam(TRANSACTION_ID_PARAM)
-  @ApiOkResponse({ type: CaseAnswerDto })
+  @ApiCreatedResponse({ type: CaseAnswerDto })
   @ApiErrorResponses(400, 401, 403, 404, 429, 503)
   review(@CurrentPrincipal() principal: Principal, @Param() path: PaymentPathDto, @Body() body: PaymentReviewDto, @Req() request: FastifyRequest) {
     return this.cases.reviewPayment(principal, path.transactionId, body, String(request.id));

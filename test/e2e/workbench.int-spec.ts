@@ -178,12 +178,18 @@ describe('the console as an analyst workbench', () => {
     await other.close();
   });
 
-  it('declines a payment and closes the case as fraud; the audit trail names the analyst', async () => {
+  it('declines a payment (undone and declined again) and closes the case as fraud; the audit trail names the analyst', async () => {
     const row = `table.case-decisions .payment-actions[data-transaction-id="${data.payments[0]}"]`;
     await page.waitForSelector(`${row} button.decide-decline`, WAIT);
     await page.click(`${row} button.decide-decline`);
     await page.waitForSelector(`${row} .payment-review`, WAIT);
     expect(await textOf(page, `${row} .payment-review`)).toContain(ana.email);
+    // Undone, then declined again: the audit trail keeps all three.
+    await page.click(`${row} .payment-review button::-p-text(Undo)`);
+    await page.waitForSelector(`${row} button.decide-decline`, WAIT);
+    expect((await api<{ data: { decisions: Array<{ transactionId?: string; review?: unknown }> } }>('GET', `/v2/cases/${data.caseId}`)).body.data.decisions.find((decision) => decision.transactionId === data.payments[0])?.review ?? null).toBeNull();
+    await page.click(`${row} button.decide-decline`);
+    await page.waitForSelector(`${row} .payment-review`, WAIT);
     // The evidence below shows the same payment decided, not its buttons.
     await page.waitForSelector(`table.payments .payment-actions[data-transaction-id="${data.payments[0]}"] .payment-review`, WAIT);
 
@@ -196,6 +202,8 @@ describe('the console as an analyst workbench', () => {
     await page.waitForFunction(`document.querySelector('table.audit')?.textContent.includes(${JSON.stringify(ana.email)})`, WAIT);
     const audit = await textOf(page, 'table.audit');
     expect(audit).toContain(ana.email);
+    expect(stored.body.data.audit.filter((entry) => entry.actor === ana.email).map((entry) => entry.action)).toEqual(expect.arrayContaining(['claim', 'close']));
+    expect(stored.body.data.audit.filter((entry) => entry.actor === ana.email).length).toBeGreaterThanOrEqual(6);
     expect(audit).not.toMatch(/\b1[0-9]{12}\b/);
   });
 

@@ -152,7 +152,11 @@ describe('cases API (embedded app over HTTPS)', () => {
     const [opened] = (await casesOf(ana.token, customerId)).body.data.cases;
 
     const assigned = await send<{ data: Case }>('POST', `/v2/cases/${opened.caseId}/assign`, ana.token, { assignee: ben.email, version: opened.version });
-    expect(assigned.body.data).toMatchObject({ status: 'in_review', assignee: { email: ben.email } });
+    expect(assigned.body.data).toMatchObject({ status: 'in_review', assignee: { email: ben.email, name: 'Ben' } });
+    const stranger = await analyst(await reviewingAccount(), 'Eve');
+    const unknown = await send<Envelope>('POST', `/v2/cases/${opened.caseId}/assign`, ana.token, { assignee: stranger.email, version: assigned.body.data.version });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.message).toMatch(/^assignee: /);
     expect((await send<Envelope>('POST', `/v2/cases/${opened.caseId}/close`, ana.token, { outcome: 'genuine', version: assigned.body.data.version })).body.message).toContain(ben.email);
     expect((await send<CaseList>('GET', `/v2/cases?assignee=me&subjectType=customer&subjectId=${customerId}`, ben.token)).body.data.total).toBe(1);
     const closed = await send<{ data: Case }>('POST', `/v2/cases/${opened.caseId}/close`, ben.token, { outcome: 'genuine', version: assigned.body.data.version });

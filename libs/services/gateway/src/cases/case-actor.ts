@@ -9,8 +9,3 @@ export function caseActorOf(principal: Principal): CaseActorMessage {
   const email = actorOf(principal);
   return { email, name: principal.user?.name ?? email };
 }
-
-/** A person named by e-mail in a request (an assignment): their name is not known here, so it is the e-mail. */
-export function namedByEmail(email: string | null): CaseActorMessage | null {
-  return email === null ? null : { email, name: email };
-}

@@ -1,10 +1,11 @@
-import { Injectable } from '@nestjs/common';
-import { type Principal, actorOf } from '@ringfence/accounts';
+import { Inject, Injectable } from '@nestjs/common';
+import { type Principal, USER_REPOSITORY, type UserRepository, actorOf, normalisedEmail } from '@ringfence/accounts';
 import {
   type AssignCaseDto,
   type BulkCasesDto,
   type CaseActionReply,
   type CaseActionRequest,
+  type CaseActorMessage,
   type CaseListQueryDto,
   type CloseCaseDto,
   DEFAULT_CASES_PAGE,
@@ -16,7 +17,7 @@ import {
 } from '@ringfence/contracts';
 import { AppError } from '@ringfence/platform';
 import { OwnerRequests } from '../owner-requests.service';
-import { caseActorOf, namedByEmail } from './case-actor';
+import { caseActorOf } from './case-actor';
 
 /** The envelope's subject of the case requests: they are about the data set's cases, not one customer. */
 const CASES_SUBJECT_ID = 'cases';
@@ -37,7 +38,10 @@ const enveloped = <T>(data: T, status = 200): Enveloped<T> => ({ status, timesta
  */
 @Injectable()
 export class CasesUseCase {
-  constructor(private readonly owner: OwnerRequests) {}
+  constructor(
+    private readonly owner: OwnerRequests,
+    @Inject(USER_REPOSITORY) private readonly users: UserRepository,
+  ) {}
 
   async list(principal: Principal, query: CaseListQueryDto, traceId: string) {
     if (query.subjectId !== undefined && query.subjectType === undefined) throw new AppError('VALIDATION_FAILED', 'subjectType: is required with subjectId (customer or supplier)');
@@ -62,8 +66,8 @@ export class CasesUseCase {
     return this.act(principal, traceId, { caseId, action: 'claim', version });
   }
 
-  assign(principal: Principal, caseId: string, body: AssignCaseDto, traceId: string) {
-    return this.act(principal, traceId, { caseId, action: 'assign', version: body.version, assignee: namedByEmail(body.assignee) });
+  async assign(principal: Principal, caseId: string, body: AssignCaseDto, traceId: string) {
+    return this.act(principal, traceId, { caseId, action: 'assign', version: body.version, assignee: await this.personOf(principal, body.assignee) });
   }
 
   async note(principal: Principal, caseId: string, text: string, traceId: string) {
@@ -95,7 +99,7 @@ export class CasesUseCase {
       caseIds: body.caseIds,
       action: body.action,
       ...(body.outcome === undefined ? {} : { outcome: body.outcome }),
-      ...(body.assignee === undefined ? {} : { assignee: namedByEmail(body.assignee) }),
+      ...(body.assignee === undefined ? {} : { assignee: await this.personOf(principal, body.assignee) }),
     });
     return enveloped(reply);
   }
@@ -120,6 +124,16 @@ export class CasesUseCase {
   async withdrawPaymentReview(principal: Principal, transactionId: string, traceId: string): Promise<Enveloped<PaymentReviewMessage>> {
     const customerId = await this.customerOfPayment(principal, transactionId, traceId);
     return enveloped(await this.owner.ask(principal, traceId, customerId ?? transactionId, RpcTopics.withdrawPaymentReview, { transactionId, actor: caseActorOf(principal) }));
+  }
+
+  /** The person an assignment names: one of the account's people, not disabled (400 otherwise), with their name. */
+  private async personOf(principal: Principal, email: string | null): Promise<CaseActorMessage | null> {
+    if (email === null) return null;
+    const user = await this.users.findByEmail(normalisedEmail(email));
+    if (user === null || user.accountId !== principal.account.id || user.disabled) {
+      throw new AppError('VALIDATION_FAILED', `assignee: no active person of this account has the e-mail ${email}`);
+    }
+    return { email: user.email, name: user.name };
   }
 
   private async customerOfPayment(principal: Principal, transactionId: string, traceId: string): Promise<string | null> {

@@ -115,7 +115,8 @@ describe('migrating a database of the old single chain', () => {
       const standalone = await openDataSource({ dataDir, schemas: ALL_OWNERS });
       try {
         expect((await recorded(standalone)).sort()).toEqual([...OLD_CHAIN, ...SPLIT_PARTS, OWNED_SCHEMAS_MARK, ...AFTER_THE_MARK].sort());
-        await expect(standalone.query(KEYS_TO_ACCOUNTS)).resolves.toEqual([{ table: 'api_keys' }]);
+        // Only the account store's own tables (keys, people) refer to its accounts.
+        await expect(standalone.query(KEYS_TO_ACCOUNTS)).resolves.toEqual([{ table: 'api_keys' }, { table: 'users' }]);
         expect(await tables(standalone)).toContain('set_aside_rows');
         await expect(standalone.driver.createSchemaBuilder().log()).resolves.toMatchObject({ upQueries: [] });
       } finally {
@@ -159,11 +160,11 @@ describe('a new database two apps share', () => {
 describe('a new database of one distributed app', () => {
   const SHARED_TABLES = ['consumer_offsets', 'event_log', 'migrations', 'set_aside_rows'];
   const OWNED_TABLES: Array<[owner: string, schema: OwnedSchema, tables: string[]]> = [
-    ['gateway', ACCOUNT_STORE_SCHEMA, ['accounts', 'api_keys', 'card_instrument_secrets', 'card_key_pairs']],
+    ['gateway', ACCOUNT_STORE_SCHEMA, ['accounts', 'api_keys', 'card_instrument_secrets', 'card_key_pairs', 'user_sessions', 'users']],
     ['ingestion', ENTITY_STORE_SCHEMA, ['device_records', 'entity_documents']],
     ['labelling', LABEL_STORE_SCHEMA, ['callback_deliveries', 'case_decisions', 'case_events', 'cases', 'label_history', 'labels', 'payment_reviews']],
     ['lookup', LOOKUP_STORE_SCHEMA, ['lookup_evidence', 'lookup_indicators']],
-    ['scoring', SCORING_STORE_SCHEMA, ['decision_records', 'decision_search_keys', 'models', 'rule_suspensions', 'rule_versions', 'velocity_keys', 'velocity_occurrences', 'velocity_recorded_events']],
+    ['scoring', SCORING_STORE_SCHEMA, ['decision_facts', 'decision_records', 'decision_search_keys', 'models', 'rule_suspensions', 'rule_versions', 'velocity_keys', 'velocity_occurrences', 'velocity_recorded_events']],
     [
       'graph',
       GRAPH_STORE_SCHEMA,

@@ -143,6 +143,9 @@ describe('the console at /console', () => {
     await page.type('#rule-expression', 'score >= 0');
     await page.waitForSelector('#rule-check[data-state="ok"]', WAIT);
     await page.click('.rule-form button[type=submit]');
+    // A rule saved active decides at once: the editor asks first, naming what goes live.
+    await page.waitForSelector('[role=alertdialog] .confirm-live', WAIT);
+    await page.click('[role=alertdialog] .confirm-live');
     await page.waitForFunction('/^#\\/rules\\/[0-9]+$/.test(window.location.hash)', WAIT);
     await page.waitForSelector('.saved', WAIT);
     const ruleId = Number(String(await page.evaluate('window.location.hash')).split('/').pop());
@@ -155,6 +158,8 @@ describe('the console at /console', () => {
     expect(result).toMatch(/[1-9][0-9]* decisions evaluated/);
     expect(result).toContain('Precision');
     expect(result).toContain('Recall');
+    // The evidence: the decisions the rule matched, each with its amount and the action before and after.
+    await page.waitForSelector('table.backtest-matches tbody tr', WAIT);
     await page.waitForSelector('#rule-check[data-state="ok"]', WAIT);
     await screenshot('rule-backtest');
   });
@@ -163,7 +168,14 @@ describe('the console at /console', () => {
     await page.click('nav a[href="#/models"]');
     await page.waitForSelector('#train-title', WAIT);
     await page.waitForSelector('main table, main .empty', WAIT);
+    // The shipped default decides until a trained model is activated, and the page says so.
+    expect(await textOf('main')).toMatch(/default-pspBeforeAuth[\s\S]*shipped default/);
     await screenshot('models');
+
+    await page.click('nav a[href="#/overview"]');
+    await page.waitForSelector('.chart canvas', WAIT);
+    expect(await page.$$eval('.chart canvas', (canvases) => canvases.length)).toBe(5);
+    expect(await textOf('main')).toContain('Fraud caught and missed');
 
     await page.click('nav a[href="#/settings"]');
     await page.waitForSelector('#keys-title', WAIT);

@@ -30,6 +30,8 @@ describe('fuzzing every endpoint', () => {
   let accountId: string;
   /** The client SDK routes take a publishable key only (ADR-0015): an account's own, made here. */
   let publishableKey: string;
+  /** The secret key of an account only the id-as-data test writes to. */
+  let quietDataSetKey: string;
 
   beforeAll(async () => {
     service = await startEmbeddedService({ CUSTOMER_RATE_LIMIT_PER_MINUTE: '1000000', ACCOUNT_RATE_LIMIT_PER_MINUTE: '1000000' });
@@ -39,8 +41,9 @@ describe('fuzzing every endpoint', () => {
       .filter(([template, operations]) => 'post' in operations && /^\/(v2|psp)\//.test(template))
       .map(([template, operations]) => ({ template, path: template.replace(/\{[^}]+\}/g, 'fuzz-subject'), takesBody: 'requestBody' in (operations.post ?? {}) }));
     accountId = await defaultAccountId(service);
-    const created = await service.client.send<{ keys: { publishableTest: string } }>({ method: 'POST', path: '/admin/accounts', body: { name: 'fuzz-client-sdk' }, apiKey: TEST_ADMIN_KEY });
+    const created = await service.client.send<{ keys: { publishableTest: string; secretTest: string } }>({ method: 'POST', path: '/admin/accounts', body: { name: 'fuzz-client-sdk' }, apiKey: TEST_ADMIN_KEY });
     publishableKey = created.body.keys.publishableTest;
+    quietDataSetKey = created.body.keys.secretTest;
   }, 60_000);
 
   afterAll(async () => {
@@ -128,6 +131,10 @@ describe('fuzzing every endpoint', () => {
   }, 60_000);
 
   it.each(['__proto__', 'constructor', 'prototype'])('keeps the id %s as data: its chargebacks and disputes count', async (id) => {
+    // In a data set the generated bodies never reach: fast-check favours these very strings (its
+    // "dangerous strings"), and a generated label of customer "constructor" would rightly decide
+    // before its chargeback (MANUAL_REVIEW comes first).
+    const post = (path: string, body: unknown) => service.client.send({ method: 'POST', path, body, apiKey: quietDataSetKey });
     // A connect chargeback with that id, on a customer with that id.
     expect((await post('/v2/connect', { timestamp: Date.now(), customerId: id, chargeback: { chargebackId: id, status: 'LOST' } })).status).toBe(200);
     expect((await post('/v2/customer', { timestamp: Date.now(), customer: { customerId: id } })).body).toMatchObject({ data: { source: 'CHARGEBACK' } });

@@ -160,7 +160,7 @@ describe('models API (embedded app over HTTPS)', () => {
 
       const disputed = Array.from({ length: PAYMENTS }, (_, index) => index).filter((index) => isDisputed(index) && index !== FORGIVEN).length;
       expect(model).toMatchObject({ status: 'ready', examples: PAYMENTS + 1, positives: disputed + 1 });
-      expect(model.positivesByReason).toEqual({ disputedPayment: disputed, customerLabelledFraudster: 1, customerFraud: 0, supplierFraudulent: 0, refundAbuse: 0 });
+      expect(model.positivesByReason).toEqual({ disputedPayment: disputed, analystMarkedFraud: 0, customerLabelledFraudster: 1, customerFraud: 0, supplierFraudulent: 0, refundAbuse: 0 });
       expect(model.candidates.map((candidate) => candidate.algorithm)).toEqual(['gradient-boosted-trees', 'logistic-regression']);
       const served = model.candidates.find((candidate) => candidate.algorithm === model.algorithm);
       expect(served).toBeDefined();
@@ -205,7 +205,7 @@ describe('models API (embedded app over HTTPS)', () => {
     await models.complete(tenant, modelId, {
       examples: 1_000,
       positives: 50,
-      positivesByReason: { disputedPayment: 50, customerLabelledFraudster: 0, customerFraud: 0, supplierFraudulent: 0, refundAbuse: 0 },
+      positivesByReason: { disputedPayment: 50, analystMarkedFraud: 0, customerLabelledFraudster: 0, customerFraud: 0, supplierFraudulent: 0, refundAbuse: 0 },
       labelMaturity: null,
       algorithm: 'logistic-regression',
       metrics,

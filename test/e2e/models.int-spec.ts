@@ -81,7 +81,7 @@ describe('a learned model, trained and activated through the API (embedded proce
     expect(model).toMatchObject({ status: 'ready', examples: CUSTOMERS, positives: CUSTOMERS / 4, active: false });
     expect(model.metrics?.auc).toBeGreaterThan(0.95);
     // Customer checkpoint: the example is the customer, positive for its FRAUDSTER label; both fits ran on the worker thread.
-    expect(model.positivesByReason).toEqual({ disputedPayment: 0, customerLabelledFraudster: 0, customerFraud: CUSTOMERS / 4, supplierFraudulent: 0, refundAbuse: 0 });
+    expect(model.positivesByReason).toEqual({ disputedPayment: 0, analystMarkedFraud: 0, customerLabelledFraudster: 0, customerFraud: CUSTOMERS / 4, supplierFraudulent: 0, refundAbuse: 0 });
     expect(model.candidates.map((candidate) => candidate.algorithm)).toEqual(['gradient-boosted-trees', 'logistic-regression']);
     expect(model.candidates.map((candidate) => candidate.algorithm)).toContain(model.algorithm);
 

@@ -13,6 +13,7 @@ export * from './messages/lookup-indicators.message';
 export * from './messages/labelling.message';
 export * from './messages/label-updated.event';
 export * from './messages/cases.message';
+export * from './messages/payment-reviews.message';
 export * from './http/cases/cases.dto';
 export * from './messages/callback-deliveries.message';
 export * from './http/callbacks/callback-deliveries.dto';

@@ -95,6 +95,7 @@ import type {
 } from './graph.messages';
 import type { DecisionSearchRequest, GraphSearchRequest, SubjectSearchReply } from './search.messages';
 import type { CurrentLabelsOfReply, CurrentLabelsOfRequest, NetworkFactsReply, NetworkFactsRequest, SubjectDecisionsReply, SubjectDecisionsRequest } from './evidence.messages';
+import type { PaymentReviewsOfReply, PaymentReviewsOfRequest } from './payment-reviews.message';
 
 /**
  * Topic names follow `ringfence.<ingest|graph|label|decision|config|rpc>.<entity>.<event>.v1`
@@ -175,6 +176,7 @@ export const RpcTopics = {
   bulkCases: 'ringfence.rpc.labelling.bulk-cases.v1',
   reviewPayment: 'ringfence.rpc.labelling.review-payment.v1',
   withdrawPaymentReview: 'ringfence.rpc.labelling.withdraw-payment-review.v1',
+  readPaymentReviewsOf: 'ringfence.rpc.labelling.payment-reviews-of.v1',
   decisionStats: 'ringfence.rpc.scoring.decision-stats.v1',
   fraudSubjects: 'ringfence.rpc.labelling.fraud-subjects.v1',
   disputedTransactions: 'ringfence.rpc.graph.disputed-transactions.v1',
@@ -271,6 +273,7 @@ export interface RpcTopicMap {
   [RpcTopics.bulkCases]: { request: BulkCasesRequest; reply: BulkCasesReply };
   [RpcTopics.reviewPayment]: { request: ReviewPaymentRequest; reply: PaymentReviewMessage };
   [RpcTopics.withdrawPaymentReview]: { request: WithdrawPaymentReviewRequest; reply: PaymentReviewMessage };
+  [RpcTopics.readPaymentReviewsOf]: { request: PaymentReviewsOfRequest; reply: PaymentReviewsOfReply };
   [RpcTopics.decisionStats]: { request: DecisionStatsRequest; reply: DecisionStatsReply };
   [RpcTopics.fraudSubjects]: { request: FraudSubjectsRequest; reply: FraudSubjectsReply };
   [RpcTopics.disputedTransactions]: { request: DisputedTransactionsRequest; reply: DisputedTransactionsReply };

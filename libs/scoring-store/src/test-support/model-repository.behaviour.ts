@@ -14,7 +14,7 @@ const newModel = (overrides: Partial<Pick<ModelRecord, 'checkpoint' | 'from' | '
 const result = (overrides: Partial<TrainedModelResult> = {}): TrainedModelResult => ({
   examples: 1_000,
   positives: 30,
-  positivesByReason: { disputedPayment: 25, customerLabelledFraudster: 5, customerFraud: 0, supplierFraudulent: 0, refundAbuse: 0 },
+  positivesByReason: { disputedPayment: 25, analystMarkedFraud: 0, customerLabelledFraudster: 5, customerFraud: 0, supplierFraudulent: 0, refundAbuse: 0 },
   labelMaturity: { horizonDays: 9.75, cutoff: 1_766_000_000_000, leftOut: 120 },
   algorithm: 'logistic-regression',
   metrics: { auc: 0.97, averagePrecision: 0.8, precisionAtPrevent: 0.9, recallAtReview: 0.85 },

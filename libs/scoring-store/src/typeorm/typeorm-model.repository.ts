@@ -156,7 +156,8 @@ function toModelRecord(row: ModelRow): ModelRecord {
     to: Number(row.period_to),
     examples: Number(row.examples),
     positives: Number(row.positives),
-    positivesByReason: row.positives_by_reason === null ? null : (JSON.parse(row.positives_by_reason) as ModelPositivesByReasonDto),
+    // A model trained before analysts' payment reviews counted had none of them (ADR-0012).
+    positivesByReason: row.positives_by_reason === null ? null : { analystMarkedFraud: 0, ...(JSON.parse(row.positives_by_reason) as Partial<ModelPositivesByReasonDto>) } as ModelPositivesByReasonDto,
     labelMaturity: row.label_maturity === null ? null : (JSON.parse(row.label_maturity) as ModelLabelMaturityDto),
     algorithm: row.algorithm,
     metrics: row.metrics === null ? null : (JSON.parse(row.metrics) as ModelMetricsDto),

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { MessageBus } from '@ringfence/bus';
-import { type LabelCategory, type MessageEnvelope, type CurrentLabelMessage, RpcTopics, type RpcTopic, type RpcTopicMap } from '@ringfence/contracts';
+import { type CurrentPaymentReview, type LabelCategory, type MessageEnvelope, type CurrentLabelMessage, RpcTopics, type RpcTopic, type RpcTopicMap } from '@ringfence/contracts';
 import type { EntityDocument } from '@ringfence/entities';
 import type { CheckpointIndicatorEvidence, KnownIndicatorQuery } from '@ringfence/lookup';
 import { type RingfenceConfig, newEventId } from '@ringfence/platform';
@@ -9,8 +9,8 @@ import type { CheckpointSubject, EntityReference } from './checkpoint-definition
 
 /**
  * What scoring decides with and does not own, asked of the services that do (docs/architecture.md,
- * "Each service owns its data"): stored entities of ingestion, current labels of labelling,
- * known-fraud evidence of lookup. Each owner answers only once what was answered 2xx before the
+ * "Each service owns its data"): stored entities of ingestion, current labels (and payments'
+ * reviews) of labelling, known-fraud evidence of lookup. Each owner answers only once what was answered 2xx before the
  * checkpoint is in its state (ingestion by its consumer's offsets; labelling and lookup store
  * before they answer), so a checkpoint reads its writes without sharing a table. In the embedded
  * mode these are calls within the process.
@@ -52,6 +52,12 @@ export class CheckpointFacts {
   async currentLabels(message: MessageEnvelope<unknown>, subject: CheckpointSubject): Promise<Partial<Record<LabelCategory, CurrentLabelMessage>>> {
     const { labels } = await this.ask(message, RpcTopics.readCurrentLabels, { subjectKind: subject.kind, subjectId: subject.id });
     return labels;
+  }
+
+  /** Each payment's current analyst's review (null: none), in the order asked; at most `MAX_PAYMENT_REVIEWS_PER_READ` a request. */
+  async paymentReviews(message: MessageEnvelope<unknown>, transactionIds: readonly string[]): Promise<(CurrentPaymentReview | null)[]> {
+    const { reviews } = await this.ask(message, RpcTopics.readPaymentReviewsOf, { transactionIds: [...transactionIds] });
+    return reviews;
   }
 
   /** Evidence about the checkpoint's indicator values; none asked, none answered (no request). */

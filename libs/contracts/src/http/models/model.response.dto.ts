@@ -9,7 +9,7 @@ export const MODEL_ALGORITHMS = ['gradient-boosted-trees', 'logistic-regression'
 export type ModelAlgorithm = (typeof MODEL_ALGORITHMS)[number];
 
 /** Why a training example is a positive (docs/model.md, "Labels"). */
-export const POSITIVE_REASONS = ['disputedPayment', 'customerLabelledFraudster', 'customerFraud', 'supplierFraudulent', 'refundAbuse'] as const;
+export const POSITIVE_REASONS = ['disputedPayment', 'analystMarkedFraud', 'customerLabelledFraudster', 'customerFraud', 'supplierFraudulent', 'refundAbuse'] as const;
 export type PositiveReason = (typeof POSITIVE_REASONS)[number];
 
 /** Where the model's scores 50 (REVIEW) and 80 (PREVENT) sit, in calibrated probability (docs/model.md, "Score scale"). */
@@ -52,6 +52,8 @@ export class ModelLabelMaturityDto {
 
 export class ModelPositivesByReasonDto {
   @ApiProperty({ type: 'integer', example: 412, description: 'PSP checkpoints: the payment itself was disputed and the dispute not forgiven.' }) disputedPayment!: number;
+  @ApiProperty({ type: 'integer', example: 12, description: "PSP checkpoints: an analyst's current review of the payment itself says fraud (`POST /v2/payments/:transactionId/review {decision: \"fraud\"}`, not withdrawn); 0 for models trained before such reviews counted, which had none." })
+  analystMarkedFraud!: number;
   @ApiProperty({ type: 'integer', example: 35, description: 'PSP checkpoints: the payment of a customer already labelled FRAUDSTER when it was decided.' }) customerLabelledFraudster!: number;
   @ApiProperty({ type: 'integer', example: 0, description: 'Customer-level checkpoints (customer, registration, voucher redemption, refund): the customer is labelled FRAUDSTER or has a chargeback not forgiven.' }) customerFraud!: number;
   @ApiProperty({ type: 'integer', example: 0, description: 'A supplier subject (payout, a supplier registration) labelled FRAUDULENT.' }) supplierFraudulent!: number;

@@ -46,6 +46,41 @@ describe('labelling policy', () => {
     });
   });
 
+  describe("at a payment an analyst reviewed", () => {
+    const review = (decision: 'approve' | 'decline' | 'fraud' | 'not_fraud') => ({ paymentReview: { decision } });
+
+    it('is fraud when the review says fraud, genuine when it says not_fraud', () => {
+      expect(verdictOf('payment', facts(review('fraud')))).toEqual({ verdict: 'fraud', reason: 'analystMarkedFraud' });
+      expect(verdictOf('payment', facts(review('not_fraud')))).toEqual({ verdict: 'genuine' });
+    });
+
+    it('reads approve and decline as what the merchant did, not what the payment was: they change no verdict', () => {
+      for (const decision of ['approve', 'decline'] as const) {
+        expect(verdictOf('payment', facts(review(decision)))).toEqual({ verdict: 'unknown' });
+        expect(verdictOf('payment', facts({ ...review(decision), labels: fraudster(0) }))).toEqual({ verdict: 'fraud', reason: 'customerLabelledFraudster' });
+        expect(verdictOf('payment', facts({ ...review(decision), paymentDisputes: 'forgiven' }))).toEqual({ verdict: 'genuine' });
+      }
+    });
+
+    it("comes after the payment's own unforgiven dispute: not_fraud does not undo a chargeback", () => {
+      expect(verdictOf('payment', facts({ ...review('not_fraud'), paymentDisputes: 'unforgiven', paymentDisputedAt: 5 }))).toEqual({ verdict: 'fraud', reason: 'disputedPayment', disputedAt: 5 });
+      expect(verdictOf('payment', facts({ ...review('fraud'), paymentDisputes: 'unforgiven' }))).toEqual({ verdict: 'fraud', reason: 'disputedPayment' });
+    });
+
+    it("comes before the customer's labels and a forgiven dispute: the review is of this very payment", () => {
+      expect(verdictOf('payment', facts({ ...review('not_fraud'), labels: fraudster(0) }))).toEqual({ verdict: 'genuine' });
+      expect(verdictOf('payment', facts({ ...review('fraud'), labels: { PAYMENT_FRAUD: { review: 'GENUINE', eventTime: 0 } } }))).toEqual({ verdict: 'fraud', reason: 'analystMarkedFraud' });
+      expect(verdictOf('payment', facts({ ...review('fraud'), labels: fraudster(0) }))).toEqual({ verdict: 'fraud', reason: 'analystMarkedFraud' });
+      expect(verdictOf('payment', facts({ ...review('fraud'), paymentDisputes: 'forgiven' }))).toEqual({ verdict: 'fraud', reason: 'analystMarkedFraud' });
+    });
+
+    it('is read only at payments: a customer, refund or supplier decision ignores it', () => {
+      expect(verdictOf('customer', facts(review('fraud')))).toEqual({ verdict: 'unknown' });
+      expect(verdictOf('refund', facts(review('fraud')))).toEqual({ verdict: 'unknown' });
+      expect(verdictOf('payment', facts({ ...review('fraud'), subjectKind: 'supplier' }))).toEqual({ verdict: 'unknown' });
+    });
+  });
+
   describe('at a customer checkpoint', () => {
     it('is fraud for a FRAUDSTER label whenever it came, or any chargeback not forgiven', () => {
       expect(verdictOf('customer', facts({ labels: fraudster(DECIDED_AT + 86_400_000) }))).toEqual({ verdict: 'fraud', reason: 'customerFraud' });

@@ -1,16 +1,23 @@
-import type { CurrentLabelMessage, LabelCategory, ModelPositivesByReasonDto, PositiveReason, RuleCheckpoint } from '@ringfence/contracts';
+import type { CurrentLabelMessage, CurrentPaymentReview, LabelCategory, ModelPositivesByReasonDto, PositiveReason, RuleCheckpoint } from '@ringfence/contracts';
 
 /**
  * What a decision was, as the labels and disputes known now say: the one definition of "fraud"
  * and "genuine" that training (its positives) and rule backtests (their labelled precision and
  * recall) share, per checkpoint. docs/model.md ("Examples" and "Labels") states it for readers.
  *
- * - **Payments** (`pspBeforeAuth`, `pspAfterAuth`): the example is the payment. Fraud when THAT
- *   transaction was disputed and the dispute is not forgiven (`disputedPayment`), or when its
- *   customer was already labelled FRAUDSTER when it was decided (`customerLabelledFraudster`).
+ * - **Payments** (`pspBeforeAuth`, `pspAfterAuth`): the example is the payment. In this order:
+ *   1. THAT transaction was disputed and the dispute is not forgiven: fraud (`disputedPayment`).
+ *      The dispute is the card network's own outcome, money taken back; an analyst's word does
+ *      not undo it.
+ *   2. An analyst's current review of THAT payment: `fraud` is fraud (`analystMarkedFraud`),
+ *      `not_fraud` genuine. Someone looked at this very payment, which says more of it than a
+ *      label of its customer, so the review comes before the customer's label. `approve` and
+ *      `decline` say what the merchant did with the payment, not what it was: no verdict.
+ *   3. Its customer was already labelled FRAUDSTER when it was decided: fraud
+ *      (`customerLabelledFraudster`). A label that came after the payment does not reach back.
+ *   4. Its disputes were all forgiven, or its customer is labelled GENUINE: genuine.
  *   A genuine cardholder whose card was abused once has one positive, the disputed payment, not
- *   every payment before and after it; a label that came after the payment does not reach back.
- *   Genuine when its disputes were all forgiven, or its customer is labelled GENUINE.
+ *   every payment before and after it.
  * - **Refunds**: the customer labelled REFUND_ABUSE (`refundAbuse`), or a fraudster (FRAUDSTER,
  *   or a chargeback not forgiven: `customerFraud`). Genuine: NOT_REFUND_ABUSE or GENUINE.
  * - **Other customer checkpoints** (customer, registration, voucher redemption): the example is
@@ -25,7 +32,7 @@ import type { CurrentLabelMessage, LabelCategory, ModelPositivesByReasonDto, Pos
 /** Each positive counted once, under the reason `verdictOf` gave it (the first that holds). */
 export type PositivesByReason = ModelPositivesByReasonDto;
 
-export const noPositives = (): PositivesByReason => ({ disputedPayment: 0, customerLabelledFraudster: 0, customerFraud: 0, supplierFraudulent: 0, refundAbuse: 0 });
+export const noPositives = (): PositivesByReason => ({ disputedPayment: 0, analystMarkedFraud: 0, customerLabelledFraudster: 0, customerFraud: 0, supplierFraudulent: 0, refundAbuse: 0 });
 
 /**
  * A decision judged. A disputed payment carries when its first unforgiven dispute arrived (event
@@ -65,6 +72,8 @@ export interface VerdictFacts {
   paymentDisputes: PaymentDisputes;
   /** When its first unforgiven dispute arrived (the dispute's own timestamp); undefined without one. */
   paymentDisputedAt?: number;
+  /** The decided payment's current (not withdrawn) analyst's review; undefined without one, and away from payments. */
+  paymentReview?: Pick<CurrentPaymentReview, 'decision'>;
   /**
    * When the service decided (its clock, epoch ms): labels carry the time labelling applied them,
    * on the same clock, so "labelled before the payment" compares these two. A backfill sends old
@@ -86,6 +95,8 @@ export function verdictOf(unit: JudgedUnit, facts: VerdictFacts): DecisionVerdic
       if (facts.paymentDisputes === 'unforgiven') {
         return facts.paymentDisputedAt === undefined ? fraud('disputedPayment') : { verdict: 'fraud', reason: 'disputedPayment', disputedAt: facts.paymentDisputedAt };
       }
+      if (facts.paymentReview?.decision === 'fraud') return fraud('analystMarkedFraud');
+      if (facts.paymentReview?.decision === 'not_fraud') return GENUINE;
       if (paymentLabel?.review === 'FRAUDSTER' && paymentLabel.eventTime <= facts.decidedAt) return fraud('customerLabelledFraudster');
       return facts.paymentDisputes === 'forgiven' || paymentLabel?.review === 'GENUINE' ? GENUINE : UNKNOWN;
     case 'refund':

@@ -18,11 +18,13 @@ interface Owners {
   chargebacked?: string[];
   /** Label reads that time out before the owner answers. */
   labelTimeouts?: number;
+  /** Per transaction id, its current analyst's review as labelling answers it. */
+  reviews?: Record<string, 'approve' | 'decline' | 'fraud' | 'not_fraud'>;
 }
 
 /** Owners as `CheckpointFacts` asks them, counting the requests. */
-function owners({ labels = {}, disputes = {}, chargebacked = [], labelTimeouts = 0 }: Owners) {
-  const asked = { labels: 0, documentReads: 0, documentsRead: 0, customerDocuments: 0 };
+function owners({ labels = {}, disputes = {}, chargebacked = [], labelTimeouts = 0, reviews = {} }: Owners) {
+  const asked = { labels: 0, documentReads: 0, documentsRead: 0, customerDocuments: 0, reviewReads: [] as number[] };
   const facts = {
     currentLabels: async (_message: unknown, subject: { id: string }) => {
       asked.labels += 1;
@@ -46,6 +48,11 @@ function owners({ labels = {}, disputes = {}, chargebacked = [], labelTimeouts =
         const fieldTimestamps = Object.fromEntries(Object.keys(entries).map((disputeId, index) => [leafPath('chargebacks', disputeId, 'forgiven'), T0 + (index + 1) * 86_400_000]));
         return { fields: { chargebacks: Object.fromEntries(Object.entries(entries).map(([disputeId, forgiven]) => [disputeId, { forgiven }])) }, fieldTimestamps };
       });
+    },
+    paymentReviews: async (_message: unknown, transactionIds: string[]) => {
+      asked.reviewReads.push(transactionIds.length);
+      if (transactionIds.length > 100) throw new Error('more payments than one read may name');
+      return transactionIds.map((id) => (reviews[id] === undefined ? null : { decision: reviews[id], at: T0 }));
     },
   } as unknown as CheckpointFacts;
   return { facts, asked };
@@ -103,6 +110,43 @@ describe(SubjectVerdicts.name, () => {
     expect(asked.documentReads).toBe(3 + 1);
     expect(asked.documentsRead).toBe(40 + 8);
     expect(asked.labels).toBe(4);
+  });
+
+  it("reads each payment's current analyst's review from labelling: fraud and not_fraud decide, after the payment's own dispute, before the customer's label", async () => {
+    const { facts, asked } = owners({
+      reviews: { 'tx-marked': 'fraud', 'tx-cleared': 'not_fraud', 'tx-approved': 'approve', 'tx-disputed': 'not_fraud' },
+      disputes: { 'tx-disputed': { 'dsp-1': false } },
+      labels: { 'cus-fraudster': { review: 'FRAUDSTER', eventTime: 0 } },
+    });
+
+    const verdicts = await judge(facts, 'pspBeforeAuth', [
+      payment('cus-1', 'tx-marked'),
+      payment('cus-fraudster', 'tx-cleared'),
+      payment('cus-1', 'tx-approved'),
+      payment('cus-1', 'tx-disputed'),
+      payment('cus-1', 'tx-none'),
+    ]);
+
+    expect(verdicts).toEqual([
+      { verdict: 'fraud', reason: 'analystMarkedFraud' },
+      { verdict: 'genuine' },
+      { verdict: 'unknown' },
+      { verdict: 'fraud', reason: 'disputedPayment', disputedAt: T0 + 86_400_000 },
+      { verdict: 'unknown' },
+    ]);
+    expect(asked.reviewReads).toEqual([5]);
+  });
+
+  it("asks for payments' reviews in reads of at most 100, each payment once, and not at all away from payments", async () => {
+    const { facts, asked } = owners({});
+    const records = Array.from({ length: 250 }, (_, index) => payment(`cus-${index % 4}`, `tx-${index % 230}`));
+
+    await judge(facts, 'pspAfterAuth', records);
+    expect(asked.reviewReads).toEqual([100, 100, 30]);
+
+    const atCustomer = { ...payment('cus-1', 'tx-1'), checkpoint: 'customer', event: { subject: { kind: 'customer', id: 'cus-1' }, features: {} } };
+    await judge(facts, 'customer', [atCustomer]);
+    expect(asked.reviewReads).toHaveLength(3);
   });
 
   it("at a customer checkpoint, reads the customer's chargebacks and labels (the customer-level verdict)", async () => {

@@ -1,7 +1,15 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import { BusTimeoutError, BusUnavailableError } from '@ringfence/bus';
-import { type CurrentLabelMessage, type LabelCategory, MAX_ENTITY_DOCUMENTS_PER_READ, type MessageEnvelope, type RuleCheckpoint } from '@ringfence/contracts';
+import {
+  type CurrentLabelMessage,
+  type CurrentPaymentReview,
+  type LabelCategory,
+  MAX_ENTITY_DOCUMENTS_PER_READ,
+  MAX_PAYMENT_REVIEWS_PER_READ,
+  type MessageEnvelope,
+  type RuleCheckpoint,
+} from '@ringfence/contracts';
 import { type EntityDocument, hasUnforgivenChargeback, leafPath } from '@ringfence/entities';
 import { exponentialBackoffMs } from '@ringfence/platform';
 import type { StoredDecisionRecord } from '@ringfence/scoring-engine';
@@ -12,7 +20,7 @@ import type { RecordedDecision } from './recorded-decision';
 
 /** Subjects whose labels and chargebacks are asked at once. */
 const SUBJECT_BATCH = 50;
-/** Reads of transaction documents in flight at once (each names up to MAX_ENTITY_DOCUMENTS_PER_READ). */
+/** Reads of transaction documents, or of payments' reviews, in flight at once (each names up to its contract's maximum). */
 const PAYMENT_READS_IN_FLIGHT = 4;
 
 /**
@@ -48,9 +56,10 @@ export class VerdictMemo {
 /**
  * Judges decision records by the labelling policy (`labelling-policy.ts`), from what the owners
  * know now: the subjects' current labels (labelling) and, as the checkpoint needs them, the
- * customer's chargebacks or the decided payment's disputes (ingestion's documents). Subjects are
- * asked a batch at a time; transaction documents are read in batches of
- * `MAX_ENTITY_DOCUMENTS_PER_READ`.
+ * customer's chargebacks or, at a payment, the decided payment's disputes (ingestion's documents)
+ * and its current analyst's review (labelling, `…payment-reviews-of.v1`). Subjects are asked a
+ * batch at a time; a page's payments are asked of both owners at once, transaction documents in
+ * reads of `MAX_ENTITY_DOCUMENTS_PER_READ`, reviews in reads of `MAX_PAYMENT_REVIEWS_PER_READ`.
  */
 @Injectable()
 export class SubjectVerdicts {
@@ -66,8 +75,12 @@ export class SubjectVerdicts {
   ): Promise<DecisionVerdict[]> {
     const unit = judgedUnitOf(checkpoint);
     const events = records.map((record) => record.event as RecordedDecision);
-    await this.learnSubjects(message, unit, events.flatMap((event) => event.subject ?? []), memo, patience);
-    const disputes = unit === 'payment' ? await this.paymentDisputes(message, events.flatMap((event) => paymentIdOf(event) ?? []), patience) : new Map<string, DisputesOfPayment>();
+    const paymentIds = unit === 'payment' ? events.flatMap((event) => paymentIdOf(event) ?? []) : [];
+    const [, disputes, reviews] = await Promise.all([
+      this.learnSubjects(message, unit, events.flatMap((event) => event.subject ?? []), memo, patience),
+      this.paymentDisputes(message, paymentIds, patience),
+      this.paymentReviews(message, paymentIds, patience),
+    ]);
     return records.map((record, index) => {
       const { subject } = events[index];
       if (subject === undefined) return { verdict: 'unknown' };
@@ -80,6 +93,7 @@ export class SubjectVerdicts {
         unforgivenChargeback: known?.unforgivenChargeback ?? false,
         paymentDisputes: payment?.state ?? 'none',
         paymentDisputedAt: payment?.disputedAt,
+        paymentReview: paymentId === undefined ? undefined : reviews.get(paymentId),
         decidedAt: record.decidedAt,
       });
     });
@@ -107,20 +121,34 @@ export class SubjectVerdicts {
 
   /** Each named transaction's disputes, as its document holds them. */
   private async paymentDisputes(message: MessageEnvelope<unknown>, transactionIds: readonly string[], patience: VerdictPatience): Promise<Map<string, DisputesOfPayment>> {
-    const ids = [...new Set(transactionIds)];
-    const batches: string[][] = [];
-    for (let start = 0; start < ids.length; start += MAX_ENTITY_DOCUMENTS_PER_READ) batches.push(ids.slice(start, start + MAX_ENTITY_DOCUMENTS_PER_READ));
     const disputes = new Map<string, DisputesOfPayment>();
-    for (let start = 0; start < batches.length; start += PAYMENT_READS_IN_FLIGHT) {
-      await Promise.all(
-        batches.slice(start, start + PAYMENT_READS_IN_FLIGHT).map(async (batch) => {
-          const documents = await patiently(patience, () => this.facts.documents(message, batch.map((id) => ({ kind: 'transaction', id }))));
-          batch.forEach((id, index) => disputes.set(id, disputesOf(documents[index] ?? undefined)));
-        }),
-      );
-    }
+    await inBatches(transactionIds, MAX_ENTITY_DOCUMENTS_PER_READ, async (batch) => {
+      const documents = await patiently(patience, () => this.facts.documents(message, batch.map((id) => ({ kind: 'transaction', id }))));
+      batch.forEach((id, index) => disputes.set(id, disputesOf(documents[index] ?? undefined)));
+    });
     return disputes;
   }
+
+  /** Each named payment's current analyst's review; a payment without one is not in the map. */
+  private async paymentReviews(message: MessageEnvelope<unknown>, transactionIds: readonly string[], patience: VerdictPatience): Promise<Map<string, CurrentPaymentReview>> {
+    const reviews = new Map<string, CurrentPaymentReview>();
+    await inBatches(transactionIds, MAX_PAYMENT_REVIEWS_PER_READ, async (batch) => {
+      const answered = await patiently(patience, () => this.facts.paymentReviews(message, batch));
+      batch.forEach((id, index) => {
+        const review = answered[index];
+        if (review != null) reviews.set(id, review);
+      });
+    });
+    return reviews;
+  }
+}
+
+/** Asks `read` for the distinct ids in batches of `size`, `PAYMENT_READS_IN_FLIGHT` batches at a time. */
+async function inBatches(ids: readonly string[], size: number, read: (batch: string[]) => Promise<void>): Promise<void> {
+  const distinct = [...new Set(ids)];
+  const batches: string[][] = [];
+  for (let start = 0; start < distinct.length; start += size) batches.push(distinct.slice(start, start + size));
+  for (let start = 0; start < batches.length; start += PAYMENT_READS_IN_FLIGHT) await Promise.all(batches.slice(start, start + PAYMENT_READS_IN_FLIGHT).map(read));
 }
 
 /** Asks again, later, while an owner is only slow (a timeout, unavailable), up to `patience.attempts` in all. */

@@ -70,7 +70,7 @@ describe(ModelBook.name, () => {
     await models.complete(tenant, modelId, {
       examples: 1_000,
       positives: 100,
-      positivesByReason: { disputedPayment: 0, customerLabelledFraudster: 0, customerFraud: 100, supplierFraudulent: 0, refundAbuse: 0 },
+      positivesByReason: { disputedPayment: 0, analystMarkedFraud: 0, customerLabelledFraudster: 0, customerFraud: 100, supplierFraudulent: 0, refundAbuse: 0 },
       labelMaturity: null,
       algorithm: 'gradient-boosted-trees',
       metrics,

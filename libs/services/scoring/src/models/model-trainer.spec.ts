@@ -23,7 +23,7 @@ function examples(rows: number, fraudEvery: number): TrainingExamples {
     labels,
     eventTimes: Float64Array.from(records, (_, row) => T0 + row * 60_000),
     positives: labels.reduce((sum, label) => sum + label, 0),
-    positivesByReason: { disputedPayment: labels.reduce((sum, label) => sum + label, 0), customerLabelledFraudster: 0, customerFraud: 0, supplierFraudulent: 0, refundAbuse: 0 },
+    positivesByReason: { disputedPayment: labels.reduce((sum, label) => sum + label, 0), analystMarkedFraud: 0, customerLabelledFraudster: 0, customerFraud: 0, supplierFraudulent: 0, refundAbuse: 0 },
     labelMaturity: null,
   };
 }
@@ -97,7 +97,7 @@ describe(ModelTrainer.name, () => {
       status: 'ready',
       examples: 2_000,
       positives: 200,
-      positivesByReason: { disputedPayment: 200, customerLabelledFraudster: 0, customerFraud: 0, supplierFraudulent: 0, refundAbuse: 0 },
+      positivesByReason: { disputedPayment: 200, analystMarkedFraud: 0, customerLabelledFraudster: 0, customerFraud: 0, supplierFraudulent: 0, refundAbuse: 0 },
       progress: null,
       error: null,
       active: false,

@@ -73,7 +73,21 @@ describe(TrainingExampleReader.name, () => {
 
     expect(Array.from(read.labels)).toEqual([1, 0, 1, 0, 1, 1]);
     expect(read.positives).toBe(4);
-    expect(read.positivesByReason).toEqual({ disputedPayment: 2, customerLabelledFraudster: 1, customerFraud: 0, supplierFraudulent: 0, refundAbuse: 1 });
+    expect(read.positivesByReason).toEqual({ disputedPayment: 2, analystMarkedFraud: 0, customerLabelledFraudster: 1, customerFraud: 0, supplierFraudulent: 0, refundAbuse: 1 });
+  });
+
+  it("counts a payment an analyst marked fraud as a positive of its own reason, which does not measure how long disputes take", async () => {
+    // Every 10th of 1,000 payments marked fraud by an analyst: no dispute time comes with them, so nothing is left out as immature.
+    const marked = verdicts(({ timestamp }) => ((timestamp - T0) % 10_000 === 0 ? { verdict: 'fraud', reason: 'analystMarkedFraud' } : { verdict: 'genuine' }));
+    const read = await new TrainingExampleReader(storedDecisions(decisions(1_000)).store, marked.verdicts).read(MESSAGE, 'pspAfterAuth', 0, Number.MAX_SAFE_INTEGER, noProgress, {
+      maxExamples: 10_000,
+      signal: new AbortController().signal,
+    });
+
+    expect(read.labels).toHaveLength(1_000);
+    expect(read.positives).toBe(100);
+    expect(read.positivesByReason).toEqual({ disputedPayment: 0, analystMarkedFraud: 100, customerLabelledFraudster: 0, customerFraud: 0, supplierFraudulent: 0, refundAbuse: 0 });
+    expect(read.labelMaturity).toBeNull();
   });
 
   it('stops at the page that would pass TRAINING_MAX_EXAMPLES, before labelling it, with the reason the model shows', async () => {

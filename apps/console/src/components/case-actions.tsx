@@ -5,6 +5,13 @@ import { assigneeName } from './case-list';
 import { ErrorNotice } from './common';
 import { type CurrentUser, mayReview } from './current';
 
+/**
+ * The server's limit on a close comment: MAX_CASE_COMMENT_LENGTH in
+ * libs/contracts/src/messages/cases.message.ts, mirrored because that module carries the DTOs'
+ * NestJS decorators, which the browser bundle may not import. A longer comment is refused (400).
+ */
+export const MAX_CASE_COMMENT_LENGTH = 1_000;
+
 interface CaseActionsProps {
   api: Api;
   item: Case;
@@ -98,7 +105,7 @@ function OpenCaseControls({ item, mine, busy, run }: ControlsProps) {
       </label>
       <label>
         Comment
-        <input id="case-comment" maxLength={4000} value={comment} onInput={(event) => setComment(event.currentTarget.value)} />
+        <input id="case-comment" maxLength={MAX_CASE_COMMENT_LENGTH} value={comment} onInput={(event) => setComment(event.currentTarget.value)} />
       </label>
       <button type="button" id="case-close" disabled={busy || !outcome} onClick={() => void run('close', { outcome, comment: comment.trim() || undefined })}>
         Close the case

@@ -240,6 +240,29 @@ describe('cases API (embedded app over HTTPS)', () => {
     expect((await send<Envelope>('POST', `/v2/payments/${newId('tx-unknown')}/review`, reviewer.keys.secretTest, { decision: 'approve' })).status).toBe(404);
   });
 
+  it("counts a payment an analyst marked fraud as fraud in the very next backtest, not_fraud as genuine, and neither once withdrawn or approved (ADR-0012)", async () => {
+    const reviewer = await reviewingAccount();
+    const key = reviewer.keys.secretTest;
+    const [marked, cleared] = [await payment(key, newId('rev')), await payment(key, newId('rev'))];
+    type Labelled = { fraud: number; fraudTriggered: number; genuine: number; genuineTriggered: number };
+    const labelled = async () => {
+      const backtest = await send<{ data: { evaluated: number; labelled: Labelled } }>('POST', '/v2/rules/backtest', key, { checkpoint: 'pspBeforeAuth', rules: [{ expression: 'true', action: 'PREVENT' }] });
+      expect(backtest.status).toBe(200);
+      expect(backtest.body.data.evaluated).toBe(2);
+      return backtest.body.data.labelled;
+    };
+    expect(await labelled()).toMatchObject({ fraud: 0, genuine: 0 });
+
+    expect((await send('POST', `/v2/payments/${marked.transactionId}/review`, key, { decision: 'fraud' })).status).toBe(201);
+    expect((await send('POST', `/v2/payments/${cleared.transactionId}/review`, key, { decision: 'not_fraud' })).status).toBe(201);
+    expect(await labelled()).toMatchObject({ fraud: 1, fraudTriggered: 1, genuine: 1, genuineTriggered: 1 });
+
+    // Withdrawn, the mark counts no more; approve says what the merchant did, not what the payment was.
+    expect((await send('DELETE', `/v2/payments/${marked.transactionId}/review`, key)).status).toBe(200);
+    expect((await send('POST', `/v2/payments/${cleared.transactionId}/review`, key, { decision: 'approve' })).status).toBe(201);
+    expect(await labelled()).toMatchObject({ fraud: 0, genuine: 0 });
+  });
+
   it('undoes a label change as a new change, and answers 409 when there is nothing to undo', async () => {
     const customerId = newId('cus');
     await send('POST', `/v2/customer/${customerId}/labels`, account.keys.secretTest, { review: 'GENUINE' });

@@ -27,7 +27,7 @@ describe('the console as an analyst workbench', () => {
   const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   const ana = { email: `ana-${tag}@example.com`, name: 'Ana Analyst', password: `correct horse ${tag}` };
   const ben = { email: `ben-${tag}@example.com`, name: 'Ben Analyst', password: `battery staple ${tag}` };
-  const data = { subject: `cus-wb-${tag}`, fraudster: `cus-wbf-${tag}`, email: `shared-${tag}@example.com`, payments: [] as string[], caseId: '' };
+  const data = { subject: `cus-wb-${tag}`, fraudster: `cus-wbf-${tag}`, email: `shared-${tag}@example.com`, payments: [] as string[], caseId: '', bensCase: '' };
 
   const api = <T = Record<string, unknown>>(method: string, path: string, body?: unknown) => service.client.send<T>({ method, path, body, apiKey: TEST_BOOTSTRAP_KEY });
 
@@ -166,13 +166,22 @@ describe('the console as an analyst workbench', () => {
     await other.waitForSelector('#next-case', WAIT);
     await other.click('#next-case');
     await other.waitForFunction('document.querySelector(".holder")?.textContent === "You hold this case."', WAIT);
-    expect(await other.evaluate('window.location.hash')).not.toBe(`#/case/${data.caseId}`);
+    const hash = String(await other.evaluate('window.location.hash'));
+    expect(hash).not.toBe(`#/case/${data.caseId}`);
+    data.bensCase = decodeURIComponent(hash.replace('#/case/', ''));
     await other.goto(`${origin}/console#/case/${encodeURIComponent(data.caseId)}`, { waitUntil: 'load' });
     await other.waitForSelector('.holder', WAIT);
     expect(await textOf(other, '.holder')).toContain(ana.name);
-    await other.click('#case-claim');
-    await other.waitForSelector('.conflict', WAIT);
-    expect(await textOf(other, '.conflict')).toMatch(new RegExp(`${ana.email.replace(/[.+]/g, '\\$&')}|${ana.name}`));
+    // The server refuses to claim or close a case another holds: the page offers neither, only taking it over.
+    await other.waitForSelector('#case-take-over', WAIT);
+    expect(await other.$('#case-claim')).toBeNull();
+    expect(await other.$('#case-close')).toBeNull();
+    // The refusal itself, as his session meets it: a claim of Ana's case names her.
+    const session = await service.client.send<{ data: { token: string } }>({ method: 'POST', path: '/v2/sessions', body: { email: ben.email, password: ben.password } });
+    const version = (await api<{ data: { case: { version: number } } }>('GET', `/v2/cases/${data.caseId}`)).body.data.case.version;
+    const refused = await service.client.send<{ message?: string }>({ method: 'POST', path: `/v2/cases/${data.caseId}/claim`, body: { version }, apiKey: session.body.data.token });
+    expect(refused.status).toBe(409);
+    expect(JSON.stringify(refused.body)).toContain(ana.email);
     const held = await api<{ data: { case: { assignee: { email: string } } } }>('GET', `/v2/cases/${data.caseId}`);
     expect(held.body.data.case.assignee.email).toBe(ana.email);
     await other.close();
@@ -199,12 +208,32 @@ describe('the console as an analyst workbench', () => {
     const stored = await api<{ data: { case: { status: string; outcome: string }; audit: Array<{ actor: string; action: string }>; decisions: Array<{ transactionId?: string; review?: { decision: string; actor: string } }> } }>('GET', `/v2/cases/${data.caseId}`);
     expect(stored.body.data.case).toMatchObject({ status: 'closed', outcome: 'fraud' });
     expect(stored.body.data.decisions.find((decision) => decision.transactionId === data.payments[0])?.review).toMatchObject({ decision: 'decline', actor: ana.email });
-    await page.waitForFunction(`document.querySelector('table.audit')?.textContent.includes(${JSON.stringify(ana.email)})`, WAIT);
+    // The row of the close, naming her (the claim's row named her already).
+    const closeRow = `[...document.querySelectorAll('table.audit tbody tr')].some((row) => row.cells[1]?.textContent === ${JSON.stringify(ana.email)} && row.cells[2]?.textContent === 'close')`;
+    await page.waitForFunction(closeRow, WAIT);
     const audit = await textOf(page, 'table.audit');
     expect(audit).toContain(ana.email);
     expect(stored.body.data.audit.filter((entry) => entry.actor === ana.email).map((entry) => entry.action)).toEqual(expect.arrayContaining(['claim', 'close']));
     expect(stored.body.data.audit.filter((entry) => entry.actor === ana.email).length).toBeGreaterThanOrEqual(6);
     expect(audit).not.toMatch(/\b1[0-9]{12}\b/);
+  });
+
+  it('takes over a case another analyst holds, after a step naming him', async () => {
+    await page.goto(`${origin}/console#/case/${encodeURIComponent(data.bensCase)}`, { waitUntil: 'load' });
+    await page.waitForSelector('#case-take-over', WAIT);
+    expect(await textOf(page, '.holder')).toContain(ben.name);
+    expect(await page.$('#case-claim')).toBeNull();
+    await page.click('#case-take-over');
+    await page.waitForSelector('.case-actions [role=alertdialog]', WAIT);
+    expect(await textOf(page, '.case-actions [role=alertdialog]')).toContain(`${ben.name} (${ben.email}) holds this case`);
+    // Not assigned before the confirmation.
+    expect((await api<{ data: { case: { assignee: { email: string } } } }>('GET', `/v2/cases/${data.bensCase}`)).body.data.case.assignee.email).toBe(ben.email);
+    await page.click('.case-actions .confirm-live');
+    await page.waitForFunction('document.querySelector(".holder")?.textContent === "You hold this case."', WAIT);
+    const taken = await api<{ data: { case: { assignee: { email: string } }; audit: Array<{ actor: string; action: string; detail: unknown }> } }>('GET', `/v2/cases/${data.bensCase}`);
+    expect(taken.body.data.case.assignee.email).toBe(ana.email);
+    expect(taken.body.data.audit.at(-1)).toMatchObject({ actor: ana.email, action: 'assign', detail: { from: ben.email, to: ana.email } });
+    await page.waitForSelector('#case-close', WAIT);
   });
 
   it('shows the decided payment on the customer page, asks before a GENUINE label, preselects nothing, and undoes the last label', async () => {
@@ -267,7 +296,7 @@ describe('the console as an analyst workbench', () => {
   });
 
   it('reported no script error, no CSP refusal and no request to another host on the way', () => {
-    // The one expected failure: the second analyst's 409 (a refused request is logged by the browser).
-    expect(problems.filter((problem) => !/409/.test(problem))).toEqual([]);
+    // The second analyst's refused claim went through the API, not the page: nothing is expected here.
+    expect(problems).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { type Api, ApiError, segment } from '../api';
 import type { Case, CaseOutcome } from '../types';
 import { assigneeName } from './case-list';
 import { ErrorNotice } from './common';
+import { ConfirmStep } from './confirm-step';
 import { type CurrentUser, mayReview } from './current';
 
 /**
@@ -29,7 +30,7 @@ export function CaseActions({ api, item, me, onChanged }: CaseActionsProps) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const base = `/v2/cases/${segment(item.caseId)}`;
-  const mine = Boolean(me && item.assignee && item.assignee.email.toLowerCase() === me.email.toLowerCase());
+  const mine = holdsCase(item, me);
 
   async function run(action: string, body: Record<string, unknown>) {
     setBusy(true);
@@ -48,7 +49,7 @@ export function CaseActions({ api, item, me, onChanged }: CaseActionsProps) {
   return (
     <div class="case-actions">
       <p class="holder" data-assignee={item.assignee?.email ?? ''}>
-        {item.assignee ? (mine ? 'You hold this case.' : `Held by ${assigneeName(item)}${item.assignee.name ? ` (${item.assignee.email})` : ''}.`) : 'Nobody holds this case.'}
+        {item.assignee ? (mine ? 'You hold this case.' : `Held by ${holderOf(item)}.`) : 'Nobody holds this case.'}
       </p>
       {conflict ? (
         <p class="notice error conflict" role="alert">
@@ -62,30 +63,63 @@ export function CaseActions({ api, item, me, onChanged }: CaseActionsProps) {
           Reopen
         </button>
       ) : (
-        <OpenCaseControls item={item} mine={mine} busy={busy} run={run} />
+        <OpenCaseControls item={item} me={me} mine={mine} busy={busy} run={run} />
       )}
     </div>
   );
 }
 
+/**
+ * Whether the case is held by the one acting. A secret key acts as `key <keyId>` (actorOf), which
+ * the console cannot see: a case held by a key is taken as the key's own (the server refuses,
+ * 409, if another key holds it).
+ */
+function holdsCase(item: Case, me: CurrentUser | null): boolean {
+  if (!item.assignee) return false;
+  if (!me) return item.assignee.email.startsWith('key ');
+  return item.assignee.email.toLowerCase() === me.email.toLowerCase();
+}
+
 interface ControlsProps {
   item: Case;
+  me: CurrentUser | null;
   mine: boolean;
   busy: boolean;
   run: (action: string, body: Record<string, unknown>) => Promise<void>;
 }
 
-/** The actions on a case not closed: claim (or take over), assign, close with an outcome. */
-function OpenCaseControls({ item, mine, busy, run }: ControlsProps) {
+/**
+ * The actions on a case not closed. The server refuses to claim or close a case another person
+ * holds (409, libs/labels/src/cases/case.ts), so neither is offered then: a person may take the
+ * case over by assigning it to themselves, after a step naming who holds it.
+ */
+function OpenCaseControls({ item, me, mine, busy, run }: ControlsProps) {
   const [outcome, setOutcome] = useState<CaseOutcome | ''>('');
   const [comment, setComment] = useState('');
   const [assignee, setAssignee] = useState('');
+  const [confirming, setConfirming] = useState(false);
+  const heldByAnother = Boolean(item.assignee) && !mine;
   return (
     <div class="toolbar">
-      {!mine ? (
+      {!item.assignee ? (
         <button type="button" id="case-claim" disabled={busy} onClick={() => void run('claim', {})}>
-          {item.assignee ? 'Take over' : 'Claim'}
+          Claim
         </button>
+      ) : null}
+      {heldByAnother && me && !confirming ? (
+        <button type="button" id="case-take-over" disabled={busy} onClick={() => setConfirming(true)}>
+          Assign to me
+        </button>
+      ) : null}
+      {heldByAnother && me && confirming ? (
+        <ConfirmStep
+          label="Take the case over"
+          message={`${holderOf(item)} holds this case. Assign it to you instead? They will see it as yours.`}
+          confirmText="Assign to me"
+          busy={busy}
+          onConfirm={() => void run('assign', { assignee: me.email }).then(() => setConfirming(false))}
+          onCancel={() => setConfirming(false)}
+        />
       ) : null}
       <label>
         Assign to (e-mail, blank: nobody)
@@ -94,22 +128,29 @@ function OpenCaseControls({ item, mine, busy, run }: ControlsProps) {
       <button type="button" class="secondary" disabled={busy} onClick={() => void run('assign', { assignee: assignee.trim() || null })}>
         Assign
       </button>
-      <label>
-        Outcome
-        <select id="case-outcome" value={outcome} onChange={(event) => setOutcome(event.currentTarget.value as CaseOutcome | '')}>
-          <option value="">choose…</option>
-          <option value="fraud">fraud</option>
-          <option value="genuine">genuine</option>
-          <option value="no_action">no action</option>
-        </select>
-      </label>
-      <label>
-        Comment
-        <input id="case-comment" maxLength={MAX_CASE_COMMENT_LENGTH} value={comment} onInput={(event) => setComment(event.currentTarget.value)} />
-      </label>
-      <button type="button" id="case-close" disabled={busy || !outcome} onClick={() => void run('close', { outcome, comment: comment.trim() || undefined })}>
-        Close the case
-      </button>
+      {heldByAnother ? null : (
+        <>
+          <label>
+            Outcome
+            <select id="case-outcome" value={outcome} onChange={(event) => setOutcome(event.currentTarget.value as CaseOutcome | '')}>
+              <option value="">choose…</option>
+              <option value="fraud">fraud</option>
+              <option value="genuine">genuine</option>
+              <option value="no_action">no action</option>
+            </select>
+          </label>
+          <label>
+            Comment
+            <input id="case-comment" maxLength={MAX_CASE_COMMENT_LENGTH} value={comment} onInput={(event) => setComment(event.currentTarget.value)} />
+          </label>
+          <button type="button" id="case-close" disabled={busy || !outcome} onClick={() => void run('close', { outcome, comment: comment.trim() || undefined })}>
+            Close the case
+          </button>
+        </>
+      )}
     </div>
   );
 }
+
+/** The holder as the page names them: "Ana Analyst (ana@example.com)". */
+const holderOf = (item: Case) => `${assigneeName(item)}${item.assignee?.name ? ` (${item.assignee.email})` : ''}`;

@@ -32,6 +32,9 @@ export const OPEN_CASE = `
 /**
  * Adds a decision to the subject's active case, once per key, and the case's totals with it:
  * the amount adds up only in the case's first currency. A joining decision leaves `version`.
+ * The active case is locked (FOR UPDATE) and its status checked again by the UPDATE: a close
+ * committed meanwhile makes the lock see the closed row and leave it out, so the decision is not
+ * joined to a closed case (nothing is returned and the caller opens a new case).
  * $1–$4 tenant and subject, $5 key, $6 scoreId, $7 checkpoint, $8 action, $9 score, $10 time,
  * $11 transaction, $12 order, $13 amount, $14 currency, $15 now.
  */
@@ -39,6 +42,7 @@ export const JOIN_CASE = `
   WITH active AS (
     SELECT case_id FROM cases
      WHERE account_id = $1 AND environment = $2 AND subject_kind = $3 AND subject_id = $4 AND status IN ('open', 'in_review')
+     FOR UPDATE
   ), added AS (
     INSERT INTO case_decisions (account_id, environment, decision_key, case_id, score_id, checkpoint, action, score, decided_at, transaction_id, order_id, amount, currency)
     SELECT $1::text, $2::text, $5::text, case_id, $6::text, $7::text, $8::text, $9::double precision, $10::timestamptz, $11::text, $12::text, $13::bigint, $14::text FROM active
@@ -54,7 +58,7 @@ export const JOIN_CASE = `
                         THEN total_amount ELSE COALESCE(total_amount, 0) + $13::bigint END,
     last_decision_at = GREATEST(last_decision_at, $10::timestamptz),
     updated_at = $15::timestamptz
-  FROM added WHERE cases.case_id = added.case_id
+  FROM added WHERE cases.case_id = added.case_id AND cases.status IN ('open', 'in_review')
   RETURNING cases.case_id`;
 
 export const DECISION_SEEN = `SELECT 1 AS seen FROM case_decisions WHERE account_id = $1 AND environment = $2 AND decision_key = $3`;

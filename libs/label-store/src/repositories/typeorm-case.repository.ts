@@ -76,45 +76,62 @@ interface ReviewRow {
   withdrawn_by: string | null;
 }
 
-/** How often a decision is tried again when a case closed between finding and joining it. */
+/** How often a decision tries to join (or open) the subject's case when a close keeps coming in between. */
 const JOIN_ATTEMPTS = 3;
 /** PostgreSQL's unique_violation. */
 const UNIQUE_VIOLATION = '23505';
 
 /**
- * Cases in `cases`, `case_decisions`, `case_events` and `payment_reviews` (ADR-0017). Each write
- * is one statement (data-modifying CTEs: the change and its audit line together), so it needs no
- * transaction; concurrent writers are ordered by the optimistic `version` and the partial unique
- * index of active cases.
+ * Cases in `cases`, `case_decisions`, `case_events` and `payment_reviews` (ADR-0017). Each
+ * workflow write (a transition, an audit line) is one statement (data-modifying CTEs: the change
+ * and its audit line together), so it needs no transaction; concurrent writers are ordered by the
+ * optimistic `version` and the partial unique index of active cases. Adding a decision is the
+ * exception: one statement when the subject has an active case, a few when it opens one.
  */
 export class TypeOrmCaseRepository implements CaseRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async addReviewDecision(tenant: CaseTenant, subject: CaseSubject, decision: CaseDecision, newCaseId: string, at: number): Promise<CaseDecisionOutcome> {
-    const base = [tenant.accountId, tenant.environment, subject.kind, subject.id];
+  /**
+   * Joins first (the common case: one statement), and opens a case only when nothing joined; a
+   * case opened by another writer, or closed, meanwhile is met by the next attempt. Each attempt
+   * opens with a fresh id, so a second open meets the index of active cases, not the primary key.
+   */
+  async addReviewDecision(tenant: CaseTenant, subject: CaseSubject, decision: CaseDecision, newCaseId: () => string, at: number): Promise<CaseDecisionOutcome> {
+    let opened = false;
     for (let attempt = 0; attempt < JOIN_ATTEMPTS; attempt += 1) {
-      const detail = JSON.stringify({ scoreId: decision.scoreId, checkpoint: decision.checkpoint, score: decision.score });
-      const opened = await queryRows(this.dataSource, OPEN_CASE, [newCaseId, ...base, new Date(at), decision.decisionKey, new Date(decision.timestamp), detail]);
-      const joined = await queryRows(this.dataSource, JOIN_CASE, [
-        ...base,
-        decision.decisionKey,
-        decision.scoreId,
-        decision.checkpoint,
-        decision.action,
-        decision.score,
-        new Date(decision.timestamp),
-        decision.transactionId ?? null,
-        decision.orderId ?? null,
-        decision.amount ?? null,
-        decision.currency ?? null,
-        new Date(at),
-      ]);
-      if (joined.length > 0) return opened.length > 0 ? 'opened' : 'joined';
-      const seen = await queryRows(this.dataSource, DECISION_SEEN, [tenant.accountId, tenant.environment, decision.decisionKey]);
-      if (seen.length > 0) return 'duplicate';
-      // The subject's case was closed between the two statements: open a new one.
+      if (await this.join(tenant, subject, decision, at)) return opened ? 'opened' : 'joined';
+      opened = await this.open(tenant, subject, decision, newCaseId(), at);
+      if (!opened && (await queryRows(this.dataSource, DECISION_SEEN, [tenant.accountId, tenant.environment, decision.decisionKey])).length > 0) return 'duplicate';
     }
+    if (await this.join(tenant, subject, decision, at)) return opened ? 'opened' : 'joined';
     throw new Error(`decision ${decision.decisionKey} found no case to join after ${JOIN_ATTEMPTS} attempts`);
+  }
+
+  private async open(tenant: CaseTenant, subject: CaseSubject, decision: CaseDecision, caseId: string, at: number): Promise<boolean> {
+    const detail = JSON.stringify({ scoreId: decision.scoreId, checkpoint: decision.checkpoint, score: decision.score });
+    const parameters = [caseId, tenant.accountId, tenant.environment, subject.kind, subject.id, new Date(at), decision.decisionKey, new Date(decision.timestamp), detail];
+    return (await queryRows(this.dataSource, OPEN_CASE, parameters)).length > 0;
+  }
+
+  private async join(tenant: CaseTenant, subject: CaseSubject, decision: CaseDecision, at: number): Promise<boolean> {
+    const joined = await queryRows(this.dataSource, JOIN_CASE, [
+      tenant.accountId,
+      tenant.environment,
+      subject.kind,
+      subject.id,
+      decision.decisionKey,
+      decision.scoreId,
+      decision.checkpoint,
+      decision.action,
+      decision.score,
+      new Date(decision.timestamp),
+      decision.transactionId ?? null,
+      decision.orderId ?? null,
+      decision.amount ?? null,
+      decision.currency ?? null,
+      new Date(at),
+    ]);
+    return joined.length > 0;
   }
 
   async find(tenant: CaseTenant, caseId: string): Promise<CaseRecord | null> {

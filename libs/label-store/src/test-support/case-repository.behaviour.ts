@@ -94,6 +94,24 @@ export function itBehavesLikeACaseRepository(repository: () => CaseRepository): 
     expect((await cases.list(owner, { status: 'active', subjectType: 'customer', subjectId: 'cus-2', order: 'age', limit: 10 })).total).toBe(1);
   });
 
+  it('opens a new case for a decision arriving right after the subject\'s case closed, leaving the closed one as it was', async () => {
+    const cases = new Cases(repository(), tick);
+    const owner = tenant();
+    await cases.addDecision(owner, 'evt-c1', reviewEvent('cus-c', { score: 30, amount: 100 }));
+    const [first] = (await cases.list(owner, { status: 'active', order: 'age', limit: 1 })).cases;
+    await cases.act(owner, { caseId: first.caseId, action: 'close', actor: ANA, version: first.version, outcome: 'genuine' });
+
+    const late = reviewEvent('cus-c', { score: 90, amount: 700 });
+    expect(await cases.addDecision(owner, 'evt-c2', late)).toBe('opened');
+    const closed = await cases.read(owner, first.caseId);
+    expect(closed.case).toMatchObject({ status: 'closed', decisionCount: 1, maxScore: 30, totalAmount: { amount: 100, currency: 'EUR' } });
+    expect(closed.decisions.map((decision) => decision.scoreId)).not.toContain(late.scoreId);
+    const [second] = (await cases.list(owner, { status: 'active', subjectType: 'customer', subjectId: 'cus-c', order: 'age', limit: 1 })).cases;
+    expect(second.caseId).not.toBe(first.caseId);
+    expect(second).toMatchObject({ status: 'open', decisionCount: 1, maxScore: 90 });
+    expect((await cases.read(owner, second.caseId)).decisions.map((decision) => decision.scoreId)).toEqual([late.scoreId]);
+  });
+
   it('pages by keyset in each order without an empty page, and keeps tenants apart', async () => {
     const cases = new Cases(repository(), tick);
     const owner = tenant();

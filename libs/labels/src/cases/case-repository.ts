@@ -18,10 +18,11 @@ export type CaseDecisionOutcome = 'opened' | 'joined' | 'duplicate';
 /** The cases port; the labelling service's tables implement it (`@ringfence/label-store`). */
 export interface CaseRepository {
   /**
-   * Adds a REVIEW decision to the subject's open or in-review case, opening one (`newCaseId`)
-   * when it has none. A decision key seen before adds nothing (a replayed event).
+   * Adds a REVIEW decision to the subject's open or in-review case, opening one (with an id from
+   * `newCaseId`, asked again for each try) when it has none. A decision key seen before adds
+   * nothing (a replayed event).
    */
-  addReviewDecision(tenant: CaseTenant, subject: CaseSubject, decision: CaseDecision, newCaseId: string, at: number): Promise<CaseDecisionOutcome>;
+  addReviewDecision(tenant: CaseTenant, subject: CaseSubject, decision: CaseDecision, newCaseId: () => string, at: number): Promise<CaseDecisionOutcome>;
   find(tenant: CaseTenant, caseId: string): Promise<CaseRecord | null>;
   /**
    * Applies a transition when the case is still at `expectedVersion`, with its audit line,

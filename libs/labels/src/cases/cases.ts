@@ -39,7 +39,7 @@ export class Cases {
   async addDecision(tenant: CaseTenant, eventId: string, event: CheckpointScoredEvent): Promise<CaseDecisionOutcome | 'ignored'> {
     const review = reviewDecisionOf(eventId, event);
     if (review === null) return 'ignored';
-    return this.cases.addReviewDecision(tenant, review.subject, review.decision, prefixedId('cas', 20), this.now());
+    return this.cases.addReviewDecision(tenant, review.subject, review.decision, () => prefixedId('cas', 20), this.now());
   }
 
   async list(tenant: CaseTenant, request: ListCasesRequest): Promise<ListCasesReply> {

@@ -14,6 +14,7 @@ import { SignIn } from './pages/sign-in';
 import { Subject } from './pages/subject';
 import { Users } from './pages/users';
 import { type Route, href, useRoute } from './router';
+import { SessionContext } from './session-context';
 import { ROLE_LABELS, type Role, type Session, environmentOf, forgetSession, mayAct, readSession, saveSession } from './session';
 
 // `role`: shown to a person of that role or above, and to a secret key (issue 37).
@@ -54,7 +55,7 @@ export function App() {
   }
 
   return (
-    <>
+    <SessionContext.Provider value={session}>
       <a class="skip-link" href="#main" onClick={(event) => (event.preventDefault(), document.getElementById('main')?.focus())}>
         Skip to content
       </a>
@@ -78,7 +79,7 @@ export function App() {
         </button>
       </header>
       <Page route={route} session={session} api={api} />
-    </>
+    </SessionContext.Provider>
   );
 }
 

@@ -64,11 +64,13 @@ function parsePerson(text: string | null): SessionPerson | undefined {
 }
 
 /**
- * Whether the session may do what `needed` allows: a secret key may do everything; a person by
- * their role. Pages hide or disable what the role may not do; the server enforces it anyway.
+ * Whether the session may do what `needed` allows: no session may do nothing; a secret key (a
+ * session with no person) everything; a person by their role. Pages hide or disable what the role
+ * may not do; the server enforces it anyway.
  */
 export function mayAct(session: Pick<Session, 'person'> | null | undefined, needed: Role): boolean {
-  if (!session?.person) return true;
+  if (!session) return false;
+  if (!session.person) return true;
   return ROLES.indexOf(session.person.role) >= ROLES.indexOf(needed);
 }
 

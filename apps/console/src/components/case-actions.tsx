@@ -4,7 +4,7 @@ import type { Case, CaseOutcome } from '../types';
 import { assigneeName } from './case-list';
 import { ErrorNotice } from './common';
 import { ConfirmStep } from './confirm-step';
-import { type CurrentUser, mayReview } from './current';
+import { type CurrentUser, useMayReview } from './current';
 
 /**
  * The server's limit on a close comment: MAX_CASE_COMMENT_LENGTH in
@@ -31,6 +31,7 @@ export function CaseActions({ api, item, me, onChanged }: CaseActionsProps) {
   const [error, setError] = useState<unknown>(null);
   const base = `/v2/cases/${segment(item.caseId)}`;
   const mine = holdsCase(item, me);
+  const mayReview = useMayReview();
 
   async function run(action: string, body: Record<string, unknown>) {
     setBusy(true);
@@ -58,7 +59,7 @@ export function CaseActions({ api, item, me, onChanged }: CaseActionsProps) {
       ) : (
         <ErrorNotice error={error} />
       )}
-      {!mayReview() ? null : item.status === 'closed' ? (
+      {!mayReview ? null : item.status === 'closed' ? (
         <button type="button" id="case-reopen" disabled={busy} onClick={() => void run('reopen', {})}>
           Reopen
         </button>

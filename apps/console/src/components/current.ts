@@ -1,5 +1,5 @@
 import { type Api, ApiError, dataOf } from '../api';
-import { mayAct, readSession } from '../session';
+import { useMayAct } from '../session-context';
 import type { Account } from '../types';
 import { useLoad } from './common';
 
@@ -55,6 +55,6 @@ export function usePotentialLabels(api: Api): boolean {
  * Whether the signed-in person's role allows acting as an analyst (labels, cases, payment
  * reviews): a viewer is shown the same pages without the controls; the server refuses anyway.
  */
-export function mayReview(): boolean {
-  return mayAct(readSession(), 'analyst');
+export function useMayReview(): boolean {
+  return useMayAct('analyst');
 }

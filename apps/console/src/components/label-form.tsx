@@ -3,7 +3,7 @@ import { type Api, segment } from '../api';
 import { labelChoiceFor, labelConsequence } from '../format';
 import type { SubjectType } from '../types';
 import { ErrorNotice } from './common';
-import { mayReview, usePotentialLabels } from './current';
+import { useMayReview, usePotentialLabels } from './current';
 
 interface LabelFormProps {
   api: Api;
@@ -58,7 +58,7 @@ export function LabelForm({ api, reviewer, subjectType, subjectId, checkpoint, i
     onLabelled();
   });
   const consequence = review ? labelConsequence(review, subjectType) : null;
-  if (!mayReview()) return null;
+  if (!useMayReview()) return null;
 
   const apply = () =>
     run(

@@ -3,7 +3,7 @@ import { type Api, segment } from '../api';
 import { formatTime } from '../format';
 import type { PaymentDecision, PaymentReview } from '../types';
 import { ErrorNotice } from './common';
-import { mayReview } from './current';
+import { useMayReview } from './current';
 
 const DECISIONS: Array<{ decision: PaymentDecision; label: string }> = [
   { decision: 'approve', label: 'Approve' },
@@ -47,9 +47,10 @@ export function PaymentActions({ api, transactionId, review, onChanged }: { api:
       return null;
     });
 
+  const mayReview = useMayReview();
   return (
     <div class="payment-actions" data-transaction-id={transactionId}>
-      {!mayReview() ? (
+      {!mayReview ? (
         <p class="payment-review muted">{current ? `${DECIDED[current.decision] ?? current.decision} by ${current.actor}, ${formatTime(current.at)}` : 'not reviewed'}</p>
       ) : current ? (
         <p class="payment-review">

@@ -3,7 +3,7 @@ import { type Api, dataOf, segment } from '../api';
 import { CaseActions } from '../components/case-actions';
 import { CaseStatusBadge } from '../components/case-list';
 import { ActionBadge, ErrorNotice, FieldList, Section, useLoad } from '../components/common';
-import { mayReview, useCurrentUser } from '../components/current';
+import { useCurrentUser, useMayReview } from '../components/current';
 import { EvidenceSection } from '../components/evidence';
 import { LabelForm } from '../components/label-form';
 import { NetworkSection } from '../components/network-section';
@@ -116,6 +116,7 @@ function Notes({ api, detail, onAdded }: { api: Api; detail: CaseDetail; onAdded
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  const mayReview = useMayReview();
   async function add(event: Event) {
     event.preventDefault();
     if (!text.trim()) return;
@@ -144,7 +145,7 @@ function Notes({ api, detail, onAdded }: { api: Api; detail: CaseDetail; onAdded
           </li>
         ))}
       </ul>
-      <form onSubmit={(event) => void add(event)} hidden={!mayReview()}>
+      <form onSubmit={(event) => void add(event)} hidden={!mayReview}>
         <label for="case-note">Add a note</label>
         <textarea id="case-note" rows={2} maxLength={4000} value={text} onInput={(event) => setText(event.currentTarget.value)} />
         <button type="submit" disabled={busy || !text.trim()}>

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { type Api, dataOf } from '../api';
 import { CaseTable } from '../components/case-list';
 import { CheckpointSelect, ErrorNotice } from '../components/common';
-import { mayReview } from '../components/current';
+import { useMayReview } from '../components/current';
 import { navigate } from '../router';
 import type { Case, CaseOutcome, CasePage } from '../types';
 
@@ -75,6 +75,7 @@ export function Cases({ api }: { api: Api }) {
   const [filters, setFilters] = useState<Filters>(INITIAL);
   const [generation, setGeneration] = useState(0);
   const [selected, setSelected] = useState<Set<string>>(new Set());
+  const mayReview = useMayReview();
   const { cases, cursor, total, loading, error, more } = useCasePages(api, filters, generation);
   const set = (change: Partial<Filters>) => {
     setSelected(new Set());
@@ -91,8 +92,8 @@ export function Cases({ api }: { api: Api }) {
     <main id="main" tabIndex={-1}>
       <h1>Cases</h1>
       <CaseFilters filters={filters} onChange={set} />
-      {mayReview() ? <NextCase api={api} checkpoint={filters.checkpoint} /> : null}
-      {mayReview() ? <BulkActions api={api} selected={selected} onDone={() => (setSelected(new Set()), setGeneration((value) => value + 1))} /> : null}
+      {mayReview ? <NextCase api={api} checkpoint={filters.checkpoint} /> : null}
+      {mayReview ? <BulkActions api={api} selected={selected} onDone={() => (setSelected(new Set()), setGeneration((value) => value + 1))} /> : null}
       <ErrorNotice error={error} />
       {total !== undefined ? (
         <p class="muted cases-total" role="status">
@@ -100,7 +101,7 @@ export function Cases({ api }: { api: Api }) {
         </p>
       ) : null}
       {!loading && cases.length === 0 && !error ? <p class="empty">No case matches.</p> : null}
-      {cases.length > 0 ? <CaseTable cases={cases} selected={mayReview() ? selected : undefined} onToggle={toggle} onToggleAll={(on) => setSelected(on ? new Set(cases.map((item) => item.caseId)) : new Set())} /> : null}
+      {cases.length > 0 ? <CaseTable cases={cases} selected={mayReview ? selected : undefined} onToggle={toggle} onToggleAll={(on) => setSelected(on ? new Set(cases.map((item) => item.caseId)) : new Set())} /> : null}
       {loading ? <p aria-live="polite">Loading…</p> : null}
       {cursor && !loading ? (
         <button type="button" onClick={() => void more()}>

@@ -4,7 +4,7 @@ import { CheckpointSelect, ErrorNotice, Section, useLoad } from '../components/c
 import { ConfirmStep } from '../components/confirm-step';
 import { formatRatio, formatTime, fromLocalInput } from '../format';
 import type { Model } from '../types';
-import { mayAct, readSession } from '../session';
+import { useMayAct } from '../session-context';
 
 /** How often the list is re-read while a model trains, to show its progress. */
 const PROGRESS_POLL_MS = 2000;
@@ -19,6 +19,7 @@ export function Models({ api }: { api: Api }) {
   const [actionError, setActionError] = useState<unknown>(null);
   const [confirming, setConfirming] = useState<Model | null>(null);
   const [busy, setBusy] = useState(false);
+  const mayAuthor = useMayAct('rule_author');
   const training = models.data?.some((model) => model.status === 'training') ?? false;
 
   useEffect(() => {
@@ -44,7 +45,7 @@ export function Models({ api }: { api: Api }) {
   return (
     <main id="main" tabIndex={-1}>
       <h1>Models</h1>
-      {mayAct(readSession(), 'rule_author') ? <TrainForm api={api} onStarted={models.reload} /> : null}
+      {mayAuthor ? <TrainForm api={api} onStarted={models.reload} /> : null}
       <div class="toolbar">
         <label>
           Checkpoint{' '}
@@ -75,6 +76,7 @@ function activationConsequence(model: Model): string {
 }
 
 function ModelsTable({ models, busy, onActivate }: { models: Model[]; busy: boolean; onActivate: (model: Model) => void }) {
+  const mayAuthor = useMayAct('rule_author');
   return (
     <table>
       <thead>
@@ -118,7 +120,7 @@ function ModelsTable({ models, busy, onActivate }: { models: Model[]; busy: bool
             <td>
               {model.active ? (
                 <strong>active</strong>
-              ) : model.status === 'ready' && mayAct(readSession(), 'rule_author') ? (
+              ) : model.status === 'ready' && mayAuthor ? (
                 <button type="button" disabled={busy} onClick={() => onActivate(model)} aria-label={`Activate ${model.modelId}`}>
                   Activate
                 </button>

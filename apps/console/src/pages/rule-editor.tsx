@@ -6,7 +6,7 @@ import { BacktestForm } from '../components/rule-backtest';
 import { formatTime } from '../format';
 import { navigate } from '../router';
 import type { Action, Rule, RuleDraft, RuleState, Validation } from '../types';
-import { mayAct, readSession } from '../session';
+import { useMayAct } from '../session-context';
 
 const ACTIONS: Action[] = ['ALLOW', 'REVIEW', 'PREVENT'];
 const EDITABLE_STATES: RuleState[] = ['active', 'passive'];
@@ -86,6 +86,7 @@ function useRuleSave(api: Api, ruleId: number | 'new', draft: RuleDraft, onSaved
 /** Create or edit one rule: its fields with the live type-check, its versions, a backtest. */
 export function RuleEditor({ api, ruleId }: { api: Api; ruleId: number | 'new' }) {
   const [generation, setGeneration] = useState(0);
+  const mayAuthor = useMayAct('rule_author');
   const stored = useLoad(
     async () => (ruleId === 'new' ? null : dataOf(await api.get<{ data: { rule: Rule; versions: Rule[] } }>(`/v2/rules/${ruleId}`))),
     `${ruleId}#${generation}`,
@@ -117,7 +118,7 @@ export function RuleEditor({ api, ruleId }: { api: Api; ruleId: number | 'new' }
             onCancel={() => saving.setConfirming(false)}
           />
         ) : null}
-        <div class="buttons" hidden={!mayAct(readSession(), 'rule_author')}>
+        <div class="buttons" hidden={!mayAuthor}>
           <button type="submit" disabled={saving.busy || saving.confirming}>
             {ruleId === 'new' ? 'Create rule' : 'Save new version'}
           </button>
@@ -133,7 +134,7 @@ export function RuleEditor({ api, ruleId }: { api: Api; ruleId: number | 'new' }
         <ErrorNotice error={saving.error} />
       </form>
       {stored.data && stored.data.versions.length > 1 ? <Versions versions={stored.data.versions} /> : null}
-      {mayAct(readSession(), 'rule_author') ? <BacktestForm api={api} draft={draft} ruleId={ruleId} /> : <p class="muted">Only a rule author may change or backtest rules.</p>}
+      {mayAuthor ? <BacktestForm api={api} draft={draft} ruleId={ruleId} /> : <p class="muted">Only a rule author may change or backtest rules.</p>}
     </main>
   );
 }

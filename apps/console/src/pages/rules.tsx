@@ -4,11 +4,12 @@ import { ActionBadge, CheckpointSelect, ErrorNotice, useLoad } from '../componen
 import { formatTime } from '../format';
 import { href } from '../router';
 import type { Rule } from '../types';
-import { mayAct, readSession } from '../session';
+import { useMayAct } from '../session-context';
 
 /** The account's rules (current versions), by checkpoint, with how often each triggered and who saved it. */
 export function Rules({ api }: { api: Api }) {
   const [checkpoint, setCheckpoint] = useState('');
+  const mayAuthor = useMayAct('rule_author');
   const rules = useLoad(async () => dataOf(await api.get<{ data: { rules: Rule[] } }>('/v2/rules', { checkpoint })).rules, checkpoint);
   return (
     <main id="main" tabIndex={-1}>
@@ -18,7 +19,7 @@ export function Rules({ api }: { api: Api }) {
           Checkpoint{' '}
           <CheckpointSelect value={checkpoint} onChange={setCheckpoint} anyLabel="every checkpoint" />
         </label>
-        {mayAct(readSession(), 'rule_author') ? (
+        {mayAuthor ? (
           <a class="button" href={href({ page: 'rule', ruleId: 'new' })}>
             New rule
           </a>

@@ -14,7 +14,7 @@ const newModel = (overrides: Partial<Pick<ModelRecord, 'checkpoint' | 'from' | '
 const result = (overrides: Partial<TrainedModelResult> = {}): TrainedModelResult => ({
   examples: 1_000,
   positives: 30,
-  positivesByReason: { disputedPayment: 25, analystMarkedFraud: 0, customerLabelledFraudster: 5, customerFraud: 0, supplierFraudulent: 0, refundAbuse: 0 },
+  positivesByReason: { disputedPayment: 23, analystMarkedFraud: 2, customerLabelledFraudster: 5, customerFraud: 0, supplierFraudulent: 0, refundAbuse: 0 },
   labelMaturity: { horizonDays: 9.75, cutoff: 1_766_000_000_000, leftOut: 120 },
   algorithm: 'logistic-regression',
   metrics: { auc: 0.97, averagePrecision: 0.8, precisionAtPrevent: 0.9, recallAtReview: 0.85 },
@@ -57,6 +57,17 @@ export function itBehavesLikeAModelRepository(repository: () => ModelRepository)
     // A finished model takes no more progress.
     await repository().progress(tenant, model.modelId, { stage: 'training', done: 1, total: 1 });
     expect((await repository().find(tenant, model.modelId))?.progress).toBeNull();
+  });
+
+  it('reads the positives of a model stored before analysts\' payment reviews counted with analystMarkedFraud 0', async () => {
+    const tenant = newTenant();
+    const model = newModel();
+    await repository().create(tenant, model);
+    const { analystMarkedFraud: _none, ...stored } = result().positivesByReason;
+
+    await repository().complete(tenant, model.modelId, result({ positivesByReason: stored as TrainedModelResult['positivesByReason'] }));
+
+    expect((await repository().find(tenant, model.modelId))?.positivesByReason).toEqual({ ...stored, analystMarkedFraud: 0 });
   });
 
   it('keeps one active model per checkpoint: activating another switches the first off; a model not ready stays inactive', async () => {

@@ -88,7 +88,8 @@ function checkVersion(current: CaseRecord, version: number): void {
   }
 }
 
-function refuseHeldByAnother(current: CaseRecord, actor: CaseActor): void {
+/** Refuses a case another person holds (409 naming them); the holder themselves may act. */
+export function refuseHeldByAnother(current: CaseRecord, actor: CaseActor): void {
   if (current.assignee !== null && current.assignee.email !== actor.email) {
     throw conflict(`case ${current.caseId} is held by ${current.assignee.email}`);
   }

@@ -11,7 +11,7 @@ import type {
   ReviewPaymentRequest,
 } from '@ringfence/contracts';
 import { AppError, prefixedId } from '@ringfence/platform';
-import { type CaseActor, type CaseCommand, type CaseRecord, type CaseTenant, type PaymentReview, transition } from './case';
+import { type CaseActor, type CaseCommand, type CaseRecord, type CaseTenant, type PaymentReview, refuseHeldByAnother, transition } from './case';
 import { decodeCaseCursor, encodeCaseCursor, positionAfter } from './case-cursor';
 import type { CaseDecisionOutcome, CaseFilter, CaseRepository } from './case-repository';
 import { reviewDecisionOf } from './review-decision';
@@ -97,7 +97,11 @@ export class Cases {
     throw new AppError('CONFLICT', 'every open case this request tried was claimed by someone else first; ask again');
   }
 
-  /** One action on each case at its current version; each case answers for itself. */
+  /**
+   * One action on each case at its current version; each case answers for itself. A bulk action
+   * was not taken on what the analyst saw of each case, so a case another person holds is refused
+   * (reported in its result), never taken from them silently.
+   */
   async bulk(tenant: CaseTenant, request: BulkCasesRequest): Promise<BulkCasesReply> {
     const outcome = request.action === 'close' ? required(request.outcome, 'outcome') : undefined;
     if (request.action === 'assign' && request.assignee === undefined) throw new AppError('VALIDATION_FAILED', 'assignee: is required (an e-mail, or null)');
@@ -105,6 +109,7 @@ export class Cases {
     for (const caseId of new Set(request.caseIds)) {
       try {
         const current = await this.found(tenant, caseId);
+        refuseHeldByAnother(current, request.actor);
         const command: CaseCommand =
           outcome !== undefined ? { action: 'close', version: current.version, outcome } : { action: 'assign', version: current.version, assignee: request.assignee ?? null };
         await this.apply(tenant, current, command, request.actor);

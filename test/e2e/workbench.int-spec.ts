@@ -269,6 +269,20 @@ describe('the console as an analyst workbench', () => {
     // The page read the labels again: no current label, both changes in the history.
     await page.waitForFunction('document.querySelector("#labels-title")?.parentElement?.textContent.includes("No label.")', WAIT);
     await screenshot(page, 'customer-evidence');
+
+    // An undo that restores a decisive review names it and asks first, as a new GENUINE label does.
+    for (const review of ['GENUINE', 'POTENTIALLY_FRAUDSTER']) expect((await api('POST', `/v2/customer/${data.subject}/labels`, { category: 'PAYMENT_FRAUD', review })).status).toBe(200);
+    await page.reload({ waitUntil: 'load' });
+    await page.waitForFunction(`document.querySelector(${JSON.stringify(`${form} button.undo-label`)})?.textContent.includes('back to GENUINE')`, WAIT);
+    await page.click(`${form} button.undo-label`);
+    await page.waitForSelector(`${form} [role=alertdialog]`, WAIT);
+    expect(await textOf(page, `${form} [role=alertdialog]`)).toContain('Undo restores GENUINE. GENUINE allows this customer at every checkpoint');
+    const asked = await api<{ data: { labels: Record<string, { review: string }> } }>('GET', `/v2/customer/${data.subject}/labels`);
+    expect(asked.body.data.labels.PAYMENT_FRAUD?.review).toBe('POTENTIALLY_FRAUDSTER');
+    await page.click(`${form} .confirm-live`);
+    await page.waitForFunction(`document.querySelector(${JSON.stringify(`${form} .label-done`)})?.textContent.includes('undone')`, WAIT);
+    const restored = await api<{ data: { labels: Record<string, { review: string }> } }>('GET', `/v2/customer/${data.subject}/labels`);
+    expect(restored.body.data.labels.PAYMENT_FRAUD?.review).toBe('GENUINE');
   });
 
   it('lists the cases by filter and order, closed ones included, and closes a selection at once', async () => {

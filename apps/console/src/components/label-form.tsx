@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
 import { type Api, segment } from '../api';
 import { labelChoiceFor, labelConsequence } from '../format';
-import type { SubjectType } from '../types';
+import type { LabelChange, SubjectType } from '../types';
 import { ErrorNotice } from './common';
+import { ConfirmStep } from './confirm-step';
 import { useMayReview, usePotentialLabels } from './current';
 
 interface LabelFormProps {
@@ -14,8 +15,11 @@ interface LabelFormProps {
   checkpoint?: string;
   /** Makes the ids of the controls unique on a page with several forms. */
   idPrefix: string;
-  /** Offers "Undo the last label" (POST …/labels/undo) when the category has a change to undo. */
-  canUndo?: boolean;
+  /**
+   * The category's last label change, when it has one: offers "Undo" (POST …/labels/undo), which
+   * restores its `previous` review, named on the button.
+   */
+  lastChange?: LabelChange;
   onLabelled: () => void;
 }
 
@@ -46,32 +50,29 @@ function useRun(after: () => void) {
  * is preselected: the analyst picks. A review that decides every later checkpoint (GENUINE,
  * FRAUDSTER, FRAUDULENT) says so and asks for a confirmation before it is sent.
  */
-export function LabelForm({ api, reviewer, subjectType, subjectId, checkpoint, idPrefix, canUndo, onLabelled }: LabelFormProps) {
+export function LabelForm({ api, reviewer, subjectType, subjectId, checkpoint, idPrefix, lastChange, onLabelled }: LabelFormProps) {
   const choice = labelChoiceFor(subjectType, checkpoint, usePotentialLabels(api));
   const [review, setReview] = useState<string | null>(null);
   const [comment, setComment] = useState('');
   const [confirming, setConfirming] = useState(false);
+  const [confirmingUndo, setConfirmingUndo] = useState(false);
   const { busy, error, done, run } = useRun(() => {
     setComment('');
     setReview(null);
     setConfirming(false);
+    setConfirmingUndo(false);
     onLabelled();
   });
   const consequence = review ? labelConsequence(review, subjectType) : null;
+  // Undo applies the review before the last change: a decisive one is confirmed like a new label.
+  const restores = lastChange?.previous ?? null;
+  const undoConsequence = restores ? labelConsequence(restores, subjectType) : null;
   if (!useMayReview()) return null;
 
-  const apply = () =>
-    run(
-      () =>
-        api.send('POST', `/v2/${subjectType}/${segment(subjectId)}/labels`, {
-          category: choice.category,
-          review,
-          comment: comment.trim() || undefined,
-          reviewer: reviewer ? { name: reviewer } : undefined,
-        }),
-      `Labelled ${review}.`,
-    );
+  const body = () => ({ category: choice.category, review, comment: comment.trim() || undefined, reviewer: reviewer ? { name: reviewer } : undefined });
+  const apply = () => run(() => api.send('POST', `/v2/${subjectType}/${segment(subjectId)}/labels`, body()), `Labelled ${review}.`);
   const undo = () => run(() => api.send('POST', `/v2/${subjectType}/${segment(subjectId)}/labels/undo`, { category: choice.category }), `The last ${choice.category} label was undone.`);
+  const requestUndo = () => (undoConsequence ? setConfirmingUndo(true) : void undo());
 
   function submit(event: Event) {
     event.preventDefault();
@@ -96,8 +97,10 @@ export function LabelForm({ api, reviewer, subjectType, subjectId, checkpoint, i
       <textarea id={`${idPrefix}-comment`} rows={2} maxLength={2000} value={comment} onInput={(event) => setComment(event.currentTarget.value)} />
       {confirming && consequence ? (
         <Confirmation review={review ?? ''} consequence={consequence} busy={busy} onCancel={() => setConfirming(false)} />
+      ) : confirmingUndo && undoConsequence ? (
+        <ConfirmStep label={`Confirm undo to ${restores}`} message={`Undo restores ${restores}. ${undoConsequence}`} confirmText={`Yes, restore ${restores}`} busy={busy} onConfirm={() => void undo()} onCancel={() => setConfirmingUndo(false)} />
       ) : (
-        <LabelButtons review={review} busy={busy} undoCategory={canUndo ? choice.category : null} onUndo={() => void undo()} />
+        <LabelButtons review={review} busy={busy} undo={lastChange ? { category: choice.category, restores } : null} onUndo={requestUndo} />
       )}
       <p class="muted label-done" role="status">
         {done}
@@ -135,15 +138,15 @@ function Confirmation({ review, consequence, busy, onCancel }: { review: string;
   );
 }
 
-function LabelButtons({ review, busy, undoCategory, onUndo }: { review: string | null; busy: boolean; undoCategory: string | null; onUndo: () => void }) {
+function LabelButtons({ review, busy, undo, onUndo }: { review: string | null; busy: boolean; undo: { category: string; restores: string | null } | null; onUndo: () => void }) {
   return (
     <div class="buttons">
       <button type="submit" disabled={busy || !review}>
         {busy ? 'Saving…' : review ? `Label ${review}` : 'Choose a label'}
       </button>
-      {undoCategory ? (
+      {undo ? (
         <button type="button" class="secondary undo-label" disabled={busy} onClick={onUndo}>
-          Undo the last {undoCategory} label
+          Undo the last {undo.category} label (back to {undo.restores ?? 'no label'})
         </button>
       ) : null}
     </div>

@@ -53,11 +53,11 @@ export function Subject({ api, reviewer, subjectType, subjectId }: SubjectProps)
             subjectType={subjectType}
             subjectId={subjectId}
             idPrefix="subject"
-            canUndo={hasChanges(labels.data, subjectType === 'supplier' ? 'SUPPLIER_FRAUD' : 'PAYMENT_FRAUD')}
+            lastChange={lastChangeOf(labels.data, subjectType === 'supplier' ? 'SUPPLIER_FRAUD' : 'PAYMENT_FRAUD')}
             onLabelled={relabelled}
           />
           {subjectType === 'customer' ? (
-            <LabelForm api={api} reviewer={reviewer} subjectType={subjectType} subjectId={subjectId} checkpoint="refund" idPrefix="subject-refund" canUndo={hasChanges(labels.data, 'REFUND_ABUSE')} onLabelled={relabelled} />
+            <LabelForm api={api} reviewer={reviewer} subjectType={subjectType} subjectId={subjectId} checkpoint="refund" idPrefix="subject-refund" lastChange={lastChangeOf(labels.data, 'REFUND_ABUSE')} onLabelled={relabelled} />
           ) : null}
         </Section>
       </div>
@@ -71,8 +71,8 @@ export function Subject({ api, reviewer, subjectType, subjectId }: SubjectProps)
   );
 }
 
-/** Whether the subject has a label change of `category` that can be undone. */
-const hasChanges = (labels: Labels | undefined, category: string) => (labels?.history ?? []).some((change) => change.category === category);
+/** The subject's last label change of `category` (the history is newest last): what an undo reverts. */
+const lastChangeOf = (labels: Labels | undefined, category: string) => (labels?.history ?? []).filter((change) => change.category === category).at(-1);
 
 function StoredDetails({ subject }: { subject: StoredSubject }) {
   const entries = Object.entries(subject.fields).filter(([name]) => name !== 'chargebacks');

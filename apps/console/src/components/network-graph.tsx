@@ -3,17 +3,8 @@ import { useEffect, useRef } from 'preact/hooks';
 import { navigate } from '../router';
 import type { Network } from '../types';
 import { type CircleLayout, circleLayout } from './network-layout';
-import { displayValue, edgeAttribute, edgeCaption, ellipsis, kindName, nodeCaption, onPath, pathPairs } from './network-model';
+import { KIND_COLOURS, displayValue, edgeAttribute, edgeCaption, ellipsis, kindName, nodeCaption, onPath, pathPairs } from './network-model';
 
-const KIND_COLOURS: Record<string, string> = {
-  customer: '#1d5fb4',
-  supplier: '#6b3fa0',
-  device: '#2f7d4f',
-  paymentMethod: '#a35c00',
-  email: '#00707a',
-  phone: '#7a5200',
-  ipAddress: '#555f6d',
-};
 export const PATH_COLOUR = '#e65100';
 /** Every node is drawn this size (model units), whatever its degree: no node dwarfs the others. */
 const NODE_RADIUS = 8;

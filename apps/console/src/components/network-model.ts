@@ -4,18 +4,39 @@ import type { Network, NetworkEdge, NetworkNode } from '../types';
 
 const SUBJECT_KINDS = new Set(['customer', 'supplier']);
 
-/** Readable names of the graph's node kinds (docs/api.md "The graph"). */
+/**
+ * Readable names of the graph's node kinds: NODE_KINDS of libs/graph-engine/src/node-kind.ts
+ * (ADR-0004), mirrored because the console may not import the graph engine. A network's nodes
+ * and its edges' `attribute.kind` are these kinds (an IP address is no node of the graph).
+ */
 export const KIND_NAMES: Record<string, string> = {
+  customer: 'customer',
+  card: 'card',
   email: 'e-mail',
   phone: 'phone',
-  paymentMethod: 'card',
-  card: 'card',
   device: 'device',
-  ipAddress: 'IP address',
-  ip: 'IP address',
-  customer: 'customer',
+  vehicle: 'vehicle',
+  identification: 'identification',
+  customNode1: 'custom node 1',
+  customNode2: 'custom node 2',
+  customNode3: 'custom node 3',
+  customNode4: 'custom node 4',
+  customNode5: 'custom node 5',
   supplier: 'supplier',
   chargeback: 'chargeback',
+};
+
+/** By the graph's node kinds (KIND_NAMES); the custom kinds share the drawing's default grey. */
+export const KIND_COLOURS: Record<string, string> = {
+  customer: '#1d5fb4',
+  supplier: '#6b3fa0',
+  device: '#2f7d4f',
+  card: '#a35c00',
+  email: '#00707a',
+  phone: '#7a5200',
+  vehicle: '#555f6d',
+  identification: '#8a3b5c',
+  chargeback: '#b3261e',
 };
 
 export const kindName = (kind: string) => KIND_NAMES[kind] ?? kind;

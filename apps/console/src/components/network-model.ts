@@ -104,12 +104,17 @@ export function attributeKinds(network: Network): string[] {
 
 /**
  * Only the links of one kind of attribute (e-mail, card, device…) and the nodes they join; the
- * subject stays. `kind` empty: the whole network.
+ * subject stays. The path to the nearest fraudster stays only when every link of it does (else
+ * it would name nodes not drawn). `kind` empty: the whole network.
  */
 export function isolate(network: Network, kind: string): Network {
   if (!kind) return network;
   const nodes = new Map(network.nodes.map((node) => [node.id, node]));
   const edges = network.edges.filter((edge) => edgeAttribute(edge, nodes).kind === kind);
   const kept = new Set(edges.flatMap((edge) => [edge.source, edge.target]));
-  return { ...network, nodes: network.nodes.filter((node) => node.subject || kept.has(node.id)), edges };
+  const shownNodes = network.nodes.filter((node) => node.subject || kept.has(node.id));
+  const path = network.pathToFraudster;
+  const linked = new Set(edges.map((edge) => `${edge.source}\u0000${edge.target}`).concat(edges.map((edge) => `${edge.target}\u0000${edge.source}`)));
+  const pathKept = path?.every((id, index) => (index === 0 ? shownNodes.some((node) => node.id === id) : linked.has(`${path[index - 1]}\u0000${id}`)));
+  return { ...network, nodes: shownNodes, edges, ...(path === undefined ? {} : { pathToFraudster: pathKept ? path : null }) };
 }

@@ -35,7 +35,14 @@ export function NetworkSection({ api, base, subjectKey }: { api: Api; base: stri
       <div class="toolbar">
         <label>
           Hops from the subject
-          <select value={depth} onChange={(event) => setDepth(Number(event.currentTarget.value))}>
+          <select
+            value={depth}
+            onChange={(event) => {
+              // Another depth reads another network, whose links may lack the kind chosen.
+              setKind('');
+              setDepth(Number(event.currentTarget.value));
+            }}
+          >
             {[1, 2, 3].map((value) => (
               <option key={value} value={value}>
                 {value}

@@ -6,61 +6,7 @@
 export type Action = 'ALLOW' | 'REVIEW' | 'PREVENT';
 export type SubjectType = 'customer' | 'supplier';
 
-export interface Contribution {
-  feature: string;
-  value: number | boolean | string | null;
-  condition?: string;
-  contribution: number;
-}
-
-export interface ExplanationRule {
-  ruleId: number;
-  ruleVersion: number;
-  name: string;
-  state: 'active' | 'passive';
-  action: Action;
-}
-
-export interface Explanation {
-  modelVersion: string;
-  modelScore: number;
-  baseScore: number;
-  raised: Contribution[];
-  lowered: Contribution[];
-  rules: ExplanationRule[];
-  reason: string;
-}
-
-export interface TriggeredRule {
-  ruleId: number;
-  ruleVersion: number;
-  ruleName?: string;
-  state: 'active' | 'passive';
-  action: Action;
-  description: string;
-}
-
-export interface Decision {
-  scoreId: string;
-  checkpoint: string;
-  action: Action;
-  score: number | null;
-  source: string | null;
-  subjectType: SubjectType | null;
-  subjectId: string | null;
-  customerId?: string;
-  supplierId?: string;
-  eventTime: number;
-  decidedAt?: number;
-  rules: { triggered: TriggeredRule[]; passiveAction?: Action };
-  explanation?: Explanation;
-  modelVersion?: string;
-}
-
-export interface DecisionPage {
-  decisions: Decision[];
-  nextCursor: string | null;
-}
+export type { Contribution, Decision, DecisionPage, Explanation, ExplanationRule, TriggeredRule } from './types/decisions';
 
 export interface StoredSubject {
   customerId?: string;

@@ -103,11 +103,12 @@ describe(evaluateRules.name, () => {
     });
 
     // The pause is four times the budget and the budget generous, so the second evaluation fits
-    // it even on a loaded CI machine (a 5 ms budget was overrun there by the evaluation itself).
+    // it even on a loaded machine (a 5 ms budget, then a 25 ms one, was overrun there by the
+    // evaluation itself: 75 ms with both cores busy).
     it('triggers a rule whose evaluation a pause pushed past its budget: the overrun is evaluated again, and that answer stands', () => {
-      const paused = pausedRule({ ruleId: 1, pausedAt: (evaluation) => evaluation === 1, pauseMs: 100 });
+      const paused = pausedRule({ ruleId: 1, pausedAt: (evaluation) => evaluation === 1, pauseMs: 250 });
 
-      const outcome = evaluateRules([paused.compiled], context, { ruleMs: 25, checkpointMs: 500 });
+      const outcome = evaluateRules([paused.compiled], context, { ruleMs: 60, checkpointMs: 1_000 });
 
       expect(outcome.failed).toEqual([]);
       expect(outcome.triggered.map((triggered) => triggered.ruleId)).toEqual([1]);
@@ -116,9 +117,9 @@ describe(evaluateRules.name, () => {
     });
 
     it('triggers a rule whose matches() a pause put past the deadline, once evaluated again', () => {
-      const paused = pausedRule({ ruleId: 1, pausedAt: (evaluation) => evaluation === 1, pauseMs: 100, answer: () => linearMatches('someone@mailinator.com', '@mailinator[.]com$') });
+      const paused = pausedRule({ ruleId: 1, pausedAt: (evaluation) => evaluation === 1, pauseMs: 250, answer: () => linearMatches('someone@mailinator.com', '@mailinator[.]com$') });
 
-      const outcome = evaluateRules([paused.compiled], context, { ruleMs: 25, checkpointMs: 500 });
+      const outcome = evaluateRules([paused.compiled], context, { ruleMs: 60, checkpointMs: 1_000 });
 
       expect(outcome.failed).toEqual([]);
       expect(outcome.triggered.map((triggered) => triggered.ruleId)).toEqual([1]);

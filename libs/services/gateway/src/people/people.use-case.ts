@@ -46,12 +46,8 @@ export class PeopleUseCase {
 
   async signIn(addressKey: string, email: string, password: string, environment: 'test' | 'live'): Promise<SessionDto> {
     const emailKey = normalisedEmail(email);
-    await this.attempts.refuseThrottled(addressKey, emailKey);
-    const signedIn = await this.people.signIn(emailKey, password, environment);
-    if (!signedIn) {
-      await this.attempts.recordFailure(addressKey, emailKey);
-      throw new AppError('UNAUTHENTICATED', WRONG_CREDENTIALS);
-    }
+    const signedIn = await this.attempts.attempt(addressKey, emailKey, () => this.people.signIn(emailKey, password, environment));
+    if (!signedIn) throw new AppError('UNAUTHENTICATED', WRONG_CREDENTIALS);
     const { token, session, user } = signedIn;
     return { token, expiresAt: session.expiresAt.getTime(), environment, user: { userId: user.id, email: user.email, name: user.name, role: user.role } };
   }

@@ -1,4 +1,4 @@
-import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 
 /**
  * Failed attempts at a credential, counted per key (a client address, an e-mail address) in
@@ -25,5 +25,25 @@ export class FailedAttempts {
 
   async recordFailure(key: string): Promise<void> {
     await this.failures.penalty(key, 1);
+  }
+
+  /**
+   * Takes one attempt before the credential is checked, so requests in parallel cannot all pass
+   * a check made before any of them failed: null when taken, else the seconds to wait (nothing
+   * kept). `refund` gives the attempt back when it did not fail.
+   */
+  async take(key: string): Promise<number | null> {
+    try {
+      await this.failures.consume(key, 1);
+      return null;
+    } catch (refusal) {
+      if (!(refusal instanceof RateLimiterRes)) throw refusal;
+      await this.failures.reward(key, 1);
+      return Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
+    }
+  }
+
+  async refund(key: string): Promise<void> {
+    await this.failures.reward(key, 1);
   }
 }

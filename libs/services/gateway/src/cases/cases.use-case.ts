@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type Principal, USER_REPOSITORY, type UserRepository, actorOf, normalisedEmail } from '@ringfence/accounts';
+import { type Principal, USER_REPOSITORY, type UserRepository, normalisedEmail } from '@ringfence/accounts';
 import {
   type AssignCaseDto,
   type BulkCasesDto,
@@ -17,7 +17,7 @@ import {
 } from '@ringfence/contracts';
 import { AppError } from '@ringfence/platform';
 import { OwnerRequests } from '../owner-requests.service';
-import { caseActorOf } from './case-actor';
+import { assigneeFilter, caseActorOf } from './case-actor';
 
 /** The envelope's subject of the case requests: they are about the data set's cases, not one customer. */
 const CASES_SUBJECT_ID = 'cases';
@@ -152,11 +152,4 @@ export class CasesUseCase {
   private send(principal: Principal, traceId: string, request: Omit<CaseActionRequest, 'actor'>): Promise<CaseActionReply> {
     return this.owner.ask(principal, traceId, CASES_SUBJECT_ID, RpcTopics.caseAction, { ...request, actor: caseActorOf(principal) });
   }
-}
-
-/** `me`: the cases I hold; `none`: nobody's; else the person (or key) named. */
-function assigneeFilter(principal: Principal, assignee: string | undefined): Pick<ListCasesRequest, 'assignee' | 'unassigned'> {
-  if (assignee === undefined) return {};
-  if (assignee === 'none') return { unassigned: true };
-  return { assignee: assignee === 'me' ? actorOf(principal) : assignee };
 }

@@ -83,7 +83,7 @@ export const APPEND_EVENT = `
   INSERT INTO case_events (account_id, environment, case_id, at, actor, action, detail)
   SELECT $1::text, $2::text, case_id, $4::timestamptz, $5::text, $6::text, $7::text FROM touched`;
 
-/** The most decisions and audit lines a case read answers (the newest; `decisionCount` counts them all). */
+/** The most decisions, audit lines and notes a case read answers (the newest; `decisionCount` counts them all). */
 export const CASE_READ_LIMIT = 500;
 
 export const SELECT_DECISIONS = `
@@ -95,6 +95,13 @@ export const SELECT_EVENTS = `
   SELECT at, actor, action, detail FROM (
     SELECT sequence, at, actor, action, detail FROM case_events
      WHERE account_id = $1 AND environment = $2 AND case_id = $3 ORDER BY sequence DESC LIMIT ${CASE_READ_LIMIT}
+  ) newest ORDER BY sequence`;
+
+/** The newest notes, oldest first: read apart from the audit lines, so a long trail does not push them out. */
+export const SELECT_NOTES = `
+  SELECT at, actor, action, detail FROM (
+    SELECT sequence, at, actor, action, detail FROM case_events
+     WHERE account_id = $1 AND environment = $2 AND case_id = $3 AND action = 'note' ORDER BY sequence DESC LIMIT ${CASE_READ_LIMIT}
   ) newest ORDER BY sequence`;
 
 const REVIEW_COLUMNS = 'transaction_id, customer_id, decision, actor, at, comment, withdrawn_at, withdrawn_by';

@@ -26,6 +26,7 @@ import {
   SELECT_DECISIONS,
   SELECT_EVENTS,
   SELECT_LATEST_OF_SUBJECT,
+  SELECT_NOTES,
   UPDATE_CASE,
   WITHDRAW_PAYMENT_REVIEW,
   countStatement,
@@ -197,7 +198,15 @@ export class TypeOrmCaseRepository implements CaseRepository {
   }
 
   async audit(tenant: CaseTenant, caseId: string): Promise<CaseAuditEntry[]> {
-    const rows = await queryRows<{ at: Date; actor: string; action: string; detail: string }>(this.dataSource, SELECT_EVENTS, [tenant.accountId, tenant.environment, caseId]);
+    return this.events(SELECT_EVENTS, tenant, caseId);
+  }
+
+  async notes(tenant: CaseTenant, caseId: string): Promise<CaseAuditEntry[]> {
+    return this.events(SELECT_NOTES, tenant, caseId);
+  }
+
+  private async events(statement: string, tenant: CaseTenant, caseId: string): Promise<CaseAuditEntry[]> {
+    const rows = await queryRows<{ at: Date; actor: string; action: string; detail: string }>(this.dataSource, statement, [tenant.accountId, tenant.environment, caseId]);
     return rows.map((row) => ({ at: row.at.getTime(), actor: row.actor, action: row.action, detail: JSON.parse(row.detail) as Record<string, unknown> }));
   }
 

@@ -1,5 +1,6 @@
 import type { CheckpointScoredEvent } from '@ringfence/contracts';
 import { type CaseRepository, type CaseTenant, Cases } from '@ringfence/labels';
+import { CASE_READ_LIMIT } from '../repositories/case-statements';
 
 let sequence = 0;
 const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(sequence += 1)}`;
@@ -110,6 +111,22 @@ export function itBehavesLikeACaseRepository(repository: () => CaseRepository): 
     expect(second.caseId).not.toBe(first.caseId);
     expect(second).toMatchObject({ status: 'open', decisionCount: 1, maxScore: 90 });
     expect((await cases.read(owner, second.caseId)).decisions.map((decision) => decision.scoreId)).toEqual([late.scoreId]);
+  });
+
+  it('keeps a case\'s notes when its audit trail outgrows what a read answers', async () => {
+    const store = repository();
+    const cases = new Cases(store, tick);
+    const owner = tenant();
+    await cases.addDecision(owner, 'evt-n1', reviewEvent('cus-n'));
+    const [opened] = (await cases.list(owner, { status: 'active', order: 'age', limit: 1 })).cases;
+    await cases.act(owner, { caseId: opened.caseId, action: 'note', actor: ANA, text: 'first thing noticed' });
+    for (let index = 0; index < CASE_READ_LIMIT; index += 1) {
+      await store.appendAudit(owner, opened.caseId, { at: tick(), actor: BEN.email, action: 'payment_review', detail: { transactionId: `txn-${index}`, decision: 'approve' } });
+    }
+    const read = await cases.read(owner, opened.caseId);
+    expect(read.audit).toHaveLength(CASE_READ_LIMIT);
+    expect(read.audit.map((entry) => entry.action)).not.toContain('note');
+    expect(read.notes).toEqual([{ noteId: expect.any(String), text: 'first thing noticed', author: ANA.email, at: expect.any(Number) }]);
   });
 
   it('pages by keyset in each order without an empty page, and keeps tenants apart', async () => {

@@ -36,8 +36,10 @@ export interface CaseRepository {
   count(tenant: CaseTenant, filter: CaseFilter): Promise<number>;
   /** The case's decisions, newest first. */
   decisions(tenant: CaseTenant, caseId: string): Promise<CaseDecision[]>;
-  /** The audit trail, oldest first. */
+  /** The newest audit lines (a bounded number), oldest first. */
   audit(tenant: CaseTenant, caseId: string): Promise<CaseAuditEntry[]>;
+  /** The newest notes (their audit lines, a bounded number of their own), oldest first. */
+  notes(tenant: CaseTenant, caseId: string): Promise<CaseAuditEntry[]>;
   /** The subject's newest case (active or not), or null. */
   latestCaseOf(tenant: CaseTenant, subject: CaseSubject): Promise<CaseRecord | null>;
   /** Records a payment review, replacing the payment's current one (which stays in its history). */

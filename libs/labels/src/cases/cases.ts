@@ -62,7 +62,8 @@ export class Cases {
 
   async read(tenant: CaseTenant, caseId: string): Promise<ReadCaseReply> {
     const record = await this.found(tenant, caseId);
-    const [decisions, audit] = await Promise.all([this.cases.decisions(tenant, caseId), this.cases.audit(tenant, caseId)]);
+    // Notes are read apart from the audit (each the newest of its bound): a long trail keeps them.
+    const [decisions, audit, notes] = await Promise.all([this.cases.decisions(tenant, caseId), this.cases.audit(tenant, caseId), this.cases.notes(tenant, caseId)]);
     const payments = decisions.flatMap((decision) => (decision.transactionId === undefined ? [] : [decision.transactionId]));
     const reviews = new Map((await this.cases.currentPaymentReviews(tenant, payments)).map((review) => [review.transactionId, review]));
     return {
@@ -71,9 +72,7 @@ export class Cases {
         const review = decision.transactionId === undefined ? undefined : reviews.get(decision.transactionId);
         return review === undefined ? decision : { ...decision, review };
       }),
-      notes: audit.flatMap((entry) =>
-        entry.action === 'note' ? [{ noteId: String(entry.detail.noteId), text: String(entry.detail.text), author: entry.actor, at: entry.at }] : [],
-      ),
+      notes: notes.map((entry) => ({ noteId: String(entry.detail.noteId), text: String(entry.detail.text), author: entry.actor, at: entry.at })),
       audit,
     };
   }

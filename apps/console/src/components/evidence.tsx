@@ -5,7 +5,7 @@ import { ActionBadge, ErrorNotice, FieldList, Section, useLoad } from './common'
 import { DeviceCard } from './device-card';
 import { DisputeText, History } from './evidence-history';
 import { ellipsis } from './network-model';
-import { PaymentActions, reviewKey } from './payment-review';
+import { PaymentActions } from './payment-review';
 
 /** Devices read in full (GET /v2/devices/:id) on one page; the rest are listed by id. */
 const DEVICES_IN_FULL = 5;
@@ -192,7 +192,7 @@ function PaymentRow({ api, payment, onChanged }: { api: Api; payment: EvidencePa
       </td>
       <td>{disputes.length === 0 ? 'none' : disputes.map((dispute, index) => <DisputeText key={index} dispute={dispute} />)}</td>
       <td>
-        <PaymentActions key={reviewKey(payment.review)} api={api} transactionId={payment.transactionId} review={payment.review} onChanged={onChanged} />
+        <PaymentActions api={api} transactionId={payment.transactionId} review={payment.review} onChanged={onChanged} />
       </td>
     </tr>
   );

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { type Api, segment } from '../api';
 import { formatTime } from '../format';
 import type { PaymentDecision, PaymentReview } from '../types';
@@ -14,8 +14,8 @@ const DECISIONS: Array<{ decision: PaymentDecision; label: string }> = [
 
 const DECIDED: Record<PaymentDecision, string> = { approve: 'approved', decline: 'declined', fraud: 'marked fraud', not_fraud: 'marked not fraud' };
 
-/** Remounts the actions when the review read from the server changes (decided elsewhere, undone). */
-export const reviewKey = (review: PaymentReview | null | undefined) => (review ? `${review.decision}@${review.at}` : 'none');
+/** Names a review as the server holds it: what the case read brings is compared by it. */
+const reviewKey = (review: PaymentReview | null | undefined) => (review ? `${review.decision}@${review.at}` : 'none');
 
 /**
  * One payment's review (`POST /v2/payments/:transactionId/review`): approve, decline, mark fraud
@@ -26,12 +26,24 @@ export function PaymentActions({ api, transactionId, review, onChanged }: { api:
   const [error, setError] = useState<unknown>(null);
   const [current, setCurrent] = useState<PaymentReview | null | undefined>(review);
   const path = `/v2/payments/${segment(transactionId)}/review`;
+  // The review read with the case follows into the same elements (no remount: the button under
+  // the pointer or the focus stays), except a read made before this page's own last change,
+  // which would briefly bring the undone review back.
+  const expected = useRef<string | null>(null);
+  const serverKey = reviewKey(review);
+  useEffect(() => {
+    if (expected.current !== null && expected.current !== serverKey) return;
+    expected.current = null;
+    setCurrent(review);
+  }, [serverKey]);
 
   async function run(action: () => Promise<PaymentReview | null>) {
     setBusy(true);
     setError(null);
     try {
-      setCurrent(await action());
+      const changed = await action();
+      expected.current = reviewKey(changed);
+      setCurrent(changed);
       onChanged();
     } catch (failure) {
       setError(failure);

@@ -7,7 +7,7 @@ import { useCurrentUser, useMayReview } from '../components/current';
 import { EvidenceSection } from '../components/evidence';
 import { LabelForm } from '../components/label-form';
 import { NetworkSection } from '../components/network-section';
-import { PaymentActions, reviewKey } from '../components/payment-review';
+import { PaymentActions } from '../components/payment-review';
 import { formatMoney, formatStructured, formatTime } from '../format';
 import { href } from '../router';
 import type { CaseDetail } from '../types';
@@ -103,7 +103,7 @@ function CaseDecisions({ api, detail, onChanged }: { api: Api; detail: CaseDetai
                 {decision.orderId ? <div class="muted">order {decision.orderId}</div> : null}
               </td>
               <td class="amount">{decision.amount === undefined ? '—' : formatMoney(decision.amount, decision.currency)}</td>
-              <td>{decision.transactionId ? <PaymentActions key={reviewKey(decision.review)} api={api} transactionId={decision.transactionId} review={decision.review} onChanged={onChanged} /> : <span class="muted">no payment</span>}</td>
+              <td>{decision.transactionId ? <PaymentActions api={api} transactionId={decision.transactionId} review={decision.review} onChanged={onChanged} /> : <span class="muted">no payment</span>}</td>
             </tr>
           ))}
         </tbody>

@@ -129,6 +129,19 @@ describe('the console as an analyst workbench', () => {
     expect(payments).toContain('198.51.100.37');
     expect(payments).toContain(`dev-wb-${tag}`);
     expect(payments).not.toMatch(/\b1[0-9]{12}\b/);
+
+    // Why a decision was made, in points that add up to its model score (read when opened).
+    const why = 'table.case-decisions tr.why-row';
+    await page.click(`${why} summary`);
+    await page.waitForSelector(`${why} .score-sum`, WAIT);
+    const sum = await textOf(page, `${why} .score-sum`);
+    const [, base, raised, loweredSign, lowered, othersSign, others, score] = /(\d+(?:\.\d)?) base \+ (\d+(?:\.\d)?) raised ([+−]) (\d+(?:\.\d)?) lowered ([+−]) (\d+(?:\.\d)?) others = (\d+)/.exec(sum) ?? [];
+    const signed = (sign: string | undefined, value: string | undefined) => (sign === '−' ? -1 : 1) * Number(value);
+    expect(Math.abs(Number(base) + Number(raised) + signed(loweredSign, lowered) + signed(othersSign, others) - Number(score))).toBeLessThanOrEqual(1);
+    const scoreId = await page.$eval(why, (row) => row.getAttribute('data-why-for') ?? '');
+    const stored = await api<{ data: { explanation: { modelScore: number; baseScore: number } } }>('GET', `/v2/decisions/${scoreId}`);
+    expect(Number(score)).toBe(stored.body.data.explanation.modelScore);
+    expect(Number(base)).toBe(stored.body.data.explanation.baseScore);
   });
 
   it('highlights the path to the fraudster in the network, and the path opens the fraudster', async () => {

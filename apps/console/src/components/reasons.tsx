@@ -1,6 +1,7 @@
 import { formatValue } from '../format';
 import type { Contribution, Decision } from '../types';
 import { ActionBadge } from './common';
+import { scoreSum } from './score-sum';
 
 function Contributions({ title, items, sign }: { title: string; items: Contribution[]; sign: '+' | '−' }) {
   if (items.length === 0) return null;
@@ -32,6 +33,11 @@ export function Reasons({ decision }: { decision: Decision }) {
   return (
     <div class="reasons">
       {explanation ? <p class="reason">{explanation.reason}</p> : null}
+      {explanation ? (
+        <p class="score-sum">
+          Model score in points: <span class="mono">{scoreSum(explanation)}</span>
+        </p>
+      ) : null}
       {explanation ? (
         <div class="contribution-columns">
           <Contributions title="Raised the score" items={explanation.raised} sign="+" />

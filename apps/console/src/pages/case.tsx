@@ -1,7 +1,9 @@
+import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { type Api, dataOf, segment } from '../api';
 import { CaseActions } from '../components/case-actions';
 import { CaseStatusBadge } from '../components/case-list';
+import { DecisionWhy } from '../components/decision-why';
 import { ActionBadge, ErrorNotice, FieldList, Section, useLoad } from '../components/common';
 import { useCurrentUser, useMayReview } from '../components/current';
 import { EvidenceSection } from '../components/evidence';
@@ -91,20 +93,27 @@ function CaseDecisions({ api, detail, onChanged }: { api: Api; detail: CaseDetai
         </thead>
         <tbody>
           {detail.decisions.map((decision) => (
-            <tr key={decision.scoreId} data-score-id={decision.scoreId}>
-              <td>{formatTime(decision.timestamp)}</td>
-              <td>{decision.checkpoint}</td>
-              <td>
-                <ActionBadge action={decision.action} />
-              </td>
-              <td class="score">{decision.score ?? '—'}</td>
-              <td class="mono">
-                {decision.transactionId ?? '—'}
-                {decision.orderId ? <div class="muted">order {decision.orderId}</div> : null}
-              </td>
-              <td class="amount">{decision.amount === undefined ? '—' : formatMoney(decision.amount, decision.currency)}</td>
-              <td>{decision.transactionId ? <PaymentActions api={api} transactionId={decision.transactionId} review={decision.review} onChanged={onChanged} /> : <span class="muted">no payment</span>}</td>
-            </tr>
+            <Fragment key={decision.scoreId}>
+              <tr data-score-id={decision.scoreId}>
+                <td>{formatTime(decision.timestamp)}</td>
+                <td>{decision.checkpoint}</td>
+                <td>
+                  <ActionBadge action={decision.action} />
+                </td>
+                <td class="score">{decision.score ?? '—'}</td>
+                <td class="mono">
+                  {decision.transactionId ?? '—'}
+                  {decision.orderId ? <div class="muted">order {decision.orderId}</div> : null}
+                </td>
+                <td class="amount">{decision.amount === undefined ? '—' : formatMoney(decision.amount, decision.currency)}</td>
+                <td>{decision.transactionId ? <PaymentActions api={api} transactionId={decision.transactionId} review={decision.review} onChanged={onChanged} /> : <span class="muted">no payment</span>}</td>
+              </tr>
+              <tr class="why-row" data-why-for={decision.scoreId}>
+                <td colSpan={7}>
+                  <DecisionWhy api={api} scoreId={decision.scoreId} />
+                </td>
+              </tr>
+            </Fragment>
           ))}
         </tbody>
       </table>

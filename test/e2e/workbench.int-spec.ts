@@ -179,6 +179,8 @@ describe('the console as an analyst workbench', () => {
     await other.waitForSelector('#next-case', WAIT);
     await other.click('#next-case');
     await other.waitForFunction('document.querySelector(".holder")?.textContent === "You hold this case."', WAIT);
+    // The focus moved to the case page's main landmark, not lost with the button that is gone.
+    expect(await other.evaluate('document.activeElement?.id')).toBe('main');
     const hash = String(await other.evaluate('window.location.hash'));
     expect(hash).not.toBe(`#/case/${data.caseId}`);
     data.bensCase = decodeURIComponent(hash.replace('#/case/', ''));

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { createApi } from './api';
 import { SearchBox } from './components/search-box';
 import { CasePage } from './pages/case';
@@ -31,6 +31,7 @@ const NAVIGATION: Array<{ label: string; route: Route; pages: Array<Route['page'
 export function App() {
   const [session, setSession] = useState<Session | null>(readSession);
   const route = useRoute();
+  useFocusOnNavigation(href(route));
   const signOut = () => {
     forgetSession();
     setSession(null);
@@ -81,6 +82,22 @@ export function App() {
       <Page route={route} session={session} api={api} />
     </SessionContext.Provider>
   );
+}
+
+/**
+ * After a route change (a link, "Next case", the search box), focus moves to the new page's
+ * main landmark (tabindex -1 on every page's main), so keyboard and screen-reader users start
+ * at its heading rather than on an element that is gone. Not on the first page shown.
+ */
+function useFocusOnNavigation(location: string) {
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    document.getElementById('main')?.focus();
+  }, [location]);
 }
 
 /** Who is signed in (a person's name and role, or the secret key) and on which data set. */

@@ -206,7 +206,7 @@ function BulkActions({ api, selected, onDone }: { api: Api; selected: Set<string
 
   const failed = (results ?? []).filter((result) => !result.ok);
   return (
-    <div class="toolbar bulk" aria-label="Act on the selected cases">
+    <div class="toolbar bulk" role="group" aria-label="Act on the selected cases">
       <span>{selected.size} selected</span>
       <label>
         Outcome

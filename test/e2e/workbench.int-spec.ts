@@ -312,7 +312,11 @@ describe('the console as an analyst workbench', () => {
     // Two open cases nobody holds, closed at once.
     await page.select('#cases-status', 'open');
     await page.select('#cases-assignee', 'none');
-    await page.waitForFunction('document.querySelectorAll("table.cases tbody tr").length >= 2', WAIT);
+    // The page is busy until the cases of these filters are read: only then are the rows theirs.
+    await page.waitForSelector('main[aria-busy="false"]', WAIT);
+    const rows = await page.$$eval('table.cases tbody tr', (found) => found.map((row) => [row.cells[2]?.textContent ?? '', row.cells[3]?.textContent ?? '']));
+    expect(rows.length).toBeGreaterThanOrEqual(2);
+    expect(rows.every(([status, assignee]) => status === 'open' && assignee === 'nobody')).toBe(true);
     const chosen = await page.$$eval('table.cases tbody tr', (rows) => rows.slice(0, 2).map((row) => row.getAttribute('data-case-id') ?? ''));
     for (const caseId of chosen) await page.click(`tr[data-case-id="${caseId}"] input[type=checkbox]`);
     await page.select('.bulk select', 'no_action');

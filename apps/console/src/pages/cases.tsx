@@ -24,6 +24,10 @@ function useCasePages(api: Api, filters: Filters, generation: number) {
   const [total, setTotal] = useState<number | undefined>(undefined);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<unknown>(null);
+  // What the cases shown were read for: other filters mean they are stale even before the effect
+  // below has started reading (the page is busy from the render that changed them).
+  const wanted = `${JSON.stringify(filters)}#${generation}`;
+  const [shownFor, setShownFor] = useState('');
 
   const fetchPage = async (after: string | null) =>
     dataOf(await api.get<{ data: CasePage }>('/v2/cases', { status: filters.status, checkpoint: filters.checkpoint, assignee: filters.assignee, order: filters.order, limit: PAGE_SIZE, cursor: after }));
@@ -38,11 +42,13 @@ function useCasePages(api: Api, filters: Filters, generation: number) {
         setCases(page.cases);
         setCursor(page.nextCursor);
         setTotal(page.total);
+        setShownFor(wanted);
         setLoading(false);
       },
       (failure: unknown) => {
         if (!current) return;
         setError(failure);
+        setShownFor(wanted);
         setLoading(false);
       },
     );
@@ -63,7 +69,7 @@ function useCasePages(api: Api, filters: Filters, generation: number) {
       setLoading(false);
     }
   }
-  return { cases, cursor, total, loading, error, more };
+  return { cases, cursor, total, loading: loading || shownFor !== wanted, error, more };
 }
 
 /**
@@ -89,7 +95,7 @@ export function Cases({ api }: { api: Api }) {
   };
 
   return (
-    <main id="main" tabIndex={-1}>
+    <main id="main" tabIndex={-1} aria-busy={loading ? 'true' : 'false'}>
       <h1>Cases</h1>
       <CaseFilters filters={filters} onChange={set} />
       {mayReview ? <NextCase api={api} checkpoint={filters.checkpoint} /> : null}

@@ -76,12 +76,7 @@ export function formatValue(value: unknown): string {
   return formatStructured(value);
 }
 
-/** `<input type="datetime-local">` value (local time, to the minute) of epoch ms, and back. */
-export function toLocalInput(ms: number): string {
-  const date = new Date(ms - new Date(ms).getTimezoneOffset() * 60_000);
-  return date.toISOString().slice(0, 16);
-}
-
+/** Epoch ms of an `<input type="datetime-local">` value (local time); undefined when blank or invalid. */
 export function fromLocalInput(value: string): number | undefined {
   if (!value) return undefined;
   const ms = new Date(value).getTime();
@@ -90,8 +85,6 @@ export function fromLocalInput(value: string): number | undefined {
 
 export interface LabelChoice {
   category: 'PAYMENT_FRAUD' | 'REFUND_ABUSE' | 'SUPPLIER_FRAUD';
-  /** The review that says "fraud" first, then the one that clears the subject. */
-  reviews: [string, string];
   /** Every review the category takes (docs/api.md "Labels"), UNREVIEWED (clears it) last. */
   options: string[];
 }
@@ -105,10 +98,10 @@ export const POTENTIAL_REVIEWS = ['POTENTIALLY_FRAUDSTER', 'POTENTIALLY_GENUINE'
  * is about payment fraud. The POTENTIALLY_ reviews only where the account enables them.
  */
 export function labelChoiceFor(subjectType: SubjectType, checkpoint?: string, potentialEnabled = false): LabelChoice {
-  if (subjectType === 'supplier') return { category: 'SUPPLIER_FRAUD', reviews: ['FRAUDULENT', 'GENUINE'], options: ['FRAUDULENT', 'GENUINE', 'UNREVIEWED'] };
-  if (checkpoint === 'refund') return { category: 'REFUND_ABUSE', reviews: ['REFUND_ABUSE', 'NOT_REFUND_ABUSE'], options: ['REFUND_ABUSE', 'NOT_REFUND_ABUSE', 'UNREVIEWED'] };
+  if (subjectType === 'supplier') return { category: 'SUPPLIER_FRAUD', options: ['FRAUDULENT', 'GENUINE', 'UNREVIEWED'] };
+  if (checkpoint === 'refund') return { category: 'REFUND_ABUSE', options: ['REFUND_ABUSE', 'NOT_REFUND_ABUSE', 'UNREVIEWED'] };
   const options = ['FRAUDSTER', 'GENUINE', ...(potentialEnabled ? POTENTIAL_REVIEWS : []), 'UNREVIEWED'];
-  return { category: 'PAYMENT_FRAUD', reviews: ['FRAUDSTER', 'GENUINE'], options };
+  return { category: 'PAYMENT_FRAUD', options };
 }
 
 /**

@@ -66,6 +66,14 @@ describe('the console: people sign in as themselves', () => {
     expect(await page.$('nav a[href="#/users"]')).not.toBeNull();
     expect(String(await page.evaluate("sessionStorage.getItem('ringfence.console.key')"))).toMatch(/^rfs_/);
   });
+  it("shows an admin the rule author's controls: a new rule and the training form", async () => {
+    // The other half of the viewer's test below: the same selectors find the controls for a role that may use them.
+    await page.click('nav a[href="#/rules"]');
+    await page.waitForSelector('a[href="#/rules/new"]', WAIT);
+    await page.click('nav a[href="#/models"]');
+    await page.waitForSelector('#train-title', WAIT);
+  });
+
 
   it('adds a person on the Users page, and disables them', async () => {
     await page.click('nav a[href="#/users"]');
@@ -119,11 +127,12 @@ describe('the console: people sign in as themselves', () => {
     await page.waitForSelector('main h1::-p-text(Models)', WAIT);
     await page.waitForSelector('main table, main .empty', WAIT);
     expect(await page.$('#train-title')).toBeNull();
-    expect(await page.$('button[aria-label^="Activate"]')).toBeNull();
+    // No Activate button is checked here: a fresh server has only the shipped default models,
+    // active, and a trained model (20 labelled examples of each class) is not cheap to make.
   });
 
   it('reported no script error and no Content-Security-Policy refusal on the way', () => {
-    // The one expected failure: the wrong password's 401 that the sign-in page showed.
-    expect(problems.filter((problem) => !/401/.test(problem))).toEqual([]);
+    // The one expected failure: the wrong password's 401 that the sign-in page showed (a refused request is logged by the browser).
+    expect(problems).toEqual(['console error: Failed to load resource: the server responded with a status of 401 (Unauthorized)']);
   });
 });

@@ -53,16 +53,15 @@ interface ActiveSessionRow {
   email: string;
   name: string;
   role: UserRole;
-  password_hash: string;
   user_created_at: Date;
   created_by: string;
 }
 
 // Every console request runs this: one indexed lookup (uq_user_sessions_token_hash) and the
-// user by primary key, in one round trip.
+// user by primary key, in one round trip. Not the password hash: the answer is cached.
 const FIND_ACTIVE_BY_HASH = `
   SELECT s.id, s.account_id, s.user_id, s.environment, s.token_hash, s.created_at, s.expires_at,
-         u.email, u.name, u.role, u.password_hash, u.created_at AS user_created_at, u.created_by
+         u.email, u.name, u.role, u.created_at AS user_created_at, u.created_by
     FROM user_sessions s
     JOIN users u ON u.id = s.user_id
    WHERE s.token_hash = $1 AND s.ended_at IS NULL AND NOT u.disabled`;
@@ -99,7 +98,6 @@ export class TypeOrmSessionRepository implements SessionRepository {
         email: row.email,
         name: row.name,
         role: row.role,
-        passwordHash: row.password_hash,
         disabled: false,
         createdAt: row.user_created_at,
         createdBy: row.created_by,

@@ -73,7 +73,10 @@ export function itBehavesLikePeopleRepositories(repositories: () => { accounts: 
     const session = buildSession(user);
     await repositories().sessions.insert(session);
 
-    await expect(repositories().sessions.findActiveByHash(session.tokenHash)).resolves.toEqual({ session, user });
+    const { passwordHash: _hash, ...withoutHash } = user;
+    const found = await repositories().sessions.findActiveByHash(session.tokenHash);
+    expect(found).toEqual({ session, user: withoutHash });
+    expect(found?.user).not.toHaveProperty('passwordHash');
     await expect(repositories().sessions.findActiveByHash('0'.repeat(64))).resolves.toBeNull();
   });
 
@@ -100,6 +103,7 @@ export function itBehavesLikePeopleRepositories(repositories: () => { accounts: 
     await repositories().sessions.insert(kept);
 
     await expect(repositories().sessions.endAllOfUser(user.id, new Date())).resolves.toBe(2);
-    await expect(repositories().sessions.findActiveByHash(kept.tokenHash)).resolves.toEqual({ session: kept, user: bystander });
+    const { passwordHash: _hash, ...bystanderWithoutHash } = bystander;
+    await expect(repositories().sessions.findActiveByHash(kept.tokenHash)).resolves.toEqual({ session: kept, user: bystanderWithoutHash });
   });
 }

@@ -29,9 +29,12 @@ export class CachingSessionRepository implements SessionRepository {
     return this.lookups.get(tokenHash, () => this.inner.findActiveByHash(tokenHash));
   }
 
-  async insert(session: SessionRecord): Promise<void> {
-    await this.inner.insert(session);
-    this.lookups.delete(session.tokenHash);
+  /**
+   * Nothing to forget: a new session's token was just generated (256 random bits), so no lookup
+   * of its hash can be cached yet; deleting would only cancel another request's lookup in flight.
+   */
+  insert(session: SessionRecord): Promise<void> {
+    return this.inner.insert(session);
   }
 
   async end(sessionId: string, at: Date): Promise<boolean> {

@@ -49,9 +49,12 @@ export interface UserRepository {
 }
 
 /** A session found by its token, with its person, read in one lookup (the account is read from its own cache). */
+/** The person a session authenticates, without the password hash: sessions are cached, the hash need not be. */
+export type SessionUser = Omit<UserRecord, 'passwordHash'>;
+
 export interface ActiveSession {
   session: SessionRecord;
-  user: UserRecord;
+  user: SessionUser;
 }
 
 export interface SessionRepository {

@@ -36,7 +36,9 @@ export class InMemorySessionRepository implements SessionRepository {
   async findActiveByHash(tokenHash: string): Promise<ActiveSession | null> {
     const session = [...this.rows.values()].find((row) => row.tokenHash === tokenHash && row.endedAt === null);
     const user = session ? this.users.rows.get(session.userId) : undefined;
-    return session && user && !user.disabled ? { session, user } : null;
+    if (!session || !user || user.disabled) return null;
+    const { passwordHash: _hash, ...withoutHash } = user;
+    return { session, user: withoutHash };
   }
   async end(sessionId: string, at: Date) {
     const session = this.rows.get(sessionId);

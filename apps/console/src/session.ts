@@ -1,32 +1,12 @@
+import { ROLES, type Role, type Session, type SessionPerson } from './roles';
+
+export { ROLES, type Role, type Session, type SessionPerson, mayAct } from './roles';
+
 // The credential lives in sessionStorage only: it is gone when the tab closes, never written to
 // disk by the console, never put in a URL, and signing out forgets it at once.
 const KEY = 'ringfence.console.key';
 const REVIEWER = 'ringfence.console.reviewer';
 const PERSON = 'ringfence.console.person';
-
-/** The console's roles, weakest first (the server's USER_ROLES): each may do what the ones before it may. */
-export const ROLES = ['viewer', 'analyst', 'rule_author', 'admin'] as const;
-export type Role = (typeof ROLES)[number];
-
-/** The person a session token stands for (issue 37), as `POST /v2/sessions` answered. */
-export interface SessionPerson {
-  userId: string;
-  email: string;
-  name: string;
-  role: Role;
-  environment: 'test' | 'live';
-  /** Epoch ms: the server refuses the token from then on. */
-  expiresAt: number;
-}
-
-export interface Session {
-  /** What every request sends as `Authorization: token <key>`: a person's session token (`rfs_…`) or a secret key. */
-  key: string;
-  /** With a secret key: recorded as the `reviewer.name` of the labels applied; optional. A person is named by the server. */
-  reviewer: string;
-  /** The signed-in person; absent when the console was opened with a secret key (an account owner). */
-  person?: SessionPerson;
-}
 
 export function readSession(): Session | null {
   const key = sessionStorage.getItem(KEY);
@@ -61,17 +41,6 @@ function parsePerson(text: string | null): SessionPerson | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * Whether the session may do what `needed` allows: no session may do nothing; a secret key (a
- * session with no person) everything; a person by their role. Pages hide or disable what the role
- * may not do; the server enforces it anyway.
- */
-export function mayAct(session: Pick<Session, 'person'> | null | undefined, needed: Role): boolean {
-  if (!session) return false;
-  if (!session.person) return true;
-  return ROLES.indexOf(session.person.role) >= ROLES.indexOf(needed);
 }
 
 /** The data set the session acts on. */

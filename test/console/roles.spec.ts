@@ -1,4 +1,4 @@
-import { ROLES, type Role, type SessionPerson, mayAct } from '../../apps/console/src/session';
+import { ROLES, type Role, type SessionPerson, mayAct } from '../../apps/console/src/roles';
 
 /** The console's role checks (issue 37) fail closed: no session may do nothing. */
 describe('mayAct', () => {

@@ -90,8 +90,14 @@ describe('migrating a database of the old single chain', () => {
       // A distributed app upgrades its database first: the labelling app records every owner's
       // parts and the mark; then every owner (standalone) finds nothing to run.
       const labelling = await openDataSource({ dataDir, schemas: [LABEL_STORE_SCHEMA] });
-      // Then the labelling tables made after the mark (the cases', issue 37).
-      expect(await recorded(labelling)).toEqual([...OLD_CHAIN, ...Object.values(PARTS_SPLIT_FROM_SINGLE_CHAIN).flat(), OWNED_SCHEMAS_MARK, 'Cases1766100000000']);
+      // Then the labelling tables made after the mark (the cases', issue 37, and their next-case index).
+      expect(await recorded(labelling)).toEqual([
+        ...OLD_CHAIN,
+        ...Object.values(PARTS_SPLIT_FROM_SINGLE_CHAIN).flat(),
+        OWNED_SCHEMAS_MARK,
+        'Cases1766100000000',
+        'OpenUnassignedCasesIndex1767071000000',
+      ]);
       await labelling.destroy();
 
       const standalone = await openDataSource({ dataDir, schemas: ALL_OWNERS });

@@ -61,6 +61,7 @@ export const CaseEntity = new EntitySchema<CaseRow>({
     { name: 'uq_cases_active_subject', columns: ['accountId', 'environment', 'subjectKind', 'subjectId'], unique: true, where: `status IN ('open', 'in_review')` },
     { name: 'idx_cases_tenant_opened', columns: ['accountId', 'environment', 'openedAt'] },
     { name: 'idx_cases_tenant_subject', columns: ['accountId', 'environment', 'subjectKind', 'subjectId', 'openedAt'] },
+    { name: 'idx_cases_open_unassigned', columns: ['accountId', 'environment', 'openedAt', 'caseId'], where: `status = 'open' AND assignee_email IS NULL` },
   ],
   checks: [
     TENANT_CHECK('cases'),

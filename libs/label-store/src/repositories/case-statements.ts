@@ -1,4 +1,4 @@
-import type { CaseOrder } from '@ringfence/contracts';
+import type { CaseOrder, CaseStatus } from '@ringfence/contracts';
 import { type CaseFilter, type CasePosition, type CaseTenant } from '@ringfence/labels';
 
 // The cases' SQL, every statement naming the tenant (account, environment) first.
@@ -129,13 +129,17 @@ const ORDERS: Record<CaseOrder, { expression: string; descending: boolean; cast:
   amount: { expression: 'COALESCE(total_amount, -1)', descending: true, cast: 'bigint', value: (value) => value },
 };
 
+const STATUS_LITERALS: Record<CaseStatus, string> = { open: 'open', in_review: 'in_review', closed: 'closed' };
+
 /** The WHERE of a filter, its parameters after the tenant's ($1, $2). */
 function whereOf(tenant: CaseTenant, filter: CaseFilter): { conditions: string[]; parameters: unknown[] } {
   const parameters: unknown[] = [tenant.accountId, tenant.environment];
   const next = (value: unknown) => `$${parameters.push(value)}`;
   const conditions = ['account_id = $1', 'environment = $2'];
+  // A status as a literal of this closed set, not a parameter: the planner then sees that
+  // `next`'s filter (open, unassigned) is what `idx_cases_open_unassigned` holds.
   if (filter.status === 'active') conditions.push(`status IN ('open', 'in_review')`);
-  else if (filter.status !== 'all') conditions.push(`status = ${next(filter.status)}`);
+  else if (filter.status !== 'all') conditions.push(`status = '${STATUS_LITERALS[filter.status]}'`);
   if (filter.checkpoint !== undefined) conditions.push(`checkpoints @> jsonb_build_array(${next(filter.checkpoint)}::text)`);
   if (filter.unassigned === true) conditions.push('assignee_email IS NULL');
   if (filter.assignee !== undefined) conditions.push(`assignee_email = ${next(filter.assignee)}`);

@@ -1,7 +1,7 @@
 import { usePostgresTestDatabase } from '@ringfence/persistence/testing';
 import { Cases } from '@ringfence/labels';
 import { until } from '../../../../test/tools/eventually';
-import { itBehavesLikeACaseRepository, reviewEvent } from '../test-support/case-repository.behaviour';
+import { itBehavesLikeACaseRepository, itFindsTheNextCaseByItsIndex, reviewEvent } from '../test-support/case-repository.behaviour';
 import { LABEL_STORE_SCHEMA } from '../label-store.schema';
 import { TypeOrmCaseRepository } from './typeorm-case.repository';
 
@@ -9,6 +9,7 @@ describe(TypeOrmCaseRepository.name, () => {
   const database = usePostgresTestDatabase(LABEL_STORE_SCHEMA);
 
   itBehavesLikeACaseRepository(() => new TypeOrmCaseRepository(database.dataSource()));
+  itFindsTheNextCaseByItsIndex(() => database.dataSource());
 
   it('does not join a decision to a case whose close commits while the decision is being added: it opens a new case', async () => {
     const dataSource = database.dataSource();

@@ -1,5 +1,5 @@
 import { useEmbeddedTestDatabase } from '@ringfence/persistence/testing';
-import { itBehavesLikeACaseRepository } from '../test-support/case-repository.behaviour';
+import { itBehavesLikeACaseRepository, itFindsTheNextCaseByItsIndex } from '../test-support/case-repository.behaviour';
 import { LABEL_STORE_SCHEMA } from '../label-store.schema';
 import { TypeOrmCaseRepository } from './typeorm-case.repository';
 
@@ -7,4 +7,5 @@ describe(TypeOrmCaseRepository.name, () => {
   const database = useEmbeddedTestDatabase(LABEL_STORE_SCHEMA);
 
   itBehavesLikeACaseRepository(() => new TypeOrmCaseRepository(database.dataSource()));
+  itFindsTheNextCaseByItsIndex(() => database.dataSource());
 });

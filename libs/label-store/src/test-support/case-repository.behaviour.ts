@@ -1,6 +1,7 @@
 import type { CheckpointScoredEvent } from '@ringfence/contracts';
 import { type CaseRepository, type CaseTenant, Cases } from '@ringfence/labels';
-import { CASE_READ_LIMIT } from '../repositories/case-statements';
+import type { DataSource } from 'typeorm';
+import { CASE_READ_LIMIT, listStatement } from '../repositories/case-statements';
 
 let sequence = 0;
 const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(sequence += 1)}`;
@@ -190,5 +191,24 @@ export function itBehavesLikeACaseRepository(repository: () => CaseRepository): 
       ['payment_review', ANA.email],
       ['payment_review_withdrawn', BEN.email],
     ]);
+  });
+}
+
+/** What `next` asks (the oldest open, unassigned case) is read from its partial index, not by walking every case of the data set. */
+export function itFindsTheNextCaseByItsIndex(dataSource: () => DataSource): void {
+  it('plans next case on idx_cases_open_unassigned', async () => {
+    const runner = dataSource().createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.startTransaction();
+      // A table this small is read whole anyway; without a sequential scan the plan names the index it can use.
+      await runner.query('SET LOCAL enable_seqscan = off');
+      const { sql, parameters } = listStatement({ accountId: 'acc-plan', environment: 'test' }, { status: 'open', unassigned: true }, 'age', null, 1);
+      const plan = ((await runner.query(`EXPLAIN ${sql}`, parameters)) as { 'QUERY PLAN': string }[]).map((row) => row['QUERY PLAN']).join('\n');
+      expect(plan).toContain('idx_cases_open_unassigned');
+      await runner.rollbackTransaction();
+    } finally {
+      await runner.release();
+    }
   });
 }

@@ -109,7 +109,6 @@ export class TenantGraph {
     return (typeof owners === 'number' ? [owners] : owners).map((node) => this.index.identityOf(node));
   }
 
-  /** Records a customer of the transaction and links it to the transaction's disputes known so far. */
   /**
    * PSP transactions with at least one dispute (the overview's known fraud), in id order, at
    * most `limit`; `truncated` when more are disputed.
@@ -119,6 +118,7 @@ export class TenantGraph {
     return { transactionIds: transactionIds.slice(0, limit), truncated: transactionIds.length > limit };
   }
 
+  /** Records a customer of the transaction and links it to the transaction's disputes known so far. */
   private addTransactionOwner(transactionId: string, customerId: string): void {
     const owner = this.index.ensureNode('customer', customerId);
     const owners = this.transactionOwners.get(transactionId);

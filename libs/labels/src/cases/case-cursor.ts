@@ -3,8 +3,11 @@ import type { CaseRecord } from './case';
 
 /**
  * Where a page of cases ended, in its order: the last case's sort value and id. The next page
- * starts strictly after it (keyset), so a case closed or claimed meanwhile never shifts a page
- * and no page is empty while cases remain after it.
+ * starts strictly after it (keyset), so a case closed or claimed meanwhile only drops out of the
+ * list (no other case shifts) and no page is empty while cases remain after it. `age` never
+ * moves a case; in `recent`, `score` and `amount` a decision joining a case raises its key (they
+ * only grow), so a case not reached yet can jump ahead of the cursor and be missed by this walk
+ * (a new walk from the first page shows it); a case already listed is not listed again.
  */
 export interface CasePosition {
   order: CaseOrder;

@@ -9,5 +9,5 @@ export { ScoringStoreModule } from './scoring-store.module';
 export { SCORING_STORE_SCHEMA } from './scoring-store.schema';
 export * from './search/decision-search-keys.store';
 export { TypeOrmDecisionSearchKeys } from './search/typeorm-decision-search-keys.store';
-export * from './evidence/latest-scores.store';
+export * from './evidence/latest-decisions.store';
 export { TypeOrmLatestDecisions } from './evidence/typeorm-latest-decisions.store';

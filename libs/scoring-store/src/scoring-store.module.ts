@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { SCORING_STORE_SCHEMA } from './scoring-store.schema';
 import { DECISION_SEARCH_KEY_STORE } from './search/decision-search-keys.store';
 import { TypeOrmDecisionSearchKeys } from './search/typeorm-decision-search-keys.store';
-import { LATEST_DECISION_STORE } from './evidence/latest-scores.store';
+import { LATEST_DECISION_STORE } from './evidence/latest-decisions.store';
 import { TypeOrmLatestDecisions } from './evidence/typeorm-latest-decisions.store';
 import { TypeOrmDecisionRecordRepository } from './typeorm/typeorm-decision-record.repository';
 import { TypeOrmDecisionStats } from './typeorm/typeorm-decision-stats';

@@ -1,6 +1,6 @@
 import { queryRows } from '@ringfence/persistence';
 import type { DataSource } from 'typeorm';
-import type { LatestDecisionStore } from './latest-scores.store';
+import type { LatestDecisionStore } from './latest-decisions.store';
 
 // One statement for every customer: per id, the subject index (account, environment,
 // subject_kind, subject_id, event_time, score_id) read backwards for one row.

@@ -41,7 +41,6 @@ describe('the console: people sign in as themselves', () => {
     expect((await api('POST', '/v2/users', admin)).status).toBe(201);
     browser = await launchBrowser();
     page = await watchedPage(browser, origin, problems);
-    page.on('dialog', (dialog) => void dialog.accept());
   });
 
   afterAll(async () => {
@@ -66,6 +65,7 @@ describe('the console: people sign in as themselves', () => {
     expect(await page.$('nav a[href="#/users"]')).not.toBeNull();
     expect(String(await page.evaluate("sessionStorage.getItem('ringfence.console.key')"))).toMatch(/^rfs_/);
   });
+
   it("shows an admin the rule author's controls: a new rule and the training form", async () => {
     // The other half of the viewer's test below: the same selectors find the controls for a role that may use them.
     await page.click('nav a[href="#/rules"]');
@@ -73,7 +73,6 @@ describe('the console: people sign in as themselves', () => {
     await page.click('nav a[href="#/models"]');
     await page.waitForSelector('#train-title', WAIT);
   });
-
 
   it('adds a person on the Users page, and disables them', async () => {
     await page.click('nav a[href="#/users"]');
@@ -90,6 +89,11 @@ describe('the console: people sign in as themselves', () => {
 
     await page.waitForSelector(`tr[data-user-id="${added!.userId}"] button`, WAIT);
     await page.click(`tr[data-user-id="${added!.userId}"] button`);
+    // Disabling ends their sessions: asked first, and nothing changes before the answer.
+    await page.waitForSelector(`tr[data-user-id="${added!.userId}"] [role=alertdialog]`, WAIT);
+    expect(await textOf(`tr[data-user-id="${added!.userId}"] [role=alertdialog]`)).toContain(`Disable ${viewer.email}?`);
+    expect((await usersNow()).find((user) => user.userId === added!.userId)?.disabled).toBe(false);
+    await page.click(`tr[data-user-id="${added!.userId}"] .confirm-live`);
     await page.waitForSelector(`tr[data-user-id="${added!.userId}"].disabled`, WAIT);
     expect((await usersNow()).find((user) => user.userId === added!.userId)?.disabled).toBe(true);
 

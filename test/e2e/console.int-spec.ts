@@ -119,7 +119,7 @@ describe('the console at /console', () => {
     // FRAUDSTER decides every later checkpoint: the form says so and asks again.
     await page.waitForSelector(`${item} .confirm`, WAIT);
     expect(await textOf(`${item} .confirm`)).toContain('blocks this customer at every checkpoint');
-    await page.click(`${item} .confirm-label`);
+    await page.click(`${item} .confirm-live`);
     await page.waitForFunction(`document.querySelector(${JSON.stringify(item)}) === null`, WAIT);
 
     const labels = await api<{ data: { labels: Record<string, { review: string; comment: string; reviewer: { name: string } }> } }>('GET', `/v2/customer/${state.subject}/labels`);

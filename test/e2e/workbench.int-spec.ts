@@ -271,7 +271,7 @@ describe('the console as an analyst workbench', () => {
     expect(await textOf(page, `${form} .confirm`)).toContain('allows this customer at every checkpoint');
     const before = await api<{ data: { history: unknown[] } }>('GET', `/v2/customer/${data.subject}/labels`);
     expect(before.body.data.history).toEqual([]);
-    await page.click(`${form} .confirm-label`);
+    await page.click(`${form} .confirm-live`);
     await page.waitForSelector(`${form} button.undo-label`, WAIT);
     const labelled = await api<{ data: { labels: Record<string, { review: string }> } }>('GET', `/v2/customer/${data.subject}/labels`);
     expect(labelled.body.data.labels.PAYMENT_FRAUD?.review).toBe('GENUINE');

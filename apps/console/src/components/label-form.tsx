@@ -96,7 +96,7 @@ export function LabelForm({ api, reviewer, subjectType, subjectId, checkpoint, i
       <label for={`${idPrefix}-comment`}>Comment</label>
       <textarea id={`${idPrefix}-comment`} rows={2} maxLength={2000} value={comment} onInput={(event) => setComment(event.currentTarget.value)} />
       {confirming && consequence ? (
-        <Confirmation review={review ?? ''} consequence={consequence} busy={busy} onCancel={() => setConfirming(false)} />
+        <ConfirmStep label={`Confirm ${review}`} message={consequence} confirmText={`Yes, label ${review}`} busy={busy} onConfirm={() => void apply()} onCancel={() => setConfirming(false)} />
       ) : confirmingUndo && undoConsequence ? (
         <ConfirmStep label={`Confirm undo to ${restores}`} message={`Undo restores ${restores}. ${undoConsequence}`} confirmText={`Yes, restore ${restores}`} busy={busy} onConfirm={() => void undo()} onCancel={() => setConfirmingUndo(false)} />
       ) : (
@@ -120,21 +120,6 @@ function ReviewChoices({ legend, name, options, value, onChange }: { legend: str
         </label>
       ))}
     </fieldset>
-  );
-}
-
-/** What the review will do, and the button that really sends it. */
-function Confirmation({ review, consequence, busy, onCancel }: { review: string; consequence: string; busy: boolean; onCancel: () => void }) {
-  return (
-    <div class="confirm" role="alertdialog" aria-label={`Confirm ${review}`}>
-      <p>{consequence}</p>
-      <button type="submit" class="danger confirm-label" disabled={busy}>
-        {busy ? 'Saving…' : `Yes, label ${review}`}
-      </button>{' '}
-      <button type="button" class="secondary" onClick={onCancel}>
-        Cancel
-      </button>
-    </div>
   );
 }
 

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { type Api, dataOf, segment } from '../api';
 import { ErrorNotice, Section, useLoad } from '../components/common';
+import { ConfirmStep } from '../components/confirm-step';
 import { formatTime } from '../format';
 import { ROLES, ROLE_LABELS, type Role, type Session, mayAct } from '../session';
 
@@ -78,16 +79,31 @@ function UserTable({ api, users, session, admin, onChanged }: { api: Api; users:
 
 type Change = (user: User, body: { role?: Role; disabled?: boolean }, done: string) => Promise<void>;
 
-/** One person; an admin may change their role or disable them (never their own: the server refuses it). */
+interface Pending {
+  body: { role?: Role; disabled?: boolean };
+  message: string;
+  confirmText: string;
+  done: string;
+}
+
+/**
+ * One person; an admin may change their role or disable them (never their own: the server
+ * refuses it). Both end the person's sessions, so each is asked first (ConfirmStep); enabling is not.
+ */
 function UserRow({ user, self, admin, change }: { user: User; self: boolean; admin: boolean; change: Change }) {
+  const [pending, setPending] = useState<Pending | null>(null);
+  const [busy, setBusy] = useState(false);
   const toggle = () => {
     if (user.disabled) void change(user, { disabled: false }, `${user.email} may sign in again.`);
-    else if (window.confirm(`Disable ${user.email}? They are signed out at once and can no longer sign in.`)) void change(user, { disabled: true }, `${user.email} is disabled.`);
+    else setPending({ body: { disabled: true }, message: `Disable ${user.email}? They are signed out at once and can no longer sign in.`, confirmText: 'Yes, disable', done: `${user.email} is disabled.` });
   };
-  const changeRole = (select: HTMLSelectElement) => {
-    const role = select.value as Role;
-    if (window.confirm(`Make ${user.email} ${ROLE_LABELS[role]}? Their open sessions end; they sign in again.`)) void change(user, { role }, `${user.email} is now ${ROLE_LABELS[role]}.`);
-    else select.value = user.role;
+  const changeRole = (role: Role) =>
+    setPending(role === user.role ? null : { body: { role }, message: `Make ${user.email} ${ROLE_LABELS[role]}? Their open sessions end; they sign in again.`, confirmText: `Yes, make ${ROLE_LABELS[role]}`, done: `${user.email} is now ${ROLE_LABELS[role]}.` });
+  const confirm = async (asked: Pending) => {
+    setBusy(true);
+    await change(user, asked.body, asked.done);
+    setBusy(false);
+    setPending(null);
   };
   return (
     <tr class={user.disabled ? 'disabled' : undefined} data-user-id={user.userId}>
@@ -95,7 +111,7 @@ function UserRow({ user, self, admin, change }: { user: User; self: boolean; adm
       <td class="mono">{user.email}</td>
       <td>
         {admin && !self ? (
-          <select aria-label={`Role of ${user.email}`} value={user.role} onChange={(event) => changeRole(event.currentTarget)}>
+          <select aria-label={`Role of ${user.email}`} value={pending?.body.role ?? user.role} onChange={(event) => changeRole(event.currentTarget.value as Role)}>
             {ROLES.map((role) => (
               <option key={role} value={role}>
                 {ROLE_LABELS[role]}
@@ -112,6 +128,8 @@ function UserRow({ user, self, admin, change }: { user: User; self: boolean; adm
         <td>
           {self ? (
             <span class="muted">you</span>
+          ) : pending ? (
+            <ConfirmStep label={`Confirm the change of ${user.email}`} message={pending.message} confirmText={pending.confirmText} busy={busy} onConfirm={() => void confirm(pending)} onCancel={() => setPending(null)} />
           ) : (
             <button type="button" class="secondary" onClick={toggle}>
               {user.disabled ? 'Enable' : 'Disable'}

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ReadDependency } from '@ringfence/bus';
-import { type CheckpointScoredEvent, PAYLOAD_ROUTE_LIST } from '@ringfence/contracts';
+import { type CheckpointScoredEvent, DECISION_TOPICS } from '@ringfence/contracts';
 import { isRowRefusal } from '@ringfence/persistence';
 import { type RowWriter, RowsNotWrittenError, SetAsideRows } from '@ringfence/platform';
 import {
@@ -13,9 +13,6 @@ import {
   type RuleTenant,
   type StoredDecisionRecord,
 } from '@ringfence/scoring-engine';
-
-/** Every decision topic of the payload table (the checkpoints' feed). */
-export const DECISION_TOPICS: readonly string[] = [...new Set(PAYLOAD_ROUTE_LIST.flatMap((route) => ('decisionTopic' in route ? [route.decisionTopic] : [])))];
 
 /** The writer's name in set-aside rows, metrics and logs. */
 export const DECISION_RECORDS_WRITER = 'decision-records';

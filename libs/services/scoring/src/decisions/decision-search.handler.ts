@@ -1,8 +1,7 @@
 import { EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
 import { MessageBusController } from '@ringfence/bus';
-import { type CheckpointScoredEvent, DecisionSearchRequest, type MessageEnvelope, RpcTopics, type SubjectMatchMessage, type SubjectSearchReply } from '@ringfence/contracts';
+import { type CheckpointScoredEvent, DECISION_TOPICS, DecisionSearchRequest, type MessageEnvelope, RpcTopics, type SubjectMatchMessage, type SubjectSearchReply } from '@ringfence/contracts';
 import { validatedRequestHandler } from '@ringfence/service-runtime';
-import { DECISION_TOPICS } from './decision-records';
 import { DECISION_SEARCH_KEYS_DEPENDENCY, DECISION_SEARCH_KEYS_GROUP, DecisionSearchKeys, decisionSearchKeys } from './decision-search-keys';
 
 /**

@@ -1,12 +1,12 @@
 import { Inject } from '@nestjs/common';
 import { EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
 import { MessageBusController } from '@ringfence/bus';
-import { type CheckpointScoredEvent, type MessageEnvelope, ReadDecisionRequest, type ReadDecisionReply, ReadDecisionsRequest, type ReadDecisionsReply, RpcTopics } from '@ringfence/contracts';
+import { type CheckpointScoredEvent, DECISION_TOPICS, type MessageEnvelope, ReadDecisionRequest, type ReadDecisionReply, ReadDecisionsRequest, type ReadDecisionsReply, RpcTopics } from '@ringfence/contracts';
 import type { Logger } from '@ringfence/platform';
 import { ROOT_LOGGER, validatedRequestHandler } from '@ringfence/service-runtime';
 import { DecisionExplainer } from '../models/decision-explainer';
 import { DecisionList } from './decision-list';
-import { DECISION_RECORDS_DEPENDENCY, DECISION_RECORDS_GROUP, DECISION_TOPICS, DecisionRecords } from './decision-records';
+import { DECISION_RECORDS_DEPENDENCY, DECISION_RECORDS_GROUP, DecisionRecords } from './decision-records';
 
 /**
  * Keeps every decision event with a scoreId (group `scoring-decisions`, written behind; see

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ReadDependency } from '@ringfence/bus';
+import { DECISION_TOPICS } from '@ringfence/contracts';
 import { DECISION_STATS_QUERIES, type DecisionFactRow, type DecisionStatsQueries } from '@ringfence/scoring-engine';
-import { DECISION_TOPICS } from '../decisions/decision-records';
 
 /** The consumer group that keeps the overview's facts of decisions. */
 export const DECISION_FACTS_GROUP = 'scoring-decision-facts';

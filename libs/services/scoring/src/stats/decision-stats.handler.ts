@@ -1,9 +1,8 @@
 import { EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
 import { MessageBusController } from '@ringfence/bus';
-import { DecisionStatsRequest, type DecisionStatsReply, type MessageEnvelope, RpcTopics } from '@ringfence/contracts';
+import { DECISION_TOPICS, DecisionStatsRequest, type DecisionStatsReply, type MessageEnvelope, RpcTopics } from '@ringfence/contracts';
 import { decisionFactOf } from '@ringfence/scoring-store';
 import { validatedRequestHandler } from '@ringfence/service-runtime';
-import { DECISION_TOPICS } from '../decisions/decision-records';
 import { DECISION_FACTS_DEPENDENCY, DECISION_FACTS_GROUP, DecisionFacts } from './decision-facts';
 import { DecisionStats } from './decision-stats';
 

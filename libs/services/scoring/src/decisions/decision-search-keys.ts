@@ -1,10 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ReadDependency } from '@ringfence/bus';
-import { type CheckpointScoredEvent, type PaymentMethodFacts, type WireObject, payloadFacts } from '@ringfence/contracts';
+import { type CheckpointScoredEvent, DECISION_TOPICS, type PaymentMethodFacts, type WireObject, payloadFacts } from '@ringfence/contracts';
 import { isRowRefusal } from '@ringfence/persistence';
 import { type RowWriter, RowsNotWrittenError, SetAsideRows } from '@ringfence/platform';
 import { DECISION_SEARCH_KEY_STORE, type DecisionSearchKeyRow, type DecisionSearchKeyStore } from '@ringfence/scoring-store';
-import { DECISION_TOPICS } from './decision-records';
 
 /** The writer's name in set-aside rows, metrics and logs. */
 export const DECISION_SEARCH_KEYS_WRITER = 'decision-search-keys';

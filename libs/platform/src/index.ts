@@ -7,6 +7,7 @@ export * from './logging/logger';
 export * from './time/normalise-timestamp';
 export * from './write-behind/set-aside';
 export * from './write-behind/row-writer';
+export * from './write-behind/pending-rows';
 export * from './write-behind/set-aside-rows';
 export * from './write-behind/in-memory-set-aside.store';
 export * from './cache/account-share-lru';

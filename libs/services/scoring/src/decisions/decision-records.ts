@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ReadDependency } from '@ringfence/bus';
 import { type CheckpointScoredEvent, DECISION_TOPICS } from '@ringfence/contracts';
 import { isRowRefusal } from '@ringfence/persistence';
-import { type RowWriter, RowsNotWrittenError, SetAsideRows } from '@ringfence/platform';
+import { PendingRows, type RowWriter, SetAsideRows } from '@ringfence/platform';
 import {
   DECISION_RECORD_REPOSITORY,
   type DecisionCursor,
@@ -42,10 +42,8 @@ const key = (tenant: RuleTenant, scoreId: string) => JSON.stringify([tenant.acco
  */
 @Injectable()
 export class DecisionRecords {
-  private pending = new Map<string, PendingRecord>();
-  /** The batch being written: no longer pending, maybe not yet in the store, so reads look here too. */
-  private writing = new Map<string, PendingRecord>();
-  private flushing: Promise<void> = Promise.resolve();
+  /** Pending records, and the batch being written (maybe not yet in the store), which reads look at too. */
+  private readonly pending: PendingRows<PendingRecord>;
   private readonly writer: RowWriter<PendingRecord>;
 
   constructor(
@@ -61,6 +59,7 @@ export class DecisionRecords {
       },
       (row) => this.replay(row as PendingRecord),
     );
+    this.pending = new PendingRows((record) => key(record, record.scoreId), (batch) => this.writer.write(batch));
   }
 
   /** `decidedAt`: when the service accepted the request it decided (the decision event's envelope), epoch ms. */
@@ -70,7 +69,7 @@ export class DecisionRecords {
     // A text column holds no NUL character; the API refuses one (ADR-0010), and a batch
     // that failed on one would be retried forever, so such an id is kept only inside the event.
     const subject = event.subject !== undefined && !event.subject.id.includes('\u0000') ? event.subject : undefined;
-    this.pending.set(key(tenant, event.scoreId), {
+    this.pending.add({
       ...tenant,
       scoreId: event.scoreId,
       checkpoint: event.ruleCheckpoint,
@@ -85,7 +84,7 @@ export class DecisionRecords {
 
   async find(tenant: RuleTenant, scoreId: string): Promise<StoredDecisionRecord | null> {
     const recordKey = key(tenant, scoreId);
-    const unwritten = this.pending.get(recordKey) ?? this.writing.get(recordKey);
+    const unwritten = this.pending.unwritten(recordKey);
     if (unwritten !== undefined) return unwritten;
     return this.records.find(tenant, scoreId);
   }
@@ -120,39 +119,18 @@ export class DecisionRecords {
 
   /** Flushes run one after another; records neither written nor set aside go back for the next. */
   flush(): Promise<void> {
-    const run = this.flushing.then(() => this.writePending());
-    this.flushing = run.catch(() => undefined);
-    return run;
-  }
-
-  private async writePending(): Promise<void> {
-    if (this.pending.size === 0) return;
-    const batch = this.pending;
-    this.pending = new Map();
-    this.writing = batch;
-    try {
-      await this.writer.write([...batch.values()]);
-    } catch (error) {
-      const unwritten = error instanceof RowsNotWrittenError ? (error.rows as PendingRecord[]) : [...batch.values()];
-      for (const record of unwritten) {
-        const recordKey = key(record, record.scoreId);
-        if (!this.pending.has(recordKey)) this.pending.set(recordKey, record);
-      }
-      throw error;
-    } finally {
-      this.writing = new Map();
-    }
+    return this.pending.flush();
   }
 
   /** An operator's replay of a set-aside record: pending again, and written by a flush now. */
   private async replay(record: PendingRecord): Promise<void> {
     const recordKey = key(record, record.scoreId);
-    if (!this.pending.has(recordKey)) this.pending.set(recordKey, record);
+    if (!this.pending.isPending(recordKey)) this.pending.add(record);
     const failure: unknown = await this.flush().then(
       () => undefined,
       (error: unknown) => error,
     );
-    if (this.pending.has(recordKey)) throw failure ?? new Error('the decision record is not written yet');
+    if (this.pending.isPending(recordKey)) throw failure ?? new Error('the decision record is not written yet');
   }
 }
 

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ReadDependency } from '@ringfence/bus';
 import { type CheckpointScoredEvent, DECISION_TOPICS, type PaymentMethodFacts, type WireObject, payloadFacts } from '@ringfence/contracts';
 import { isRowRefusal } from '@ringfence/persistence';
-import { type RowWriter, RowsNotWrittenError, SetAsideRows } from '@ringfence/platform';
+import { PendingRows, type RowWriter, SetAsideRows } from '@ringfence/platform';
 import { DECISION_SEARCH_KEY_STORE, type DecisionSearchKeyRow, type DecisionSearchKeyStore } from '@ringfence/scoring-store';
 
 /** The writer's name in set-aside rows, metrics and logs. */
@@ -66,8 +66,7 @@ export function decisionSearchKeys(tenant: { accountId: string; environment: str
  */
 @Injectable()
 export class DecisionSearchKeys {
-  private pending = new Map<string, DecisionSearchKeyRow>();
-  private flushing: Promise<void> = Promise.resolve();
+  private readonly pending: PendingRows<DecisionSearchKeyRow>;
   private readonly writer: RowWriter<DecisionSearchKeyRow>;
 
   constructor(
@@ -86,10 +85,11 @@ export class DecisionSearchKeys {
         await this.flush();
       },
     );
+    this.pending = new PendingRows(rowKey, (batch) => this.writer.write(batch));
   }
 
   add(rows: readonly DecisionSearchKeyRow[]): void {
-    for (const row of rows) this.pending.set(rowKey(row), row);
+    for (const row of rows) this.pending.add(row);
   }
 
   async subjects(tenant: { accountId: string; environment: string }, keyKind: string, keyValue: string, limit: number) {
@@ -102,23 +102,8 @@ export class DecisionSearchKeys {
     return this.store.cardsOfInstruments(tenant, instrumentIds);
   }
 
-  /** Flushes run one after another; a batch that failed goes back for the next. */
+  /** Flushes run one after another; rows neither written nor set aside go back for the next. */
   flush(): Promise<void> {
-    const run = this.flushing.then(() => this.writePending());
-    this.flushing = run.catch(() => undefined);
-    return run;
-  }
-
-  private async writePending(): Promise<void> {
-    if (this.pending.size === 0) return;
-    const batch = this.pending;
-    this.pending = new Map();
-    try {
-      await this.writer.write([...batch.values()]);
-    } catch (error) {
-      const unwritten = error instanceof RowsNotWrittenError ? (error.rows as DecisionSearchKeyRow[]) : [...batch.values()];
-      for (const row of unwritten) if (!this.pending.has(rowKey(row))) this.pending.set(rowKey(row), row);
-      throw error;
-    }
+    return this.pending.flush();
   }
 }

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ReadDependency } from '@ringfence/bus';
 import { DECISION_TOPICS } from '@ringfence/contracts';
+import { PendingRows } from '@ringfence/platform';
 import { DECISION_STATS_QUERIES, type DecisionFactRow, type DecisionStatsQueries } from '@ringfence/scoring-engine';
 
 /** The consumer group that keeps the overview's facts of decisions. */
@@ -17,31 +18,18 @@ export const DECISION_FACTS_DEPENDENCY: ReadDependency = { group: DECISION_FACTS
  */
 @Injectable()
 export class DecisionFacts {
-  private pending = new Map<string, DecisionFactRow>();
-  private flushing: Promise<void> = Promise.resolve();
+  private readonly pending: PendingRows<DecisionFactRow>;
 
-  constructor(@Inject(DECISION_STATS_QUERIES) private readonly store: DecisionStatsQueries) {}
+  constructor(@Inject(DECISION_STATS_QUERIES) store: DecisionStatsQueries) {
+    this.pending = new PendingRows((fact) => JSON.stringify([fact.accountId, fact.environment, fact.scoreId]), (batch) => store.addAll(batch));
+  }
 
   add(fact: DecisionFactRow): void {
-    this.pending.set(JSON.stringify([fact.accountId, fact.environment, fact.scoreId]), fact);
+    this.pending.add(fact);
   }
 
   /** Flushes run one after another. */
   flush(): Promise<void> {
-    const run = this.flushing.then(() => this.writePending());
-    this.flushing = run.catch(() => undefined);
-    return run;
-  }
-
-  private async writePending(): Promise<void> {
-    if (this.pending.size === 0) return;
-    const batch = this.pending;
-    this.pending = new Map();
-    try {
-      await this.store.addAll([...batch.values()]);
-    } catch (error) {
-      for (const [key, fact] of batch) if (!this.pending.has(key)) this.pending.set(key, fact);
-      throw error;
-    }
+    return this.pending.flush();
   }
 }

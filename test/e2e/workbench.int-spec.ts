@@ -15,7 +15,8 @@ const CLI = join(__dirname, '..', '..', 'bin', 'ringfence.js');
  * customer by e-mail, opens its case, sees the payments and their amounts, follows the path to a
  * fraudster in the network, decides a payment, closes the case, and the audit trail names her; a
  * second analyst sees the case as taken; no page error, nothing loaded from another host.
- * What the API stores is asserted through the API, on the very next request.
+ * Every wait (WAIT) is on the page: it renders after its own fetches answer, asynchronous by
+ * design. What the API stores is asserted through the API, on the very next request, unpolled.
  */
 describe('the console as an analyst workbench', () => {
   let service: EmbeddedService;

@@ -192,6 +192,6 @@ describe('the console at /console', () => {
 
   it('reported no script error and no Content-Security-Policy refusal on the way', () => {
     // The one expected failure: the wrong key's 401 that the sign-in page showed (a refused request is logged by the browser).
-    expect(problems).toEqual(['console error: Failed to load resource: the server responded with a status of 401 (Unauthorized)']);
+    expect([...problems].sort()).toEqual(['console error: Failed to load resource: the server responded with a status of 401 (Unauthorized)', 'refused: GET /v2/auth/checktoken 401']);
   });
 });

@@ -35,7 +35,8 @@ export function launchBrowser(): Promise<Browser> {
 
 /**
  * A page that records what a user would not see into `problems`: script errors, console errors
- * (a CSP refusal is one), and any request to another host (refused, so nothing loads from it).
+ * (a CSP refusal is one), the requests the server refused (method, path and status), and any
+ * request to another host (refused, so nothing loads from it).
  */
 export async function watchedPage(owner: Browser | BrowserContext, origin: string, problems: string[]): Promise<Page> {
   const page = await owner.newPage();
@@ -53,6 +54,11 @@ export async function watchedPage(owner: Browser | BrowserContext, origin: strin
   page.on('pageerror', (error) => problems.push(`page error: ${String(error)}`));
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+  });
+  // The browser's own line for a refused request names no request: this one says which, so a
+  // failing test tells what the server refused.
+  page.on('response', (response) => {
+    if (response.status() >= 400) problems.push(`refused: ${response.request().method()} ${new URL(response.url()).pathname} ${response.status()}`);
   });
   return page;
 }

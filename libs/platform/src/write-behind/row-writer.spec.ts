@@ -185,4 +185,36 @@ describe(RowWriter.name, () => {
     await expect(writer.setAsideNow(rows(1), new Error('stopping'))).rejects.toBe(setAside.failure);
     expect(events).toEqual([{ type: 'set-aside-failed', writer: 'test-rows', rows: 1, error: setAside.failure }]);
   });
+
+  it("answers a replay the store still refuses with its refusal, and neither retries the row nor sets it aside again, whichever write met it", async () => {
+    const table = new RefusingTable();
+    const { writer, setAside, events } = writerOver(table);
+    const refused = { id: 'row-3', value: -1 };
+    const pendingAfter: TestRow[][] = [];
+
+    // The replay's flush waits behind other writes that carry the row too (a consumer's
+    // commit): three refusals, as many as its attempts, before the replay's own.
+    const replay = writer.replay('row-3', async () => {
+      for (let write = 0; write < 4; write += 1) pendingAfter.push(await writeKeepingPending(writer, [refused, { id: `row-other-${write}`, value: write }]));
+    });
+
+    await expect(replay).rejects.toMatchObject({ message: 'value out of range: row-3' });
+    expect(pendingAfter).toEqual([[], [], [], []]);
+    expect(setAside.rows).toEqual([]);
+    expect(events).toEqual([]);
+    expect(writer.rowsFailing).toBe(0);
+    expect([...table.stored.keys()]).toEqual(['row-other-0', 'row-other-1', 'row-other-2', 'row-other-3']);
+  });
+
+  it('resolves a replay the store takes, and counts the next refusal of its key as a first attempt again', async () => {
+    const table = new RefusingTable();
+    const { writer, setAside } = writerOver(table);
+
+    await writer.replay('row-1', () => writer.write([{ id: 'row-1', value: 1 }]));
+    const pending = await writeKeepingPending(writer, [{ id: 'row-1', value: -1 }]);
+
+    expect(table.stored.get('row-1')).toBe(1);
+    expect(pending).toEqual([{ id: 'row-1', value: -1 }]);
+    expect(setAside.rows).toEqual([]);
+  });
 });

@@ -55,6 +55,8 @@ export class RowsNotWrittenError<Row> extends Error {
 export class RowWriter<Row> {
   /** Failed attempts of rows the store refused, by key; forgotten once written or set aside. */
   private readonly attempts = new Map<string, number>();
+  /** Rows an operator is replaying, by key, with the store's refusal once a write meets one. */
+  private readonly replays = new Map<string, Replay>();
   private readonly maxAttempts: number;
 
   constructor(
@@ -87,6 +89,26 @@ export class RowWriter<Row> {
       const retry = [...pending, ...(await this.settle(refused))];
       if (retry.length > 0) throw new RowsNotWrittenError(retry, outage ?? refused[0]?.error ?? error);
     }
+  }
+
+  /**
+   * An operator's replay of a set-aside row (`SetAsideRows.replay`): `writeThrough` hands the row
+   * to the writer's own path (pending again, then a flush, so it stays in order with newer rows
+   * of its key), and this resolves only if no write it went through was refused. A replayed row
+   * the store refuses gets no further attempt, from this write or any other that carried it: it
+   * is neither retried nor set aside again, since its entry stays for the operator as its one
+   * copy. Without this, the write that refused it could also be its last attempt, set it aside
+   * anew, and leave the replay to report it written.
+   */
+  async replay(key: string, writeThrough: () => Promise<void>): Promise<void> {
+    const replay: Replay = { refusal: undefined };
+    this.replays.set(key, replay);
+    try {
+      await writeThrough();
+    } finally {
+      if (this.replays.get(key) === replay) this.replays.delete(key);
+    }
+    if (replay.refusal !== undefined) throw replay.refusal.error;
   }
 
   /**
@@ -146,6 +168,12 @@ export class RowWriter<Row> {
     const exhausted: Array<{ row: Row; entry: SetAsideEntry }> = [];
     for (const { row, error } of refused) {
       const identity = this.options.identify(row);
+      const replay = this.replays.get(identity.key);
+      if (replay !== undefined) {
+        replay.refusal = { error };
+        this.attempts.delete(identity.key);
+        continue;
+      }
       const attempts = (this.attempts.get(identity.key) ?? 0) + 1;
       if (attempts < this.maxAttempts) {
         this.attempts.set(identity.key, attempts);
@@ -176,6 +204,11 @@ export class RowWriter<Row> {
     if (this.attempts.size === 0) return;
     for (const row of rows) this.attempts.delete(this.options.identify(row).key);
   }
+}
+
+interface Replay {
+  /** Boxed: the store may refuse with any value, `undefined` included. */
+  refusal: { error: unknown } | undefined;
 }
 
 interface Isolated<Row> {

@@ -20,15 +20,17 @@ export type ReplayOutcome =
  */
 export class SetAsideRows {
   private readonly listeners: SetAsideListener[] = [];
-  private readonly replays = new Map<string, ReplayRow>();
+  /** Each writer's replay of one of its entries, by writer name. */
+  private readonly replays = new Map<string, (entry: SetAsideRow) => Promise<void>>();
 
   constructor(private readonly store: SetAsideStore) {}
 
   /** A writer's `RowWriter`, and how its rows are replayed. One writer per name in a process. */
   writer<Row>(options: RowWriterOptions<Row>, replay: ReplayRow): RowWriter<Row> {
     if (this.replays.has(options.name)) throw new Error(`a writer named ${options.name} is already registered`);
-    this.replays.set(options.name, replay);
-    return new RowWriter(options, this.store, (event) => this.emit(event));
+    const writer = new RowWriter(options, this.store, (event) => this.emit(event));
+    this.replays.set(options.name, (entry) => writer.replay(entry.key, () => replay(JSON.parse(entry.row))));
+    return writer;
   }
 
   /** Rows a writer could not store are told to `listener` (metrics, log). */
@@ -51,8 +53,8 @@ export class SetAsideRows {
 
   /**
    * Hands a set-aside row back to its writer. Its entry goes only once the row is written; a row
-   * still refused keeps its entry (a write-behind writer also keeps it pending, and sets it
-   * aside again after its attempts).
+   * the store still refuses keeps its entry and is not retried (`RowWriter.replay`). A row that
+   * could not be written for an outage stays pending too, and is written when the store returns.
    */
   async replay(id: string): Promise<ReplayOutcome> {
     const row = await this.store.get(id);
@@ -60,7 +62,7 @@ export class SetAsideRows {
     const replay = this.replays.get(row.writer);
     if (replay === undefined) return { outcome: 'writer-not-here', row };
     try {
-      await replay(JSON.parse(row.row));
+      await replay(row);
     } catch (error) {
       return { outcome: 'not-written', row, error: describeError(error) };
     }

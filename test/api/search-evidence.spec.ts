@@ -127,12 +127,25 @@ describe('search, evidence and network for analysts (embedded app over HTTPS)', 
           device: { deviceId: device, userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0' },
           decision: expect.objectContaining({ scoreId: expect.any(String), checkpoint: 'pspBeforeAuth' }),
           disputes: [expect.objectContaining({ disputeId, transactionId, status: 'CHARGEBACK', reason: 'fraudulent', forgiven: false, amount: 4250, currency: 'EUR' })],
+          review: null,
         }),
       ]);
       // A declined payment is no spend.
       expect(answer.body.data.spend).toEqual({});
       expect(answer.body.data.devices).toEqual([expect.objectContaining({ deviceId: device, count: 1 })]);
       expect(answer.body.data.ips).toEqual([expect.objectContaining({ address: ip, count: 1 })]);
+    });
+
+    it("shows the payment's review on the next request, and none once it is withdrawn", async () => {
+      const { ada, transactionId } = await adaPaysAndEveSharesHerEmail();
+      const reviewOfPayment = async () => (await get<{ data: { payments: Array<{ transactionId: string; review: unknown }> } }>(`/v2/customer/${encodeURIComponent(ada)}/evidence`)).body.data.payments.find((payment) => payment.transactionId === transactionId)?.review;
+
+      expect((await post(`/v2/payments/${encodeURIComponent(transactionId)}/review`, { decision: 'fraud', comment: 'card reported stolen' })).status).toBe(201);
+      expect(await reviewOfPayment()).toEqual({ decision: 'fraud', actor: expect.stringMatching(/^key /), at: expect.any(Number), comment: 'card reported stolen' });
+
+      const withdrawn = await service.client.send({ method: 'DELETE', path: `/v2/payments/${encodeURIComponent(transactionId)}/review`, apiKey: account.keys.secretTest });
+      expect(withdrawn.status).toBe(200);
+      expect(await reviewOfPayment()).toBeNull();
     });
 
     it('answers 404 for a customer of another account, and for one never seen', async () => {

@@ -233,6 +233,9 @@ export interface PaymentReview {
   comment?: string | null;
 }
 
+/** A payment's current review as a customer's evidence carries it. */
+export type CurrentReview = Pick<PaymentReview, 'decision' | 'actor' | 'at' | 'comment'>;
+
 export interface CaseDecision {
   scoreId: string;
   checkpoint: string;
@@ -299,7 +302,8 @@ export interface EvidencePayment {
   shippingAddress?: Record<string, unknown>;
   decision?: EvidenceDecision;
   disputes?: EvidenceDispute[];
-  review?: PaymentReview | null;
+  /** The analyst's current review; null when none. */
+  review: CurrentReview | null;
 }
 
 export interface EvidenceRecord {

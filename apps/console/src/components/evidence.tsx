@@ -1,6 +1,6 @@
 import { type Api, ApiError, dataOf, segment } from '../api';
 import { formatMoney, formatTime } from '../format';
-import type { CaseDetail, CasePage, Evidence, EvidencePayment, PaymentReview } from '../types';
+import type { Evidence, EvidencePayment } from '../types';
 import { ActionBadge, ErrorNotice, FieldList, Section, useLoad } from './common';
 import { DeviceCard } from './device-card';
 import { DisputeText, History } from './evidence-history';
@@ -19,15 +19,11 @@ interface EvidenceProps {
   api: Api;
   customerId: string;
   generation?: number;
-  /** The payments' reviews as the case page read them (the evidence answer may not carry them). */
-  reviews?: Map<string, PaymentReview | null>;
   /** Called after a payment is decided here, so the page around reads its state again. */
   onReviewed?: () => void;
 }
 
-export function EvidenceSection({ api, customerId, generation = 0, reviews, onReviewed }: EvidenceProps) {
-  // On the customer page (no case around it) the reviews are read from the customer's cases.
-  const own = useLoad(async () => (reviews ? undefined : customerReviews(api, customerId)), `${customerId}#${generation}#${reviews ? 'given' : 'own'}`);
+export function EvidenceSection({ api, customerId, generation = 0, onReviewed }: EvidenceProps) {
   const evidence = useLoad(async () => {
     try {
       return dataOf(await api.get<{ data: Evidence }>(`/v2/customer/${segment(customerId)}/evidence`));
@@ -40,21 +36,10 @@ export function EvidenceSection({ api, customerId, generation = 0, reviews, onRe
   return (
     <>
       <Section title="Payments" id="payments">
-        <ErrorNotice error={evidence.error ?? own.error} />
+        <ErrorNotice error={evidence.error} />
         {data === null ? <p class="muted">No evidence stored for this customer.</p> : null}
         {data ? (
-          <Payments
-            api={api}
-            payments={data.payments}
-            reviews={reviews ?? own.data}
-            onChanged={
-              onReviewed ??
-              (() => {
-                evidence.reload();
-                own.reload();
-              })
-            }
-          />
+          <Payments api={api} payments={data.payments} onChanged={onReviewed ?? evidence.reload} />
         ) : null}
       </Section>
       {data ? <Profile evidence={data} /> : null}
@@ -64,27 +49,13 @@ export function EvidenceSection({ api, customerId, generation = 0, reviews, onRe
   );
 }
 
-/** The reviews of a customer's payments, as its cases (the newest few) hold them. */
-async function customerReviews(api: Api, customerId: string): Promise<Map<string, PaymentReview | null>> {
-  const lists = await Promise.all(
-    ['active', 'closed'].map(async (status) => dataOf(await api.get<{ data: CasePage }>('/v2/cases', { subjectType: 'customer', subjectId: customerId, status, limit: 5 }))),
-  );
-  const details = await Promise.all(lists.flatMap((list) => list.cases).map(async (item) => dataOf(await api.get<{ data: CaseDetail }>(`/v2/cases/${segment(item.caseId)}`))));
-  const reviews = new Map<string, PaymentReview | null>();
-  // Oldest case first, so the newest case's review of a payment is the one kept.
-  for (const detail of details.sort((a, b) => a.case.openedAt - b.case.openedAt)) {
-    for (const decision of detail.decisions) if (decision.transactionId) reviews.set(decision.transactionId, decision.review ?? null);
-  }
-  return reviews;
-}
-
 function outcomeOf(payment: EvidencePayment): string {
   if (payment.success === true) return 'succeeded';
   if (payment.success === false) return payment.declineCode ? `declined (${payment.declineCode})` : 'declined';
   return '—';
 }
 
-function Payments({ api, payments, reviews, onChanged }: { api: Api; payments: EvidencePayment[]; reviews?: Map<string, PaymentReview | null>; onChanged: () => void }) {
+function Payments({ api, payments, onChanged }: { api: Api; payments: EvidencePayment[]; onChanged: () => void }) {
   if (payments.length === 0) return <p class="muted">No payment.</p>;
   return (
     <table class="payments">
@@ -104,7 +75,7 @@ function Payments({ api, payments, reviews, onChanged }: { api: Api; payments: E
       </thead>
       <tbody>
         {payments.map((payment) => (
-          <PaymentRow key={payment.transactionId} api={api} payment={reviews?.has(payment.transactionId) ? { ...payment, review: reviews.get(payment.transactionId) } : payment} onChanged={onChanged} />
+          <PaymentRow key={payment.transactionId} api={api} payment={payment} onChanged={onChanged} />
         ))}
       </tbody>
     </table>

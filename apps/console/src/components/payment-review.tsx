@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { type Api, segment } from '../api';
 import { formatTime } from '../format';
-import type { PaymentDecision, PaymentReview } from '../types';
+import type { CurrentReview, PaymentDecision, PaymentReview } from '../types';
 import { ErrorNotice } from './common';
 import { useMayReview } from './current';
 
@@ -15,18 +15,18 @@ const DECISIONS: Array<{ decision: PaymentDecision; label: string }> = [
 const DECIDED: Record<PaymentDecision, string> = { approve: 'approved', decline: 'declined', fraud: 'marked fraud', not_fraud: 'marked not fraud' };
 
 /** Names a review as the server holds it: what the case read brings is compared by it. */
-const reviewKey = (review: PaymentReview | null | undefined) => (review ? `${review.decision}@${review.at}` : 'none');
+const reviewKey = (review: CurrentReview | null | undefined) => (review ? `${review.decision}@${review.at}` : 'none');
 
 /**
  * One payment's review (`POST /v2/payments/:transactionId/review`): approve, decline, mark fraud
  * or not fraud, and undo (`DELETE`, the audit trail keeps both). Shows who decided and when.
  */
-export function PaymentActions({ api, transactionId, review, onChanged }: { api: Api; transactionId: string; review: PaymentReview | null | undefined; onChanged: () => void }) {
+export function PaymentActions({ api, transactionId, review, onChanged }: { api: Api; transactionId: string; review: CurrentReview | null | undefined; onChanged: () => void }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const [current, setCurrent] = useState<PaymentReview | null | undefined>(review);
+  const [current, setCurrent] = useState<CurrentReview | null | undefined>(review);
   const path = `/v2/payments/${segment(transactionId)}/review`;
-  // The review read with the case follows into the same elements (no remount: the button under
+  // The review read with the case or the evidence follows into the same elements (no remount: the button under
   // the pointer or the focus stays), except a read made before this page's own last change,
   // which would briefly bring the undone review back.
   const expected = useRef<string | null>(null);
@@ -37,7 +37,7 @@ export function PaymentActions({ api, transactionId, review, onChanged }: { api:
     setCurrent(review);
   }, [serverKey]);
 
-  async function run(action: () => Promise<PaymentReview | null>) {
+  async function run(action: () => Promise<CurrentReview | null>) {
     setBusy(true);
     setError(null);
     try {

@@ -65,16 +65,13 @@ export function CasePage({ api, reviewer, caseId }: { api: Api; reviewer: string
             ) : null}
           </div>
           <AuditTrail detail={data} />
-          {item.subjectType === 'customer' ? <EvidenceSection api={api} customerId={item.subjectId} generation={generation} reviews={reviewsOf(data)} onReviewed={reload} /> : null}
+          {item.subjectType === 'customer' ? <EvidenceSection api={api} customerId={item.subjectId} generation={generation} onReviewed={reload} /> : null}
           <NetworkSection api={api} base={`/v2/${item.subjectType}/${segment(item.subjectId)}`} subjectKey={`${item.subjectType}/${item.subjectId}`} />
         </>
       ) : null}
     </main>
   );
 }
-
-/** The case's payments and their reviews, which the evidence below shows too. */
-const reviewsOf = (detail: CaseDetail) => new Map(detail.decisions.flatMap((decision) => (decision.transactionId ? [[decision.transactionId, decision.review ?? null] as const] : [])));
 
 function CaseDecisions({ api, detail, onChanged }: { api: Api; detail: CaseDetail; onChanged: () => void }) {
   return (

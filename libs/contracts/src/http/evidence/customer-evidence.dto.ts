@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { PAYMENT_REVIEW_DECISIONS, type PaymentReviewDecision } from '../../messages/cases.message';
 
 const AT = { type: 'integer', example: 1763800000000, description: 'The payload\'s time, epoch ms.' } as const;
 const MINOR_UNITS = { type: 'integer', example: 4250, description: 'Minor units of `currency` (cents), as sent: an integer, never formatted.' } as const;
@@ -49,6 +50,13 @@ export class EvidenceDisputeDto {
   @ApiProperty({ type: 'integer', nullable: true, example: 1763800000000, description: 'Its `disputeTime`, else when it was last reported, epoch ms.' }) at!: number | null;
 }
 
+export class EvidencePaymentReviewDto {
+  @ApiProperty({ enum: PAYMENT_REVIEW_DECISIONS, example: 'fraud' }) decision!: PaymentReviewDecision;
+  @ApiProperty({ example: 'ana@shop.example', description: 'Who reviewed it: a person\'s e-mail address, or `key <id>` for an integration.' }) actor!: string;
+  @ApiProperty({ type: 'integer', example: 1763800000000, description: 'When, epoch ms.' }) at!: number;
+  @ApiProperty({ type: String, nullable: true, example: 'card reported stolen' }) comment!: string | null;
+}
+
 export class EvidencePaymentDto {
   @ApiProperty({ example: 'tx-0001' }) transactionId!: string;
   @ApiPropertyOptional({ example: 'ord-77' }) orderId?: string;
@@ -64,6 +72,8 @@ export class EvidencePaymentDto {
   @ApiPropertyOptional(ADDRESS) shippingAddress?: Record<string, unknown>;
   @ApiPropertyOptional({ type: () => EvidenceDecisionDto, description: 'The newest decision about this payment.' }) decision?: EvidenceDecisionDto;
   @ApiProperty({ type: () => [EvidenceDisputeDto] }) disputes!: EvidenceDisputeDto[];
+  @ApiProperty({ type: () => EvidencePaymentReviewDto, nullable: true, description: 'The analyst\'s current review of this payment (`POST /v2/payments/{transactionId}/review`); null when none, or withdrawn.' })
+  review!: EvidencePaymentReviewDto | null;
 }
 
 export class EvidenceOrderDto {

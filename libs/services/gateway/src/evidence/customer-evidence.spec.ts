@@ -1,4 +1,4 @@
-import type { EvidenceDecisionMessage } from '@ringfence/contracts';
+import type { CurrentPaymentReview, EvidenceDecisionMessage } from '@ringfence/contracts';
 import { customerEvidence } from './customer-evidence';
 
 let sequence = 0;
@@ -12,7 +12,8 @@ const payment = (transactionId: string, transaction: Record<string, unknown> = {
   transaction: { transactionId, amount: 1000, currency: 'EUR', ...transaction },
 });
 
-const evidence = (decisions: EvidenceDecisionMessage[]) => customerEvidence({ customerId: 'ada', customer: null, decisions, transactions: new Map(), disputes: new Map() });
+const evidence = (decisions: EvidenceDecisionMessage[], reviews = new Map<string, CurrentPaymentReview>()) =>
+  customerEvidence({ customerId: 'ada', customer: null, decisions, transactions: new Map(), disputes: new Map(), reviews });
 
 describe(customerEvidence.name, () => {
   it('keeps one payment per transaction with its newest decision, filling what only an older one carried', () => {
@@ -23,6 +24,17 @@ describe(customerEvidence.name, () => {
 
     expect(payments).toHaveLength(1);
     expect(payments[0]).toMatchObject({ transactionId: 'tx-1', success: true, decision: { scoreId: after.scoreId, checkpoint: 'pspAfterAuth', score: 20 } });
+  });
+
+  it("gives each payment its analyst's current review, and null to one without", () => {
+    const review: CurrentPaymentReview = { decision: 'fraud', actor: 'ana@shop.example', at: 1_763_800_500_000, comment: 'stolen card' };
+
+    const { payments } = evidence([decision(payment('tx-1')), decision(payment('tx-2'))], new Map([['tx-2', review]]));
+
+    expect(payments.map(({ transactionId, review: current }) => ({ transactionId, review: current }))).toEqual([
+      { transactionId: 'tx-1', review: null },
+      { transactionId: 'tx-2', review },
+    ]);
   });
 
   it('totals the successful payments per currency, in minor units, leaving declined ones out', () => {

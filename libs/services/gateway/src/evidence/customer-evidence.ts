@@ -1,4 +1,5 @@
 import {
+  type CurrentPaymentReview,
   type CustomerEvidenceDto,
   type EntityDocumentMessage,
   type EvidenceAddressDto,
@@ -27,6 +28,8 @@ export interface EvidenceSources {
   /** Stored transactions and disputes, by id. */
   transactions: ReadonlyMap<string, EntityDocumentMessage>;
   disputes: ReadonlyMap<string, EntityDocumentMessage>;
+  /** The payments' current analyst reviews, by transaction id. */
+  reviews: ReadonlyMap<string, CurrentPaymentReview>;
 }
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
@@ -62,7 +65,7 @@ export function disputeIdsOf(customer: EntityDocumentMessage | null, transaction
 export function customerEvidence(sources: EvidenceSources): CustomerEvidenceDto {
   const read = readings(sources.decisions);
   const disputes = disputeList(sources);
-  const payments = paymentsOf(read, disputes);
+  const payments = paymentsOf(read, disputes, sources.reviews);
   return {
     customer: customerOf(sources.customerId, sources.customer),
     payments,
@@ -103,7 +106,11 @@ function cardOf(method: PaymentMethodFacts | undefined, featureCountry: string |
   return { bin, last4, ...(country === undefined ? {} : { country }), ...(method.instrumentId === undefined ? {} : { instrumentId: method.instrumentId }) };
 }
 
-function paymentsOf(read: readonly Reading[], disputes: readonly EvidenceDisputeDto[]): EvidencePaymentDto[] {
+function reviewOf(review: CurrentPaymentReview | undefined): EvidencePaymentDto['review'] {
+  return review === undefined ? null : { decision: review.decision, actor: review.actor, at: review.at, comment: review.comment };
+}
+
+function paymentsOf(read: readonly Reading[], disputes: readonly EvidenceDisputeDto[], reviews: ReadonlyMap<string, CurrentPaymentReview>): EvidencePaymentDto[] {
   const payments = new Map<string, EvidencePaymentDto>();
   for (const { decision, facts } of read) {
     const transaction = facts.transaction;
@@ -133,6 +140,7 @@ function paymentsOf(read: readonly Reading[], disputes: readonly EvidenceDispute
       ...(isObject(wire.shippingAddress) ? { shippingAddress: wire.shippingAddress } : {}),
       decision: decisionOf(decision),
       disputes: disputes.filter((dispute) => dispute.transactionId === transaction.id),
+      review: reviewOf(reviews.get(transaction.id)),
     });
   }
   return [...payments.values()];

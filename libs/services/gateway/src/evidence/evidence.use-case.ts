@@ -1,6 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@ringfence/accounts';
-import { type CustomerEvidenceResponseDto, type EntityDocumentMessage, type EntityKind, MAX_ENTITY_DOCUMENTS_PER_READ, MAX_EVIDENCE_DECISIONS, RpcTopics } from '@ringfence/contracts';
+import {
+  type CurrentPaymentReview,
+  type CustomerEvidenceResponseDto,
+  type EntityDocumentMessage,
+  type EntityKind,
+  MAX_ENTITY_DOCUMENTS_PER_READ,
+  MAX_EVIDENCE_DECISIONS,
+  MAX_PAYMENT_REVIEWS_PER_READ,
+  RpcTopics,
+} from '@ringfence/contracts';
 import { AppError } from '@ringfence/platform';
 import { OwnerRequests } from '../owner-requests.service';
 import { RateLimits } from '../rate-limit/rate-limits.service';
@@ -13,7 +22,8 @@ const MAX_EVIDENCE_DISPUTES = 3 * MAX_ENTITY_DOCUMENTS_PER_READ;
  * `GET /v2/customer/:customerId/evidence` (ADR-0014): what the decisions about a customer saw,
  * from the services that own it, in three rounds of parallel requests, each bounded:
  * 1. the customer's record (ingestion) and its newest 100 decisions with their payloads (scoring);
- * 2. the records of the payments those decisions name (ingestion, which keeps their disputes);
+ * 2. the records of the payments those decisions name (ingestion, which keeps their disputes),
+ *    and their analysts' reviews (labelling);
  * 3. the disputes' records (ingestion), at most 48.
  * Every owner answers after it has handled the account's earlier writes (read your writes).
  */
@@ -34,10 +44,24 @@ export class EvidenceUseCase {
     ]);
     if (customer === null && decisions.length === 0) throw new AppError('NOT_FOUND', `no customer ${customerId} in this data set`);
     const transactionIds = [...new Set(readings(decisions).flatMap(({ facts }) => (facts.transaction?.id === undefined ? [] : [facts.transaction.id])))];
-    const transactions = present(transactionIds, await read('transaction', transactionIds));
+    const [transactionDocuments, reviews] = await Promise.all([read('transaction', transactionIds), this.reviews(principal, traceId, customerId, transactionIds)]);
+    const transactions = present(transactionIds, transactionDocuments);
     const disputeIds = disputeIdsOf(customer, transactions.values()).slice(0, MAX_EVIDENCE_DISPUTES);
     const disputes = present(disputeIds, await read('dispute', disputeIds));
-    return { status: 200, timestamp: Date.now(), data: customerEvidence({ customerId, customer, decisions, transactions, disputes }) };
+    return { status: 200, timestamp: Date.now(), data: customerEvidence({ customerId, customer, decisions, transactions, disputes, reviews }) };
+  }
+
+  /**
+   * The current review of each payment, by id. Labelling stores a review before it answers the
+   * request that made it, so this read needs no barrier to see the last one.
+   */
+  private async reviews(principal: Principal, traceId: string, subjectId: string, transactionIds: readonly string[]): Promise<Map<string, CurrentPaymentReview>> {
+    const batches: string[][] = [];
+    for (let start = 0; start < transactionIds.length; start += MAX_PAYMENT_REVIEWS_PER_READ) batches.push(transactionIds.slice(start, start + MAX_PAYMENT_REVIEWS_PER_READ));
+    const replies = await Promise.all(batches.map((batch) => this.owner.send(principal, traceId, subjectId, RpcTopics.readPaymentReviewsOf, { transactionIds: batch })));
+    const found = new Map<string, CurrentPaymentReview>();
+    replies.forEach((reply, batch) => reply.reviews.forEach((review, k) => review !== null && found.set(batches[batch][k], review)));
+    return found;
   }
 
   /** The stored documents of `ids`, in order (null when absent), in parallel reads of what one read takes. */

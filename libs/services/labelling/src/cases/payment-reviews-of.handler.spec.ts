@@ -34,7 +34,9 @@ describe(PaymentReviewsOfHandler.name, () => {
   it("answers each payment's current review in the order asked, null for one without, from the envelope's tenant in one read", async () => {
     const { ask, asked } = await setup({ 'acc_1:live': [review('tx-2', 'not_fraud', 20), review('tx-1', 'fraud', 10)], 'acc_2:live': [review('tx-3', 'fraud', 30)] });
 
-    await expect(ask({ transactionIds: ['tx-1', 'tx-3', 'tx-2'] })).resolves.toEqual({ reviews: [{ decision: 'fraud', at: 10 }, null, { decision: 'not_fraud', at: 20 }] });
+    await expect(ask({ transactionIds: ['tx-1', 'tx-3', 'tx-2'] })).resolves.toEqual({
+      reviews: [{ decision: 'fraud', actor: 'ana@shop.example', at: 10, comment: null }, null, { decision: 'not_fraud', actor: 'ana@shop.example', at: 20, comment: null }],
+    });
     expect(asked).toEqual([{ tenant: { accountId: 'acc_1', environment: 'live' }, transactionIds: ['tx-1', 'tx-3', 'tx-2'] }]);
   });
 

@@ -8,7 +8,7 @@ import { validatedRequestHandler } from '@ringfence/service-runtime';
 /**
  * Answers `ringfence.rpc.labelling.payment-reviews-of.v1`: the current (not withdrawn) review of
  * each named payment, which the labelling policy reads as what happened to it when scoring trains
- * or backtests (ADR-0012). A review is stored by the request that makes it, before that request is
+ * or backtests (ADR-0012), and a customer's evidence shows. A review is stored by the request that makes it, before that request is
  * answered (`cases.handler.ts`), not by a consumer: a review answered 2xx is in the next answer
  * here without a read barrier.
  */
@@ -28,7 +28,7 @@ export class PaymentReviewsOfHandler {
     return {
       reviews: payload.transactionIds.map((transactionId) => {
         const review = current.get(transactionId);
-        return review === undefined ? null : { decision: review.decision, at: review.at };
+        return review === undefined ? null : { decision: review.decision, actor: review.actor, at: review.at, comment: review.comment };
       }),
     };
   }

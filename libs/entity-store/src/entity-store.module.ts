@@ -7,6 +7,7 @@ import { ENTITY_STORE_SCHEMA } from './entity-store.schema';
 import { TypeOrmEntityDocumentRepository } from './repositories/typeorm-entity-document.repository';
 import { WriteBehindEntityDocuments } from './repositories/write-behind-entity-document.repository';
 import { TypeOrmDeviceRepository } from './repositories/typeorm-device.repository';
+import { WriteBehindDeviceRecords } from './repositories/write-behind-device.repository';
 
 /**
  * A sole writer keeps documents in memory and writes them behind, in one statement per flush;
@@ -29,15 +30,18 @@ function entityDocuments(dataSource: DataSource, options: PersistenceOptions, st
   return writeBehind;
 }
 
-/**
- * Ingestion's entity documents over their table (`ENTITY_DOCUMENT_REPOSITORY`), and its device
- * read models (`DEVICE_REPOSITORY`), written through in both modes.
- */
+/** Device read models the same way: in memory and written behind by a sole writer, else a compare-and-set per update. */
+function deviceRecords(dataSource: DataSource, options: PersistenceOptions, setAside: SetAsideRows) {
+  const records = new TypeOrmDeviceRepository(dataSource);
+  return options.soleWriter ? new WriteBehindDeviceRecords(records, setAside, cacheEntriesOf(options)) : records;
+}
+
+/** Ingestion's entity documents over their table (`ENTITY_DOCUMENT_REPOSITORY`), and its device read models (`DEVICE_REPOSITORY`). */
 @OwnsTables(ENTITY_STORE_SCHEMA)
 @Module({
   providers: [
     { provide: ENTITY_DOCUMENT_REPOSITORY, inject: [DataSource, PERSISTENCE_OPTIONS, StartupLoads, SetAsideRows], useFactory: entityDocuments },
-    { provide: DEVICE_REPOSITORY, inject: [DataSource], useFactory: (dataSource: DataSource) => new TypeOrmDeviceRepository(dataSource) },
+    { provide: DEVICE_REPOSITORY, inject: [DataSource, PERSISTENCE_OPTIONS, SetAsideRows], useFactory: deviceRecords },
   ],
   exports: [ENTITY_DOCUMENT_REPOSITORY, DEVICE_REPOSITORY],
 })

@@ -1,5 +1,5 @@
 import type { DeviceKey, DeviceRecord, DeviceRepository } from '@ringfence/entities';
-import { queryRows } from '@ringfence/persistence';
+import { background, jsonTextSequence, jsonTexts, queryRows } from '@ringfence/persistence';
 import type { DataSource } from 'typeorm';
 
 // Every statement names the whole key, tenant first.
@@ -13,6 +13,17 @@ const UPDATE_RECORD = `
   UPDATE device_records SET record = $4, revision = revision + 1, updated_at = now()
    WHERE ${KEY_MATCHES} AND revision = $5
   RETURNING 1 AS written`;
+const PUT_RECORDS = background(`
+  INSERT INTO device_records (account_id, environment, device_id, record)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], ${jsonTexts('$4')})
+  ON CONFLICT (account_id, environment, device_id) DO UPDATE
+     SET record = EXCLUDED.record, revision = device_records.revision + 1, updated_at = now()`);
+
+/** A device's whole new record, for `putMany`. */
+export interface DeviceWrite {
+  key: DeviceKey;
+  record: DeviceRecord;
+}
 
 /** A device's events come on several topics (its own, and checkpoints keyed by customer), so two writers of one device can meet. */
 const MAX_ATTEMPTS = 20;
@@ -49,6 +60,17 @@ export class TypeOrmDeviceRepository implements DeviceRepository {
       if (written.length > 0) return next;
     }
     throw new Error(`device record ${parameters.join('/')} kept changing under ${MAX_ATTEMPTS} update attempts`);
+  }
+
+  /** Writes whole records, many in one statement, whatever is stored: for the only writer of the table (`WriteBehindDeviceRecords`). */
+  async putMany(writes: readonly DeviceWrite[]): Promise<void> {
+    if (writes.length === 0) return;
+    await queryRows(this.dataSource, PUT_RECORDS, [
+      writes.map(({ key }) => key.accountId),
+      writes.map(({ key }) => key.environment),
+      writes.map(({ key }) => key.deviceId),
+      jsonTextSequence(writes.map(({ record }) => JSON.stringify(record))),
+    ]);
   }
 
   private async read(key: DeviceKey): Promise<RecordRow | null> {

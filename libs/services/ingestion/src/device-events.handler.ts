@@ -14,7 +14,9 @@ type Handler = (message: MessageEnvelope<unknown>) => Promise<void>;
  * events (`ringfence.ingest.device.client-events.v1`) is counted on its device and session, and
  * every ingest payload that names a device (`deviceId` or `device.deviceId`) adds its customer
  * and cards to that device. Redelivery changes nothing (a record remembers the events it
- * applied), and each change is a compare-and-set on the device's row.
+ * applied). A write-behind store (the embedded mode's) writes what the handled events changed
+ * before their offsets are committed (`beforeCommit`); otherwise each change is a compare-and-set
+ * on the device's row.
  */
 @MessageBusController()
 export class DeviceEventsHandler {
@@ -31,7 +33,7 @@ export class DeviceEventsHandler {
     ]);
   }
 
-  @EventPattern([...StateGroups.devices.topics], { group: StateGroups.devices.group })
+  @EventPattern([...StateGroups.devices.topics], { group: StateGroups.devices.group, beforeCommit: DEVICE_REPOSITORY })
   handle(@Payload() message: MessageEnvelope<unknown>, @Ctx() context: MessageBusContext): Promise<void> {
     const handler = this.handlers.get(context.getTopic());
     if (handler === undefined) throw new Error(`the device read models keep nothing of ${context.getTopic()}`);

@@ -1,0 +1,10 @@
+import { useEmbeddedTestDatabase } from '@ringfence/persistence/testing';
+import { ENTITY_STORE_SCHEMA } from '../entity-store.schema';
+import { itStoresDeviceRecords } from '../test-support/device-table.behaviour';
+import { TypeOrmDeviceRepository } from './typeorm-device.repository';
+
+describe(`${TypeOrmDeviceRepository.name} on the embedded database`, () => {
+  const database = useEmbeddedTestDatabase(ENTITY_STORE_SCHEMA);
+
+  itStoresDeviceRecords(() => new TypeOrmDeviceRepository(database.dataSource()));
+});

@@ -71,7 +71,7 @@ export class LmdbEventLogStore implements EventLogStore {
 
   async appendBatch(events: ReadonlyArray<{ topic: string; key: string; envelope: MessageEnvelope<unknown> }>): Promise<number[]> {
     const sequences: number[] = [];
-    const fresh: Array<{ id: string; write: () => void }> = [];
+    const fresh: Array<{ id: string; write: Write }> = [];
     for (const { topic, key, envelope } of events) {
       const id = idOf(topic, envelope.eventId);
       const known = this.unwritten.get(id) ?? this.sequencesByEventId.get([topic, envelope.eventId]);
@@ -85,10 +85,7 @@ export class LmdbEventLogStore implements EventLogStore {
       sequences.push(sequence);
       fresh.push({
         id,
-        write: () => {
-          this.events.putSync([topic, sequence], stored);
-          this.sequencesByEventId.putSync([topic, envelope.eventId], sequence);
-        },
+        write: () => [this.events.put([topic, sequence], stored), this.sequencesByEventId.put([topic, envelope.eventId], sequence)],
       });
     }
     await this.durably(fresh.map((event) => event.write), () => fresh.forEach((event) => this.unwritten.delete(event.id)));
@@ -119,17 +116,14 @@ export class LmdbEventLogStore implements EventLogStore {
 
   /** Copies events of the SQL event log with their sequences; the next append follows the last. */
   async importEvents(events: readonly ImportedEvent[]): Promise<void> {
-    const writes = events.map(({ sequence, topic, key, eventId, envelope }) => () => {
-      this.events.putSync([topic, sequence], [key, envelope]);
-      this.sequencesByEventId.putSync([topic, eventId], sequence);
-    });
+    const writes = events.map(({ sequence, topic, key, eventId, envelope }): Write => () => [this.events.put([topic, sequence], [key, envelope]), this.sequencesByEventId.put([topic, eventId], sequence)]);
     this.lastSequence = Math.max(this.lastSequence, ...events.map((event) => event.sequence));
     await this.durably(writes, () => undefined);
   }
 
   /** Marks the SQL event log as copied. */
   async finishSqlImport(): Promise<void> {
-    await this.durably([() => this.meta.putSync(SQL_LOG_IMPORTED, true)], () => undefined);
+    await this.durably([() => [this.meta.put(SQL_LOG_IMPORTED, true)]], () => undefined);
   }
 
   async close(): Promise<void> {
@@ -137,18 +131,23 @@ export class LmdbEventLogStore implements EventLogStore {
   }
 
   /**
-   * Runs `writes` in one transaction with the last sequence, and resolves once it is flushed to
+   * Queues `writes` with the last sequence, and resolves once they are committed and flushed to
    * disk. With no writes it still waits for the flush of what is under way, which holds any
    * earlier append of an event this batch only repeated. `settled` runs once the outcome is known.
+   *
+   * Asynchronous puts, not a `transaction` callback: lmdb-js writes puts queued in one event-loop
+   * turn in one transaction, entirely on its write thread, whereas a callback must wait for the
+   * main thread while holding the write lock. Under load the main thread is busy, and that wait
+   * was most of an append's time (docs/performance.md). Every put here is queued in one turn, and
+   * this store makes no synchronous write (which would split a batch), so the events and the last
+   * sequence are committed together.
    */
-  private async durably(writes: ReadonlyArray<() => void>, settled: () => void): Promise<void> {
+  private async durably(writes: readonly Write[], settled: () => void): Promise<void> {
     try {
       if (writes.length > 0) {
-        const lastSequence = this.lastSequence;
-        await this.root.transaction(() => {
-          for (const write of writes) write();
-          this.meta.putSync(LAST_SEQUENCE, lastSequence);
-        });
+        const puts = writes.flatMap((write) => write());
+        puts.push(this.meta.put(LAST_SEQUENCE, this.lastSequence));
+        await Promise.all(puts);
       }
       await this.root.flushed;
     } finally {
@@ -156,6 +155,9 @@ export class LmdbEventLogStore implements EventLogStore {
     }
   }
 }
+
+/** Queues an event's puts (the event and its id's sequence), answering their commits. */
+type Write = () => Array<Promise<boolean>>;
 
 function idOf(topic: string, eventId: string): string {
   return `${topic}\u0000${eventId}`;

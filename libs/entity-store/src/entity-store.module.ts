@@ -31,9 +31,16 @@ function entityDocuments(dataSource: DataSource, options: PersistenceOptions, st
 }
 
 /** Device read models the same way: in memory and written behind by a sole writer, else a compare-and-set per update. */
-function deviceRecords(dataSource: DataSource, options: PersistenceOptions, setAside: SetAsideRows) {
+function deviceRecords(dataSource: DataSource, options: PersistenceOptions, startupLoads: StartupLoads, setAside: SetAsideRows) {
   const records = new TypeOrmDeviceRepository(dataSource);
-  return options.soleWriter ? new WriteBehindDeviceRecords(records, setAside, cacheEntriesOf(options)) : records;
+  if (!options.soleWriter) return records;
+  const writeBehind = new WriteBehindDeviceRecords(records, setAside, cacheEntriesOf(options));
+  const loading = writeBehind.loadStoredKeys().then(
+    (keys) => options.logger?.info({ deviceKeys: keys }, 'stored device keys loaded: a first sight of a device reads no table'),
+    (error: unknown) => options.logger?.warn({ err: error }, 'could not load the stored device keys; every device not in memory is read from the table'),
+  );
+  startupLoads.track('device keys', loading);
+  return writeBehind;
 }
 
 /** Ingestion's entity documents over their table (`ENTITY_DOCUMENT_REPOSITORY`), and its device read models (`DEVICE_REPOSITORY`). */
@@ -41,7 +48,7 @@ function deviceRecords(dataSource: DataSource, options: PersistenceOptions, setA
 @Module({
   providers: [
     { provide: ENTITY_DOCUMENT_REPOSITORY, inject: [DataSource, PERSISTENCE_OPTIONS, StartupLoads, SetAsideRows], useFactory: entityDocuments },
-    { provide: DEVICE_REPOSITORY, inject: [DataSource, PERSISTENCE_OPTIONS, SetAsideRows], useFactory: deviceRecords },
+    { provide: DEVICE_REPOSITORY, inject: [DataSource, PERSISTENCE_OPTIONS, StartupLoads, SetAsideRows], useFactory: deviceRecords },
   ],
   exports: [ENTITY_DOCUMENT_REPOSITORY, DEVICE_REPOSITORY],
 })

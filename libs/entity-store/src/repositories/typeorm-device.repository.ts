@@ -19,6 +19,12 @@ const PUT_RECORDS = background(`
   ON CONFLICT (account_id, environment, device_id) DO UPDATE
      SET record = EXCLUDED.record, revision = device_records.revision + 1, updated_at = now()`);
 
+const SELECT_KEYS_AFTER = `
+  SELECT account_id, environment, device_id FROM device_records
+   WHERE (account_id, environment, device_id) > ($1, $2, $3)
+   ORDER BY account_id, environment, device_id
+   LIMIT $4`;
+
 /** A device's whole new record, for `putMany`. */
 export interface DeviceWrite {
   key: DeviceKey;
@@ -71,6 +77,13 @@ export class TypeOrmDeviceRepository implements DeviceRepository {
       writes.map(({ key }) => key.deviceId),
       jsonTextSequence(writes.map(({ record }) => JSON.stringify(record))),
     ]);
+  }
+
+  /** Stored devices' keys after `after` (all tenants, in key order), at most `limit`: keyset pages, one statement each. */
+  async keysAfter(after: DeviceKey | undefined, limit: number): Promise<DeviceKey[]> {
+    const from = after === undefined ? ['', '', ''] : [after.accountId, after.environment, after.deviceId];
+    const rows = await queryRows<{ account_id: string; environment: DeviceKey['environment']; device_id: string }>(this.dataSource, SELECT_KEYS_AFTER, [...from, limit]);
+    return rows.map((row) => ({ accountId: row.account_id, environment: row.environment, deviceId: row.device_id }));
   }
 
   private async read(key: DeviceKey): Promise<RecordRow | null> {

@@ -26,6 +26,17 @@ class CountingTable implements DeviceTable {
     return stored;
   }
 
+  keyPages = 0;
+
+  async keysAfter(after: DeviceKey | undefined, limit: number): Promise<DeviceKey[]> {
+    this.keyPages += 1;
+    return [...this.records.keys()]
+      .sort()
+      .filter((deviceId) => after === undefined || deviceId > after.deviceId)
+      .slice(0, limit)
+      .map((deviceId) => device(deviceId));
+  }
+
   async putMany(writes: readonly DeviceWrite[]): Promise<void> {
     if (this.down) throw new Error('connect ECONNREFUSED');
     this.statements += 1;
@@ -136,6 +147,34 @@ describe(WriteBehindDeviceRecords.name, () => {
 
     expect(table.records.get('dev-bad')?.appliedEventIds).toEqual(['evt-1', 'evt-2']);
     expect(setAsideStore.rows).toEqual([]);
+  });
+
+  it('once the stored keys are loaded, answers a device never stored without reading the table, and still reads a stored one', async () => {
+    const table = new CountingTable();
+    for (const deviceId of ['dev-a', 'dev-b', 'dev-c', 'dev-d', 'dev-e']) table.records.set(deviceId, recordOf(device(deviceId), `evt-${deviceId}`));
+    const { records } = storeOver(table);
+
+    await expect(records.loadStoredKeys(2)).resolves.toBe(5);
+    expect(table.keyPages).toBe(3);
+    expect(await records.find(device('dev-new'))).toBeNull();
+    await records.update(device('dev-new-2'), applying('evt-1'));
+    expect(table.reads).toBe(0);
+
+    expect((await records.find(device('dev-e')))?.appliedEventIds).toEqual(['evt-dev-e']);
+    expect(table.reads).toBe(1);
+  });
+
+  it('knows a device first written while the keys were loading, once the load is done', async () => {
+    const table = new CountingTable();
+    const { records } = storeOver(table, 1);
+    const loading = records.loadStoredKeys();
+    await records.update(device('dev-1'), applying('evt-1'));
+    await records.update(device('dev-2'), applying('evt-2'));
+    await records.flush();
+    await loading;
+
+    // A cache of one record: dev-1 is no longer in memory, and the filter sends its read to the table.
+    expect((await records.find(device('dev-1')))?.appliedEventIds).toEqual(['evt-1']);
   });
 
   it("keeps each account's devices apart", async () => {

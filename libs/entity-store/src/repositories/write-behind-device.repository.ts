@@ -1,12 +1,13 @@
 import type { DeviceKey, DeviceRecord, DeviceRepository } from '@ringfence/entities';
-import { SerialPerKey, isRowRefusal } from '@ringfence/persistence';
+import { SerialPerKey, StoredKeysFilter, isRowRefusal } from '@ringfence/persistence';
 import { AccountShareLru, PendingRows, type RowWriter, type SetAsideRows, firstOfJsonTuple } from '@ringfence/platform';
 import type { DeviceWrite } from './typeorm-device.repository';
 
-/** The table under the write-behind: a record as stored, and many whole records written in one statement. */
+/** The table under the write-behind: a record as stored, many whole records written in one statement, and the stored keys. */
 export interface DeviceTable {
   find(key: DeviceKey): Promise<DeviceRecord | null>;
   putMany(writes: readonly DeviceWrite[]): Promise<void>;
+  keysAfter(after: DeviceKey | undefined, limit: number): Promise<DeviceKey[]>;
 }
 
 /** The writer's name in set-aside rows, metrics and logs. */
@@ -24,7 +25,9 @@ export const DEVICE_RECORDS_WRITER = 'device-records';
  * one after another (read, compare-and-set), and scoring's device read, which waits for the
  * consumer to catch up, waited behind them: most of a checkpoint's time at 300 requests/s
  * (docs/performance.md). Records read or written recently are served from memory (bounded, each
- * account its share); a miss reads the table.
+ * account its share); a miss reads the table, unless the filter of stored keys (loaded at start)
+ * says the device was never stored: a first sight, on a busy embedded database, took as long as
+ * the rest of the event's handling.
  *
  * A record the table refuses does not hold the others up (ADR-0016): `RowWriter` writes the
  * rest and, after its attempts, sets it aside (writer `device-records`); memory keeps serving
@@ -37,6 +40,13 @@ export class WriteBehindDeviceRecords implements DeviceRepository {
   private readonly recent: AccountShareLru<string, { record: DeviceRecord | null }>;
   /** One device's updates run one after another. */
   private readonly updates = new SerialPerKey();
+  /**
+   * Every key stored or being written, once `keysLoaded`: a device outside it does not exist, so
+   * a first sight (most devices) is answered without a read of the table. Until then every miss
+   * reads the table.
+   */
+  private readonly storedKeys = new StoredKeysFilter();
+  private keysLoaded = false;
   private readonly writer: RowWriter<DeviceWrite>;
 
   constructor(
@@ -57,6 +67,26 @@ export class WriteBehindDeviceRecords implements DeviceRepository {
     this.pending = new PendingRows(({ key }) => keyOf(key), (batch) => this.writer.write(batch));
   }
 
+  /**
+   * Reads every stored key into the filter, in keyset pages of `pageSize`; records are served
+   * meanwhile (from the table on a miss). Keys written meanwhile are added by `update`, before
+   * their write, so none is missing when it completes. Answers how many keys were stored; a
+   * failure leaves the filter unused, which is only slower.
+   */
+  async loadStoredKeys(pageSize = 10_000): Promise<number> {
+    let after: DeviceKey | undefined;
+    let keys = 0;
+    for (;;) {
+      const page = await this.table.keysAfter(after, pageSize);
+      for (const key of page) this.storedKeys.add(keyOf(key));
+      keys += page.length;
+      if (page.length < pageSize) break;
+      after = page[page.length - 1];
+    }
+    this.keysLoaded = true;
+    return keys;
+  }
+
   find(key: DeviceKey): Promise<DeviceRecord | null> {
     return this.findByKey(key, keyOf(key));
   }
@@ -67,6 +97,7 @@ export class WriteBehindDeviceRecords implements DeviceRepository {
       const current = await this.findByKey(key, recordKey);
       const next = change(current);
       if (next === null) return current;
+      this.storedKeys.add(recordKey);
       this.pending.add({ key, record: next });
       this.recent.set(recordKey, { record: next });
       return next;
@@ -81,6 +112,7 @@ export class WriteBehindDeviceRecords implements DeviceRepository {
   private async findByKey(key: DeviceKey, recordKey: string): Promise<DeviceRecord | null> {
     const known = this.inMemory(recordKey);
     if (known !== undefined) return known;
+    if (this.keysLoaded && !this.storedKeys.mightContain(recordKey)) return null;
     const stored = await this.table.find(key);
     // An update may have landed while the table was read; it is newer than what was read.
     const meanwhile = this.inMemory(recordKey);

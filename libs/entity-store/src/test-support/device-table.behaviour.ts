@@ -24,6 +24,17 @@ export function itStoresDeviceRecords(repository: () => TypeOrmDeviceRepository)
     expect((await repository().find(fresh))?.appliedEventIds).toEqual(['evt-3', 'evt-4']);
   });
 
+  it('lists the stored keys in keyset pages, each key once, every tenant', async () => {
+    const keys = [newDevice(), newDevice(), { ...newDevice(), environment: 'live' as const }, { ...newDevice(), accountId: 'acc_devices_2' }];
+    await repository().putMany(keys.map((key) => ({ key, record: recordOf(key, ['evt-1'], 'Firefox') })));
+
+    const listed: DeviceKey[] = [];
+    for (let page = await repository().keysAfter(undefined, 2); page.length > 0; page = await repository().keysAfter(page[page.length - 1], 2)) listed.push(...page);
+
+    expect(listed).toEqual(expect.arrayContaining(keys));
+    expect(new Set(listed.map((key) => JSON.stringify(key))).size).toBe(listed.length);
+  });
+
   it('keeps each data set and account apart', async () => {
     const key = newDevice();
     await repository().putMany([{ key, record: recordOf(key, ['evt-1'], 'Firefox') }]);

@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { type Api, dataOf } from '../api';
 import { CaseTable } from '../components/case-list';
 import { CheckpointSelect, ErrorNotice } from '../components/common';
 import { useMayReview } from '../components/current';
+import { type CursorPage, useCursorPages } from '../components/cursor-pages';
 import { navigate } from '../router';
 import type { Case, CaseOutcome, CasePage } from '../types';
 
@@ -19,57 +20,11 @@ const INITIAL: Filters = { status: 'active', checkpoint: '', assignee: '', order
 
 /** One page after another of the cases the filters select (`GET /v2/cases`, `nextCursor`). */
 function useCasePages(api: Api, filters: Filters, generation: number) {
-  const [cases, setCases] = useState<Case[]>([]);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [total, setTotal] = useState<number | undefined>(undefined);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<unknown>(null);
-  // What the cases shown were read for: other filters mean they are stale even before the effect
-  // below has started reading (the page is busy from the render that changed them).
-  const wanted = `${JSON.stringify(filters)}#${generation}`;
-  const [shownFor, setShownFor] = useState('');
-
-  const fetchPage = async (after: string | null) =>
-    dataOf(await api.get<{ data: CasePage }>('/v2/cases', { status: filters.status, checkpoint: filters.checkpoint, assignee: filters.assignee, order: filters.order, limit: PAGE_SIZE, cursor: after }));
-
-  useEffect(() => {
-    let current = true;
-    setLoading(true);
-    setError(null);
-    fetchPage(null).then(
-      (page) => {
-        if (!current) return;
-        setCases(page.cases);
-        setCursor(page.nextCursor);
-        setTotal(page.total);
-        setShownFor(wanted);
-        setLoading(false);
-      },
-      (failure: unknown) => {
-        if (!current) return;
-        setError(failure);
-        setShownFor(wanted);
-        setLoading(false);
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [filters, generation]);
-
-  async function more() {
-    setLoading(true);
-    try {
-      const page = await fetchPage(cursor);
-      setCases((shown) => [...shown, ...page.cases]);
-      setCursor(page.nextCursor);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setLoading(false);
-    }
-  }
-  return { cases, cursor, total, loading: loading || shownFor !== wanted, error, more };
+  const pages = useCursorPages(async (cursor): Promise<CursorPage<Case>> => {
+    const page = dataOf(await api.get<{ data: CasePage }>('/v2/cases', { status: filters.status, checkpoint: filters.checkpoint, assignee: filters.assignee, order: filters.order, limit: PAGE_SIZE, cursor }));
+    return { items: page.cases, nextCursor: page.nextCursor, total: page.total };
+  }, `${JSON.stringify(filters)}#${generation}`);
+  return { ...pages, cases: pages.items };
 }
 
 /**

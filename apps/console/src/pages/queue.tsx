@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { type Api, dataOf } from '../api';
 import { ActionBadge, CheckpointSelect, ErrorNotice } from '../components/common';
 import { LabelForm } from '../components/label-form';
+import { type CursorPage, useCursorPages } from '../components/cursor-pages';
 import { Reasons } from '../components/reasons';
 import { formatTime, fromLocalInput } from '../format';
 import { href } from '../router';
@@ -17,21 +18,6 @@ interface Filters {
 
 /** One page after another of the open REVIEW decisions the filters select, newest first. */
 function useReviewPages(api: Api, applied: Filters, generation: number) {
-  const [decisions, setDecisions] = useState<Decision[]>([]);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<unknown>(null);
-
-  /**
-   * A page with something on it: an empty page with a cursor (every item of it labelled since)
-   * is followed, a few pages at most, so the queue never says "Nothing to review." while items remain.
-   */
-  async function fetchPage(after: string | null): Promise<DecisionPage> {
-    let page = await fetchOnePage(after);
-    for (let followed = 0; page.decisions.length === 0 && page.nextCursor && followed < 5; followed += 1) page = await fetchOnePage(page.nextCursor);
-    return page;
-  }
-
   async function fetchOnePage(after: string | null): Promise<DecisionPage> {
     return dataOf(
       await api.get<{ data: DecisionPage }>('/v2/decisions', {
@@ -46,43 +32,17 @@ function useReviewPages(api: Api, applied: Filters, generation: number) {
     );
   }
 
-  useEffect(() => {
-    let current = true;
-    setLoading(true);
-    setError(null);
-    fetchPage(null).then(
-      (page) => {
-        if (!current) return;
-        setDecisions(page.decisions);
-        setCursor(page.nextCursor);
-        setLoading(false);
-      },
-      (failure: unknown) => {
-        if (!current) return;
-        setError(failure);
-        setLoading(false);
-      },
-    );
-    return () => {
-      current = false;
-    };
-    // Re-read when the filters are applied or after a label.
-  }, [applied, generation]);
-
-  async function more() {
-    setLoading(true);
-    try {
-      const page = await fetchPage(cursor);
-      setDecisions((shown) => [...shown, ...page.decisions]);
-      setCursor(page.nextCursor);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setLoading(false);
-    }
-  }
-
-  return { decisions, cursor, loading, error, more };
+  /**
+   * A page with something on it: an empty page with a cursor (every item of it labelled since)
+   * is followed, a few pages at most, so the queue never says "Nothing to review." while items remain.
+   */
+  const pages = useCursorPages(async (after): Promise<CursorPage<Decision>> => {
+    let page = await fetchOnePage(after);
+    for (let followed = 0; page.decisions.length === 0 && page.nextCursor && followed < 5; followed += 1) page = await fetchOnePage(page.nextCursor);
+    return { items: page.decisions, nextCursor: page.nextCursor };
+    // Read again when the filters are applied, or after a label.
+  }, `${JSON.stringify(applied)}#${generation}`);
+  return { ...pages, decisions: pages.items };
 }
 
 /** Arrow keys (and j/k) move between the queue's items; Tab still walks into each one. */

@@ -31,10 +31,13 @@
 //    BENCH_FIXED_RATE requests/s offered over BENCH_FIXED_CONNECTIONS connections (300 and 20: what
 //    issue 35 measures), the same standalone server and the bare one alternating, for the latency
 //    an integration feels below capacity, and the standalone server's costs per request there.
-//    autocannon's rate is per connection and per second (each connection sends its share back to
-//    back, then waits for the next second), and its latency histogram at a rate adds synthetic
-//    values for coordinated omission with a 1 ms interval: this phase's p50 and p99 are taken from
-//    the bench's own send-to-answer times of every request instead (fractional milliseconds).
+//    A rate is offered as paced-load.mjs paces it: Poisson arrivals at their instants, open loop,
+//    the same instants for both servers; p50 and p99 from every request's own time, fractional
+//    milliseconds. BENCH_PACING=autocannon offers it as autocannon does instead, per connection
+//    and per second (each connection sends its share back to back, then waits for the next
+//    second: bursts at saturation, which made a slower server's "300 requests/s" a latency at
+//    capacity); its own histogram at a rate adds synthetic values for coordinated omission with a
+//    1 ms interval, so the bench's send-to-answer times are used then too.
 // 3. Memory: /metrics of the standalone server when fresh, after each round and after the load
 //    (RSS, V8 heap, graph nodes and edges); the server gets the bench's environment, so
 //    MEMORY_CACHE_ENTRIES and VELOCITY_MAX_KEYS set its bounds; then, in a process of its own,
@@ -53,11 +56,11 @@
 // BENCH_MEMORY_CUSTOMERS (1000000; 0 skips the graph memory step), BENCH_RULES (rules per
 // checkpoint, 0), BENCH_RATE (requests per second offered over all connections in the warm-up
 // and the rounds, to both servers; 0, the default: each connection sends its next request as
-// soon as the last is answered). Below either server's capacity the rate is the same for both,
+// soon as the last is answered; paced as in 2b). Below either server's capacity the rate is the same for both,
 // so the ratio says nothing; what to compare is the latency at that load, and the CPU per
 // request, which is steadier there than at saturation (where the group commits' sizes and the
 // queues change with every round). BENCH_FIXED_RATE (300; 0 skips the fixed-rate phase),
-// BENCH_FIXED_CONNECTIONS (20), BENCH_FLOOR (1; 0 leaves the floor server out).
+// BENCH_FIXED_CONNECTIONS (20), BENCH_PACING (poisson, or autocannon), BENCH_FLOOR (1; 0 leaves the floor server out).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpsRequest } from 'node:https';
@@ -69,6 +72,7 @@ import { RULE_CHECKPOINTS, createRules } from './bench-rules.mjs';
 import { targetLines } from './mixed-load-targets.mjs';
 import { GC_TRACE_OPTION, costPerRequest, heapAllocationMeter, meterReading, processCpuSeconds } from './process-meters.mjs';
 import { CLASSES, population, requestSequence } from './mixed-workload.mjs';
+import { pacedLoad } from './paced-load.mjs';
 
 const env = (name, fallback) => Number(process.env[name] ?? fallback);
 const connections = env('BENCH_CONNECTIONS', 50);
@@ -86,6 +90,9 @@ const rate = env('BENCH_RATE', 0);
 const withFloor = env('BENCH_FLOOR', 1) !== 0;
 const fixedRate = env('BENCH_FIXED_RATE', 300);
 const fixedConnections = env('BENCH_FIXED_CONNECTIONS', 20);
+// How a rate is offered: `poisson` (paced-load.mjs) or `autocannon` (its per-second quotas, bursts).
+const pacing = process.env.BENCH_PACING ?? 'poisson';
+if (!['poisson', 'autocannon'].includes(pacing)) throw new Error(`BENCH_PACING must be poisson or autocannon, not ${pacing}`);
 const KEY = 'sk_test_benchmarkbenchmarkbench01';
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -93,6 +100,7 @@ const quantile = (sorted, q) => (sorted.length === 0 ? NaN : sorted[Math.min(sor
 const spread = (values) => ({ median: median(values), min: Math.min(...values), max: Math.max(...values) });
 const mib = (bytes) => Math.round(bytes / 1024 / 1024);
 const int = (n) => Math.round(n).toLocaleString('en');
+const tenths = (n) => Math.round(n * 10) / 10;
 
 // ---- the traffic, built before any server starts
 const builtAt = performance.now();
@@ -202,12 +210,64 @@ const newRoundStats = () => Object.fromEntries(CLASSES.map(({ name }) => [name, 
 const DEGRADED = '"class":"degraded"';
 const RATE_LIMITED = '"source":"RATE_LIMIT"';
 
+/** Counts an answer of `cls`'s request in the round's `byClass` statistics. */
+function countAnswer(byClass, cls, status, body, ms) {
+  const stats = byClass[cls];
+  stats.answered += 1;
+  stats.statuses[status] = (stats.statuses[status] ?? 0) + 1;
+  stats.latencies.push(ms);
+  if (body.includes(DEGRADED)) stats.degraded += 1;
+  else if (body.includes(RATE_LIMITED)) stats.rateLimited += 1;
+  if ((status < 200 || status > 299) && stats.samples.filter((sample) => sample.status === status).length < 3) stats.samples.push({ status, body: body.slice(0, 400) });
+}
+
+/** Every answer's time of the round, sorted, in fractional milliseconds. */
+const latenciesOf = (byClass) =>
+  Object.values(byClass)
+    .flatMap((stats) => stats.latencies)
+    .sort((a, b) => a - b);
+
 /**
- * One autocannon run. `next()` hands out the next request of the sequence; each connection keeps
- * its request's class and start time in its context, so the answers are counted (and timed) per
- * class. Non-2xx bodies are kept, three per class and status.
+ * One run of `durationSeconds` at `connectionCount` connections, `next()` handing out the next
+ * request of the sequence. With a rate offered, paced (paced-load.mjs: Poisson arrivals, open
+ * loop) unless BENCH_PACING=autocannon; otherwise autocannon, each connection sending its next
+ * request as soon as the last is answered.
  */
-async function load(port, durationSeconds, next, { connections: connectionCount = connections, rate: offered = rate } = {}) {
+function load(port, durationSeconds, next, { connections: connectionCount = connections, rate: offered = rate } = {}) {
+  return offered > 0 && pacing === 'poisson' ? pacedRun(port, durationSeconds, next, connectionCount, offered) : autocannonRun(port, durationSeconds, next, connectionCount, offered);
+}
+
+/** A paced run at `offered` requests/s; the same arrival instants for every server and round. */
+async function pacedRun(port, durationSeconds, next, connectionCount, offered) {
+  const byClass = newRoundStats();
+  const outcome = await pacedLoad({ port, rate: offered, seconds: durationSeconds, connections: connectionCount, next, seed, onAnswer: (request, status, body, ms) => countAnswer(byClass, request.cls, status, body, ms) });
+  const latencies = latenciesOf(byClass);
+  const statuses = {};
+  for (const stats of Object.values(byClass)) for (const [status, count] of Object.entries(stats.statuses)) statuses[status] = (statuses[status] ?? 0) + count;
+  const non2xx = Object.entries(statuses).reduce((sum, [status, count]) => (status >= 200 && status <= 299 ? sum : sum + count), 0);
+  return {
+    rps: (outcome.answered * 1000) / outcome.elapsedMs,
+    total: outcome.answered,
+    p50: tenths(quantile(latencies, 0.5)),
+    p99: tenths(quantile(latencies, 0.99)),
+    max: tenths(latencies[latencies.length - 1]),
+    measuredP50: quantile(latencies, 0.5),
+    measuredP99: quantile(latencies, 0.99),
+    non2xx,
+    errors: outcome.errors,
+    timeouts: 0,
+    waitedForConnection: outcome.waitedForConnection,
+    statuses,
+    byClass,
+  };
+}
+
+/**
+ * One autocannon run. Each connection keeps its request's class and start time in its context, so
+ * the answers are counted (and timed) per class. Non-2xx bodies are kept, three per class and
+ * status.
+ */
+async function autocannonRun(port, durationSeconds, next, connectionCount, offered) {
   const byClass = newRoundStats();
   const result = await autocannon({
     url: `https://127.0.0.1:${port}`,
@@ -227,22 +287,12 @@ async function load(port, durationSeconds, next, { connections: connectionCount 
           request.body = r.body;
           return request;
         },
-        onResponse: (status, body, context) => {
-          const stats = byClass[context.cls];
-          stats.answered += 1;
-          stats.statuses[status] = (stats.statuses[status] ?? 0) + 1;
-          stats.latencies.push(performance.now() - context.started);
-          if (body.includes(DEGRADED)) stats.degraded += 1;
-          else if (body.includes(RATE_LIMITED)) stats.rateLimited += 1;
-          if ((status < 200 || status > 299) && stats.samples.filter((sample) => sample.status === status).length < 3) stats.samples.push({ status, body: body.slice(0, 400) });
-        },
+        onResponse: (status, body, context) => countAnswer(byClass, context.cls, status, body, performance.now() - context.started),
       },
     ],
   });
   const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([status, { count }]) => [status, count]));
-  const latencies = Object.values(byClass)
-    .flatMap((stats) => stats.latencies)
-    .sort((a, b) => a - b);
+  const latencies = latenciesOf(byClass);
   return {
     rps: result.requests.average,
     total: result.requests.total,
@@ -339,7 +389,7 @@ async function fixedRatePhase(service, bare, serviceRuns, bareRuns) {
     bareRuns.push(b);
     const ms = (value) => `${value.toFixed(1)} ms`;
     console.log(
-      `fixed rate ${fixedRate} req/s over ${fixedConnections} connections, round ${round + 1}: ringfence ${int(s.rps)} req/s p50 ${ms(s.measuredP50)} p99 ${ms(s.measuredP99)} non-2xx ${s.non2xx} CPU ${costText(s)} | ` +
+      `fixed rate ${fixedRate} req/s over ${fixedConnections} connections, round ${round + 1}: ringfence ${int(s.rps)} req/s p50 ${ms(s.measuredP50)} p99 ${ms(s.measuredP99)} non-2xx ${s.non2xx}${s.waitedForConnection ? ` (${int(s.waitedForConnection)} waited for a connection)` : ''} CPU ${costText(s)} | ` +
         `bare p50 ${ms(b.measuredP50)} p99 ${ms(b.measuredP99)} non-2xx ${b.non2xx} | ratios p50 ${(s.measuredP50 / b.measuredP50).toFixed(1)}× p99 ${(s.measuredP99 / b.measuredP99).toFixed(1)}×`,
     );
   }

@@ -7,7 +7,8 @@
 //
 // PROFILE_WORKLOAD=mixed profiles `npm run bench:mixed`'s traffic instead; PROFILE_RULES (0) saves
 // that many realistic rules per checkpoint first (bench-rules.mjs, as BENCH_RULES does there);
-// PROFILE_RATE offers a fixed rate (requests/s) instead of as many as are answered.
+// PROFILE_RATE offers a fixed rate (requests/s, Poisson arrivals: paced-load.mjs) instead of as many
+// as are answered.
 //
 // PROFILE_HEAP=1 profiles allocations instead of CPU time: V8's sampling heap profiler over the
 // load's window (heap-sampling.preload.mjs, every PROFILE_HEAP_INTERVAL bytes, 16384), then the
@@ -26,6 +27,7 @@ import { ROOT, answers, freePort } from './bench-processes.mjs';
 import { callTree, canDrawFlameGraphs, drawFlameGraph, frameLocation, selfTimes } from './flame-graph.mjs';
 import { createRules } from './bench-rules.mjs';
 import { population, requestSequence } from './mixed-workload.mjs';
+import { pacedLoad } from './paced-load.mjs';
 
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? 20);
 // `customer` (the default): customer checkpoints only; `mixed`: `npm run bench:mixed`'s traffic.
@@ -137,18 +139,11 @@ try {
   // start-up and shutdown out.
   loadWindow.fromUs = Number(process.hrtime.bigint() / 1000n);
   if (HEAP) app.kill('SIGUSR2');
-  const result = await autocannon({
-    url: `https://127.0.0.1:${port}`,
-    connections: 50,
-    duration: SECONDS,
-    ...(RATE > 0 ? { overallRate: RATE } : {}),
-    tlsOptions: { rejectUnauthorized: false },
-    requests: [WORKLOAD === 'mixed' ? mixedRequests() : customerRequests()],
-  });
+  const result = await offerLoad(WORKLOAD === 'mixed' ? mixedRequests() : customerRequests());
   loadWindow.untilUs = Number(process.hrtime.bigint() / 1000n);
-  answered = result.requests.total;
+  answered = result.total;
   if (HEAP) await heapProfileWritten();
-  console.log(`profiled load: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}`);
+  console.log(`profiled load: ${Math.round(result.rps)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, non-2xx ${result.non2xx}`);
 } finally {
   // SIGINT lets the app stop cleanly, which is when V8 writes the profiles.
   app.kill('SIGINT');
@@ -169,28 +164,51 @@ async function heapProfileWritten() {
 /** Customer checkpoints, a different customer each, devices shared in rings of four. */
 function customerRequests() {
   let sent = 0;
-  const body = () => {
+  const headers = { 'content-type': 'application/json', authorization: `token ${KEY}` };
+  return () => {
     sent += 1;
     const id = `cus-${sent % 20_000}`;
-    return JSON.stringify({
+    const body = JSON.stringify({
       timestamp: Date.now(),
       customer: { customerId: id, email: `${id}@example.com`, name: 'Ada Lovelace', telephone: `+44770090${String(sent % 10_000).padStart(4, '0')}`, registrationTime: Date.now() - 1e9 },
       deviceId: `dev-${sent % 5_000}`,
     });
+    return { method: 'POST', path: '/v2/customer', headers, body };
   };
-  return { method: 'POST', path: '/v2/customer', headers: { 'content-type': 'application/json', authorization: `token ${KEY}` }, setupRequest: (request) => ({ ...request, body: body() }) };
 }
 
 /** The mixed workload of `npm run bench:mixed` (same population and sequence, seed 11). */
 function mixedRequests() {
   const pool = requestSequence(population({ customers: 20_000, seed: 11 }), { count: 60_000, startMs: Date.now(), key: KEY });
   let sent = 0;
-  return {
-    setupRequest: (request) => {
-      const r = pool[sent++ % pool.length];
-      return { ...request, method: r.method, path: r.path, headers: r.headers, body: r.body };
-    },
-  };
+  return () => pool[sent++ % pool.length];
+}
+
+/**
+ * The load: as many requests as are answered over 50 connections (autocannon), or with
+ * PROFILE_RATE Poisson arrivals at that rate (paced-load.mjs, as `npm run bench:mixed`'s
+ * fixed-rate phase). Answers requests/s, p50 and p99 (ms), non-2xx, and the requests answered.
+ */
+async function offerLoad(next) {
+  if (RATE > 0) {
+    const latencies = [];
+    let non2xx = 0;
+    const outcome = await pacedLoad({ port, rate: RATE, seconds: SECONDS, connections: 50, next, onAnswer: (request, status, body, ms) => {
+      latencies.push(ms);
+      if (status < 200 || status > 299) non2xx += 1;
+    } });
+    latencies.sort((a, b) => a - b);
+    const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))].toFixed(1);
+    return { rps: (outcome.answered * 1000) / outcome.elapsedMs, p50: at(0.5), p99: at(0.99), non2xx, total: outcome.answered };
+  }
+  const result = await autocannon({
+    url: `https://127.0.0.1:${port}`,
+    connections: 50,
+    duration: SECONDS,
+    tlsOptions: { rejectUnauthorized: false },
+    requests: [{ setupRequest: (request) => ({ ...request, ...next() }) }],
+  });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, total: result.requests.total };
 }
 
 if (HEAP) {

@@ -37,29 +37,44 @@ const CIPHER_FIELDS = ['cardCiphertext', 'aesKeyCiphertext', 'algorithm', 'keyIn
 const MAX_DEPTH = 16;
 
 function isCipher(object: Record<string, unknown>): boolean {
-  return object['methodType'] === CARD_CIPHER_METHOD_TYPE || CIPHER_MARKERS.some((field) => Object.hasOwn(object, field));
+  if (object['methodType'] === CARD_CIPHER_METHOD_TYPE) return true;
+  for (const field of CIPHER_MARKERS) if (Object.hasOwn(object, field)) return true;
+  return false;
 }
 
 /**
  * Every cipher of the payload. `pspTopic`: the payload is a PSP transaction's (its
  * `paymentMethod` has the PSP's field names, `iin` and `lastFour`).
+ * Every payload of every route is walked, and nearly none carries a cipher: the walk keeps the
+ * keys above it on one stack and makes a path only for a cipher it finds.
  */
 export function findCipherSites(payload: unknown, pspTopic: boolean): CipherSite[] {
   const sites: CipherSite[] = [];
-  const visit = (value: unknown, path: string, parentKey: string, inArray: boolean, depth: number): void => {
-    if (depth > MAX_DEPTH || typeof value !== 'object' || value === null) return;
+  const keys: Array<string | number> = [];
+  const visit = (value: unknown, parentKey: string, inArray: boolean): void => {
+    if (keys.length > MAX_DEPTH || typeof value !== 'object' || value === null) return;
     if (Array.isArray(value)) {
-      value.forEach((item, index) => visit(item, `${path}.${index}`, parentKey, true, depth + 1));
+      for (let index = 0; index < value.length; index += 1) {
+        keys.push(index);
+        visit(value[index], parentKey, true);
+        keys.pop();
+      }
       return;
     }
     const object = value as Record<string, unknown>;
     if (isCipher(object)) {
+      const path = keys.join('.');
       sites.push({ object, path, shape: shapeAt(path, parentKey, inArray, pspTopic) });
       return;
     }
-    for (const [key, nested] of Object.entries(object)) visit(nested, path === '' ? key : `${path}.${key}`, key, false, depth + 1);
+    for (const key in object) {
+      if (!Object.hasOwn(object, key)) continue;
+      keys.push(key);
+      visit(object[key], key, false);
+      keys.pop();
+    }
   };
-  visit(payload, '', '', false, 0);
+  visit(payload, '', false);
   return sites;
 }
 

@@ -2,6 +2,7 @@ export * from './config/ringfence-config';
 export * from './config/kafka-security-settings';
 export * from './errors/app-error';
 export * from './errors/error-envelope';
+export * from './collections/chunks';
 export * from './ids/ids';
 export * from './logging/logger';
 export * from './time/normalise-timestamp';

@@ -7,7 +7,7 @@ import {
   type NodeKind,
 } from '@ringfence/graph-engine';
 import neo4j, { type Driver, type ManagedTransaction, type Session } from 'neo4j-driver';
-import { chunks } from '../chunks';
+import { chunks } from '@ringfence/platform';
 import { CUSTOM_NODE_SLOTS, type GraphWriteRows, type NodeRow, customNodeTypesIn, customSlotOf, needsNewCustomSlots, toWriteRows } from '../graph-write-rows';
 import { DEFAULT_LOAD_BATCH_SIZE, requireBatchSize } from '../load-batch-size';
 import {

@@ -2,7 +2,7 @@ import { type FixedNodeKind, type GraphChange, type GraphNodeRef, type GraphScop
 import { DataSource, type QueryRunner } from 'typeorm';
 import { background, queryJsonPage, queryRows } from '@ringfence/persistence';
 import { assignCustomNodeTypes, customNodeTypesIn, customSlotOf, type GraphWriteRows, needsNewCustomSlots, toWriteRows } from '../graph-write-rows';
-import { chunks } from '../chunks';
+import { chunks } from '@ringfence/platform';
 import { DEFAULT_LOAD_BATCH_SIZE, requireBatchSize } from '../load-batch-size';
 import {
   CUSTOM_SLOTS_LOCK_NAMESPACE,

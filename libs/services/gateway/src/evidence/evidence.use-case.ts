@@ -10,7 +10,7 @@ import {
   MAX_PAYMENT_REVIEWS_PER_READ,
   RpcTopics,
 } from '@ringfence/contracts';
-import { AppError } from '@ringfence/platform';
+import { AppError, chunks } from '@ringfence/platform';
 import { OwnerRequests } from '../owner-requests.service';
 import { RateLimits } from '../rate-limit/rate-limits.service';
 import { customerEvidence, disputeIdsOf, readings } from './customer-evidence';
@@ -56,8 +56,7 @@ export class EvidenceUseCase {
    * request that made it, so this read needs no barrier to see the last one.
    */
   private async reviews(principal: Principal, traceId: string, subjectId: string, transactionIds: readonly string[]): Promise<Map<string, CurrentPaymentReview>> {
-    const batches: string[][] = [];
-    for (let start = 0; start < transactionIds.length; start += MAX_PAYMENT_REVIEWS_PER_READ) batches.push(transactionIds.slice(start, start + MAX_PAYMENT_REVIEWS_PER_READ));
+    const batches = [...chunks(transactionIds, MAX_PAYMENT_REVIEWS_PER_READ)];
     const replies = await Promise.all(batches.map((batch) => this.owner.send(principal, traceId, subjectId, RpcTopics.readPaymentReviewsOf, { transactionIds: batch })));
     const found = new Map<string, CurrentPaymentReview>();
     replies.forEach((reply, batch) => reply.reviews.forEach((review, k) => review !== null && found.set(batches[batch][k], review)));
@@ -66,10 +65,8 @@ export class EvidenceUseCase {
 
   /** The stored documents of `ids`, in order (null when absent), in parallel reads of what one read takes. */
   private async documents(principal: Principal, traceId: string, subjectId: string, kind: EntityKind, ids: readonly string[]): Promise<Array<EntityDocumentMessage | null>> {
-    const batches: string[][] = [];
-    for (let start = 0; start < ids.length; start += MAX_ENTITY_DOCUMENTS_PER_READ) batches.push(ids.slice(start, start + MAX_ENTITY_DOCUMENTS_PER_READ));
     const replies = await Promise.all(
-      batches.map((batch) => this.owner.send(principal, traceId, subjectId, RpcTopics.readEntityDocuments, { refs: batch.map((entityId) => ({ kind, entityId })) })),
+      [...chunks(ids, MAX_ENTITY_DOCUMENTS_PER_READ)].map((batch) => this.owner.send(principal, traceId, subjectId, RpcTopics.readEntityDocuments, { refs: batch.map((entityId) => ({ kind, entityId })) })),
     );
     return replies.flatMap((reply) => reply.documents);
   }

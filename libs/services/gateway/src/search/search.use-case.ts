@@ -14,6 +14,7 @@ import {
   type SearchResultDto,
   type SubjectMatchMessage,
 } from '@ringfence/contracts';
+import { chunks } from '@ringfence/platform';
 import { OwnerRequests } from '../owner-requests.service';
 import { RateLimits } from '../rate-limit/rate-limits.service';
 import { type SearchCandidate, searchCandidates } from './search-query';
@@ -66,10 +67,8 @@ export class SearchUseCase {
 
   /** The stored record of each match (null when none), read in parallel batches of what one read takes. */
   private async records(principal: Principal, traceId: string, matches: SubjectMatchMessage[]): Promise<Array<EntityDocumentMessage | null>> {
-    const batches: SubjectMatchMessage[][] = [];
-    for (let start = 0; start < matches.length; start += MAX_ENTITY_DOCUMENTS_PER_READ) batches.push(matches.slice(start, start + MAX_ENTITY_DOCUMENTS_PER_READ));
     const read = await Promise.all(
-      batches.map((batch) =>
+      [...chunks(matches, MAX_ENTITY_DOCUMENTS_PER_READ)].map((batch) =>
         this.owner.send(principal, traceId, SEARCH_SUBJECT_ID, RpcTopics.readEntityDocuments, { refs: batch.map((match) => ({ kind: match.subjectType, entityId: match.subjectId })) }),
       ),
     );

@@ -11,7 +11,7 @@ import {
   type RuleCheckpoint,
 } from '@ringfence/contracts';
 import { type EntityDocument, hasUnforgivenChargeback, leafPath } from '@ringfence/entities';
-import { exponentialBackoffMs } from '@ringfence/platform';
+import { chunks, exponentialBackoffMs } from '@ringfence/platform';
 import type { StoredDecisionRecord } from '@ringfence/scoring-engine';
 import type { CheckpointSubject } from '../checkpoint-definition';
 import { CheckpointFacts } from '../checkpoint-facts';
@@ -145,10 +145,8 @@ export class SubjectVerdicts {
 
 /** Asks `read` for the distinct ids in batches of `size`, `PAYMENT_READS_IN_FLIGHT` batches at a time. */
 async function inBatches(ids: readonly string[], size: number, read: (batch: string[]) => Promise<void>): Promise<void> {
-  const distinct = [...new Set(ids)];
-  const batches: string[][] = [];
-  for (let start = 0; start < distinct.length; start += size) batches.push(distinct.slice(start, start + size));
-  for (let start = 0; start < batches.length; start += PAYMENT_READS_IN_FLIGHT) await Promise.all(batches.slice(start, start + PAYMENT_READS_IN_FLIGHT).map(read));
+  const batches = [...chunks([...new Set(ids)], size)];
+  for (const inFlight of chunks(batches, PAYMENT_READS_IN_FLIGHT)) await Promise.all(inFlight.map(read));
 }
 
 /** Asks again, later, while an owner is only slow (a timeout, unavailable), up to `patience.attempts` in all. */

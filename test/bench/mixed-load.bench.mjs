@@ -92,7 +92,11 @@ const fixedRate = env('BENCH_FIXED_RATE', 300);
 const fixedConnections = env('BENCH_FIXED_CONNECTIONS', 20);
 // How a rate is offered: `poisson` (paced-load.mjs) or `autocannon` (its per-second quotas, bursts).
 const pacing = process.env.BENCH_PACING ?? 'poisson';
-if (!['poisson', 'autocannon'].includes(pacing)) throw new Error(`BENCH_PACING must be poisson or autocannon, not ${pacing}`);
+const PACING_TEXT = {
+  poisson: 'Poisson arrivals, each timed from its send, or from its arrival when every connection was busy',
+  autocannon: "autocannon's per-second quotas, send-to-answer times measured by the bench",
+};
+if (!(pacing in PACING_TEXT)) throw new Error(`BENCH_PACING must be poisson or autocannon, not ${pacing}`);
 const KEY = 'sk_test_benchmarkbenchmarkbench01';
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -389,14 +393,14 @@ async function fixedRatePhase(service, bare, serviceRuns, bareRuns) {
     bareRuns.push(b);
     const ms = (value) => `${value.toFixed(1)} ms`;
     console.log(
-      `fixed rate ${fixedRate} req/s over ${fixedConnections} connections, round ${round + 1}: ringfence ${int(s.rps)} req/s p50 ${ms(s.measuredP50)} p99 ${ms(s.measuredP99)} non-2xx ${s.non2xx}${s.waitedForConnection ? ` (${int(s.waitedForConnection)} waited for a connection)` : ''} CPU ${costText(s)} | ` +
+      `fixed rate ${fixedRate} req/s (${pacing}) over ${fixedConnections} connections, round ${round + 1}: ringfence ${int(s.rps)} req/s p50 ${ms(s.measuredP50)} p99 ${ms(s.measuredP99)} non-2xx ${s.non2xx}${s.waitedForConnection ? ` (${int(s.waitedForConnection)} waited for a connection)` : ''} CPU ${costText(s)} | ` +
         `bare p50 ${ms(b.measuredP50)} p99 ${ms(b.measuredP99)} non-2xx ${b.non2xx} | ratios p50 ${(s.measuredP50 / b.measuredP50).toFixed(1)}× p99 ${(s.measuredP99 / b.measuredP99).toFixed(1)}×`,
     );
   }
 }
 
 // ---- run
-const results = { date: new Date().toISOString(), machine: { cpus: cpus().length, node: process.version }, settings: { connections, seconds, rounds, warmupSeconds, customers, seed, poolSize, burstSize, bursts, memoryCustomers, rulesPerCheckpoint, rate, fixedRate, fixedConnections }, classes: CLASSES };
+const results = { date: new Date().toISOString(), machine: { cpus: cpus().length, node: process.version }, settings: { connections, seconds, rounds, warmupSeconds, customers, seed, poolSize, burstSize, bursts, memoryCustomers, rulesPerCheckpoint, rate, fixedRate, fixedConnections, pacing }, classes: CLASSES };
 
 results.bursts = [];
 for (let b = 0; b < bursts; b += 1) {
@@ -556,7 +560,7 @@ results.burst = results.bursts.length > 0 ? { ringfence: burstSummary('ringfence
 const range = ({ median: m, min, max }, digits = 0, format = (n) => n.toFixed(digits)) => `${format(m)} (${format(min)}–${format(max)})`;
 const statusText = (statuses) => Object.entries(statuses).filter(([status]) => !status.startsWith('2')).map(([status, count]) => `${count} × ${status}`).join(', ') || '0';
 const lines = [];
-lines.push(`Mixed workload, ${connections} connections${rate > 0 ? ` at ${rate} requests/s offered` : ''}, ${rounds} × ${seconds} s alternating, ${rulesPerCheckpoint} rules per checkpoint (medians, min–max of the rounds):`);
+lines.push(`Mixed workload, ${connections} connections${rate > 0 ? ` at ${rate} requests/s offered (${pacing})` : ''}, ${rounds} × ${seconds} s alternating, ${rulesPerCheckpoint} rules per checkpoint (medians, min–max of the rounds):`);
 lines.push('');
 const degradedTotal = Object.values(results.perClass).reduce((sum, stats) => sum + stats.degraded, 0);
 const answeredTotal = Object.values(results.perClass).reduce((sum, stats) => sum + stats.answered, 0);
@@ -583,7 +587,7 @@ if (results.fixedRate) {
   const { ringfence: fixedService, bare: fixedBare, p50Ratio, p99Ratio } = results.fixedRate;
   const ms = (spreadValues) => `${range(spreadValues, 1)} ms`;
   lines.push('');
-  lines.push(`At ${fixedRate} requests/s offered over ${fixedConnections} connections, ${fixedServiceRuns.length} × ${seconds} s alternating (send-to-answer times measured by the bench):`);
+  lines.push(`At ${fixedRate} requests/s offered over ${fixedConnections} connections, ${fixedServiceRuns.length} × ${seconds} s alternating (${PACING_TEXT[pacing]}):`);
   lines.push('');
   lines.push('| server | requests/s | p50 | p99 | non-2xx | CPU a request | main thread | allocated a request (main thread’s heap) |');
   lines.push('|---|---|---|---|---|---|---|---|');

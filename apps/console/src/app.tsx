@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { createApi } from './api';
 import { SearchBox } from './components/search-box';
 import { CasePage } from './pages/case';
@@ -88,10 +88,13 @@ export function App() {
  * After a route change (a link, "Next case", the search box), focus moves to the new page's
  * main landmark (tabindex -1 on every page's main), so keyboard and screen-reader users start
  * at its heading rather than on an element that is gone. Not on the first page shown.
+ * A layout effect: it runs as the new page is put in the document, before anything can be typed
+ * into it. An effect after paint could take the focus from a field someone had already started
+ * typing into, and the rest of what they typed went nowhere (the people browser spec met that).
  */
 function useFocusOnNavigation(location: string) {
   const first = useRef(true);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (first.current) {
       first.current = false;
       return;

@@ -16,8 +16,8 @@ const COMPILE_FLAGS = ['-O2', '-std=c11', '-D_POSIX_C_SOURCE=200809L', '-Wall', 
 const LINK_FLAGS = ['-lrdkafka'];
 // Generous: on a loaded 2-core machine (a benchmark beside the tests) the mock has taken over 10 s,
 // and in CI's integration tier (one process, after the Kafka bus suites) it twice printed nothing
-// within 30 s, while the same suites in the same order took 4 s here. The cause is not known; the
-// error says what the mock wrote to stderr and whether it still ran.
+// within 30 s, while the same suites in the same order always started it in time here. The cause
+// is not known; the error says what the mock wrote to stderr and whether it still ran.
 const STARTUP_TIMEOUT_MS = 90_000;
 const STOP_TIMEOUT_MS = 5_000;
 

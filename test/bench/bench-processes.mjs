@@ -1,11 +1,24 @@
 // Processes for the load benchmarks: a free port, and a server started as a child process that
 // counts as up once its health path answers 200.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { get } from 'node:https';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
+
+/**
+ * How the benchmarks start the standalone server: as `npm start` runs it, its Node options included
+ * (package.json), so a benchmark measures what users run. BENCH_SERVER_OPTIONS, when set (even
+ * empty), replaces those options, for comparing them: `BENCH_SERVER_OPTIONS=` runs V8's defaults.
+ */
+export function standaloneArgs() {
+  const [, ...words] = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start.split(/\s+/);
+  const entrypoint = words.pop();
+  const override = process.env.BENCH_SERVER_OPTIONS;
+  return [...(override === undefined ? words : override.split(/\s+/).filter(Boolean)), entrypoint];
+}
 
 export const freePort = () =>
   new Promise((resolve) => {

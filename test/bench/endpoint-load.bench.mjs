@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { freePort, startProcess } from './bench-processes.mjs';
+import { freePort, standaloneArgs, startProcess } from './bench-processes.mjs';
 
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const seconds = Number(process.env.BENCH_SECONDS ?? 15);
@@ -76,7 +76,7 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 
 const dataDir = mkdtempSync(join(tmpdir(), 'ringfence-bench-'));
 const servicePort = await freePort();
-const service = await startProcess(['dist/apps/standalone/src/main.js'], {
+const service = await startProcess(standaloneArgs(), {
   PORT: String(servicePort),
   DATA_DIR: dataDir,
   BOOTSTRAP_API_KEY: KEY,

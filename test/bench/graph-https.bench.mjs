@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import autocannon from 'autocannon';
-import { ROOT, freePort, startProcess } from './bench-processes.mjs';
+import { ROOT, freePort, standaloneArgs, startProcess } from './bench-processes.mjs';
 import { NOW, syntheticGraph } from './synthetic-graph.mjs';
 
 const require = createRequire(import.meta.url);
@@ -77,7 +77,7 @@ let accountId;
 if (!dataDir) {
   dataDir = mkdtempSync(join(tmpdir(), 'ringfence-graph-bench-'));
   const port = await freePort();
-  const first = await startProcess(['dist/apps/standalone/src/main.js'], serverEnv(dataDir, port), port);
+  const first = await startProcess(standaloneArgs(), serverEnv(dataDir, port), port);
   accountId = (await getJson(port, '/admin/accounts', ADMIN)).accounts.find((account) => account.name === 'default').accountId;
   await stopped(first);
 
@@ -125,7 +125,7 @@ gc();
 
 const port = await freePort();
 const startedAt = performance.now();
-const server = await startProcess(['dist/apps/standalone/src/main.js'], serverEnv(dataDir, port), port, '/health/ready', 600_000);
+const server = await startProcess(standaloneArgs(), serverEnv(dataDir, port), port, '/health/ready', 600_000);
 console.log(`server start to /health/ready (rebuild included): ${seconds3(performance.now() - startedAt)}; server RSS ${mib(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))[1]) * 1024)}`);
 
 const randomCustomer = () => names[customerNodes[pick(customerNodes.length)]];

@@ -60,14 +60,15 @@
 // so the ratio says nothing; what to compare is the latency at that load, and the CPU per
 // request, which is steadier there than at saturation (where the group commits' sizes and the
 // queues change with every round). BENCH_FIXED_RATE (300; 0 skips the fixed-rate phase),
-// BENCH_FIXED_CONNECTIONS (20), BENCH_PACING (poisson, or autocannon), BENCH_FLOOR (1; 0 leaves the floor server out).
+// BENCH_FIXED_CONNECTIONS (20), BENCH_PACING (poisson, or autocannon), BENCH_FLOOR (1; 0 leaves the floor server out),
+// BENCH_SERVER_OPTIONS (the standalone server's Node options; unset, those of `npm start`: bench-processes.mjs).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpsRequest } from 'node:https';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { ROOT, freePort, startProcess } from './bench-processes.mjs';
+import { ROOT, freePort, standaloneArgs, startProcess } from './bench-processes.mjs';
 import { RULE_CHECKPOINTS, createRules } from './bench-rules.mjs';
 import { targetLines } from './mixed-load-targets.mjs';
 import { GC_TRACE_OPTION, costPerRequest, heapAllocationMeter, meterReading, processCpuSeconds } from './process-meters.mjs';
@@ -114,6 +115,7 @@ console.log(
   `workload: ${int(pop.customers.length)} customers in ${int(pop.rings.length)} rings (${pop.fraudRings.length} fraud rings), ${int(pop.suppliers.length)} suppliers, ` +
     `${int(pool.length)} requests built in ${((performance.now() - builtAt) / 1000).toFixed(1)} s (seed ${seed})`,
 );
+console.log(`the standalone server runs as: node ${standaloneArgs().join(' ')}`);
 
 // ---- processes
 const serviceEnv = (dataDir, port) => ({
@@ -131,7 +133,7 @@ async function startService({ meterAllocations = false } = {}) {
   const port = await freePort();
   let allocations;
   const options = meterAllocations ? { readStdout: (stdout) => (allocations = heapAllocationMeter(stdout)) } : {};
-  const args = [...(meterAllocations ? [GC_TRACE_OPTION] : []), 'dist/apps/standalone/src/main.js'];
+  const args = [...(meterAllocations ? [GC_TRACE_OPTION] : []), ...standaloneArgs()];
   const child = await startProcess(args, serviceEnv(dataDir, port), port, '/health/ready', 60_000, options);
   const service = { child, port, dataDir, allocations, cert: join(dataDir, 'tls', 'cert.pem'), key: join(dataDir, 'tls', 'key.pem') };
   if (rulesPerCheckpoint > 0) {
@@ -366,12 +368,14 @@ async function burst(port, requests = pool.slice(0, burstSize)) {
   }
 }
 
-/** Per answered request: CPU (every thread, the main thread) and bytes allocated (the main thread's heap, all heaps). */
+/** Per answered request: CPU (every thread, the main thread), bytes allocated (the main thread's heap, all heaps) and the main thread's GC pauses. */
 function costText(run) {
   const kb = (bytes) => `${int(bytes / 1000)} KB`;
   return (
     `${run.cpuMsPerRequest.toFixed(2)} ms/request (main thread ${run.mainThreadCpuMsPerRequest.toFixed(2)} ms)` +
-    (run.heapBytesPerRequest === undefined ? '' : `, allocated ${kb(run.heapBytesPerRequest)}/request (all heaps ${kb(run.allHeapsBytesPerRequest)})`)
+    (run.heapBytesPerRequest === undefined
+      ? ''
+      : `, allocated ${kb(run.heapBytesPerRequest)}/request (all heaps ${kb(run.allHeapsBytesPerRequest)}), GC pauses ${run.gcPauseMsPerRequest.toFixed(3)} ms/request`)
   );
 }
 
@@ -400,7 +404,7 @@ async function fixedRatePhase(service, bare, serviceRuns, bareRuns) {
 }
 
 // ---- run
-const results = { date: new Date().toISOString(), machine: { cpus: cpus().length, node: process.version }, settings: { connections, seconds, rounds, warmupSeconds, customers, seed, poolSize, burstSize, bursts, memoryCustomers, rulesPerCheckpoint, rate, fixedRate, fixedConnections, pacing }, classes: CLASSES };
+const results = { date: new Date().toISOString(), machine: { cpus: cpus().length, node: process.version }, settings: { connections, seconds, rounds, warmupSeconds, customers, seed, poolSize, burstSize, bursts, memoryCustomers, rulesPerCheckpoint, rate, fixedRate, fixedConnections, pacing, serverArgs: standaloneArgs() }, classes: CLASSES };
 
 results.bursts = [];
 for (let b = 0; b < bursts; b += 1) {
@@ -498,6 +502,7 @@ const summary = (runs) => ({
   mainThreadCpuMsPerRequest: spreadOf(runs, 'mainThreadCpuMsPerRequest'),
   heapBytesPerRequest: spreadOf(runs, 'heapBytesPerRequest'),
   allHeapsBytesPerRequest: spreadOf(runs, 'allHeapsBytesPerRequest'),
+  gcPauseMsPerRequest: spreadOf(runs, 'gcPauseMsPerRequest'),
   non2xx: pick(runs, 'non2xx').reduce((a, b) => a + b, 0),
   errors: pick(runs, 'errors').reduce((a, b) => a + b, 0),
   timeouts: pick(runs, 'timeouts').reduce((a, b) => a + b, 0),
@@ -581,7 +586,7 @@ const kb = (bytes) => `${int(bytes / 1000)} KB`;
 lines.push(
   `Ringfence's costs per answered request (from /proc and its GC trace): CPU ${range(results.ringfence.cpuMsPerRequest, 2)} ms every thread, ` +
     `**${range(results.ringfence.mainThreadCpuMsPerRequest, 2)} ms the main thread**; allocated **${range(results.ringfence.heapBytesPerRequest, 0, kb)} on the main thread's heap**, ` +
-    `${range(results.ringfence.allHeapsBytesPerRequest, 0, kb)} on all heaps.`,
+    `${range(results.ringfence.allHeapsBytesPerRequest, 0, kb)} on all heaps; the collector paused the main thread ${range(results.ringfence.gcPauseMsPerRequest, 3)} ms.`,
 );
 if (results.fixedRate) {
   const { ringfence: fixedService, bare: fixedBare, p50Ratio, p99Ratio } = results.fixedRate;
@@ -589,14 +594,14 @@ if (results.fixedRate) {
   lines.push('');
   lines.push(`At ${fixedRate} requests/s offered over ${fixedConnections} connections, ${fixedServiceRuns.length} × ${seconds} s alternating (${PACING_TEXT[pacing]}):`);
   lines.push('');
-  lines.push('| server | requests/s | p50 | p99 | non-2xx | CPU a request | main thread | allocated a request (main thread’s heap) |');
-  lines.push('|---|---|---|---|---|---|---|---|');
+  lines.push('| server | requests/s | p50 | p99 | non-2xx | CPU a request | main thread | allocated a request (main thread’s heap) | main thread’s GC pauses a request |');
+  lines.push('|---|---|---|---|---|---|---|---|---|');
   lines.push(
     `| Ringfence embedded | ${range(fixedService.rps, 0, int)} | ${ms(fixedService.measuredP50)} | ${ms(fixedService.measuredP99)} | ${statusText(fixedService.statuses)} | ` +
-      `${range(fixedService.cpuMsPerRequest, 2)} ms | ${range(fixedService.mainThreadCpuMsPerRequest, 2)} ms | ${range(fixedService.heapBytesPerRequest, 0, kb)} |`,
+      `${range(fixedService.cpuMsPerRequest, 2)} ms | ${range(fixedService.mainThreadCpuMsPerRequest, 2)} ms | ${range(fixedService.heapBytesPerRequest, 0, kb)} | ${range(fixedService.gcPauseMsPerRequest, 3)} ms |`,
   );
-  lines.push(`| bare Fastify, constant JSON | ${range(fixedBare.rps, 0, int)} | ${ms(fixedBare.measuredP50)} | ${ms(fixedBare.measuredP99)} | ${statusText(fixedBare.statuses)} | | | |`);
-  lines.push(`| **ratio** | | **${range(p50Ratio, 1)}×** | **${range(p99Ratio, 1)}×** | | | | |`);
+  lines.push(`| bare Fastify, constant JSON | ${range(fixedBare.rps, 0, int)} | ${ms(fixedBare.measuredP50)} | ${ms(fixedBare.measuredP99)} | ${statusText(fixedBare.statuses)} | | | | |`);
+  lines.push(`| **ratio** | | **${range(p50Ratio, 1)}×** | **${range(p99Ratio, 1)}×** | | | | | |`);
 }
 lines.push('');
 lines.push(`| class | share | answered (${rounds} rounds) | non-2xx | 2xx degraded | p50 | p99 |`);

@@ -30,13 +30,14 @@ export const mainThreadCpuSeconds = (pid) => cpuSecondsOf(`/proc/${pid}/task/${p
 /** Node's option that makes V8 print one line per garbage collection, with the bytes allocated since the last. */
 export const GC_TRACE_OPTION = '--trace-gc-nvp';
 
-// `[pid:0xisolate]    1234 ms: pause=… gc=s … allocated=123456 …`: one line per collection, per
-// isolate (the main thread's and each worker thread's). `allocated` is what the isolate's
-// JavaScript allocated since its previous collection.
-const GC_LINE = /^\[\d+:(0x[0-9a-f]+)\].* allocated=(\d+)/;
+// `[pid:0xisolate]    1234 ms: pause=2.5 … gc=s … allocated=123456 …`: one line per collection, per
+// isolate (the main thread's and each worker thread's). `pause` is how long the collection stopped
+// the isolate's thread, in milliseconds; `allocated` is what the isolate's JavaScript allocated
+// since its previous collection.
+const GC_LINE = /^\[\d+:(0x[0-9a-f]+)\].* pause=([\d.]+) .* allocated=(\d+)/;
 
 /**
- * Sums the `allocated=` fields of the GC trace on a process's stdout, per isolate, as the lines
+ * Sums the `allocated=` and `pause=` fields of the GC trace on a process's stdout, per isolate, as the lines
  * arrive; every other line of that stream is dropped (the bench reads no log from stdout). The
  * main thread's isolate is the first to collect: Node loads the application on it before any
  * worker thread exists. `read()` gives the running totals; the difference of two reads is what
@@ -47,18 +48,20 @@ const GC_LINE = /^\[\d+:(0x[0-9a-f]+)\].* allocated=(\d+)/;
 export function heapAllocationMeter(stdout) {
   const totals = new Map();
   let mainIsolate;
+  let mainThreadPauseMs = 0;
   createInterface({ input: stdout, crlfDelay: Infinity }).on('line', (line) => {
     const match = GC_LINE.exec(line);
     if (!match) return;
-    const [, isolate, allocated] = match;
+    const [, isolate, pause, allocated] = match;
     mainIsolate ??= isolate;
     totals.set(isolate, (totals.get(isolate) ?? 0) + Number(allocated));
+    if (isolate === mainIsolate) mainThreadPauseMs += Number(pause);
   });
   return {
     read() {
       let all = 0;
       for (const bytes of totals.values()) all += bytes;
-      return { mainThread: totals.get(mainIsolate) ?? 0, allThreads: all, isolates: totals.size };
+      return { mainThread: totals.get(mainIsolate) ?? 0, allThreads: all, isolates: totals.size, mainThreadPauseMs };
     },
   };
 }
@@ -83,6 +86,7 @@ export function costPerRequest(before, after, answered) {
       ? {
           heapBytesPerRequest: (after.heap.mainThread - before.heap.mainThread) / requests,
           allHeapsBytesPerRequest: (after.heap.allThreads - before.heap.allThreads) / requests,
+          gcPauseMsPerRequest: (after.heap.mainThreadPauseMs - before.heap.mainThreadPauseMs) / requests,
         }
       : {}),
   };

@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { summariseAllocations } from './allocation-report.mjs';
-import { ROOT, answers, freePort } from './bench-processes.mjs';
+import { ROOT, answers, freePort, standaloneArgs } from './bench-processes.mjs';
 import { callTree, canDrawFlameGraphs, drawFlameGraph, frameLocation, selfTimes } from './flame-graph.mjs';
 import { createRules } from './bench-rules.mjs';
 import { population, requestSequence } from './mixed-workload.mjs';
@@ -116,7 +116,7 @@ const profileDir = process.env.PROFILE_OUTPUT ?? mkdtempSync(join(tmpdir(), 'rin
 const heapProfile = join(profileDir, 'main-thread.heapprofile');
 const profilerArgs = HEAP ? ['--import', join(ROOT, 'test/bench/heap-sampling.preload.mjs')] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`];
 const profilerEnv = HEAP ? { HEAP_PROFILE_FILE: heapProfile, HEAP_PROFILE_INTERVAL: String(HEAP_INTERVAL) } : {};
-const app = spawn(process.execPath, [...profilerArgs, 'dist/apps/standalone/src/main.js'], {
+const app = spawn(process.execPath, [...profilerArgs, ...standaloneArgs()], {
   cwd: ROOT,
   // The account limiter off, as in `npm run bench:mixed`: profile the service, not the limiter.
   env: { ...process.env, ...profilerEnv, PORT: String(port), DATA_DIR: dataDir, BOOTSTRAP_API_KEY: KEY, ACCOUNT_RATE_LIMIT_PER_MINUTE: '100000000', LOG_LEVEL: 'warn' },

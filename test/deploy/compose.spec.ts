@@ -15,7 +15,7 @@ import {
   type ComposeFile,
   type ComposeService,
 } from './support/compose-file';
-import { appEntrypoint, appSource, COMPOSE_FILE, DISTRIBUTED_APPS, DOCKER_DIR, DOCKERFILE, HTTPS_APPS, REPO_ROOT, STANDALONE_APP } from './support/repo-paths';
+import { appCommand, appSource, COMPOSE_FILE, DISTRIBUTED_APPS, DOCKER_DIR, DOCKERFILE, HTTPS_APPS, REPO_ROOT, STANDALONE_APP } from './support/repo-paths';
 
 /** What `docker compose` would see with a docker/.env that sets only the required variable. */
 const TEST_ENV = { ADMIN_API_KEY: 'compose-test-admin-key-0123456789', INTERNAL_API_KEY: 'compose-test-internal-key-0123456789abcdef' };
@@ -49,7 +49,8 @@ function compileComposeSchema() {
   return { ajv, validate: ajv.compile({ ...composeSchema, $schema: 'https://json-schema.org/draft/2019-09/schema' }) };
 }
 
-const appOf = (service: ComposeService) => /^dist\/apps\/([\w-]+)\/src\/main\.js$/.exec(commandOf(service)[0] ?? '')?.[1];
+/** The app a service runs: the entrypoint its command ends with (after Node's options, if any). */
+const appOf = (service: ComposeService) => /^dist\/apps\/([\w-]+)\/src\/main\.js$/.exec(commandOf(service).at(-1) ?? '')?.[1];
 const appServices = (compose: ComposeFile) => Object.entries(compose.services).filter(([, service]) => appOf(service) !== undefined);
 const distributedServices = (compose: ComposeFile) => appServices(compose).filter(([, service]) => appOf(service) !== STANDALONE_APP);
 
@@ -91,7 +92,7 @@ describe('docker/compose.yaml', () => {
       const build = typeof service.build === 'string' ? { context: service.build } : service.build;
       const context = resolve(DOCKER_DIR, build?.context ?? '.');
       expect({ name, context, dockerfile: resolve(context, build?.dockerfile ?? 'Dockerfile') }).toEqual({ name, context: REPO_ROOT, dockerfile: DOCKERFILE });
-      expect({ name, command: commandOf(service), entrypoint: service.entrypoint }).toEqual({ name, command: [appEntrypoint(name)], entrypoint: undefined });
+      expect({ name, command: commandOf(service), entrypoint: service.entrypoint }).toEqual({ name, command: appCommand(name), entrypoint: undefined });
       expect({ name, appExists: existsSync(appSource(name)) }).toEqual({ name, appExists: true });
     }
     expect(new Set(services.map(([, service]) => service.image)).size).toBe(1);

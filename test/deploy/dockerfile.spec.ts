@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import * as ts from 'typescript';
 import { dockerignoreMatcher, envOf, execForm, readDockerfile, splitFlags, type Stage } from './support/dockerfile';
-import { appEntrypoint, appSource, DOCKERFILE, DOCKERIGNORE, REPO_ROOT, STANDALONE_APP } from './support/repo-paths';
+import { appCommand, appSource, DOCKERFILE, DOCKERIGNORE, REPO_ROOT, STANDALONE_APP } from './support/repo-paths';
 
 /*
  * Static checks of docker/Dockerfile and of the build context it sees
@@ -102,7 +102,7 @@ describe('docker/Dockerfile', () => {
     expect(chain.flatMap(npmCommands).some((command) => /--omit[= ]dev|--production|^npm\s+prune/.test(command))).toBe(true);
   });
 
-  it('sets up the runtime for the apps: production, DATA_DIR=/data as a volume, ports 8443 and 8080, node as entrypoint, standalone by default', () => {
+  it('sets up the runtime for the apps: production, DATA_DIR=/data as a volume, ports 8443 and 8080, node as entrypoint, standalone by default with the options `npm start` gives it', () => {
     const final = finalStage();
     expect(envOf(final)).toMatchObject({ NODE_ENV: 'production', DATA_DIR: '/data' });
     const volumes = instructionsOf(final, 'VOLUME').flatMap((volume) => execForm(volume.args) ?? volume.args.split(/\s+/));
@@ -112,7 +112,7 @@ describe('docker/Dockerfile', () => {
     const entrypoints = instructionsOf(final, 'ENTRYPOINT');
     expect(execForm(entrypoints[entrypoints.length - 1]?.args ?? '')).toEqual(['node']);
     const commands = instructionsOf(final, 'CMD');
-    expect(execForm(commands[commands.length - 1]?.args ?? '')).toEqual([appEntrypoint(STANDALONE_APP)]);
+    expect(execForm(commands[commands.length - 1]?.args ?? '')).toEqual(appCommand(STANDALONE_APP));
     expect(existsSync(appSource(STANDALONE_APP))).toBe(true);
   });
 });

@@ -8,7 +8,8 @@ import { customerRequest } from '../support/payload-factories';
 
 /**
  * The embedded default started as a user starts it (`node dist/apps/standalone/src/main.js`,
- * which is what `npm start` runs after building), stopped and started again.
+ * which is what `npm start` runs after building, less its V8 option, which changes no behaviour),
+ * stopped and started again.
  */
 describe('embedded mode as a process', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'ringfence-e2e-'));

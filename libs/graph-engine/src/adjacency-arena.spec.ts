@@ -28,8 +28,10 @@ describe('AdjacencyArena', () => {
       const b = random(nodes / 10);
       if (a === b) continue;
       const time = random(1000);
-      const isNew = !(expected.get(a)?.has(b) ?? false);
-      if (arena.addEdge(a, b, time) !== isNew) throw new Error(`addEdge(${a}, ${b}) should return ${isNew}`);
+      const known = expected.get(a)?.get(b);
+      const change = known === undefined ? 'added' : time < known ? 'earlier' : 'unchanged';
+      const answered = arena.addEdge(a, b, time);
+      if (answered !== change) throw new Error(`addEdge(${a}, ${b}, ${time}) should return ${change}, not ${answered}`);
       add(a, b, time);
     }
     let edges = 0;

@@ -10,6 +10,9 @@
  * waste stays below half of the live blocks. Each block keeps its neighbours
  * in the order the edges were first added; traversals depend on that order being stable.
  */
+/** What adding an edge changed: `added` (it is new), `earlier` (a first-seen time before the one it had), `unchanged`. */
+export type EdgeChange = 'added' | 'earlier' | 'unchanged';
+
 export class AdjacencyArena {
   /** Neighbour ids; node n's neighbours are `neighbours[offset[n] .. offset[n] + degree[n])`. */
   neighbours = new Int32Array(1 << 12);
@@ -51,9 +54,10 @@ export class AdjacencyArena {
   /**
    * Adds the undirected edge a–b first seen at `firstSeenMs`. An edge already present keeps
    * the earliest first-seen time of all its additions (with out-of-order data the earliest
-   * payload is the one that created it). Returns true when the edge is new.
+   * payload is the one that created it). Returns what changed: a new edge, an earlier time for
+   * one already present, or nothing.
    */
-  addEdge(a: number, b: number, firstSeenMs: number): boolean {
+  addEdge(a: number, b: number, firstSeenMs: number): EdgeChange {
     // Search the shorter list: edges run from customers (few edges) to attributes, some of
     // which are hubs with thousands.
     const aShorter = this.degree[a] <= this.degree[b];
@@ -61,16 +65,15 @@ export class AdjacencyArena {
     const far = aShorter ? b : a;
     const found = this.indexOf(near, far);
     if (found >= 0) {
-      if (firstSeenMs < this.firstSeen[found]) {
-        this.firstSeen[found] = firstSeenMs;
-        this.firstSeen[this.indexOf(far, near)] = firstSeenMs;
-      }
-      return false;
+      if (firstSeenMs >= this.firstSeen[found]) return 'unchanged';
+      this.firstSeen[found] = firstSeenMs;
+      this.firstSeen[this.indexOf(far, near)] = firstSeenMs;
+      return 'earlier';
     }
     this.append(a, b, firstSeenMs);
     this.append(b, a, firstSeenMs);
     this.edges += 1;
-    return true;
+    return 'added';
   }
 
   /** Position of `neighbour` in `node`'s block, or -1. */

@@ -146,9 +146,10 @@ describe('GraphIndex: ADR-0004 rule by rule', () => {
 
   it('an edge keeps its earliest first-seen time, whatever order the payloads arrive in', () => {
     const graph = new GraphIndex();
-    expect(graph.link('customer', 'a', 'device', 'd', NOW - HOUR)).toBe(true);
-    expect(graph.link('device', 'd', 'customer', 'a', NOW - 3 * HOUR)).toBe(false);
-    expect(graph.link('customer', 'a', 'device', 'd', NOW - 2 * HOUR)).toBe(false);
+    expect(graph.link('customer', 'a', 'device', 'd', NOW - HOUR)).toBe('added');
+    expect(graph.link('device', 'd', 'customer', 'a', NOW - 3 * HOUR)).toBe('earlier');
+    expect(graph.link('customer', 'a', 'device', 'd', NOW - 2 * HOUR)).toBe('unchanged');
+    expect(graph.link('customer', 'a', 'device', 'd', NOW - 3 * HOUR)).toBe('unchanged');
     expect(graph.edgeCount).toBe(1);
     expect(graph.neighboursOf('device', 'd')).toEqual([{ kind: 'customer', identity: 'a', firstSeenMs: NOW - 3 * HOUR }]);
     expect(graph.connect('a', at(20)).edgeLocalMeanAge).toBe(3 * 3600);

@@ -1,4 +1,4 @@
-import { AdjacencyArena, grownSize, resized } from './adjacency-arena';
+import { AdjacencyArena, type EdgeChange, grownSize, resized } from './adjacency-arena';
 import type { ConnectFeatures, GraphCaps, TraversalOptions } from './connect-features';
 import { resolveCaps } from './connect-features';
 import { connectStatistics, generalEdgeGrowthRate } from './connect-statistics';
@@ -101,16 +101,17 @@ export class GraphIndex implements GraphView {
   /**
    * Links two nodes (created when new) with an undirected edge first seen at `firstSeenMs`
    * (epoch ms of the payload). Linking an existing pair again keeps the earliest time. A node
-   * is never linked to itself. Returns true when the edge is new.
+   * is never linked to itself. Returns what changed of the edge (`AdjacencyArena.addEdge`).
    */
-  link(kindA: NodeKind, identityA: string, kindB: NodeKind, identityB: string, firstSeenMs: number): boolean {
+  link(kindA: NodeKind, identityA: string, kindB: NodeKind, identityB: string, firstSeenMs: number): EdgeChange {
     const a = this.ensureNode(kindA, identityA);
     const b = this.ensureNode(kindB, identityB);
-    if (a === b) return false;
-    if (!this.arena.addEdge(a, b, firstSeenMs)) return false;
+    if (a === b) return 'unchanged';
+    const change = this.arena.addEdge(a, b, firstSeenMs);
+    if (change !== 'added') return change;
     if (this.isUnforgivenChargeback(a)) this.addUnforgivenChargebacks(b, 1);
     if (this.isUnforgivenChargeback(b)) this.addUnforgivenChargebacks(a, 1);
-    return true;
+    return change;
   }
 
   /**

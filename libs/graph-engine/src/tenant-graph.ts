@@ -40,41 +40,48 @@ export class TenantGraph {
     for (const change of changes) this.apply(change);
   }
 
-  apply(change: GraphChange): void {
+  /**
+   * Applies one change. Returns false only for a link that changed nothing (its edge was there
+   * with its time or an earlier one, and so were its nodes): nothing of it is new to store. Every
+   * other change returns true, changed or not.
+   */
+  apply(change: GraphChange): boolean {
     switch (change.type) {
       case 'node':
         this.ensure(change.node);
-        return;
+        return true;
       case 'link': {
         const kindA = resolveNodeKind(this.index, change.a);
         const kindB = resolveNodeKind(this.index, change.b);
-        if (kindA === null || kindB === null) return;
-        this.index.link(kindA, change.a.identity, kindB, change.b.identity, change.firstSeenMs);
-        return;
+        // Left out, but the store still sees it: it gives custom types their slots in the order the index does (`customNodeTypesIn`).
+        if (kindA === null || kindB === null) return true;
+        const nodesBefore = this.index.nodeCount;
+        const edge = this.index.link(kindA, change.a.identity, kindB, change.b.identity, change.firstSeenMs);
+        return edge !== 'unchanged' || this.index.nodeCount !== nodesBefore;
       }
       case 'label':
         if (isNewer(this.labelTimes, change.customerId, change.atMs)) this.index.setLabel(change.customerId, change.label);
-        return;
+        return true;
       case 'chargeback':
         if (isNewer(this.chargebackTimes, change.chargebackId, change.atMs)) this.index.setChargeback(change.chargebackId, { forgiven: change.forgiven });
-        return;
+        return true;
       case 'tags':
         this.index.setTags(change.customerId, change.tags, change.atMs);
-        return;
+        return true;
       case 'redemption':
         this.index.ensureNode('customer', change.customerId);
         this.redemptions.record(change.customerId, change.voucherCode, change.redemptionTimeMs, change.success, change.atMs);
-        return;
+        return true;
       case 'transaction-owner':
         this.addTransactionOwner(change.transactionId, change.customerId);
-        return;
+        return true;
       case 'dispute':
         this.addDispute(change.transactionId, change.chargebackId, change.firstSeenMs);
-        return;
+        return true;
       case 'merchant-customer': {
         const customer = this.index.ensureNode('customer', change.customerId);
         this.merchants.add(change.merchantId, customer, this.index.isFraudsterNode(customer));
-        return;
+        return true;
       }
     }
   }

@@ -64,6 +64,29 @@ describe(GraphUpdatesConsumer.name, () => {
     expect(events).toHaveLength(3);
   });
 
+  it('writes only what the store may lack: a returning customer’s links again only when one is first seen earlier', async () => {
+    const { consumer, store } = setup();
+    const written: GraphChange[][] = [];
+    store.write = async (_scope, changes) => {
+      written.push([...changes]);
+    };
+    const route = graphRouteOf(EventTopics.customerUpdated)!;
+    const customerAt = (timestamp: number) => envelope({ timestamp, customer: { customerId: 'c1', email: 'ada@example.com' } });
+    const typesOf = (changes: readonly GraphChange[]) => changes.map((change) => change.type);
+
+    await consumer.handle(route, customerAt(NOW));
+    await consumer.flush();
+    expect(typesOf(written[0])).toEqual(['node', 'link']);
+
+    await consumer.handle(route, customerAt(NOW + 1000));
+    await consumer.flush();
+    expect(typesOf(written[1])).toEqual(['node']);
+
+    await consumer.handle(route, customerAt(NOW - 1000));
+    await consumer.flush();
+    expect(written[2]).toEqual([expect.objectContaining({ type: 'node' }), expect.objectContaining({ type: 'link', firstSeenMs: NOW - 1000 })]);
+  });
+
   it('keeps the changes of a failed store write for the next flush, so no offset passes an unwritten change', async () => {
     const { consumer, store } = setup();
     const written: number[] = [];
@@ -158,6 +181,35 @@ describe(`${GraphUpdatesConsumer.name}: a change the store refuses (ADR-0016)`, 
       await consumer.handle(customerUpdated, customerEvent('c-later', 'acc_poisoned'));
       expect(await flushOutcome(consumer)).toBe('written');
       expect(customersIn(await stored(tables, { accountId: 'acc_poisoned', environment: 'live' })).sort()).toEqual(['c-good', 'c-later', 'c-poisoned']);
+    });
+
+    it('holds, with returning customers’ links left unwritten, what rebuilds the same index: every node, edge and earliest first-seen time', async () => {
+      const tables = new TypeOrmGraphStore(database.dataSource());
+      const { consumer, graphs } = setup(tables);
+      const event = (customerId: string, device: string, timestamp: number) =>
+        envelope({ timestamp, customer: { customerId, email: `${customerId}@example.com` }, deviceId: device }, 'acc_rebuilt');
+      const customerUpdatedWithDevice = graphRouteOf(EventTopics.customerUpdated)!;
+      for (const [customerId, device, timestamp] of [
+        ['c1', 'd1', NOW],
+        ['c2', 'd1', NOW + 1000],
+        ['c1', 'd1', NOW + 2000],
+        ['c1', 'd2', NOW + 3000],
+        ['c2', 'd1', NOW - 5000],
+        ['c1', 'd1', NOW + 4000],
+      ] as const) {
+        await consumer.handle(customerUpdatedWithDevice, event(customerId, device, timestamp));
+        await consumer.flush();
+      }
+
+      const rebuilt = new TenantGraphs(tables, logger, [], UNBOUNDED);
+      await rebuilt.rebuild();
+      const live = (await graphs.get('acc_rebuilt', 'live')).index;
+      const fromStore = (await rebuilt.get('acc_rebuilt', 'live')).index;
+      const neighbours = (index: typeof live) =>
+        ['c1', 'c2'].map((customerId) => index.neighboursOf('customer', customerId).sort((x, y) => x.identity.localeCompare(y.identity)));
+      expect(neighbours(fromStore)).toEqual(neighbours(live));
+      expect(neighbours(live)[1]).toContainEqual({ kind: 'device', identity: 'd1', firstSeenMs: NOW - 5000 });
+      expect([fromStore.nodeCount, fromStore.edgeCount]).toEqual([live.nodeCount, live.edgeCount]);
     });
   });
 

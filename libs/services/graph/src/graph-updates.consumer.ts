@@ -57,9 +57,9 @@ export class GraphUpdatesConsumer {
     const changes = graphRoute.changes(toWireJson(payload));
     if (changes.length === 0) return;
     // What is left out past the account's share (ADR-0016) is not stored either: a rebuild gives the same index.
-    const { applied } = await this.graphs.apply(scope, changes, traceId);
-    if (applied.length === 0) return;
-    this.keepPending(scope, applied);
+    const { toStore } = await this.graphs.apply(scope, changes, traceId);
+    if (toStore.length === 0) return;
+    this.keepPending(scope, toStore);
   }
 
   /**

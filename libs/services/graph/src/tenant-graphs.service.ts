@@ -21,8 +21,16 @@ export type GraphBounds = Pick<RingfenceConfig, 'graphMaxNodes' | 'accountShareP
 /** What `apply` did with a batch of changes. */
 export interface AppliedChanges {
   graph: TenantGraph;
-  /** The changes applied, in order: what the store must hold. */
+  /** The changes applied, in order. */
   applied: GraphChange[];
+  /**
+   * Of those, what the store may lack: all but the links that changed nothing in the index
+   * (`TenantGraph.apply`). The index has a link only from the store's rebuild or from a change
+   * the consumer applied, which is then written or pending (or set aside, for an operator's
+   * replay to write), so a returning customer's event does not upsert its edges again. The connect
+   * RPC adds only a customer node, never a link; nodes are always passed on.
+   */
+  toStore: GraphChange[];
   /** Changes left out because they would have added a node past a bound. */
   refused: number;
 }
@@ -142,6 +150,7 @@ export class TenantGraphs implements OnModuleInit, OnApplicationBootstrap {
     const nodesBefore = graph.index.nodeCount;
     const held = this.accountNodes.get(scope.accountId) ?? 0;
     const applied: GraphChange[] = [];
+    const toStore: GraphChange[] = [];
     let refused = 0;
     for (const change of changes) {
       const added = graph.index.nodeCount - nodesBefore;
@@ -150,7 +159,7 @@ export class TenantGraphs implements OnModuleInit, OnApplicationBootstrap {
         refused += 1;
         continue;
       }
-      graph.apply(change);
+      if (graph.apply(change)) toStore.push(change);
       applied.push(change);
     }
     const added = graph.index.nodeCount - nodesBefore;
@@ -162,7 +171,7 @@ export class TenantGraphs implements OnModuleInit, OnApplicationBootstrap {
       graphNodesRefused.inc(refused);
       if (traceId !== undefined) this.refusedRequests.set(requestKey(scope, traceId), true);
     }
-    return { graph, applied, refused };
+    return { graph, applied, toStore, refused };
   }
 
   /**

@@ -182,35 +182,6 @@ describe(`${GraphUpdatesConsumer.name}: a change the store refuses (ADR-0016)`, 
       expect(await flushOutcome(consumer)).toBe('written');
       expect(customersIn(await stored(tables, { accountId: 'acc_poisoned', environment: 'live' })).sort()).toEqual(['c-good', 'c-later', 'c-poisoned']);
     });
-
-    it('holds, with returning customers’ links left unwritten, what rebuilds the same index: every node, edge and earliest first-seen time', async () => {
-      const tables = new TypeOrmGraphStore(database.dataSource());
-      const { consumer, graphs } = setup(tables);
-      const event = (customerId: string, device: string, timestamp: number) =>
-        envelope({ timestamp, customer: { customerId, email: `${customerId}@example.com` }, deviceId: device }, 'acc_rebuilt');
-      const customerUpdatedWithDevice = graphRouteOf(EventTopics.customerUpdated)!;
-      for (const [customerId, device, timestamp] of [
-        ['c1', 'd1', NOW],
-        ['c2', 'd1', NOW + 1000],
-        ['c1', 'd1', NOW + 2000],
-        ['c1', 'd2', NOW + 3000],
-        ['c2', 'd1', NOW - 5000],
-        ['c1', 'd1', NOW + 4000],
-      ] as const) {
-        await consumer.handle(customerUpdatedWithDevice, event(customerId, device, timestamp));
-        await consumer.flush();
-      }
-
-      const rebuilt = new TenantGraphs(tables, logger, [], UNBOUNDED);
-      await rebuilt.rebuild();
-      const live = (await graphs.get('acc_rebuilt', 'live')).index;
-      const fromStore = (await rebuilt.get('acc_rebuilt', 'live')).index;
-      const neighbours = (index: typeof live) =>
-        ['c1', 'c2'].map((customerId) => index.neighboursOf('customer', customerId).sort((x, y) => x.identity.localeCompare(y.identity)));
-      expect(neighbours(fromStore)).toEqual(neighbours(live));
-      expect(neighbours(live)[1]).toContainEqual({ kind: 'device', identity: 'd1', firstSeenMs: NOW - 5000 });
-      expect([fromStore.nodeCount, fromStore.edgeCount]).toEqual([live.nodeCount, live.edgeCount]);
-    });
   });
 
   describe('on Neo4j', () => {
@@ -288,6 +259,39 @@ describe(`${GraphUpdatesConsumer.name}: a change the store refuses (ADR-0016)`, 
       expect(setAsideStore.rows).toEqual([]);
       expect((await graphs.get('acc_1', 'live')).index.degreeOf('email', 'c-poisoned@example.com')).toBe(1);
     });
+  });
+});
+
+describe(`${GraphUpdatesConsumer.name} on the tables store`, () => {
+  const database = useEmbeddedTestDatabase(GRAPH_STORE_SCHEMA);
+
+  it('writes, with returning customers’ links left out, what rebuilds the same index: every node, edge and earliest first-seen time', async () => {
+    const tables = new TypeOrmGraphStore(database.dataSource());
+    const { consumer, graphs } = setup(tables);
+    const route = graphRouteOf(EventTopics.customerUpdated)!;
+    const event = (customerId: string, device: string, timestamp: number) =>
+      envelope({ timestamp, customer: { customerId, email: `${customerId}@example.com` }, deviceId: device }, 'acc_rebuilt');
+    for (const [customerId, device, timestamp] of [
+      ['c1', 'd1', NOW],
+      ['c2', 'd1', NOW + 1000],
+      ['c1', 'd1', NOW + 2000],
+      ['c1', 'd2', NOW + 3000],
+      ['c2', 'd1', NOW - 5000],
+      ['c1', 'd1', NOW + 4000],
+    ] as const) {
+      await consumer.handle(route, event(customerId, device, timestamp));
+      await consumer.flush();
+    }
+
+    const rebuilt = new TenantGraphs(tables, logger, [], UNBOUNDED);
+    await rebuilt.rebuild();
+    const live = (await graphs.get('acc_rebuilt', 'live')).index;
+    const fromStore = (await rebuilt.get('acc_rebuilt', 'live')).index;
+    const neighbours = (index: typeof live) =>
+      ['c1', 'c2'].map((customerId) => index.neighboursOf('customer', customerId).sort((x, y) => x.identity.localeCompare(y.identity)));
+    expect(neighbours(fromStore)).toEqual(neighbours(live));
+    expect(neighbours(live)[1]).toContainEqual({ kind: 'device', identity: 'd1', firstSeenMs: NOW - 5000 });
+    expect([fromStore.nodeCount, fromStore.edgeCount]).toEqual([live.nodeCount, live.edgeCount]);
   });
 });
 
